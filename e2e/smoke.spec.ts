@@ -1,0 +1,39 @@
+import { expect, test } from './support/test.ts';
+
+test.describe('placeholder page', () => {
+  test('loads with its heading, the CLI hint and no console errors', async ({ page, consoleErrors }) => {
+    await page.goto('/');
+    await expect(page).toHaveTitle('Orchestra Playground');
+    const main = page.getByRole('main');
+    await expect(main.getByRole('heading', { level: 1, name: 'Orchestra Playground' })).toBeVisible();
+    await expect(main).toContainText('npm run orchestra -- run --config <file> --task "..."');
+    await expect(page.getByRole('status')).not.toContainText('Checking');
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('says WebGPU has no adapter in plain headless Chromium', async ({ page }) => {
+    await page.goto('/');
+    const status = page.getByRole('status');
+    await expect(status).toContainText('WebGPU is not available');
+    await expect(status).toContainText('found no adapter');
+  });
+
+  test('reports the real adapter when WebGPU is enabled', { tag: '@webgpu' }, async ({ page, consoleErrors }) => {
+    await page.goto('/');
+    const adapter = await page.evaluate(async () => {
+      const found = await navigator.gpu.requestAdapter();
+      if (!found) return null;
+      const { vendor, architecture, isFallbackAdapter } = found.info;
+      return { vendor, architecture, isFallbackAdapter, hasShaderF16: found.features.has('shader-f16') };
+    });
+    // Headless Chromium with --enable-unsafe-webgpu and no GPU gives SwiftShader on the CPU.
+    expect(adapter).toEqual({ vendor: 'google', architecture: 'swiftshader', isFallbackAdapter: true, hasShaderF16: false });
+
+    const status = page.getByRole('status');
+    await expect(status).toContainText('WebGPU is available.');
+    await expect(status).toContainText(`Adapter vendor: ${adapter?.vendor}; architecture: ${adapter?.architecture}`);
+    await expect(status).toContainText('fallback (software) adapter');
+    await expect(status).toContainText('shader-f16: not supported');
+    expect(consoleErrors).toEqual([]);
+  });
+});

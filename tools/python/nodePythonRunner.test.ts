@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNodePythonRunner } from './nodePythonRunner.ts';
+import type { PythonRunner } from './types.ts';
+
+const OUTPUT_CAP = 4096;
+const RUN = { timeoutMs: 20_000 };
+
+describe('createNodePythonRunner', () => {
+  let runner: PythonRunner;
+
+  beforeAll(async () => {
+    runner = createNodePythonRunner({ maxOutputBytes: OUTPUT_CAP });
+    // Warm the worker so each test measures its own behaviour, not Pyodide's start-up.
+    await runner.run('pass', RUN);
+  });
+
+  afterAll(async () => {
+    await runner.dispose();
+  });
+
+  it('captures printed output exactly', async () => {
+    const result = await runner.run('print(1+1)', RUN);
+    expect(result).toMatchObject({ stdout: '2\n', stderr: '', error: null, timedOut: false, aborted: false });
+    expect(result.truncated).toBe(false);
+    expect(result.durationMs).toBeGreaterThanOrEqual(0);
+
+    const unterminated = await runner.run("print('a', end='')\nprint('b\\nc', end='')", RUN);
+    expect(unterminated.stdout).toBe('ab\nc');
+  });
+
+  it('reports stderr and the last lines of a traceback', async () => {
+    const code = [
+      'import sys',
+      "print('before')",
+      "print('careful', file=sys.stderr)",
+      'def fail():',
+      "    raise ValueError('boom')",
+      'fail()',
+    ].join('\n');
+    const result = await runner.run(code, RUN);
+    expect(result.stdout).toBe('before\n');
+    expect(result.stderr).toBe('careful\n');
+    expect(result.error).toMatch(/^Traceback \(most recent call last\):\n {2}File "<exec>", line 6/);
+    expect(result.error).toMatch(/ValueError: boom$/);
+    expect(result.error).not.toContain('_pyodide');
+  });
+
+  it('treats sys.exit(0) as success and other exit codes as errors', async () => {
+    const clean = await runner.run("import sys\nprint('done')\nsys.exit(0)\nprint('never')", RUN);
+    expect(clean).toMatchObject({ stdout: 'done\n', error: null });
+    const failed = await runner.run('import sys\nsys.exit(2)', RUN);
+    expect(failed.error).toMatch(/SystemExit: 2$/);
+  });
+
+  it('reports a syntax error without running anything', async () => {
+    const result = await runner.run("print('x')\nx = (", RUN);
+    expect(result.stdout).toBe('');
+    expect(result.error).toMatch(/SyntaxError/);
+  });
+
+  it('gives every run fresh globals running as __main__', async () => {
+    await runner.run('secret = 41', RUN);
+    const result = await runner.run('print(secret)', RUN);
+    expect(result.error).toMatch(/NameError: name 'secret' is not defined$/);
+    const main = await runner.run("if __name__ == '__main__':\n    print('main')", RUN);
+    expect(main.stdout).toBe('main\n');
+  });
+
+  it('restores sys.stdout when a run redirects it', async () => {
+    await runner.run('import sys, io\nsys.stdout = io.StringIO()', RUN);
+    const result = await runner.run("print('visible')", RUN);
+    expect(result.stdout).toBe('visible\n');
+  });
+
+  it('fails input() instead of waiting for a terminal', async () => {
+    const result = await runner.run('input()', RUN);
+    expect(result.error).toMatch(/Error/);
+    expect(result.timedOut).toBe(false);
+  });
+
+  it('truncates output past the cap', async () => {
+    const result = await runner.run("print('x' * 10000)", RUN);
+    expect(result.truncated).toBe(true);
+    expect(result.stdout).toBe('x'.repeat(OUTPUT_CAP));
+
+    const stderr = await runner.run("import sys\nfor _ in range(1000):\n    print('y' * 99, file=sys.stderr)", RUN);
+    expect(stderr.truncated).toBe(true);
+    expect(stderr.stderr.length).toBe(OUTPUT_CAP);
+  });
+
+  it('stops runaway code at the time limit and runs the next snippet in a fresh worker', async () => {
+    const startedAt = performance.now();
+    const result = await runner.run('while True: pass', { timeoutMs: 1500 });
+    const elapsed = performance.now() - startedAt;
+    expect(result.timedOut).toBe(true);
+    expect(result.aborted).toBe(false);
+    expect(elapsed).toBeGreaterThanOrEqual(1450);
+    expect(elapsed).toBeLessThan(3000);
+
+    // A loop still spinning in a worker thread would burn this process's CPU.
+    const cpuBefore = process.cpuUsage();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const cpu = process.cpuUsage(cpuBefore);
+    expect((cpu.user + cpu.system) / 1000).toBeLessThan(500);
+
+    const next = await runner.run("print('alive')", RUN);
+    expect(next).toMatchObject({ stdout: 'alive\n', error: null, timedOut: false });
+  }, 60_000);
+
+  it('stops a run when its signal aborts, and the next run works', async () => {
+    const controller = new AbortController();
+    const startedAt = performance.now();
+    setTimeout(() => controller.abort(), 500);
+    const result = await runner.run('while True: pass', { timeoutMs: 30_000, signal: controller.signal });
+    expect(result).toMatchObject({ aborted: true, timedOut: false });
+    expect(performance.now() - startedAt).toBeLessThan(5000);
+
+    const next = await runner.run('print(6 * 7)', RUN);
+    expect(next.stdout).toBe('42\n');
+  }, 60_000);
+
+  it('does not run code whose signal aborted before it started', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const result = await runner.run("print('ran')", { timeoutMs: 5000, signal: controller.signal });
+    expect(result).toMatchObject({ aborted: true, stdout: '' });
+  });
+
+  it('queues runs one at a time and lets a queued run be aborted while it waits', async () => {
+    const busy = 'total = 0\nfor i in range(3_000_000):\n    total += i\nprint(total)';
+    const controller = new AbortController();
+    const first = runner.run(busy, RUN);
+    const queued = runner.run("print('queued')", { ...RUN, signal: controller.signal });
+    const third = runner.run("print('third')", RUN);
+    controller.abort();
+
+    const abortedResult = await queued;
+    expect(abortedResult.aborted).toBe(true);
+    const [firstResult, thirdResult] = await Promise.all([first, third]);
+    expect(firstResult.stdout).toBe(`${(3_000_000 * 2_999_999) / 2}\n`);
+    expect(thirdResult.stdout).toBe('third\n');
+  }, 60_000);
+
+  it('rejects a non-positive time limit', async () => {
+    await expect(runner.run('pass', { timeoutMs: 0 })).rejects.toThrow(RangeError);
+  });
+});

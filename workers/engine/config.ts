@@ -1,0 +1,185 @@
+// The one configuration format, read by the CLI and (next) imported by the playground UI.
+// Keys never live here: a provider names the environment variable (CLI) that holds its key;
+// the browser keeps keys in memory, keyed by provider name.
+
+import { z } from 'zod';
+import { preferenceSchema } from './preferences.ts';
+import { PAPER_EXPERTS_PRESET } from './presets.ts';
+
+export const PAPER_TOOLS = ['search', 'enhance_reasoning', 'answer'] as const;
+export type PaperToolName = (typeof PAPER_TOOLS)[number];
+export const CALL_EXPERT_TOOL = 'call_expert';
+
+const providerSchema = z.strictObject({
+  kind: z.enum(['openai-compatible', 'anthropic']),
+  baseUrl: z.url({ message: 'must be a full URL such as http://localhost:8000/v1' }).optional(),
+  /** Name of the environment variable holding the key (the CLI reads it; it is never printed). */
+  apiKeyEnv: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name such as OPENAI_API_KEY')
+    .optional(),
+  /** OpenAI's newer models want `max_completion_tokens`; most servers take `max_tokens`. */
+  maxTokensField: z.enum(['max_tokens', 'max_completion_tokens']).default('max_tokens'),
+  timeoutSeconds: z.number().positive().default(120),
+  idleTimeoutSeconds: z.number().positive().default(60),
+  maxRetries: z.number().int().min(0).max(10).default(3),
+});
+
+const modelPriceSchema = z.strictObject({
+  inputPerM: z.number().nonnegative(),
+  outputPerM: z.number().nonnegative(),
+  cachedInputPerM: z.number().nonnegative().optional(),
+  cacheWritePerM: z.number().nonnegative().optional(),
+});
+
+const pricingSchema = z.strictObject({
+  asOf: z.iso.date({ message: 'must be the date the prices were true on, as YYYY-MM-DD' }),
+  source: z.string().optional(),
+  /** Prices per million tokens by provider model id; merged over the reference table. */
+  models: z.record(z.string(), modelPriceSchema).default({}),
+  codePerSecond: z.number().nonnegative().optional(),
+  searchPerCall: z.number().nonnegative().optional(),
+});
+
+const orchestratorSchema = z.strictObject({
+  provider: z.string().min(1),
+  model: z.string().min(1),
+  /** `server`: send `tools` and let the server render and parse them (vLLM `--tool-call-parser hermes`).
+   * `prompt`: render the tools into the system prompt ourselves and parse `<tool_call>` text. */
+  toolMode: z.enum(['server', 'prompt']).default('server'),
+  temperature: z.number().min(0).max(2).default(1),
+  maxTokens: z.number().int().positive().default(12000),
+  enableThinking: z.boolean().optional(),
+});
+
+const expertSchema = z.strictObject({
+  tool: z.enum([...PAPER_TOOLS, CALL_EXPERT_TOOL]),
+  provider: z.string().min(1),
+  model: z.string().min(1),
+  /** One sentence on what this alias is good at; shown to the orchestrator. */
+  description: z.string().default(''),
+  /** The average latency shown in the orchestrator's price table. */
+  latencySeconds: z.number().nonnegative().optional(),
+  temperature: z.number().min(0).max(2).optional(),
+  maxTokens: z.number().int().positive().optional(),
+  /** How the answer expert is asked to mark its answer: `\boxed{}` (Qwen family) or `<answer>` tags. */
+  answerStyle: z.enum(['boxed', 'tagged']).optional(),
+});
+
+const paperSchema = z.strictObject({
+  /** `frames` stops offering `search` once documents exist (the FRAMES evaluation); `hle` never does. */
+  variant: z.enum(['hle', 'frames']).default('hle'),
+  searchTopK: z.number().int().positive().max(100).default(5),
+  codeTimeoutSeconds: z.number().positive().default(60),
+  /** Token budgets of the rebuilt context (estimated tokens). */
+  contextTokens: z.number().int().positive().default(24000),
+  codeContextTokens: z.number().int().positive().default(12000),
+  /** Each document is cut to this many characters in the orchestrator's context. */
+  documentChars: z.number().int().positive().default(4000),
+});
+
+const functionCallingSchema = z.strictObject({
+  /** The domain policy: the system prompt of the conversation. */
+  system: z.string().default('You are a helpful assistant. Use the tools when they help.'),
+  /** Built-in client tools offered to the orchestrator. */
+  tools: z.array(z.enum(['search_corpus', 'run_python'])).default(['search_corpus', 'run_python']),
+});
+
+const limitsSchema = z.strictObject({
+  maxTurns: z.number().int().positive().max(500).default(50),
+  maxCostUsd: z.number().positive().nullable().default(null),
+  maxWallSeconds: z.number().positive().nullable().default(null),
+  /** Consecutive turns without a valid call before the run stops with `invalid_output`. */
+  maxInvalidTurns: z.number().int().positive().default(3),
+});
+
+export const configSchema = z
+  .strictObject({
+    $schema: z.string().optional(),
+    name: z.string().optional(),
+    protocol: z.enum(['paper', 'function-calling']).default('paper'),
+    providers: z.record(z.string(), providerSchema),
+    orchestrator: orchestratorSchema,
+    /** Experts per alias, or the name of a preset (`paper`: the paper's evaluation mapping, which
+     * needs providers named `openai` and `open-models`). */
+    experts: z.union([z.literal('paper'), z.record(z.string(), expertSchema)]),
+    pricing: pricingSchema.optional(),
+    paper: paperSchema.default(paperSchema.parse({})),
+    functionCalling: functionCallingSchema.default(functionCallingSchema.parse({})),
+    preference: z
+      .union([z.enum(['cheapest', 'balanced', 'best-answer', 'fastest']), preferenceSchema])
+      .default('balanced'),
+    /** Add the plain-words preference instruction to the task (our wording, not the paper's). */
+    preferenceInstruction: z.boolean().default(true),
+    limits: limitsSchema.default(limitsSchema.parse({})),
+  })
+  .superRefine((config, ctx) => {
+    const experts = config.experts === 'paper' ? PAPER_EXPERTS_PRESET : config.experts;
+    const check = (provider: string, path: (string | number)[]) => {
+      if (!(provider in config.providers)) {
+        ctx.addIssue({
+          code: 'custom',
+          path,
+          message: `names provider "${provider}", which is not in "providers" (known: ${Object.keys(config.providers).join(', ') || 'none'})`,
+        });
+      }
+    };
+    check(config.orchestrator.provider, ['orchestrator', 'provider']);
+    for (const [alias, expert] of Object.entries(experts)) {
+      check(expert.provider, config.experts === 'paper' ? ['experts'] : ['experts', alias, 'provider']);
+    }
+    const wanted = config.protocol === 'paper' ? PAPER_TOOLS : [CALL_EXPERT_TOOL];
+    const used = new Set(Object.values(experts).map((e) => e.tool));
+    if (config.protocol === 'paper') {
+      for (const tool of wanted) {
+        if (!used.has(tool)) {
+          ctx.addIssue({ code: 'custom', path: ['experts'], message: `the paper protocol needs at least one expert for "${tool}"` });
+        }
+      }
+    }
+    if (config.orchestrator.toolMode === 'server') {
+      const provider = config.providers[config.orchestrator.provider];
+      if (provider?.kind === 'anthropic') {
+        ctx.addIssue({ code: 'custom', path: ['orchestrator', 'toolMode'], message: 'an Anthropic orchestrator needs toolMode "prompt"' });
+      }
+    }
+  });
+
+export type OrchestraConfig = z.output<typeof configSchema>;
+export type ProviderConfig = OrchestraConfig['providers'][string];
+export type ExpertConfig = z.output<typeof expertSchema>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+  constructor(readonly problems: string[]) {
+    super(`The configuration is not valid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/** Validates a parsed JSON value. Every problem names the field and says what is wrong. */
+export function parseConfig(value: unknown): OrchestraConfig {
+  const result = configSchema.safeParse(value);
+  if (result.success) return result.data;
+  throw new ConfigError(
+    result.error.issues.map((issue) => {
+      const path = issue.path.length > 0 ? issue.path.join('.') : '(top level)';
+      return `${path}: ${issue.message}`;
+    }),
+  );
+}
+
+/** Reads config text (JSON). A syntax error says where. */
+export function parseConfigText(text: string): OrchestraConfig {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError([`not valid JSON: ${(error as Error).message}`]);
+  }
+  return parseConfig(value);
+}
+
+/** The experts per alias, with a preset resolved. */
+export function resolveExperts(config: OrchestraConfig): Record<string, ExpertConfig> {
+  return config.experts === 'paper' ? PAPER_EXPERTS_PRESET : config.experts;
+}

@@ -1,0 +1,171 @@
+// One typed event stream is the truth about a run. The loop emits these; the UI store folds
+// them into view state, the CLI prints them, exports and replays are these events as JSON.
+// Nothing here may ever hold an API key.
+
+import type { ChatMessage, FinishReason, ToolSchema, Usage } from './types.ts';
+
+export type ProtocolName = 'paper' | 'function-calling';
+
+export type StopReason =
+  /** The paper protocol's `answer` tool ran. */
+  | 'answered'
+  /** Function calling: the model replied to the user without calling a tool. */
+  | 'final_message'
+  | 'max_turns'
+  | 'max_cost'
+  | 'max_time'
+  | 'aborted'
+  /** The orchestrator kept emitting output with no valid call. */
+  | 'invalid_output'
+  /** A backend failed for good (after retries) or something unexpected broke. */
+  | 'error';
+
+/** How a cost figure was obtained. `measured`: the provider's own cost, or its reported token
+ * usage times a known price. `estimated`: tokens we counted ourselves, or a per-second or
+ * per-call rate. A figure whose price is unknown has `usd: null`, never 0. */
+export type CostBasis = 'measured' | 'estimated';
+
+export type LedgerKind = 'orchestrator' | 'expert' | 'code' | 'search' | 'tool';
+
+export interface LedgerEntry {
+  step: number;
+  callId?: string;
+  kind: LedgerKind;
+  /** The provider model id (for model calls). */
+  model?: string;
+  /** The alias the orchestrator chose (paper protocol) or the expert slot. */
+  alias?: string;
+  tool?: string;
+  usage?: Usage;
+  /** null when the price is unknown. */
+  usd: number | null;
+  basis: CostBasis;
+  /** Where the figure came from: the provider, the pricing table, or a flat rate. */
+  source: 'provider' | 'pricing' | 'rate';
+  latencyMs: number;
+  /** The same tokens priced as the strongest configured model (expert calls only). */
+  counterfactualUsd?: number | null;
+}
+
+export interface ToolCounts {
+  /** Calls per tool name (`search`, `answer`, `get_weather`…). */
+  tools: Record<string, number>;
+  /** Calls per alias (`search-1`, `expert-2`…), where the call named one. */
+  aliases: Record<string, number>;
+}
+
+export interface RunTotals {
+  /** Sum of every known cost. */
+  costUsd: number;
+  /** Entries whose price was unknown (their cost is not in costUsd). */
+  unknownCostEntries: number;
+  /** True when some figure in costUsd is an estimate. */
+  hasEstimates: boolean;
+  /** What the expert calls would have cost on the strongest configured model (plus everything
+   * else as it was); null if that cannot be priced. */
+  counterfactualUsd: number | null;
+  /** Wall-clock time of the run. */
+  latencyMs: number;
+  /** Sum of wall-clock time around tool calls (the paper's latency feature). */
+  toolLatencyMs: number;
+  turns: number;
+  toolCounts: ToolCounts;
+  promptTokens: number;
+  completionTokens: number;
+}
+
+export interface ParsedCall {
+  /** Stable id for this call within the run. */
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+  /** Where the call was found. */
+  origin: 'text' | 'server' | 'think';
+}
+
+export interface RejectedCall {
+  /** The raw text (or server payload) that was rejected, possibly shortened. */
+  raw: string;
+  reason: string;
+}
+
+interface Base {
+  runId: string;
+  /** Milliseconds since the run started. */
+  t: number;
+}
+
+export type RunEvent = Base &
+  (
+    | {
+        type: 'run_started';
+        task: string;
+        protocol: ProtocolName;
+        orchestratorModel: string;
+        /** The tools (menu) the orchestrator is offered, as listed to it. */
+        tools: ToolSchema[];
+        /** The preference instruction added to the task, or null when switched off. */
+        instruction: string | null;
+        limits: { maxTurns: number; maxCostUsd: number | null; maxWallMs: number | null };
+        pricingAsOf: string;
+        startedAt: string;
+      }
+    | { type: 'step_started'; step: number }
+    | {
+        /** "What the model saw": the exact messages and tools of one orchestrator turn, and the
+         * Qwen3 text they render to. */
+        type: 'model_request';
+        step: number;
+        messages: ChatMessage[];
+        tools: ToolSchema[];
+        /** Whether tools went to the server (`server`) or were rendered into the prompt. */
+        toolMode: 'server' | 'prompt';
+        renderedPrompt: string;
+      }
+    | { type: 'reasoning_delta'; step: number; callId?: string; text: string }
+    | { type: 'content_delta'; step: number; callId?: string; text: string }
+    | {
+        type: 'model_output';
+        step: number;
+        raw: string;
+        reasoning: string;
+        message: string;
+        calls: ParsedCall[];
+        rejected: RejectedCall[];
+        finishReason: FinishReason;
+        latencyMs: number;
+        timeToFirstTokenMs?: number;
+      }
+    | {
+        type: 'tool_call';
+        step: number;
+        callId: string;
+        name: string;
+        arguments: Record<string, unknown>;
+        alias?: string;
+        /** The provider model behind the alias, when there is one. */
+        model?: string;
+        /** The tool names that were on offer this turn. */
+        offered: string[];
+      }
+    | {
+        type: 'tool_result';
+        step: number;
+        callId: string;
+        name: string;
+        ok: boolean;
+        /** What the model will see. */
+        content: string;
+        detail?: unknown;
+        error?: string;
+        latencyMs: number;
+      }
+    | { type: 'usage'; step: number; entry: LedgerEntry; totalUsd: number }
+    | { type: 'retry'; step: number; callId?: string; attempt: number; waitMs: number; reason: string }
+    | { type: 'step_finished'; step: number; costUsd: number; latencyMs: number; cumulativeUsd: number }
+    | { type: 'error'; step?: number; callId?: string; code: string; message: string; fatal: boolean }
+    | { type: 'run_finished'; stopReason: StopReason; answer: string | null; totals: RunTotals }
+  );
+
+export type RunEventType = RunEvent['type'];
+export type RunEventOf<T extends RunEventType> = Extract<RunEvent, { type: T }>;

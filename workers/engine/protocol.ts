@@ -1,0 +1,69 @@
+// What a protocol (paper or function calling) plugs into the loop: the messages and tool menu of
+// each orchestrator turn, and what to do with the orchestrator's output.
+
+import type { LedgerEntry, ParsedCall, ProtocolName, RejectedCall, RunEvent, StopReason } from './events.ts';
+import type { Ledger } from './ledger.ts';
+import type { ChatCompletion, ChatMessage, ChatModel, ChatRequest, ToolSchema } from './types.ts';
+
+/** An event as a protocol emits it; the loop stamps `runId` and `t`. */
+export type EventBody = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, 'runId' | 't'> : never) : never;
+
+export interface OrchestratorOutput {
+  completion: ChatCompletion;
+  reasoning: string;
+  message: string;
+  calls: ParsedCall[];
+  rejected: RejectedCall[];
+}
+
+export interface ModelCallOptions {
+  callId?: string;
+  kind: 'orchestrator' | 'expert';
+  alias?: string;
+  model: ChatModel;
+  request: Omit<ChatRequest, 'signal'>;
+}
+
+/** What the loop lends a protocol for one turn. */
+export interface TurnContext {
+  readonly step: number;
+  readonly signal: AbortSignal;
+  emit(event: EventBody): void;
+  /** Calls a model with streaming deltas reported as events, charges its usage and returns the
+   * completion. Rejects with a BackendError on failure, or when the run is stopped. */
+  callModel(options: ModelCallOptions): Promise<ChatCompletion>;
+  /** Emits a ledger entry already recorded on `ledger` as a usage event. */
+  charged(entry: LedgerEntry): void;
+  readonly ledger: Ledger;
+  /** Throws when the cost budget is spent, so no new paid call starts. */
+  assertBudget(): void;
+  newCallId(): string;
+}
+
+export type TurnOutcome =
+  | { kind: 'continue'; validCall: boolean; invalidReason?: string }
+  | { kind: 'done'; stopReason: 'answered' | 'final_message'; answer: string };
+
+export interface ProtocolSession {
+  readonly name: ProtocolName;
+  /** The tools offered this turn, as listed to the orchestrator. */
+  tools(): ToolSchema[];
+  /** The orchestrator's messages this turn. */
+  messages(): ChatMessage[];
+  handleOutput(output: OrchestratorOutput, context: TurnContext): Promise<TurnOutcome>;
+}
+
+/** Starts a protocol for one task. `instruction` is the preference text (or null). */
+export type Protocol = {
+  readonly name: ProtocolName;
+  start(task: string, instruction: string | null): ProtocolSession;
+};
+
+/** Thrown inside a turn to end the run for a reason that is not an error (the budget is spent,
+ * the run was stopped). Protocols must let it through. */
+export class RunStop extends Error {
+  override name = 'RunStop';
+  constructor(readonly reason: StopReason) {
+    super(`run stopped: ${reason}`);
+  }
+}
