@@ -52,3 +52,16 @@ export function createRunPythonTool(python: PythonRunner, options: { timeoutMs: 
     },
   };
 }
+
+export type FunctionToolName = 'search_corpus' | 'run_python';
+
+export function createFunctionCallingTools(
+  names: readonly FunctionToolName[],
+  deps: { retriever: Retriever; python: PythonRunner; searchLimit: number; codeTimeoutMs: number; codeUsdPerSecond: number },
+): Tool[] {
+  return names.map((name) =>
+    name === 'search_corpus'
+      ? createSearchCorpusTool(deps.retriever, { limit: deps.searchLimit })
+      : createRunPythonTool(deps.python, { timeoutMs: deps.codeTimeoutMs, usdPerSecond: deps.codeUsdPerSecond }),
+  );
+}

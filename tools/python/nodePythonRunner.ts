@@ -68,7 +68,7 @@ class PyodideWorker {
         this.current = null;
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
-        // disabled
+        if (outcome.kind === 'timeout' || outcome.kind === 'aborted') this.stop();
         resolve(toRunResult(outcome, performance.now() - startedAt));
       };
       const onAbort = () => settle({ kind: 'aborted' });

@@ -227,20 +227,20 @@ function streamError(data: Record<string, unknown>, context: ReadContext): Backe
 }
 
 function parseJson(text: string, context: ReadContext): Record<string, unknown> {
+  const badResponse = (what: string) =>
+    new BackendError({
+      code: 'bad_response',
+      provider: PROVIDER,
+      message: `${PROVIDER} sent an event that is ${what}: ${JSON.stringify(text.slice(0, 80))}.`,
+      secrets: context.secrets,
+    });
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    parsed = undefined;
+    throw badResponse('not valid JSON');
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new BackendError({
-      code: 'bad_response',
-      provider: PROVIDER,
-      message: `${PROVIDER} sent an event that is not a JSON object: ${JSON.stringify(text.slice(0, 80))}.`,
-      secrets: context.secrets,
-    });
-  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw badResponse('not a JSON object');
   return parsed as Record<string, unknown>;
 }
 

@@ -309,5 +309,5 @@ export function sleep(ms: number, signal: AbortSignal | undefined, provider: str
 
 function formatSeconds(ms: number): string {
   const seconds = ms / 1000;
-  return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
+  return `${Number(seconds.toFixed(2))} s`;
 }

@@ -124,14 +124,18 @@ export const configSchema = z
         });
       }
     };
+    for (const [name, provider] of Object.entries(config.providers)) {
+      if (provider.kind === 'openai-compatible' && !provider.baseUrl) {
+        ctx.addIssue({ code: 'custom', path: ['providers', name, 'baseUrl'], message: 'is required for an openai-compatible provider' });
+      }
+    }
     check(config.orchestrator.provider, ['orchestrator', 'provider']);
     for (const [alias, expert] of Object.entries(experts)) {
       check(expert.provider, config.experts === 'paper' ? ['experts'] : ['experts', alias, 'provider']);
     }
-    const wanted = config.protocol === 'paper' ? PAPER_TOOLS : [CALL_EXPERT_TOOL];
-    const used = new Set(Object.values(experts).map((e) => e.tool));
+    const used = new Set<string>(Object.values(experts).map((e) => e.tool));
     if (config.protocol === 'paper') {
-      for (const tool of wanted) {
+      for (const tool of PAPER_TOOLS) {
         if (!used.has(tool)) {
           ctx.addIssue({ code: 'custom', path: ['experts'], message: `the paper protocol needs at least one expert for "${tool}"` });
         }

@@ -40,6 +40,8 @@ export interface PaperBudgets {
 export interface PaperProtocolOptions {
   experts: PaperExpert[];
   retriever: Retriever;
+  /** What one retrieval costs (0 for the local corpus; a web search API's per-call price). */
+  searchUsdPerCall: number;
   python: PythonRunner;
   variant: 'hle' | 'frames';
   searchTopK: number;
@@ -261,7 +263,12 @@ export function createPaperProtocol(options: PaperProtocolOptions): Protocol {
           signal: context.signal,
         });
         context.charged(
-          context.ledger.recordSearch({ step: context.step, callId, latencyMs: performance.now() - started }),
+          context.ledger.recordSearch({
+            step: context.step,
+            callId,
+            latencyMs: performance.now() - started,
+            usd: options.searchUsdPerCall,
+          }),
         );
         // The reference appends results in reverse rank order, skipping documents it already has.
         let added = 0;

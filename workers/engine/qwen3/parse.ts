@@ -29,7 +29,7 @@ const MESSAGE_OPEN = '<message>';
 const MESSAGE_CLOSE = '</message>';
 const RAW_LIMIT = 500;
 const ERROR_LIMIT = 160;
-const STRAY_IN_TEXT = /<\/think>|<\/tool_call>/g;
+const STRAY_IN_TEXT = /<\/tool_call>/g;
 const STRAY_IN_THINK = /<think>|<\/tool_call>/g;
 
 /** Finds a tag at or after a position. Remembers its last answer so that forward-moving
@@ -58,11 +58,9 @@ function skipWhitespace(text: string, from: number, limit: number): number {
 /** Skips whitespace and a Markdown code fence line (```json), which some models wrap calls in. */
 function skipWhitespaceAndFence(text: string, from: number, limit: number): number {
   let index = skipWhitespace(text, from, limit);
-  if (text.startsWith('```', index)) {
-    const lineEnd = text.indexOf('\n', index);
-    index = skipWhitespace(text, lineEnd < 0 || lineEnd >= limit ? limit : lineEnd + 1, limit);
-  }
-  return index;
+  if (!text.startsWith('```', index)) return index;
+  while (index < limit && text.charCodeAt(index) !== 10) index++;
+  return skipWhitespace(text, index, limit);
 }
 
 function withoutClosingFence(body: string): string {
@@ -156,9 +154,11 @@ function interpretCallJson(json: string): Interpreted {
   return { ok: true, name, arguments: args };
 }
 
+type Origin = 'text' | 'think';
+
 type Found =
-  | { kind: 'call'; raw: string; name: string; arguments: Record<string, unknown>; origin: 'text' | 'think' }
-  | { kind: 'rejected'; raw: string; reason: string; origin: 'text' | 'think' };
+  | { kind: 'call'; raw: string; name: string; arguments: Record<string, unknown>; origin: Origin }
+  | { kind: 'rejected'; raw: string; reason: string; origin: Origin };
 
 interface Scanner {
   text: string;
@@ -167,62 +167,61 @@ interface Scanner {
   found: Found[];
 }
 
-/** Reads one `<tool_call>` block whose tag ends at `bodyStart`; `limit` is where the next block
- * or the segment begins. Returns where ordinary text resumes. */
-function readCallBlock(scanner: Scanner, tagStart: number, bodyStart: number, limit: number, origin: 'text' | 'think'): number {
+/** Reads the `<tool_call>` block at `tagStart`, JSON-aware, so tags inside JSON strings do not
+ * count. Its JSON may run up to the next `<tool_call>`. Returns where ordinary text resumes. */
+function readCallBlock(scanner: Scanner, tagStart: number, origin: Origin): number {
   const { text, found } = scanner;
-  const close = scanner.nextCallClose(bodyStart);
-  const closed = close >= 0 && close < limit;
-  const bodyEnd = closed ? close : limit;
-  const after = closed ? close + CALL_CLOSE.length : limit;
-  const reject = (raw: string, reason: string): void => {
-    found.push({ kind: 'rejected', raw: shorten(raw, RAW_LIMIT), reason, origin });
+  const bodyStart = tagStart + CALL_OPEN.length;
+  const nextOpen = scanner.nextCallOpen(bodyStart);
+  const limit = nextOpen < 0 ? text.length : nextOpen;
+  const reject = (from: number, to: number, reason: string): void => {
+    found.push({ kind: 'rejected', raw: shorten(text.slice(from, to), RAW_LIMIT), reason, origin });
+  };
+  /** Where the block's closing tag is, if it has one before the next block. */
+  const closeAfter = (from: number): number => {
+    const close = scanner.nextCallClose(from);
+    return close >= 0 && close < limit ? close : -1;
   };
 
-  let position = skipWhitespaceAndFence(text, bodyStart, bodyEnd);
-  if (position >= bodyEnd) {
-    if (closed) reject(text.slice(tagStart, after), 'the <tool_call> block is empty');
-    else if (limit < text.length && text.startsWith(CALL_OPEN, limit)) return limit; // a repeated tag
-    else reject(text.slice(tagStart, after), 'the output ends right after <tool_call>');
-    return after;
+  let position = skipWhitespaceAndFence(text, bodyStart, limit);
+  if (position >= limit) {
+    if (nextOpen >= 0) return limit; // a repeated <tool_call> tag
+    reject(tagStart, limit, 'the output ends right after <tool_call>');
+    return limit;
+  }
+  if (text.startsWith(CALL_CLOSE, position)) {
+    reject(tagStart, position + CALL_CLOSE.length, 'the <tool_call> block is empty');
+    return position + CALL_CLOSE.length;
   }
   if (text.charCodeAt(position) !== 123) {
-    reject(text.slice(tagStart, after), notACallReason(parseJson(withoutClosingFence(text.slice(position, bodyEnd)))));
+    const close = closeAfter(position);
+    const bodyEnd = close < 0 ? limit : close;
+    const after = close < 0 ? limit : close + CALL_CLOSE.length;
+    reject(tagStart, after, notACallReason(parseJson(withoutClosingFence(text.slice(position, bodyEnd)))));
     return after;
   }
   for (;;) {
-    const objectEnd = findObjectEnd(text, position, bodyEnd);
+    const objectEnd = findObjectEnd(text, position, limit);
     if (objectEnd < 0) {
-      if (closed) {
-        reject(text.slice(tagStart, after), notACallReason(parseJson(withoutClosingFence(text.slice(position, bodyEnd)))));
-      } else {
-        reject(text.slice(tagStart, after), 'the call is cut off: its JSON object never closes');
+      const close = closeAfter(position);
+      if (close < 0) {
+        reject(tagStart, limit, 'the call is cut off: its JSON object never closes');
+        return limit;
       }
-      return after;
+      reject(tagStart, close + CALL_CLOSE.length, notACallReason(parseJson(withoutClosingFence(text.slice(position, close)))));
+      return close + CALL_CLOSE.length;
     }
     const json = text.slice(position, objectEnd);
     const interpreted = interpretCallJson(json);
     if (interpreted.ok) found.push({ kind: 'call', raw: json, name: interpreted.name, arguments: interpreted.arguments, origin });
-    else reject(json, interpreted.reason);
-    position = skipWhitespaceAndFence(text, objectEnd, bodyEnd);
-    if (position >= bodyEnd || text.charCodeAt(position) !== 123) return closed ? after : objectEnd;
-  }
-}
-
-/** Splits one think or text segment into its plain text and its call blocks. */
-function scanSegment(scanner: Scanner, start: number, end: number, origin: 'text' | 'think', textOut: string[]): void {
-  let position = start;
-  while (position < end) {
-    const open = scanner.nextCallOpen(position);
-    if (open < 0 || open >= end) {
-      textOut.push(scanner.text.slice(position, end));
-      return;
-    }
-    textOut.push(scanner.text.slice(position, open));
-    const bodyStart = open + CALL_OPEN.length;
-    const nextOpen = scanner.nextCallOpen(bodyStart);
-    const limit = nextOpen >= 0 && nextOpen < end ? nextOpen : end;
-    position = readCallBlock(scanner, open, bodyStart, limit, origin);
+    else found.push({ kind: 'rejected', raw: shorten(json, RAW_LIMIT), reason: interpreted.reason, origin });
+    position = skipWhitespaceAndFence(text, objectEnd, limit);
+    // Some models put several objects in one block.
+    if (text.charCodeAt(position) === 123 && position < limit) continue;
+    // Anything between the object and its closing tag is noise; without a closing tag the
+    // block ends with the object and what follows is ordinary text.
+    const close = closeAfter(objectEnd);
+    return close < 0 ? objectEnd : close + CALL_CLOSE.length;
   }
 }
 
@@ -241,9 +240,21 @@ function extractMessages(text: string): string | undefined {
   return parts.length === 0 ? undefined : parts.filter((part) => part !== '').join('\n\n');
 }
 
-/** Parses a model's raw output into reasoning, the message for the user, and tool calls.
- * A call written inside `<think>` counts (origin `think`) only when no valid call stands
- * outside the reasoning; otherwise it is rejected. */
+function firstOf(...positions: number[]): number {
+  let first = -1;
+  for (const position of positions) if (position >= 0 && (first < 0 || position < first)) first = position;
+  return first;
+}
+
+/** Parses a model's raw output into reasoning, the message for the user, and tool calls, in one
+ * pass from left to right:
+ * - `<think>` without `</think>`: the reasoning runs to the first `<tool_call>`, or to the end;
+ * - `</think>` with no `<think>` before it (the prompt opened the block): everything before it
+ *   is reasoning, calls included; later stray `</think>` tags are dropped;
+ * - a call inside `<think>` counts (origin `think`) only when no valid call stands outside the
+ *   reasoning; otherwise it is rejected;
+ * - a `<tool_call>` without `</tool_call>` takes the JSON object that follows it.
+ * Limitation: a literal `<tool_call>` inside a call's JSON string ends that call. */
 export function parseModelOutput(raw: string): ParsedModelOutput {
   const text = typeof raw === 'string' ? raw : String(raw);
   const nextThinkOpen = tagFinder(text, THINK_OPEN);
@@ -254,40 +265,57 @@ export function parseModelOutput(raw: string): ParsedModelOutput {
     nextCallClose: tagFinder(text, CALL_CLOSE),
     found: [],
   };
-  const thinkPieces: string[][] = [];
-  const outsideText: string[] = [];
-  const readThink = (start: number, end: number): void => {
-    const pieces: string[] = [];
-    scanSegment(scanner, start, end, 'think', pieces);
-    thinkPieces.push(pieces);
-  };
-
+  const thinkBlocks: string[][] = [];
+  let outsideText: string[] = [];
+  let thinkSeen = false;
+  let inThink = false;
   let position = 0;
-  const firstClose = nextThinkClose(0);
-  const firstOpen = nextThinkOpen(0);
-  if (firstClose >= 0 && (firstOpen < 0 || firstClose < firstOpen)) {
-    // The prompt opened the think block: everything before the first </think> is reasoning.
-    readThink(0, firstClose);
-    position = firstClose + THINK_CLOSE.length;
-  }
+
   while (position < text.length) {
+    const call = scanner.nextCallOpen(position);
+    const close = nextThinkClose(position);
+    if (inThink) {
+      const block = thinkBlocks[thinkBlocks.length - 1] as string[];
+      if (call >= 0 && (close < 0 || call < close)) {
+        block.push(text.slice(position, call));
+        if (close < 0) {
+          inThink = false; // never closed: the reasoning ends at the first call
+          position = call;
+        } else {
+          position = readCallBlock(scanner, call, 'think');
+        }
+      } else if (close >= 0) {
+        block.push(text.slice(position, close));
+        inThink = false;
+        position = close + THINK_CLOSE.length;
+      } else {
+        block.push(text.slice(position));
+        break;
+      }
+      continue;
+    }
     const open = nextThinkOpen(position);
-    if (open < 0) {
-      scanSegment(scanner, position, text.length, 'text', outsideText);
+    const next = firstOf(call, open, close);
+    if (next < 0) {
+      outsideText.push(text.slice(position));
       break;
     }
-    scanSegment(scanner, position, open, 'text', outsideText);
-    const bodyStart = open + THINK_OPEN.length;
-    const close = nextThinkClose(bodyStart);
-    if (close >= 0) {
-      readThink(bodyStart, close);
-      position = close + THINK_CLOSE.length;
+    outsideText.push(text.slice(position, next));
+    if (next === call) {
+      position = readCallBlock(scanner, call, 'text');
+    } else if (next === open) {
+      thinkBlocks.push([]);
+      thinkSeen = inThink = true;
+      position = open + THINK_OPEN.length;
     } else {
-      // Unclosed: the reasoning runs to the first call, or to the end.
-      const call = scanner.nextCallOpen(bodyStart);
-      const end = call < 0 ? text.length : call;
-      readThink(bodyStart, end);
-      position = end;
+      if (!thinkSeen) {
+        // The prompt opened the think block: all so far was reasoning.
+        thinkBlocks.push(outsideText);
+        outsideText = [];
+        for (const item of scanner.found) item.origin = 'think';
+        thinkSeen = true;
+      }
+      position = close + THINK_CLOSE.length;
     }
   }
 
@@ -307,7 +335,7 @@ export function parseModelOutput(raw: string): ParsedModelOutput {
     }
   }
 
-  const reasoning = thinkPieces
+  const reasoning = thinkBlocks
     .map((pieces) => pieces.join('').replace(STRAY_IN_THINK, '').trim())
     .filter((piece) => piece !== '')
     .join('\n\n');

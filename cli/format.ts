@@ -1,0 +1,59 @@
+// Text helpers for the command-line runner: colours (only on a terminal, never with NO_COLOR)
+// and compact renderings of numbers and long strings.
+
+export interface Style {
+  readonly enabled: boolean;
+  bold(text: string): string;
+  dim(text: string): string;
+  red(text: string): string;
+  green(text: string): string;
+  yellow(text: string): string;
+  cyan(text: string): string;
+}
+
+/** Colour only when writing to a terminal and NO_COLOR (https://no-color.org) is unset or empty. */
+export function colorWanted(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): boolean {
+  return stream.isTTY === true && !env.NO_COLOR;
+}
+
+export function createStyle(enabled: boolean): Style {
+  const wrap = (open: number, close: number) => (text: string) =>
+    enabled && text ? `\u001b[${open}m${text}\u001b[${close}m` : text;
+  return {
+    enabled,
+    bold: wrap(1, 22),
+    dim: wrap(2, 22),
+    red: wrap(31, 39),
+    green: wrap(32, 39),
+    yellow: wrap(33, 39),
+    cyan: wrap(36, 39),
+  };
+}
+
+/** One line, at most `max` characters, ending in "…" when cut. */
+export function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, Math.max(0, max - 1))}…` : flat;
+}
+
+export function formatSeconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** A duration for an ETA: "45 s", "3 min 20 s", "1 h 05 min". */
+export function formatDuration(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ${String(seconds % 60).padStart(2, '0')} s`;
+  return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`;
+}
+
+export function formatCount(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** A price per million tokens as the tables print it: 1.25, 10, 0.2. */
+export function formatPerMillion(usd: number | undefined): string {
+  return usd === undefined ? 'unknown' : `$${Number(usd.toFixed(6))}`;
+}

@@ -1,0 +1,215 @@
+// Both remote clients against every fault the scripted server can inject.
+
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Fault, ScriptedResponse } from '../../e2e/fixtures/scenario.ts';
+import { startScriptedServer, type ScriptedServer } from '../../e2e/fixtures/scriptedServer.ts';
+import type { ChatModel } from '../engine/types.ts';
+import { createAnthropicModel } from './anthropic.ts';
+import { createOpenAICompatibleModel } from './openaiCompatible.ts';
+import { MODEL, TEST_KEY, call, expectFailure, retriesOf, textOf } from './testing.ts';
+
+interface ClientSettings {
+  timeoutMs?: number;
+  idleTimeoutMs?: number;
+  maxRetries?: number;
+}
+
+const clients: Array<{ name: string; make: (server: ScriptedServer, settings?: ClientSettings) => ChatModel }> = [
+  {
+    name: 'openai-compatible',
+    make: (server, settings) =>
+      createOpenAICompatibleModel({ baseUrl: `${server.url}/v1`, model: MODEL, apiKey: TEST_KEY, retryBaseDelayMs: 10, ...settings }),
+  },
+  {
+    name: 'anthropic',
+    make: (server, settings) =>
+      createAnthropicModel({ baseUrl: server.url, model: MODEL, apiKey: TEST_KEY, retryBaseDelayMs: 10, ...settings }),
+  },
+];
+
+const ANSWER = 'The capital of France is Paris.';
+
+let server: ScriptedServer;
+beforeAll(async () => {
+  server = await startScriptedServer({ scenario: { models: {} } });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+function script(...responses: ScriptedResponse[]): void {
+  server.reset({ models: { [MODEL]: responses } });
+}
+
+function answerWith(fault?: Fault, extra: Partial<ScriptedResponse> = {}): ScriptedResponse {
+  return { content: ANSWER, chunkSize: 4, ...(fault ? { fault } : {}), ...extra };
+}
+
+describe.each(clients)('$name client against faults', ({ make }) => {
+  beforeEach(() => script());
+
+  it('waits out a 429 as long as Retry-After says, reports the wait, then succeeds', async () => {
+    script(answerWith({ kind: 'status', status: 429, retryAfterSeconds: 1 }));
+    const outcome = await call(make(server));
+    expect(outcome.completion?.content).toBe(ANSWER);
+    expect(retriesOf(outcome.deltas)).toEqual([{ type: 'retry', attempt: 1, waitMs: 1000, reason: 'rate limited (HTTP 429)' }]);
+    expect(outcome.elapsedMs).toBeGreaterThanOrEqual(1000);
+    expect(outcome.elapsedMs).toBeLessThan(2500);
+    const [first, second] = server.requests;
+    expect(second!.time - first!.time).toBeGreaterThanOrEqual(990);
+  });
+
+  it.each([500, 503])('retries HTTP %i with backoff, then succeeds', async (status) => {
+    script(answerWith({ kind: 'status', status, times: 2 }));
+    const outcome = await call(make(server));
+    expect(outcome.completion?.content).toBe(ANSWER);
+    expect(textOf(outcome.deltas, 'content')).toBe(ANSWER);
+    expect(retriesOf(outcome.deltas).map((retry) => [retry.attempt, retry.reason])).toEqual([
+      [1, `server error (HTTP ${status})`],
+      [2, `server error (HTTP ${status})`],
+    ]);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('gives up after the last retry with a clear server error', async () => {
+    script(answerWith({ kind: 'status', status: 503, times: 10 }));
+    const outcome = await call(make(server, { maxRetries: 2 }));
+    const error = expectFailure(outcome, 'server');
+    expect(error.status).toBe(503);
+    expect(error.retryable).toBe(false);
+    expect(error.message).toContain('HTTP 503');
+    expect(error.message).toContain('Gave up after 3 attempts');
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('reports a refused key as auth, without retrying and without echoing the key', async () => {
+    script(answerWith({ kind: 'status', status: 401 }));
+    const outcome = await call(make(server));
+    const error = expectFailure(outcome, 'auth');
+    expect(error.message).toContain('Incorrect API key provided: ***');
+    expect(error.message).toContain('Check the API key');
+    expect(server.requests).toHaveLength(1);
+    expect(retriesOf(outcome.deltas)).toEqual([]);
+  });
+
+  it('reports a 400 about the context window as context_length', async () => {
+    script(answerWith({ kind: 'status', status: 400, message: "This model's maximum context length is 40960 tokens." }));
+    const error = expectFailure(await call(make(server)), 'context_length');
+    expect(error.message).toContain('maximum context length is 40960 tokens');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('times out when the first byte comes later than the timeout', async () => {
+    script(answerWith({ kind: 'slow_first_byte', delayMs: 1000 }));
+    const outcome = await call(make(server, { timeoutMs: 150, maxRetries: 0 }));
+    const error = expectFailure(outcome, 'timeout');
+    expect(error.message).toContain('0.15 s');
+    expect(outcome.elapsedMs).toBeGreaterThanOrEqual(140);
+    expect(outcome.elapsedMs).toBeLessThan(700);
+  });
+
+  it('retries a timed-out attempt and succeeds', async () => {
+    // A slow answer is still served (so consumed): the retry gets the next one.
+    script(answerWith({ kind: 'slow_first_byte', delayMs: 1000 }), answerWith());
+    const outcome = await call(make(server, { timeoutMs: 150, maxRetries: 1 }));
+    expect(outcome.completion?.content).toBe(ANSWER);
+    expect(retriesOf(outcome.deltas).map((retry) => retry.reason)).toEqual(['timed out']);
+  });
+
+  it('succeeds when the first byte is slow but within the timeout', async () => {
+    script(answerWith({ kind: 'slow_first_byte', delayMs: 200 }));
+    const outcome = await call(make(server, { timeoutMs: 2000 }));
+    expect(outcome.completion?.content).toBe(ANSWER);
+    expect(outcome.completion!.timeToFirstTokenMs).toBeGreaterThanOrEqual(190);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('retries a stream dropped before any delta, delivering each delta once', async () => {
+    script(answerWith({ kind: 'drop_mid_stream', afterChunks: 1 }));
+    const outcome = await call(make(server));
+    expect(outcome.completion?.content).toBe(ANSWER);
+    expect(textOf(outcome.deltas, 'content')).toBe(ANSWER);
+    expect(retriesOf(outcome.deltas).map((retry) => retry.reason)).toEqual(['connection failed']);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('does not retry a stream dropped after deltas, and says why', async () => {
+    script(answerWith({ kind: 'drop_mid_stream', afterChunks: 5 }), answerWith());
+    const outcome = await call(make(server));
+    const error = expectFailure(outcome, 'network');
+    expect(error.retryable).toBe(false);
+    expect(error.message).toContain('broke in the middle of a response');
+    expect(error.message).toContain('not retried');
+    const partial = textOf(outcome.deltas, 'content');
+    expect(partial.length).toBeGreaterThan(0);
+    expect(ANSWER.startsWith(partial)).toBe(true);
+    expect(partial).not.toBe(ANSWER);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('rejects a malformed chunk as bad_response, naming the problem', async () => {
+    script(answerWith({ kind: 'malformed_chunk', afterChunks: 1 }));
+    const error = expectFailure(await call(make(server)), 'bad_response');
+    expect(error.message).toContain('not valid JSON');
+    expect(error.message).toContain('{not json');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('turns an error event inside the stream into a BackendError', async () => {
+    script(answerWith({ kind: 'stream_error', afterChunks: 4, status: 529, errorType: 'overloaded_error', message: 'Overloaded' }));
+    const error = expectFailure(await call(make(server)), 'server');
+    expect(error.message).toContain('Overloaded');
+  });
+
+  it('rejects a hung call with aborted within 200 ms of the abort', async () => {
+    script(answerWith({ kind: 'hang' }));
+    const controller = new AbortController();
+    const pending = call(make(server), { signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const abortedAt = Date.now();
+    controller.abort();
+    const outcome = await pending;
+    expectFailure(outcome, 'aborted');
+    expect(Date.now() - abortedAt).toBeLessThan(200);
+  });
+
+  it('rejects with aborted within 200 ms when aborted mid-stream', async () => {
+    script(answerWith(undefined, { chunkDelayMs: 100 }));
+    const controller = new AbortController();
+    let abortedAt = 0;
+    const outcome = await call(make(server), { signal: controller.signal }, (delta) => {
+      if (delta.type === 'content' && abortedAt === 0) {
+        abortedAt = Date.now();
+        controller.abort();
+      }
+    });
+    expectFailure(outcome, 'aborted');
+    expect(Date.now() - abortedAt).toBeLessThan(200);
+    expect(textOf(outcome.deltas, 'content')).toBe(ANSWER.slice(0, 4));
+  });
+
+  it('rejects with aborted within 200 ms when aborted during a backoff wait', async () => {
+    script(answerWith({ kind: 'status', status: 429, retryAfterSeconds: 5 }));
+    const controller = new AbortController();
+    const outcome = await call(make(server), { signal: controller.signal }, (delta) => {
+      if (delta.type === 'retry') setTimeout(() => controller.abort(), 50);
+    });
+    expectFailure(outcome, 'aborted');
+    expect(outcome.elapsedMs).toBeLessThan(1000);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('times out a stream that goes quiet between chunks', async () => {
+    script(answerWith(undefined, { chunkDelayMs: 400 }));
+    const outcome = await call(make(server, { idleTimeoutMs: 100, maxRetries: 0 }));
+    const error = expectFailure(outcome, 'timeout');
+    expect(error.message).toContain('stopped sending data');
+    expect(outcome.elapsedMs).toBeLessThan(1000);
+  });
+
+  it('works when the server answers without CORS headers (only browsers enforce them)', async () => {
+    script(answerWith({ kind: 'no_cors' }));
+    const outcome = await call(make(server));
+    expect(outcome.completion?.content).toBe(ANSWER);
+  });
+});
