@@ -119,6 +119,14 @@ describe('createNodePythonRunner', () => {
     expect(next.stdout).toBe('42\n');
   }, 60_000);
 
+  it('reports an interpreter that the code shut down, and recovers', async () => {
+    const result = await runner.run('import os\nos._exit(3)', RUN);
+    expect(result.error).toMatch(/Python worker/);
+    expect(result.timedOut).toBe(false);
+    const next = await runner.run("print('recovered')", RUN);
+    expect(next.stdout).toBe('recovered\n');
+  }, 60_000);
+
   it('does not run code whose signal aborted before it started', async () => {
     const controller = new AbortController();
     controller.abort();

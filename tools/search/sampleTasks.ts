@@ -52,8 +52,10 @@ interface Template {
 
 interface WorldLookup {
   docText: Map<string, string>;
-  /** City-name keys found on more than one corpus city, or equal to a country name. */
-  ambiguousCityKeys: Set<string>;
+  /** City-name keys found on more than one corpus city. */
+  repeatedCityKeys: Set<string>;
+  /** Country names as space-padded words, to spot a city named like part of a country. */
+  countryWords: string[];
 }
 
 export function buildSampleTasks(input: CorpusInput, options: SampleTaskOptions = {}): SampleTask[] {
@@ -80,13 +82,25 @@ export function buildSampleTasks(input: CorpusInput, options: SampleTaskOptions 
 function lookupOf(world: World): WorldLookup {
   const docText = new Map(corpusOfWorld(world).map((doc) => [doc.id, doc.text]));
   const seen = new Set<string>();
-  const ambiguousCityKeys = new Set(world.countries.map((country) => placeNameKey(country.name.common)));
+  const repeatedCityKeys = new Set<string>();
   for (const city of world.cities) {
     const key = placeNameKey(city.name);
-    if (seen.has(key)) ambiguousCityKeys.add(key);
+    if (seen.has(key)) repeatedCityKeys.add(key);
     seen.add(key);
   }
-  return { docText, ambiguousCityKeys };
+  const countryWords = world.countries.map((country) => nameWords(country.name.common));
+  return { docText, repeatedCityKeys, countryWords };
+}
+
+/** " el salvador " for "El Salvador": lower case, no accents, words padded with spaces. */
+function nameWords(name: string): string {
+  const words = name
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+  return ` ${words.join(' ')} `;
 }
 
 /** The answer sits in the last source and not in the first, so no single look-up answers it. */
@@ -208,16 +222,18 @@ function largestNeighbourChain(
 }
 
 /**
- * Cities that a question can name without ambiguity: a unique name that is not a country's, a
- * real city rather than a section of one, and neither a capital nor otherwise named in its
- * country's document (else one look-up would do).
+ * Cities that a question can name without ambiguity: a unique name that is no part of a
+ * country's name ("Salvador", "El Salvador"), a real city rather than a section of one, and
+ * neither a capital nor otherwise named in its country's document (else one look-up would do).
  */
 function distinctCities(world: World, lookup: WorldLookup): { city: City; country: WorldCountry }[] {
   const capitals = new Set(world.capitalCity.values());
   return world.cities.flatMap((city) => {
     const country = world.countryByCca2.get(city.country);
     if (!country || city.altName || city.featureCode === 'PPLX' || capitals.has(city)) return [];
-    if (lookup.ambiguousCityKeys.has(placeNameKey(city.name))) return [];
+    if (lookup.repeatedCityKeys.has(placeNameKey(city.name))) return [];
+    const words = nameWords(city.name);
+    if (lookup.countryWords.some((countryWords) => countryWords.includes(words))) return [];
     if (lookup.docText.get(countryDocId(country))?.includes(city.name)) return [];
     return [{ city, country }];
   });

@@ -144,7 +144,7 @@ async function readMessage(attempt: Attempt, context: ReadContext): Promise<Chat
 
   const contentType = attempt.response.headers.get('content-type') ?? '';
   if (!contentType.includes('text/event-stream')) {
-    const message = parseJson(await new Response(attempt.body).text(), context);
+    const message = parseJson(await attempt.response.text(), context);
     absorbMessageStart(message, gathered);
     for (const block of Array.isArray(message.content) ? (message.content as Array<Record<string, unknown>>) : []) {
       if (block.type === 'text' && typeof block.text === 'string') emit('content', block.text);
@@ -155,7 +155,7 @@ async function readMessage(attempt: Attempt, context: ReadContext): Promise<Chat
   }
 
   let stopped = false;
-  for await (const event of readSse(attempt.body, attempt.signal)) {
+  for await (const event of readSse(attempt.response.body, attempt.signal)) {
     const data = parseJson(event.data, context);
     const type = typeof data.type === 'string' ? data.type : event.event;
     switch (type) {

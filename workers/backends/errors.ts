@@ -144,7 +144,7 @@ export interface HttpFailure {
 export function errorFromStatus(failure: HttpFailure): BackendError {
   const { provider, status, url, model } = failure;
   const said = serverMessage(failure.bodyText);
-  const saying = said ? `: ${said}` : '.';
+  const saying = said ? `: ${said}${/[.!?…]$/.test(said) ? '' : '.'}` : '.';
   const base = {
     provider,
     status,

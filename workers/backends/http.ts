@@ -40,9 +40,8 @@ export interface PostRequest {
 }
 
 export interface Attempt {
-  response: Response;
-  /** The response body, watched by the idle timeout. */
-  body: ReadableStream<Uint8Array>;
+  /** A 2xx response whose body is watched by the idle timeout. */
+  response: Response & { body: ReadableStream<Uint8Array> };
   /** Aborted when this attempt is cancelled or times out. */
   signal: AbortSignal;
   /** Call once output has reached the caller: a broken stream is then no longer retried,
@@ -148,7 +147,12 @@ async function runAttempt<T>(request: PostRequest, consume: (attempt: Attempt) =
       throw new BackendError({ code: 'bad_response', provider, message: `${provider} answered with an empty body.` });
     }
     const body = watchIdle(response.body, () => armTimer(idleTimeoutMs, idleTimeout));
-    return await consume({ response, body, signal: controller.signal, markDelivered: () => (delivered = true) });
+    const watched = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+    return await consume({
+      response: watched as Attempt['response'],
+      signal: controller.signal,
+      markDelivered: () => (delivered = true),
+    });
   } catch (thrown) {
     const error = translate(thrown, { request, timedOut, gotResponse });
     if (delivered && error.retryable) {

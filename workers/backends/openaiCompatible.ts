@@ -183,12 +183,12 @@ async function readCompletion(attempt: Attempt, context: ReadContext): Promise<C
   const contentType = attempt.response.headers.get('content-type') ?? '';
   if (!contentType.includes('text/event-stream')) {
     // The server ignored `stream: true` and answered in one piece.
-    const text = await new Response(attempt.body).text();
+    const text = await attempt.response.text();
     absorbChunk(parseJson(text, context), builder, context, 'message');
     return builder.finish();
   }
   let ended = false;
-  for await (const event of readSse(attempt.body, attempt.signal)) {
+  for await (const event of readSse(attempt.response.body, attempt.signal)) {
     absorbChunk(parseJson(event.data, context), builder, context, 'delta');
     if (builder.finishReason !== undefined) ended = true;
   }

@@ -86,6 +86,7 @@ async function run(scenario: Scenario, overrides: Partial<RunOptions> = {}) {
     protocol: paperProtocol(),
     orchestrator: { model: model('orch'), toolMode: 'prompt', temperature: 1 },
     pricing: PRICING,
+    counterfactualModel: 'answer-model',
     limits: LIMITS,
     instruction: null,
     onEvent: (event) => events.push(event),

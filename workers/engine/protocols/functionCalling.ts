@@ -70,28 +70,30 @@ function toSchema(tool: Tool): ToolSchema {
   return { name: tool.name, description: tool.description, parameters: tool.parameters };
 }
 
-/** Races a tool against a deadline and the run's signal. */
+/** Races a tool against a deadline and the run's signal; the tool's own signal aborts on either. */
 async function runWithDeadline<T>(
   work: (signal: AbortSignal) => Promise<T>,
   timeoutMs: number,
   outer: AbortSignal,
 ): Promise<T> {
+  if (outer.aborted) throw new RunStop('aborted');
   const controller = new AbortController();
-  const onAbort = () => controller.abort();
-  outer.addEventListener('abort', onAbort, { once: true });
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort = () => {};
   try {
     return await Promise.race([
       work(controller.signal),
       new Promise<never>((_, reject) => {
+        // Each settles the race first, so the tool's own reaction to the abort cannot win it.
         timer = setTimeout(() => {
-          controller.abort();
           reject(new Error(`timed out after ${Math.round(timeoutMs / 1000)} s and was stopped`));
+          controller.abort();
         }, timeoutMs);
-      }),
-      new Promise<never>((_, reject) => {
-        if (outer.aborted) reject(new RunStop('aborted'));
-        outer.addEventListener('abort', () => reject(new RunStop('aborted')), { once: true });
+        onAbort = () => {
+          reject(new RunStop('aborted'));
+          controller.abort();
+        };
+        outer.addEventListener('abort', onAbort, { once: true });
       }),
     ]);
   } finally {

@@ -110,7 +110,11 @@ function describe(value: unknown): string {
 
 type JsonResult = { ok: true; value: unknown } | { ok: false; error: string };
 
+const JSON_VALUE_START = /^\s*[[{"\-0-9tfn]/;
+
 function parseJson(text: string): JsonResult {
+  // Prose is common in broken blocks; spare the exception, which costs far more than the check.
+  if (!JSON_VALUE_START.test(text)) return { ok: false, error: 'this is not JSON at all' };
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch (error) {

@@ -1,0 +1,227 @@
+// A batch of tasks from a JSONL file, run with bounded concurrency. Each finished task's summary
+// is appended to the output file at once (one write per line), so a crash loses at most the
+// tasks in flight; ids already in the output are skipped, so a batch resumes where it stopped.
+// An interrupted task is not written, and runs again on resume.
+
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { formatUsd } from '../workers/engine/ledger.ts';
+import { formatDuration, oneLine, type Style } from './format.ts';
+import { NORMAL_STOPS, type RunSummary } from './summary.ts';
+import { UsageError } from './usage.ts';
+
+export interface BatchTask {
+  id: string;
+  task: string;
+  /** The expected answer, when the input gives one. */
+  answer?: string;
+}
+
+export type BatchLine = { id: string; task: string; expected?: string } & RunSummary;
+
+/** Parses the input JSONL: `{"id", "question" | "task", "answer"?}` per line; blank lines are skipped. */
+export function parseTasksFile(text: string, path: string): BatchTask[] {
+  const tasks: BatchTask[] = [];
+  const seen = new Set<string>();
+  text.split('\n').forEach((raw, index) => {
+    const where = `${path} line ${index + 1}`;
+    if (!raw.trim()) return;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch (error) {
+      throw new UsageError(`${where}: not valid JSON (${(error as Error).message}).`);
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw new UsageError(`${where}: expected an object {"id", "question", "answer"?}.`);
+    }
+    const record = value as Record<string, unknown>;
+    const id = record.id;
+    if (typeof id !== 'string' && typeof id !== 'number') {
+      throw new UsageError(`${where}: "id" must be a string or a number (it is how a resumed batch knows what is done).`);
+    }
+    const task = record.question ?? record.task;
+    if (typeof task !== 'string' || !task.trim()) {
+      throw new UsageError(`${where}: "question" (or "task") must be a non-empty string.`);
+    }
+    const answer = record.answer;
+    if (answer !== undefined && answer !== null && typeof answer !== 'string' && typeof answer !== 'number') {
+      throw new UsageError(`${where}: "answer" must be a string or a number when given.`);
+    }
+    const key = String(id);
+    if (seen.has(key)) throw new UsageError(`${where}: the id "${key}" appears twice.`);
+    seen.add(key);
+    tasks.push({ id: key, task, ...(answer === undefined || answer === null ? {} : { answer: String(answer) }) });
+  });
+  return tasks;
+}
+
+/** The ids already written to `path` (lines that are not whole JSON objects are ignored). */
+export function readDoneIds(path: string): Set<string> {
+  const done = new Set<string>();
+  if (!existsSync(path)) return done;
+  for (const raw of readFileSync(path, 'utf8').split('\n')) {
+    if (!raw.trim()) continue;
+    try {
+      const id = (JSON.parse(raw) as { id?: unknown }).id;
+      if (typeof id === 'string' || typeof id === 'number') done.add(String(id));
+    } catch {
+      // A line cut short by a crash: that task runs again.
+    }
+  }
+  return done;
+}
+
+/** Appends whole lines; first finishes a line a crash left without its newline. */
+function createAppender(path: string): (line: BatchLine) => void {
+  if (existsSync(path)) {
+    const existing = readFileSync(path, 'utf8');
+    if (existing.length > 0 && !existing.endsWith('\n')) appendFileSync(path, '\n');
+  }
+  return (line) => appendFileSync(path, `${JSON.stringify(line)}\n`);
+}
+
+export interface BatchOutcome {
+  total: number;
+  skipped: number;
+  written: number;
+  /** Tasks that stopped on an error or a limit (written, with their stop reason). */
+  failed: number;
+  interrupted: boolean;
+}
+
+export interface BatchOptions {
+  tasks: BatchTask[];
+  outPath: string;
+  concurrency: number;
+  signal: AbortSignal;
+  runOne(task: BatchTask, signal: AbortSignal): Promise<RunSummary>;
+  progress: BatchProgress;
+}
+
+export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
+  const done = readDoneIds(options.outPath);
+  const pending = options.tasks.filter((task) => !done.has(task.id));
+  const outcome: BatchOutcome = {
+    total: options.tasks.length,
+    skipped: options.tasks.length - pending.length,
+    written: 0,
+    failed: 0,
+    interrupted: false,
+  };
+  options.progress.begin(outcome.total, outcome.skipped);
+  const append = createAppender(options.outPath);
+  let next = 0;
+
+  const worker = async () => {
+    while (!options.signal.aborted) {
+      const task = pending[next++];
+      if (!task) return;
+      options.progress.started(task);
+      let summary: RunSummary;
+      try {
+        summary = await options.runOne(task, options.signal);
+      } catch (error) {
+        outcome.failed += 1;
+        options.progress.crashed(task, error instanceof Error ? error.message : String(error));
+        continue;
+      }
+      if (summary.stopReason === 'aborted') {
+        options.progress.abandoned(task);
+        continue;
+      }
+      append({
+        id: task.id,
+        task: task.task,
+        ...(task.answer === undefined ? {} : { expected: task.answer }),
+        ...summary,
+      });
+      outcome.written += 1;
+      if (!NORMAL_STOPS.has(summary.stopReason)) outcome.failed += 1;
+      options.progress.finished(task, summary);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(options.concurrency, Math.max(1, pending.length)) }, worker));
+  outcome.interrupted = options.signal.aborted;
+  options.progress.end(outcome);
+  return outcome;
+}
+
+export interface BatchProgress {
+  begin(total: number, skipped: number): void;
+  started(task: BatchTask): void;
+  finished(task: BatchTask, summary: RunSummary): void;
+  /** Stopped by Ctrl-C: not written. */
+  abandoned(task: BatchTask): void;
+  /** Threw before it could produce a summary: not written. */
+  crashed(task: BatchTask, message: string): void;
+  end(outcome: BatchOutcome): void;
+}
+
+/** Progress on stderr: a redrawn status line on a terminal, one line per task otherwise. */
+export function createProgress(stream: { write(text: string): unknown; isTTY?: boolean }, style: Style): BatchProgress {
+  const live = stream.isTTY === true;
+  const startedAt = performance.now();
+  let total = 0;
+  let skipped = 0;
+  let finished = 0;
+  let running = 0;
+  let costUsd = 0;
+
+  const status = () => {
+    const doneCount = skipped + finished;
+    const remaining = total - doneCount;
+    const elapsed = performance.now() - startedAt;
+    const eta = finished > 0 && remaining > 0 ? ` · ETA ${formatDuration((elapsed / finished) * remaining)}` : '';
+    return `${doneCount}/${total} done · ${formatUsd(costUsd)} so far · ${running} running${eta}`;
+  };
+  const redraw = () => {
+    if (live) stream.write(`\r\u001b[K${status()}`);
+  };
+  const say = (text: string) => {
+    stream.write(live ? `\r\u001b[K${text}\n` : `${text}\n`);
+    redraw();
+  };
+
+  return {
+    begin(count, already) {
+      total = count;
+      skipped = already;
+      say(
+        already > 0
+          ? `${count} tasks, ${already} already in the output: skipping them.`
+          : `${count} tasks.`,
+      );
+    },
+    started() {
+      running += 1;
+      redraw();
+    },
+    finished(task, summary) {
+      running -= 1;
+      finished += 1;
+      costUsd += summary.costUsd;
+      const ok = NORMAL_STOPS.has(summary.stopReason);
+      const mark = ok ? (summary.correct === false ? style.yellow('✗') : style.green('✓')) : style.red('✗');
+      const correctness = summary.correct === undefined ? '' : summary.correct ? ' · correct' : ' · wrong';
+      const error = summary.error ? ` · ${oneLine(summary.error, 160)}` : '';
+      const line = `${mark} ${task.id} · ${summary.stopReason}${correctness} · ${formatUsd(summary.costUsd)}${error}`;
+      if (live) say(line);
+      else stream.write(`${line} · ${status()}\n`);
+    },
+    abandoned(task) {
+      running -= 1;
+      say(style.yellow(`… ${task.id} · interrupted, not written (it runs again next time)`));
+    },
+    crashed(task, message) {
+      running -= 1;
+      say(style.red(`✗ ${task.id} · failed before finishing, not written: ${oneLine(message, 200)}`));
+    },
+    end(outcome) {
+      if (live) stream.write('\r\u001b[K');
+      const parts = [`${outcome.written} written`, `${outcome.skipped} skipped`, `${outcome.failed} stopped abnormally`];
+      stream.write(
+        `${outcome.interrupted ? 'Interrupted: ' : 'Done: '}${parts.join(', ')} · ${formatUsd(costUsd)} · ${formatDuration(performance.now() - startedAt)}\n`,
+      );
+    },
+  };
+}

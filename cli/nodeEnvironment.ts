@@ -1,0 +1,60 @@
+// What a run needs from Node: API keys from environment variables, the local corpus retriever
+// and the Pyodide Python runner. Keys are read when a backend is built and never printed.
+
+import { loadNodeCorpus } from '../tools/search/nodeCorpus.ts';
+import { createCorpusRetriever } from '../tools/search/retriever.ts';
+import { createNodePythonRunner } from '../tools/python/nodePythonRunner.ts';
+import { resolveExperts, CALL_EXPERT_TOOL, type OrchestraConfig } from '../workers/engine/config.ts';
+import type { RunEnvironment } from '../workers/prepareRun.ts';
+
+/** The providers a run of this configuration calls: the orchestrator's and its experts'. */
+export function providersInUse(config: OrchestraConfig): string[] {
+  const experts = Object.values(resolveExperts(config)).filter((expert) =>
+    config.protocol === 'paper' ? expert.tool !== CALL_EXPERT_TOOL : expert.tool === CALL_EXPERT_TOOL,
+  );
+  return [...new Set([config.orchestrator.provider, ...experts.map((expert) => expert.provider)])];
+}
+
+export interface MissingKey {
+  provider: string;
+  variable: string;
+}
+
+/** Providers in use that name a key variable which is unset or empty. */
+export function missingKeys(config: OrchestraConfig, env: NodeJS.ProcessEnv): MissingKey[] {
+  return providersInUse(config).flatMap((name) => {
+    const variable = config.providers[name]?.apiKeyEnv;
+    return variable !== undefined && !env[variable] ? [{ provider: name, variable }] : [];
+  });
+}
+
+export function describeMissingKeys(missing: readonly MissingKey[]): string {
+  return missing
+    .map(
+      ({ provider, variable }) =>
+        `Provider "${provider}" reads its API key from the environment variable ${variable}, which is not set. ` +
+        `Set it (export ${variable}=...) and run again.`,
+    )
+    .join('\n');
+}
+
+export interface NodeRunEnvironment {
+  environment: RunEnvironment;
+  /** Stops the Python worker so the process can exit. */
+  dispose(): Promise<void>;
+}
+
+/** The CLI's environment: the local corpus (searches cost nothing) and Pyodide in a worker thread. */
+export async function createNodeEnvironment(env: NodeJS.ProcessEnv): Promise<NodeRunEnvironment> {
+  const documents = await loadNodeCorpus();
+  const python = createNodePythonRunner();
+  return {
+    environment: {
+      apiKey: (_name, provider) => (provider.apiKeyEnv ? env[provider.apiKeyEnv] || undefined : undefined),
+      retriever: createCorpusRetriever(documents),
+      searchUsdPerCall: 0,
+      python,
+    },
+    dispose: () => python.dispose(),
+  };
+}

@@ -1,0 +1,72 @@
+// The command-line runner: `npm run orchestra -- <command>` (run, reward, validate, tasks).
+// It drives the same engine as the playground, from Node.
+
+import { pathToFileURL } from 'node:url';
+import { loadNodeSampleTasks } from '../tools/search/nodeCorpus.ts';
+import type { CliIo } from './io.ts';
+import { rewardCommand } from './rewardCommand.ts';
+import { runCommand } from './runCommand.ts';
+import { EXIT_CODES, MAIN_USAGE, parseCommandArgs, TASKS_USAGE, UsageError } from './usage.ts';
+import { validateCommand } from './validateCommand.ts';
+
+async function tasksCommand(argv: string[], io: CliIo): Promise<number> {
+  const args = parseCommandArgs(argv, { help: { type: 'boolean', short: 'h' } } as const, TASKS_USAGE);
+  if (args.help) {
+    io.stdout.write(`${TASKS_USAGE}\n`);
+    return EXIT_CODES.ok;
+  }
+  for (const task of await loadNodeSampleTasks()) io.stdout.write(`${JSON.stringify(task)}\n`);
+  return EXIT_CODES.ok;
+}
+
+const COMMANDS: Record<string, (argv: string[], io: CliIo) => Promise<number>> = {
+  run: runCommand,
+  reward: rewardCommand,
+  validate: validateCommand,
+  tasks: tasksCommand,
+};
+
+/** Runs one command line and returns the exit code; never throws for a user's mistake. */
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    (command === undefined ? io.stderr : io.stdout).write(`${MAIN_USAGE}\n`);
+    return command === undefined ? EXIT_CODES.usage : EXIT_CODES.ok;
+  }
+  const handler = COMMANDS[command];
+  try {
+    if (!handler) throw new UsageError(`Unknown command "${command}".`, MAIN_USAGE);
+    return await handler(rest, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`orchestra: ${error.message}\n${error.usage ? `\n${error.usage}\n` : ''}`);
+      return EXIT_CODES.usage;
+    }
+    io.stderr.write(`orchestra: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    return EXIT_CODES.failed;
+  }
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function flush(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => stream.write('', () => resolve()));
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const controller = new AbortController();
+  process.on('SIGINT', () => {
+    if (controller.signal.aborted) process.exit(EXIT_CODES.interrupted);
+    process.stderr.write('\nStopping: in-flight calls are being cancelled (Ctrl-C again to quit at once).\n');
+    controller.abort();
+  });
+  const io: CliIo = { stdout: process.stdout, stderr: process.stderr, env: process.env, signal: controller.signal, readStdin };
+  const code = await main(process.argv.slice(2), io);
+  await Promise.all([flush(process.stdout), flush(process.stderr)]);
+  // Keep-alive sockets or a worker still winding down must not hold the process open.
+  process.exit(code);
+}

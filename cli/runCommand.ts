@@ -1,0 +1,199 @@
+// `orchestra run`: one task (optionally N rollouts with the group reward) or a batch from JSONL.
+
+import { readFileSync } from 'node:fs';
+import { resolveExperts, type OrchestraConfig } from '../workers/engine/config.ts';
+import type { RunEvent } from '../workers/engine/events.ts';
+import { runOrchestration, type RunResult } from '../workers/engine/run.ts';
+import { prepareRun, type PreparedRun } from '../workers/prepareRun.ts';
+import { createProgress, parseTasksFile, runBatch } from './batch.ts';
+import { colorWanted, createStyle } from './format.ts';
+import { loadConfig } from './loadConfig.ts';
+import { createNodeEnvironment, describeMissingKeys, missingKeys } from './nodeEnvironment.ts';
+import { createRunWatcher, NORMAL_STOPS, summarizeGroup, summarizeRun, type RunSummary } from './summary.ts';
+import { createTracePrinter, formatGroupBlock, formatResultBlock } from './trace.ts';
+import { EXIT_CODES, parseCommandArgs, positiveInteger, RUN_USAGE, UsageError } from './usage.ts';
+import type { CliIo } from './io.ts';
+
+const RUN_OPTIONS = {
+  config: { type: 'string' },
+  task: { type: 'string' },
+  json: { type: 'boolean' },
+  rollouts: { type: 'string' },
+  correct: { type: 'string' },
+  tasks: { type: 'string' },
+  out: { type: 'string' },
+  concurrency: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export async function runCommand(argv: string[], io: CliIo): Promise<number> {
+  const args = parseCommandArgs(argv, RUN_OPTIONS, RUN_USAGE);
+  if (args.help) {
+    io.stdout.write(`${RUN_USAGE}\n`);
+    return EXIT_CODES.ok;
+  }
+  if (!args.config) throw new UsageError('--config <file> is required.', RUN_USAGE);
+  if ((args.task === undefined) === (args.tasks === undefined)) {
+    throw new UsageError('Give either --task "<text>" (one task) or --tasks <file.jsonl> (a batch).', RUN_USAGE);
+  }
+  const batch = args.tasks !== undefined;
+  const onlyFor = (flags: Array<[string, unknown]>, mode: string) => {
+    for (const [flag, value] of flags) {
+      if (value !== undefined) throw new UsageError(`${flag} only goes with ${mode}.`, RUN_USAGE);
+    }
+  };
+  if (batch) {
+    onlyFor([['--json', args.json], ['--rollouts', args.rollouts], ['--correct', args.correct]], '--task');
+    if (!args.out) throw new UsageError('A batch needs --out <file.jsonl> for its results.', RUN_USAGE);
+  } else {
+    onlyFor([['--out', args.out], ['--concurrency', args.concurrency]], '--tasks');
+    if (!args.task?.trim()) throw new UsageError('--task must not be empty.', RUN_USAGE);
+  }
+  const rollouts = positiveInteger(args.rollouts, '--rollouts', 1, RUN_USAGE);
+  const concurrency = positiveInteger(args.concurrency, '--concurrency', 2, RUN_USAGE);
+
+  const config = await loadConfig(args.config);
+  const tasks = batch ? parseTasksFile(readTasksText(args.tasks ?? ''), args.tasks ?? '') : [];
+  const missing = missingKeys(config, io.env);
+  if (missing.length > 0) throw new UsageError(describeMissingKeys(missing));
+
+  const node = await createNodeEnvironment(io.env);
+  try {
+    const prepared = prepareRun(config, node.environment);
+    if (batch) {
+      return await runBatchCommand({ config, prepared, tasks, outPath: args.out ?? '', concurrency, io });
+    }
+    return await runSingle({
+      config,
+      prepared,
+      task: args.task ?? '',
+      json: args.json === true,
+      rollouts,
+      expected: args.correct,
+      io,
+    });
+  } finally {
+    await node.dispose();
+  }
+}
+
+function readTasksText(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
+    throw new UsageError(`Cannot read the tasks file "${path}": ${reason}.`);
+  }
+}
+
+function runPrepared(
+  prepared: PreparedRun,
+  task: string,
+  signal: AbortSignal,
+  onEvent: (event: RunEvent) => void,
+): Promise<RunResult> {
+  return runOrchestration({
+    task,
+    protocol: prepared.protocol,
+    orchestrator: prepared.orchestrator,
+    pricing: prepared.pricing,
+    counterfactualModel: prepared.counterfactualModel,
+    limits: prepared.limits,
+    instruction: prepared.instruction,
+    signal,
+    onEvent,
+  });
+}
+
+function exitCodeFor(stops: readonly RunSummary['stopReason'][], interrupted: boolean): number {
+  if (interrupted || stops.includes('aborted')) return EXIT_CODES.interrupted;
+  return stops.every((stop) => NORMAL_STOPS.has(stop)) ? EXIT_CODES.ok : EXIT_CODES.failed;
+}
+
+async function runSingle(options: {
+  config: OrchestraConfig;
+  prepared: PreparedRun;
+  task: string;
+  json: boolean;
+  rollouts: number;
+  expected: string | undefined;
+  io: CliIo;
+}): Promise<number> {
+  const { prepared, io } = options;
+  const style = createStyle(colorWanted(io.stdout, io.env));
+  const runs: Array<{ result: RunResult; error?: string }> = [];
+  const started = performance.now();
+
+  for (let i = 0; i < options.rollouts && !io.signal.aborted; i++) {
+    if (!options.json && options.rollouts > 1) io.stdout.write(`\n${style.bold(`━━ Rollout ${i + 1}/${options.rollouts} ━━`)}\n`);
+    const watcher = createRunWatcher();
+    const print = options.json
+      ? (event: RunEvent) => io.stdout.write(`${JSON.stringify(event)}\n`)
+      : createTracePrinter(io.stdout, style);
+    const result = await runPrepared(prepared, options.task, io.signal, (event) => {
+      watcher.onEvent(event);
+      print(event);
+    });
+    const error = watcher.fatalError();
+    runs.push(error === undefined ? { result } : { result, error });
+    if (!options.json) {
+      const summary = summarizeRun(result, { counterfactualModel: prepared.counterfactualModel, error, expected: options.expected });
+      io.stdout.write(formatResultBlock(summary, style));
+    }
+  }
+
+  const first = runs[0];
+  if (!first) return EXIT_CODES.interrupted;
+  let summary: RunSummary;
+  if (options.rollouts === 1) {
+    summary = summarizeRun(first.result, {
+      counterfactualModel: prepared.counterfactualModel,
+      error: first.error,
+      expected: options.expected,
+    });
+  } else {
+    const group = summarizeGroup(runs, {
+      expected: options.expected,
+      preference: prepared.preference,
+      expertTools: new Set(Object.values(resolveExperts(options.config)).map((expert) => expert.tool)),
+      counterfactualModel: prepared.counterfactualModel,
+      wallMs: Math.round(performance.now() - started),
+    });
+    if (!options.json) io.stdout.write(formatGroupBlock(group, style));
+    summary = group;
+  }
+  if (options.json) io.stdout.write(`${JSON.stringify(summary)}\n`);
+  return exitCodeFor(
+    runs.map(({ result }) => result.stopReason),
+    io.signal.aborted,
+  );
+}
+
+async function runBatchCommand(options: {
+  config: OrchestraConfig;
+  prepared: PreparedRun;
+  tasks: ReturnType<typeof parseTasksFile>;
+  outPath: string;
+  concurrency: number;
+  io: CliIo;
+}): Promise<number> {
+  const { prepared, io } = options;
+  const outcome = await runBatch({
+    tasks: options.tasks,
+    outPath: options.outPath,
+    concurrency: options.concurrency,
+    signal: io.signal,
+    progress: createProgress(io.stderr, createStyle(colorWanted(io.stderr, io.env))),
+    async runOne(task, signal) {
+      const watcher = createRunWatcher();
+      const result = await runPrepared(prepared, task.task, signal, watcher.onEvent);
+      return summarizeRun(result, {
+        counterfactualModel: prepared.counterfactualModel,
+        error: watcher.fatalError(),
+        expected: task.answer,
+      });
+    },
+  });
+  if (outcome.interrupted) return EXIT_CODES.interrupted;
+  return outcome.failed > 0 ? EXIT_CODES.failed : EXIT_CODES.ok;
+}
