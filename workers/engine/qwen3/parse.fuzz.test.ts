@@ -65,7 +65,10 @@ const validOutput = fc.record({
   calls: fc.array(callArbitrary, { minLength: 1, maxLength: 4 }),
   texts: fc.array(plainText, { minLength: 5, maxLength: 5 }),
 });
-function assemble(output: { reasoning: string | undefined; calls: Call[]; texts: string[] }): string {
+type Output = { reasoning: string | undefined; calls: Call[]; texts: string[] };
+/** Text before each call, and after the last. */
+const textsUsed = (output: Output): string[] => [...output.texts.slice(0, output.calls.length), output.texts[4] ?? ''];
+function assemble(output: Output): string {
   const parts = output.reasoning === undefined ? [] : [`<think>\n${output.reasoning}\n</think>\n\n`];
   output.calls.forEach((call, index) => parts.push(output.texts[index] ?? '', formatToolCall(call)));
   parts.push(output.texts[4] ?? '');
@@ -114,7 +117,7 @@ describe('round trip: formatted calls parse back exactly', () => {
         const parsed = parseModelOutput(assemble(output));
         expect(parsed.rejected).toEqual([]);
         expect(parsed.calls).toEqual(output.calls.map((call) => ({ ...normalized(call), origin: 'text' })));
-        expect(parsed.message).toBe(output.texts.join('').trim());
+        expect(parsed.message).toBe(textsUsed(output).join('').trim());
         expect(parsed.reasoning).toBe((output.reasoning ?? '').trim());
       }),
       { numRuns: 1000 },
@@ -171,6 +174,8 @@ describe('mutated outputs', () => {
     );
   });
 
+  // Origins are not compared: a cut inside a string holding `</tool_call></think>` can make the
+  // parser read that `</think>` as the end of reasoning the prompt opened.
   it('truncated at any point keep the calls that were complete', () => {
     fc.assert(
       fc.property(validOutput, fc.nat(), (output, cut) => {
@@ -182,7 +187,7 @@ describe('mutated outputs', () => {
           const prefix = assemble({ ...output, calls: output.calls.slice(0, index + 1), texts: [...output.texts.slice(0, index + 1), '', '', '', ''] });
           return prefix.length <= at;
         });
-        expect(parsed.calls.slice(0, complete.length)).toEqual(complete.map((call) => ({ ...normalized(call), origin: 'text' })));
+        expect(parsed.calls.slice(0, complete.length).map(({ name, arguments: args }) => ({ name, arguments: args }))).toEqual(complete.map(normalized));
       }),
       { numRuns: 1000 },
     );
