@@ -224,6 +224,7 @@ describe('parseModelOutput: time stays linear on hostile input', () => {
     ['deep braces', `<tool_call>${'{'.repeat(200_000)}`],
     ['many tiny calls', call('a', {}).repeat(5_000)],
     ['messages without ends', '<message>'.repeat(30_000)],
+    ['blocks that are not JSON', '<tool_call>[</tool_call>'.repeat(5_000)],
   ];
   it.each(hostile)('%s', (_, raw) => {
     expect(raw.length).toBeGreaterThan(100_000);
@@ -269,6 +270,11 @@ describe('parseServerToolCalls', () => {
       'the call has no tool name',
     ]);
     expect(result.rejected[0]?.raw).toBe('{"id":"c1","name":"search","arguments":"{\\"model\\": \\"search-1\\""}');
+  });
+
+  it('takes arguments a backend already decoded, against its declared type', () => {
+    const decoded = { id: 'c1', name: 'search', arguments: { model: 'search-1' } } as unknown as { id: string; name: string; arguments: string };
+    expect(parseServerToolCalls([decoded]).calls).toEqual([{ id: 'c1', name: 'search', arguments: { model: 'search-1' } }]);
   });
 
   it('cuts a long raw payload', () => {

@@ -101,7 +101,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-function describe(value: unknown): string {
+function kindOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') return 'an object';
@@ -132,12 +132,12 @@ function readArguments(value: unknown): Record<string, unknown> | string {
     if (decoded.ok && isPlainObject(decoded.value)) return decoded.value;
     return 'arguments must be a JSON object; found a string that does not encode one';
   }
-  return `arguments must be a JSON object; found ${describe(value)}`;
+  return `arguments must be a JSON object; found ${kindOf(value)}`;
 }
 
 function notACallReason(parsed: JsonResult): string {
   return parsed.ok
-    ? `a call must be a JSON object with the keys name and arguments; found ${describe(parsed.value)}`
+    ? `a call must be a JSON object with the keys name and arguments; found ${kindOf(parsed.value)}`
     : `invalid JSON: ${parsed.error}`;
 }
 
@@ -151,7 +151,7 @@ function interpretCallJson(json: string): Interpreted {
     return { ok: false, reason: `a call must have exactly the keys name and arguments; found ${found}` };
   }
   const name = value['name'];
-  if (typeof name !== 'string') return { ok: false, reason: `the name must be a string; found ${describe(name)}` };
+  if (typeof name !== 'string') return { ok: false, reason: `the name must be a string; found ${kindOf(name)}` };
   if (name.trim() === '') return { ok: false, reason: 'the name is empty' };
   const args = readArguments(value['arguments']);
   if (typeof args === 'string') return { ok: false, reason: args };
@@ -349,7 +349,8 @@ export function parseModelOutput(raw: string): ParsedModelOutput {
 }
 
 /** Checks calls a server already parsed (OpenAI `tool_calls`), whose arguments arrive as a
- * JSON string. An empty string means no arguments. */
+ * JSON string. An empty string means no arguments; a string that encodes a JSON string holding
+ * an object is accepted too. */
 export function parseServerToolCalls(toolCalls: Array<{ id: string; name: string; arguments: string }>): {
   calls: Array<{ id: string; name: string; arguments: Record<string, unknown> }>;
   rejected: RejectedCall[];
@@ -365,12 +366,12 @@ export function parseServerToolCalls(toolCalls: Array<{ id: string; name: string
       reject('the call has no tool name');
       continue;
     }
-    const argumentText = typeof call.arguments === 'string' ? call.arguments : '';
-    if (argumentText.trim() === '') {
+    const value: unknown = call.arguments;
+    if (typeof value === 'string' && value.trim() === '') {
       calls.push({ id: call.id, name, arguments: {} });
       continue;
     }
-    const parsed = parseJson(argumentText);
+    const parsed: JsonResult = typeof value === 'string' ? parseJson(value) : { ok: true, value };
     if (!parsed.ok) {
       reject(`the arguments are not valid JSON: ${parsed.error}`);
       continue;
