@@ -48,12 +48,20 @@ const plainText = fc.string({ unit: fc.constantFrom('a', 'b', ' ', '\n', 'é', '
 
 /** Strings inside arguments may hold anything but a literal `<tool_call>` (a documented limit). */
 const argumentString = fc.string({
-  unit: fc.oneof(fc.constantFrom('</tool_call>', '<think>', '</think>', '<message>', '{', '}', '"', '\\', '```', '\n', '\u2028'), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 })),
+  unit: fc.oneof(
+    fc.constantFrom('</tool_call>', '<think>', '</think>', '<message>', '{', '}', '"', '\\', '```', '\n', '\u2028'),
+    fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }),
+  ),
   maxLength: 12,
 });
+const callName = fc
+  .string({ unit: 'grapheme', minLength: 1, maxLength: 16 })
+  .filter((name) => name.trim() !== '' && !name.includes('<tool_call>'));
 const callArbitrary = fc.record({
-  name: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 16 }).filter((name) => name.trim() !== '' && !name.includes('<tool_call>')),
-  arguments: fc.dictionary(argumentString, fc.jsonValue({ maxDepth: 3, stringUnit: argumentString.map((s) => s || 'x') }), { maxKeys: 4 }),
+  name: callName,
+  arguments: fc.dictionary(argumentString, fc.jsonValue({ maxDepth: 3, stringUnit: argumentString.map((s) => s || 'x') }), {
+    maxKeys: 4,
+  }),
 });
 type Call = { name: string; arguments: Record<string, unknown> };
 
@@ -184,10 +192,11 @@ describe('mutated outputs', () => {
         const parsed = parseModelOutput(full.slice(0, at));
         expect(shapeProblem(parsed)).toBe('');
         const complete = output.calls.filter((_, index) => {
-          const prefix = assemble({ ...output, calls: output.calls.slice(0, index + 1), texts: [...output.texts.slice(0, index + 1), '', '', '', ''] });
-          return prefix.length <= at;
+          const texts = [...output.texts.slice(0, index + 1), '', '', '', ''];
+          return assemble({ ...output, calls: output.calls.slice(0, index + 1), texts }).length <= at;
         });
-        expect(parsed.calls.slice(0, complete.length).map(({ name, arguments: args }) => ({ name, arguments: args }))).toEqual(complete.map(normalized));
+        const found = parsed.calls.slice(0, complete.length).map(({ name, arguments: args }) => ({ name, arguments: args }));
+        expect(found).toEqual(complete.map(normalized));
       }),
       { numRuns: 1000 },
     );

@@ -210,7 +210,8 @@ export function renderChatML(messages: ChatMessage[], tools: ToolSchema[], optio
   const parts: string[] = [];
   const first = messages[0];
   if (tools.length > 0) {
-    parts.push('<|im_start|>system\n', systemWithTools(first?.role === 'system' ? first.content : undefined, tools), '<|im_end|>\n');
+    const system = first?.role === 'system' ? first.content : undefined;
+    parts.push('<|im_start|>system\n', systemWithTools(system, tools), '<|im_end|>\n');
   } else if (first?.role === 'system') {
     parts.push('<|im_start|>system\n', first.content, '<|im_end|>\n');
   }
