@@ -224,6 +224,7 @@ export function createPaperProtocol(options: PaperProtocolOptions): Protocol {
     aliasesByTool.set(expert.tool, [...(aliasesByTool.get(expert.tool) ?? []), expert]);
   }
   const allTools = buildPaperTools(options.experts);
+  const toolsWithoutSearch = allTools.filter((t) => t.name !== 'search');
 
   return {
     name: 'paper',
@@ -233,7 +234,7 @@ export function createPaperProtocol(options: PaperProtocolOptions): Protocol {
       const codeRuns: CodeRun[] = [];
 
       const tools = () =>
-        options.variant === 'frames' && documents.length > 0 ? allTools.filter((t) => t.name !== 'search') : allTools;
+        options.variant === 'frames' && documents.length > 0 ? toolsWithoutSearch : allTools;
 
       const expertMessages = (instructionText: string): ChatMessage[] => [
         {

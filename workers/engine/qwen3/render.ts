@@ -87,8 +87,21 @@ const TOOLS_FOOTER =
   '\n</tools>\n\nFor each function call, return a json object with function name and arguments ' +
   'within <tool_call></tool_call> XML tags:\n<tool_call>\n{"name": <function-name>, "arguments": <args-json-object>}\n</tool_call>';
 
+/** Tool lists are rendered every turn, usually the same array each time; they are treated as
+ * immutable, so a rendering is kept per array. */
+const renderedToolBlocks = new WeakMap<readonly ToolSchema[], string>();
+
 /** The tool listing Qwen3's template writes into the system turn. */
 export function renderToolsBlock(tools: ToolSchema[]): string {
+  let block = renderedToolBlocks.get(tools);
+  if (block === undefined) {
+    block = buildToolsBlock(tools);
+    renderedToolBlocks.set(tools, block);
+  }
+  return block;
+}
+
+function buildToolsBlock(tools: readonly ToolSchema[]): string {
   const parts = [TOOLS_HEADER];
   for (const tool of tools) {
     parts.push(
