@@ -4,6 +4,7 @@
 import type { Tool } from '../workers/engine/types.ts';
 import type { PythonRunner } from './python/types.ts';
 import type { Retriever } from './search/retriever.ts';
+import { formatSeconds } from '../workers/engine/format.ts';
 
 export function createSearchCorpusTool(retriever: Retriever, options: { limit: number }): Tool {
   return {
@@ -42,7 +43,7 @@ export function createRunPythonTool(python: PythonRunner, options: { timeoutMs: 
       const parts = [result.stdout];
       if (result.stderr) parts.push(`stderr:\n${result.stderr}`);
       if (result.error) parts.push(`error:\n${result.error}`);
-      if (result.timedOut) parts.push(`Stopped: the code ran longer than ${Math.round(options.timeoutMs / 1000)} s.`);
+      if (result.timedOut) parts.push(`Stopped: the code ran longer than ${formatSeconds(options.timeoutMs)}.`);
       return {
         content: parts.filter(Boolean).join('\n') || '(no output)',
         detail: result,

@@ -5,6 +5,7 @@
 // chunks; the error that comes out is translated to a BackendError by what fired it.
 
 import { BackendError, errorFromStatus, isAbortError } from './errors.ts';
+import { formatSeconds } from '../engine/format.ts';
 
 export interface RetryInfo {
   /** 1 for the first retry. */
@@ -311,7 +312,3 @@ export function sleep(ms: number, signal: AbortSignal | undefined, provider: str
   });
 }
 
-function formatSeconds(ms: number): string {
-  const seconds = ms / 1000;
-  return `${Number(seconds.toFixed(2))} s`;
-}

@@ -13,6 +13,7 @@ import type { ChatMessage, ChatModel, Tool, ToolSchema } from '../types.ts';
 import { validateArguments } from '../validateArguments.ts';
 import { toErrorInfo } from '../../backends/errors.ts';
 import { PRICE_TABLE_HEADER } from './paper.ts';
+import { formatSeconds } from '../format.ts';
 
 export interface FunctionCallingExpert {
   alias: string;
@@ -86,7 +87,7 @@ async function runWithDeadline<T>(
       new Promise<never>((_, reject) => {
         // Each settles the race first, so the tool's own reaction to the abort cannot win it.
         timer = setTimeout(() => {
-          reject(new Error(`timed out after ${Math.round(timeoutMs / 1000)} s and was stopped`));
+          reject(new Error(`timed out after ${formatSeconds(timeoutMs)} and was stopped`));
           controller.abort();
         }, timeoutMs);
         onAbort = () => {

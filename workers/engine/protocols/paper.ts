@@ -11,6 +11,7 @@ import type { ModelPrice } from '../pricing.ts';
 import { RunStop, type OrchestratorOutput, type Protocol, type ProtocolSession, type TurnContext, type TurnOutcome } from '../protocol.ts';
 import { estimateTokens, keepLastTokens } from '../tokens.ts';
 import type { ChatMessage, ChatModel, ToolSchema } from '../types.ts';
+import { formatSeconds } from '../format.ts';
 
 export interface PaperExpert {
   alias: string;
@@ -308,7 +309,7 @@ export function createPaperProtocol(options: PaperProtocolOptions): Protocol {
         // As in the reference, only stdout is kept, and a run with no output adds nothing.
         if (result.stdout.trim()) codeRuns.push({ code, output: result.stdout });
         const error = result.timedOut
-          ? `Python timed out after ${Math.round(options.codeTimeoutMs / 1000)} s and was stopped`
+          ? `Python timed out after ${formatSeconds(options.codeTimeoutMs)} and was stopped`
           : (result.error ?? undefined);
         return {
           ok: !result.timedOut && !result.error,
