@@ -59,6 +59,11 @@ function flush(stream: NodeJS.WriteStream): Promise<void> {
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const controller = new AbortController();
+  // `orchestra tasks | head`: a closed pipe is the reader's choice, not an error.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(EXIT_CODES.ok);
+    throw error;
+  });
   process.on('SIGINT', () => {
     if (controller.signal.aborted) process.exit(EXIT_CODES.interrupted);
     process.stderr.write('\nStopping: in-flight calls are being cancelled (Ctrl-C again to quit at once).\n');
