@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage, ToolSchema } from '../types.ts';
-import { parseModelOutput } from './parse.ts';
 import {
   formatToolCall,
   renderChatML,
