@@ -48,6 +48,7 @@ export function createRunPythonTool(python: PythonRunner, options: { timeoutMs: 
         content: parts.filter(Boolean).join('\n') || '(no output)',
         detail: result,
         costUsd: (result.durationMs / 1000) * options.usdPerSecond,
+        costBasis: 'estimated',
         isError: result.timedOut || result.error !== null,
       };
     },

@@ -21,9 +21,9 @@ export interface RunEnvironment {
   /** The API key for a provider, or undefined when it needs none. Never logged. */
   apiKey(providerName: string, provider: ProviderConfig): string | undefined;
   retriever: Retriever;
-  /** What one search of `retriever` costs: 0 for the local corpus, the pricing table's
-   * per-call rate for a paid web search. */
-  searchUsdPerCall: number;
+  /** What one search of `retriever` costs when known: 0 for the local corpus. Leave it out for a
+   * paid web search, which is then charged at the pricing table's per-call rate, as an estimate. */
+  searchUsdPerCall?: number;
   python: PythonRunner;
   fetch?: typeof fetch;
 }
@@ -78,11 +78,13 @@ export function prepareRun(config: OrchestraConfig, environment: RunEnvironment)
     maxTokens: expert.maxTokens,
   });
 
+  // Only the experts of the chosen protocol take part (and can be the counterfactual's model).
+  const protocolExperts = Object.entries(experts).filter(
+    ([, expert]) => (expert.tool === 'call_expert') === (config.protocol === 'function-calling'),
+  );
   let protocol: Protocol;
   if (config.protocol === 'paper') {
-    const paperExperts: PaperExpert[] = Object.entries(experts)
-      .filter(([, expert]) => expert.tool !== 'call_expert')
-      .map(([alias, expert]) => ({
+    const paperExperts: PaperExpert[] = protocolExperts.map(([alias, expert]) => ({
         ...expertParts(alias, expert),
         tool: expert.tool as PaperExpert['tool'],
         answerStyle: expert.answerStyle ?? (/qwen/i.test(expert.model) ? 'boxed' : 'tagged'),
@@ -112,9 +114,7 @@ export function prepareRun(config: OrchestraConfig, environment: RunEnvironment)
         codeTimeoutMs: config.paper.codeTimeoutSeconds * 1000,
         codeUsdPerSecond: pricing.codePerSecond,
       }),
-      experts: Object.entries(experts)
-        .filter(([, expert]) => expert.tool === 'call_expert')
-        .map(([alias, expert]) => expertParts(alias, expert)),
+      experts: protocolExperts.map(([alias, expert]) => expertParts(alias, expert)),
       toolTimeoutMs: config.paper.codeTimeoutSeconds * 1000 + 5000,
     });
   }
@@ -131,7 +131,7 @@ export function prepareRun(config: OrchestraConfig, environment: RunEnvironment)
     },
     pricing,
     counterfactualModel: pickCounterfactualModel(
-      Object.values(experts).map((e) => e.model),
+      protocolExperts.map(([, expert]) => expert.model),
       pricing,
     ),
     limits: {

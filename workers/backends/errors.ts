@@ -92,6 +92,14 @@ export function toErrorInfo(error: unknown): ErrorInfo {
   return { code: code ?? 'unknown', message: text };
 }
 
+/** Failures that calling the same model again cannot fix (a bad key, a blocked origin, a wrong
+ * model or request): a run stops on them and says what to do, rather than carrying on. */
+export function needsUserAction(error: unknown): boolean {
+  return USER_ACTION_CODES.has(toErrorInfo(error).code);
+}
+
+const USER_ACTION_CODES: ReadonlySet<string> = new Set<BackendErrorCode>(['auth', 'cors', 'not_found', 'bad_request']);
+
 /** The text to show a person: the message without its code prefix. */
 export function describeError(error: unknown): string {
   return toErrorInfo(error).message;

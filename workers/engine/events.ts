@@ -147,6 +147,8 @@ export type RunEvent = Base &
         model?: string;
         /** The tool names that were on offer this turn. */
         offered: string[];
+        /** Set on calls an expert made inside `call_expert`. */
+        parentCallId?: string;
       }
     | {
         type: 'tool_result';
@@ -159,6 +161,7 @@ export type RunEvent = Base &
         detail?: unknown;
         error?: string;
         latencyMs: number;
+        parentCallId?: string;
       }
     | { type: 'usage'; step: number; entry: LedgerEntry; totalUsd: number }
     | { type: 'retry'; step: number; callId?: string; attempt: number; waitMs: number; reason: string }

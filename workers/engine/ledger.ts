@@ -92,8 +92,16 @@ export class Ledger {
     );
   }
 
-  /** Client tools cost what they report, else nothing (they run on the user's machine). */
-  recordTool(call: { step: number; callId?: string; tool: string; usd?: number; latencyMs: number }): LedgerEntry {
+  /** Client tools cost what they report, else nothing (they run on the user's machine). A tool
+   * that prices itself at a rate (code per second) says its figure is an estimate. */
+  recordTool(call: {
+    step: number;
+    callId?: string;
+    tool: string;
+    usd?: number;
+    basis?: CostBasis;
+    latencyMs: number;
+  }): LedgerEntry {
     return this.#add(
       withCallId(
         {
@@ -101,8 +109,8 @@ export class Ledger {
           kind: 'tool',
           tool: call.tool,
           usd: call.usd ?? 0,
-          basis: 'measured',
-          source: call.usd === undefined ? 'rate' : 'provider',
+          basis: call.basis ?? 'measured',
+          source: call.usd === undefined || call.basis === 'estimated' ? 'rate' : 'provider',
           latencyMs: call.latencyMs,
         },
         call.callId,

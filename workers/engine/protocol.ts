@@ -1,8 +1,7 @@
 // What a protocol (paper or function calling) plugs into the loop: the messages and tool menu of
 // each orchestrator turn, and what to do with the orchestrator's output.
 
-import type { LedgerEntry, ParsedCall, ProtocolName, RejectedCall, RunEvent, StopReason } from './events.ts';
-import type { Ledger } from './ledger.ts';
+import type { CostBasis, ParsedCall, ProtocolName, RejectedCall, RunEvent, StopReason } from './events.ts';
 import type { ChatCompletion, ChatMessage, ChatModel, ChatRequest, ToolSchema } from './types.ts';
 
 /** An event as a protocol emits it; the loop stamps `runId` and `t`. */
@@ -30,14 +29,20 @@ export interface TurnContext {
   readonly signal: AbortSignal;
   emit(event: EventBody): void;
   /** Calls a model with streaming deltas reported as events, charges its usage and returns the
-   * completion. Rejects with a BackendError on failure, or when the run is stopped. */
+   * completion. Rejects with a BackendError on failure, or with RunStop when the run is stopped. */
   callModel(options: ModelCallOptions): Promise<ChatCompletion>;
-  /** Emits a ledger entry already recorded on `ledger` as a usage event. */
-  charged(entry: LedgerEntry): void;
-  readonly ledger: Ledger;
-  /** Throws when the cost budget is spent, so no new paid call starts. */
+  /** Settles as `promise` does, or rejects with RunStop the moment the run is stopped, so no
+   * tool that ignores its signal can hold a stop up. */
+  race<T>(promise: Promise<T>): Promise<T>;
+  /** Record a cost on the ledger and report it as a usage event. */
+  chargeSearch(charge: { callId: string; latencyMs: number; usd?: number }): void;
+  chargeCode(charge: { callId: string; seconds: number; latencyMs: number }): void;
+  chargeTool(charge: { callId: string; tool: string; latencyMs: number; usd?: number; basis?: CostBasis }): void;
+  /** Stops the run and throws RunStop when the cost budget is spent, so no new paid call starts. */
   assertBudget(): void;
   newCallId(): string;
+  /** The calls in a completion (parsed by the server and from its text), each with a fresh id. */
+  interpret(completion: ChatCompletion): OrchestratorOutput;
 }
 
 export type TurnOutcome =
@@ -66,4 +71,14 @@ export class RunStop extends Error {
   constructor(readonly reason: StopReason) {
     super(`run stopped: ${reason}`);
   }
+}
+
+/** What to say in a tool result when the run stopped under it. */
+export function stoppedMessage(error: unknown): string {
+  const reason = error instanceof RunStop ? error.reason : 'aborted';
+  return reason === 'max_cost'
+    ? 'Stopped: the cost budget is spent.'
+    : reason === 'max_time'
+      ? 'Stopped: the time limit was reached.'
+      : 'Stopped before it finished.';
 }

@@ -89,11 +89,30 @@ async function run(scenario: Scenario, overrides: Partial<RunOptions> = {}) {
     counterfactualModel: 'answer-model',
     limits: LIMITS,
     instruction: null,
-    onEvent: (event) => events.push(event),
     ...overrides,
+    onEvent: (event) => {
+      events.push(event);
+      overrides.onEvent?.(event);
+    },
   });
+  const elapsedMs = performance.now() - started;
+  expectWellFormed(events);
   const of = <T extends RunEvent['type']>(type: T) => events.filter((e): e is RunEventOf<T> => e.type === type);
-  return { result, events, of, elapsedMs: performance.now() - started };
+  return { result, events, of, elapsedMs };
+}
+
+/** Whatever happened, the stream is whole: every call has its result, every step its end, and
+ * nothing follows run_finished. */
+function expectWellFormed(events: RunEvent[]) {
+  const calls = events.filter((e) => e.type === 'tool_call').map((e) => (e as RunEventOf<'tool_call'>).callId);
+  const results = events.filter((e) => e.type === 'tool_result').map((e) => (e as RunEventOf<'tool_result'>).callId);
+  expect(results.sort()).toEqual(calls.sort());
+  const started = events.filter((e) => e.type === 'step_started').map((e) => (e as RunEventOf<'step_started'>).step);
+  const finished = events.filter((e) => e.type === 'step_finished').map((e) => (e as RunEventOf<'step_finished'>).step);
+  expect(finished).toEqual(started);
+  expect(events[0]?.type).toBe('run_started');
+  expect(events.at(-1)?.type).toBe('run_finished');
+  expect(events.filter((e) => e.type === 'run_finished')).toHaveLength(1);
 }
 
 const paperScenario = (orchestrator: ScriptedResponse[]): Scenario => ({
@@ -204,7 +223,7 @@ describe('paper protocol', () => {
     });
     expect(result.stopReason).toBe('max_cost');
     // The first orchestrator call ($0.000202) spends the budget; the expert call never starts.
-    expect(of('tool_call')).toHaveLength(1);
+    expect(of('tool_call')).toHaveLength(0);
     expect(server.requests.filter((r) => (r.body as { model: string }).model === 'search-model')).toHaveLength(0);
     expect(result.totals.costUsd).toBeCloseTo((1010 * 0.2) / 1e6, 12);
   });
@@ -375,6 +394,98 @@ describe('function-calling protocol', () => {
     expect(result.answer).toBe('It is sunny in Paris today.');
     expect(of('tool_call')[0]).toMatchObject({ name: 'call_expert', alias: 'expert-1', model: 'answer-model' });
     expect(result.totals.toolCounts.aliases).toEqual({ 'expert-1': 1 });
+  });
+
+  it('sends the expert the conversation before the turn that called it', async () => {
+    const { result } = await run(
+      {
+        models: {
+          orch: [{ content: '', toolCalls: [{ name: 'call_expert', arguments: { expert: 'expert-1' } }], usage: usage(100, 10) }],
+          'answer-model': [{ content: '<message>Sunny.</message>', usage: usage(400, 20) }],
+        },
+      },
+      {
+        protocol: fcProtocol([slowTool('weather', 1)], true),
+        orchestrator: { model: model('orch', { supportsServerTools: true }), toolMode: 'server' },
+      },
+    );
+    expect(result.answer).toBe('Sunny.');
+    const expertRequest = server.requests.find((r) => (r.body as { model: string }).model === 'answer-model');
+    const messages = (expertRequest?.body as { messages: Array<{ role: string }> }).messages;
+    expect(messages.map((m) => m.role)).toEqual(['system', 'user']);
+  });
+
+  it('does not take an empty expert reply for a final answer', async () => {
+    const { result, of } = await run(
+      {
+        models: {
+          orch: [
+            { content: formatToolCall({ name: 'call_expert', arguments: { expert: 'expert-1' } }), usage: usage(100, 10) },
+            { content: '<message>I could not get help.</message>', usage: usage(100, 10) },
+          ],
+          'answer-model': [{ content: '', usage: usage(400, 0) }],
+        },
+      },
+      { protocol: fcProtocol([slowTool('weather', 1)], true) },
+    );
+    expect(result.answer).toBe('I could not get help.');
+    expect(of('tool_result')[0]).toMatchObject({ name: 'call_expert', ok: false });
+  });
+
+  it('reports a malformed call even when another call in the turn is valid', async () => {
+    await run(
+      {
+        models: {
+          orch: [
+            {
+              content: `${formatToolCall({ name: 'weather', arguments: { city: 'Paris' } })}\n<tool_call>{"name": "weather", "arguments": {"city": }</tool_call>`,
+              usage: usage(100, 10),
+            },
+            { content: '<message>Sunny.</message>', usage: usage(100, 10) },
+          ],
+        },
+      },
+      { protocol: fcProtocol([slowTool('weather', 1)]) },
+    );
+    const observation = orchestratorRequests()[1]?.messages.at(-1)?.content ?? '';
+    expect(observation).toContain('<tool_response>\nweather: Paris is sunny\n</tool_response>');
+    expect(observation).toMatch(/<tool_response>\nError: .*invalid JSON/);
+  });
+
+  it('stops within 200 ms while tools run, and nothing arrives after run_finished', async () => {
+    const controller = new AbortController();
+    let abortedAt = 0;
+    const { result, events } = await run(
+      {
+        models: {
+          orch: [
+            {
+              content: `${formatToolCall({ name: 'weather', arguments: { city: 'Paris' } })}\n${formatToolCall({ name: 'call_expert', arguments: { expert: 'expert-1' } })}`,
+              usage: usage(100, 10),
+            },
+          ],
+          'answer-model': [{ content: '<message>Sunny.</message>'.repeat(40), chunkSize: 4, chunkDelayMs: 50, usage: usage(400, 20) }],
+        },
+      },
+      {
+        protocol: fcProtocol([slowTool('weather', 5000)], true),
+        signal: controller.signal,
+        onEvent: (event) => {
+          if (event.type === 'tool_call' && event.name === 'call_expert') {
+            setTimeout(() => {
+              abortedAt = performance.now();
+              controller.abort();
+            }, 100);
+          }
+        },
+      },
+    );
+    expect(performance.now() - abortedAt).toBeLessThan(200);
+    expect(result.stopReason).toBe('aborted');
+    const count = events.length;
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(events.length).toBe(count);
+    expect(events.filter((e) => e.type === 'tool_result').every((e) => !(e as RunEventOf<'tool_result'>).ok)).toBe(true);
   });
 
   it('searches the corpus as a function tool', async () => {

@@ -2,12 +2,12 @@
 // until an answer, a limit, a stop or an error. Every fact about the run leaves as an event.
 
 import { toErrorInfo } from '../backends/errors.ts';
-import type { LedgerEntry, ParsedCall, RunEvent, RunTotals, StopReason } from './events.ts';
+import type { LedgerEntry, RunEvent, RunTotals, StopReason } from './events.ts';
+import { interpretCompletion } from './interpret.ts';
 import { Ledger } from './ledger.ts';
 import type { PricingTable } from './pricing.ts';
-import { RunStop, type EventBody, type ModelCallOptions, type OrchestratorOutput, type Protocol, type TurnContext } from './protocol.ts';
-import { parseModelOutput, parseServerToolCalls } from './qwen3/parse.ts';
-import { renderChatML, toPromptMessages } from './qwen3/render.ts';
+import { RunStop, type EventBody, type ModelCallOptions, type Protocol, type TurnContext } from './protocol.ts';
+import { renderChatML, renderToolsBlock, toPromptMessages } from './qwen3/render.ts';
 import { estimatePromptTokens, estimateTokens } from './tokens.ts';
 import type { ChatCompletion, ChatModel } from './types.ts';
 
@@ -50,16 +50,18 @@ export interface RunResult {
   totals: RunTotals;
 }
 
+type TurnResult = { stop: 'answered' | 'final_message'; answer: string } | { invalid: string | null };
+
 export function newRunId(): string {
   const random = globalThis.crypto?.randomUUID?.();
   return random ?? `run-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
 }
 
-/** Rejects as soon as `signal` aborts, whether or not `promise` honours the signal itself. */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(new RunStop('aborted'));
+/** Rejects with RunStop as soon as `signal` aborts, whether or not `promise` honours it. */
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal, reason: () => StopReason): Promise<T> {
+  if (signal.aborted) return Promise.reject(new RunStop(reason()));
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new RunStop('aborted'));
+    const onAbort = () => reject(new RunStop(reason()));
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(
       (value) => {
@@ -81,15 +83,17 @@ export async function runOrchestration(options: RunOptions): Promise<RunResult> 
   const { limits, orchestrator } = options;
   const ledger = new Ledger({ pricing: options.pricing, counterfactualModel: options.counterfactualModel });
 
+  // One controller stops everything in flight, whatever the reason.
   const controller = new AbortController();
-  let stopRequested: StopReason | null = null;
+  let stopRequested: StopReason | null = options.signal?.aborted ? 'aborted' : null;
   const stop = (reason: StopReason) => {
     if (stopRequested) return;
     stopRequested = reason;
     controller.abort();
   };
+  const stopReasonNow = () => stopRequested ?? 'aborted';
+  const race = <T>(promise: Promise<T>) => raceAbort(promise, controller.signal, stopReasonNow);
   const onUserAbort = () => stop('aborted');
-  if (options.signal?.aborted) stopRequested = 'aborted';
   options.signal?.addEventListener('abort', onUserAbort, { once: true });
   const wallTimer = limits.maxWallMs === null ? undefined : setTimeout(() => stop('max_time'), limits.maxWallMs);
 
@@ -102,7 +106,8 @@ export async function runOrchestration(options: RunOptions): Promise<RunResult> 
     if (stamped.type === 'tool_call') {
       toolCounts.tools[stamped.name] = (toolCounts.tools[stamped.name] ?? 0) + 1;
       if (stamped.alias) toolCounts.aliases[stamped.alias] = (toolCounts.aliases[stamped.alias] ?? 0) + 1;
-    } else if (stamped.type === 'tool_result') {
+    } else if (stamped.type === 'tool_result' && stamped.parentCallId === undefined) {
+      // Calls an expert makes inside call_expert are already inside that call's time.
       toolLatencyMs += stamped.latencyMs;
     }
     options.onEvent(stamped);
@@ -112,25 +117,41 @@ export async function runOrchestration(options: RunOptions): Promise<RunResult> 
 
   let callCounter = 0;
   const makeContext = (step: number): TurnContext => {
+    const charged = (entry: LedgerEntry) => emit({ type: 'usage', step, entry, totalUsd: ledger.totalUsd() });
+    const newCallId = () => `call-${step}-${++callCounter}`;
     const context: TurnContext = {
       step,
       signal: controller.signal,
-      ledger,
       emit,
-      newCallId: () => `call-${step}-${++callCounter}`,
+      race,
+      newCallId,
+      interpret: (completion) => interpretCompletion(completion, newCallId),
       assertBudget: () => {
-        if (budgetSpent()) throw new RunStop('max_cost');
+        if (stopRequested) throw new RunStop(stopRequested);
+        if (budgetSpent()) {
+          stop('max_cost');
+          throw new RunStop('max_cost');
+        }
       },
-      charged: (entry: LedgerEntry) => emit({ type: 'usage', step, entry, totalUsd: ledger.totalUsd() }),
-      callModel: (call: ModelCallOptions) => callModel(context, call),
+      chargeSearch: (charge) => charged(ledger.recordSearch({ step, ...charge })),
+      chargeCode: (charge) => charged(ledger.recordCodeExecution({ step, ...charge })),
+      chargeTool: (charge) => charged(ledger.recordTool({ step, ...charge })),
+      callModel: (call: ModelCallOptions) => callModel(step, call, charged),
     };
     return context;
   };
 
-  const callModel = async (context: TurnContext, call: ModelCallOptions): Promise<ChatCompletion> => {
-    context.assertBudget();
-    const { step } = context;
-    const completion = await raceAbort(
+  const callModel = async (
+    step: number,
+    call: ModelCallOptions,
+    charged: (entry: LedgerEntry) => void,
+  ): Promise<ChatCompletion> => {
+    if (stopRequested) throw new RunStop(stopRequested);
+    if (budgetSpent()) {
+      stop('max_cost');
+      throw new RunStop('max_cost');
+    }
+    const completion = await race(
       call.model.complete({ ...call.request, signal: controller.signal }, (delta) => {
         if (controller.signal.aborted) return;
         if (delta.type === 'retry') {
@@ -139,31 +160,35 @@ export async function runOrchestration(options: RunOptions): Promise<RunResult> 
           emit({ type: delta.type === 'reasoning' ? 'reasoning_delta' : 'content_delta', step, callId: call.callId, text: delta.text });
         }
       }),
-      controller.signal,
     );
     const estimatedUsage = completion.usage
       ? undefined
       : {
-          promptTokens: estimatePromptTokens(call.request.messages),
+          promptTokens: estimatePromptTokens(
+            call.request.messages,
+            call.request.tools ? renderToolsBlock(call.request.tools) : '',
+          ),
           completionTokens: estimateTokens((completion.reasoning ?? '') + completion.content),
         };
-    const entry = ledger.recordModelCall({
-      step,
-      callId: call.callId,
-      kind: call.kind,
-      model: call.model.model,
-      alias: call.alias,
-      usage: completion.usage,
-      estimatedUsage,
-      latencyMs: completion.latencyMs,
-    });
-    context.charged(entry);
+    charged(
+      ledger.recordModelCall({
+        step,
+        callId: call.callId,
+        kind: call.kind,
+        model: call.model.model,
+        alias: call.alias,
+        usage: completion.usage,
+        estimatedUsage,
+        latencyMs: completion.latencyMs,
+      }),
+    );
     return completion;
   };
 
-  const runTurn = async (step: number): Promise<{ stop: StopReason; answer: string } | { invalid: string | null }> => {
+  const session = options.protocol.start(options.task, options.instruction);
+
+  const runTurn = async (step: number): Promise<TurnResult> => {
     const context = makeContext(step);
-    const session = sessionRef.current;
     const tools = session.tools();
     const messages = session.messages();
     const toolMode = orchestrator.toolMode === 'server' && orchestrator.model.supportsServerTools ? 'server' : 'prompt';
@@ -190,7 +215,7 @@ export async function runOrchestration(options: RunOptions): Promise<RunResult> 
         enableThinking: orchestrator.enableThinking,
       },
     });
-    const output = interpretOutput(completion, context);
+    const output = context.interpret(completion);
     emit({
       type: 'model_output',
       step,
@@ -208,69 +233,72 @@ export async function runOrchestration(options: RunOptions): Promise<RunResult> 
     return { invalid: outcome.validCall ? null : (outcome.invalidReason ?? 'no valid tool call') };
   };
 
-  const sessionRef = { current: options.protocol.start(options.task, options.instruction) };
-
-  emit({
-    type: 'run_started',
-    task: options.task,
-    protocol: options.protocol.name,
-    orchestratorModel: orchestrator.model.model,
-    tools: sessionRef.current.tools(),
-    instruction: options.instruction,
-    limits: { maxTurns: limits.maxTurns, maxCostUsd: limits.maxCostUsd, maxWallMs: limits.maxWallMs },
-    pricingAsOf: options.pricing.asOf,
-    startedAt: new Date().toISOString(),
-  });
-
   let stopReason: StopReason | null = stopRequested;
   let answer: string | null = null;
-  let invalidStreak = 0;
-
-  while (stopReason === null) {
-    if (turns >= limits.maxTurns) {
-      stopReason = 'max_turns';
-      break;
-    }
-    if (budgetSpent()) {
-      stopReason = 'max_cost';
-      break;
-    }
-    const step = ++turns;
-    const stepStarted = now();
-    emit({ type: 'step_started', step });
-    try {
-      const result = await runTurn(step);
-      if ('stop' in result) {
-        stopReason = result.stop;
-        answer = result.answer;
-      } else if (result.invalid !== null) {
-        invalidStreak += 1;
-        emit({
-          type: 'error',
-          step,
-          code: 'invalid_output',
-          message: `The orchestrator made no valid tool call (${invalidStreak} in a row): ${result.invalid}`,
-          fatal: invalidStreak >= limits.maxInvalidTurns,
-        });
-        if (invalidStreak >= limits.maxInvalidTurns) stopReason = 'invalid_output';
-      } else {
-        invalidStreak = 0;
-      }
-    } catch (error) {
-      stopReason = stopRequested ?? classifyFailure(error, step, emit);
-    }
-    if (stopRequested) stopReason = stopRequested;
+  try {
     emit({
-      type: 'step_finished',
-      step,
-      costUsd: ledger.stepUsd(step),
-      latencyMs: Math.round(now() - stepStarted),
-      cumulativeUsd: ledger.totalUsd(),
+      type: 'run_started',
+      task: options.task,
+      protocol: options.protocol.name,
+      orchestratorModel: orchestrator.model.model,
+      tools: session.tools(),
+      instruction: options.instruction,
+      limits: { maxTurns: limits.maxTurns, maxCostUsd: limits.maxCostUsd, maxWallMs: limits.maxWallMs },
+      pricingAsOf: options.pricing.asOf,
+      startedAt: new Date().toISOString(),
     });
-  }
 
-  clearTimeout(wallTimer);
-  options.signal?.removeEventListener('abort', onUserAbort);
+    let invalidStreak = 0;
+    while (stopReason === null) {
+      if (turns >= limits.maxTurns) {
+        stopReason = 'max_turns';
+        break;
+      }
+      if (budgetSpent()) {
+        stopReason = 'max_cost';
+        break;
+      }
+      const step = ++turns;
+      const stepStarted = now();
+      emit({ type: 'step_started', step });
+      try {
+        const result = await runTurn(step);
+        if ('stop' in result) {
+          stopReason = result.stop;
+          answer = result.answer;
+        } else if (result.invalid !== null) {
+          invalidStreak += 1;
+          const fatal = invalidStreak >= limits.maxInvalidTurns;
+          emit({
+            type: 'error',
+            step,
+            code: 'invalid_output',
+            message: `The orchestrator made no valid tool call (${invalidStreak} in a row): ${result.invalid}`,
+            fatal,
+          });
+          if (fatal) stopReason = 'invalid_output';
+        } else {
+          invalidStreak = 0;
+        }
+      } catch (error) {
+        stopReason = stopRequested ?? classifyFailure(error, step, emit);
+      }
+      // A stop wins over whatever the turn concluded, except an answer already given.
+      if (stopRequested && answer === null) stopReason = stopRequested;
+      emit({
+        type: 'step_finished',
+        step,
+        costUsd: ledger.stepUsd(step),
+        latencyMs: Math.round(now() - stepStarted),
+        cumulativeUsd: ledger.totalUsd(),
+      });
+    }
+  } finally {
+    clearTimeout(wallTimer);
+    options.signal?.removeEventListener('abort', onUserAbort);
+    // Anything still in flight (a call the protocol did not wait for) is cancelled.
+    controller.abort();
+  }
 
   const totals = computeTotals(ledger, {
     latencyMs: Math.round(now()),
@@ -289,29 +317,6 @@ function classifyFailure(error: unknown, step: number, emit: (event: EventBody) 
   if (info.code === 'aborted') return 'aborted';
   emit({ type: 'error', step, code: info.code, message: info.message, fatal: true });
   return 'error';
-}
-
-/** Merges what the server parsed with what the text says, into one list of calls. */
-function interpretOutput(completion: ChatCompletion, context: TurnContext): OrchestratorOutput {
-  const parsed = parseModelOutput(completion.content);
-  const server = completion.toolCalls?.length
-    ? parseServerToolCalls(completion.toolCalls)
-    : { calls: [], rejected: [] };
-  const calls: ParsedCall[] = server.calls.map((call) => ({ ...call, id: call.id || context.newCallId(), origin: 'server' }));
-  for (const call of parsed.calls) {
-    const duplicate = calls.some(
-      (c) => c.name === call.name && JSON.stringify(c.arguments) === JSON.stringify(call.arguments),
-    );
-    if (!duplicate) calls.push({ ...call, id: context.newCallId() });
-  }
-  const reasoning = [completion.reasoning?.trim(), parsed.reasoning].filter(Boolean).join('\n\n');
-  return {
-    completion,
-    reasoning,
-    message: parsed.message,
-    calls,
-    rejected: [...server.rejected, ...parsed.rejected],
-  };
 }
 
 function computeTotals(

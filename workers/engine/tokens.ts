@@ -1,19 +1,26 @@
-// Token estimates for when no tokenizer is at hand (budgets, and usage a provider did not report).
-// Qwen3's tokenizer averages a little under 4 characters per token on English prose; we count
-// 4 so that budgets err on the small side only slightly. Figures derived from this are marked
-// "estimated" wherever they are shown.
+// Token counts for when no tokenizer is at hand. Two ratios, for two purposes:
+// - usage a provider did not report is estimated at 4 characters per token (typical of English
+//   prose with Qwen3's tokenizer), and is marked "estimated" wherever it is shown;
+// - context budgets count 3 characters per token, because code and numbers tokenize that densely,
+//   so a rebuilt prompt errs small rather than silently overflowing the model's window.
 
 import type { ChatMessage } from './types.ts';
 
-export const CHARS_PER_TOKEN = 4;
+const USAGE_CHARS_PER_TOKEN = 4;
+const BUDGET_CHARS_PER_TOKEN = 3;
 
 export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / CHARS_PER_TOKEN);
+  return Math.ceil(text.length / USAGE_CHARS_PER_TOKEN);
 }
 
-/** Keeps the last `maxTokens` (estimated) of `text`, as the reference's `cut_seq` keeps the tail. */
+/** Tokens `text` is assumed to take when fitting it into a budget. */
+export function budgetTokens(text: string): number {
+  return Math.ceil(text.length / BUDGET_CHARS_PER_TOKEN);
+}
+
+/** Keeps the last `maxTokens` (budget count) of `text`, as the reference's `cut_seq` keeps the tail. */
 export function keepLastTokens(text: string, maxTokens: number): string {
-  const maxChars = Math.max(0, maxTokens * CHARS_PER_TOKEN);
+  const maxChars = Math.max(0, maxTokens * BUDGET_CHARS_PER_TOKEN);
   return text.length <= maxChars ? text : text.slice(text.length - maxChars);
 }
 

@@ -107,6 +107,8 @@ export interface ToolOutput {
   detail?: unknown;
   /** The tool's own cost where it has one (code per second, search per call). */
   costUsd?: number;
+  /** `estimated` when costUsd comes from a rate rather than a bill. Default `measured`. */
+  costBasis?: 'measured' | 'estimated';
   isError?: boolean;
 }
 

@@ -40,7 +40,7 @@ function check(value: unknown, schema: SchemaNode, path: string, problems: strin
   if (typeOf(value) === 'object') {
     const object = value as Record<string, unknown>;
     for (const key of schema.required ?? []) {
-      if (!(key in object)) problems.push(`${path}.${key} is required`);
+      if (!Object.hasOwn(object, key)) problems.push(`${path}.${key} is required`);
     }
     for (const [key, child] of Object.entries(object)) {
       const childSchema = schema.properties?.[key];

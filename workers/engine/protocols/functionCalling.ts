@@ -3,24 +3,26 @@
 // reuses it turn after turn. Independent calls of one turn run concurrently; a bad call becomes
 // an error observation the model can correct; `call_expert` hands the turn to a stronger model.
 
+import { needsUserAction, toErrorInfo } from '../../backends/errors.ts';
 import { CALL_EXPERT_TOOL } from '../config.ts';
 import type { ParsedCall } from '../events.ts';
-import type { ModelPrice } from '../pricing.ts';
-import { RunStop, type OrchestratorOutput, type Protocol, type ProtocolSession, type TurnContext, type TurnOutcome } from '../protocol.ts';
-import { parseModelOutput, parseServerToolCalls } from '../qwen3/parse.ts';
+import { formatSeconds } from '../format.ts';
+import {
+  RunStop,
+  stoppedMessage,
+  type OrchestratorOutput,
+  type Protocol,
+  type ProtocolSession,
+  type TurnContext,
+  type TurnOutcome,
+} from '../protocol.ts';
 import { toPromptMessages, wrapToolResponse } from '../qwen3/render.ts';
 import type { ChatMessage, ChatModel, Tool, ToolSchema } from '../types.ts';
 import { validateArguments } from '../validateArguments.ts';
-import { toErrorInfo } from '../../backends/errors.ts';
-import { PRICE_TABLE_HEADER } from './paper.ts';
-import { formatSeconds } from '../format.ts';
+import { describeAliases, type AliasDescription } from './paper.ts';
 
-export interface FunctionCallingExpert {
-  alias: string;
+export interface FunctionCallingExpert extends AliasDescription {
   model: ChatModel;
-  description: string;
-  price?: ModelPrice;
-  latencySeconds?: number;
   temperature?: number;
   maxTokens?: number;
 }
@@ -38,17 +40,8 @@ export interface FunctionCallingOptions {
 export const OUTPUT_FORMAT_INSTRUCTION =
   'Think inside <think></think>. Write any message to the user inside <message></message>. Call tools inside <tool_call></tool_call>.';
 
-function formatPrice(perMillion: number | undefined): string {
-  return perMillion === undefined ? 'unknown' : `$${Number(perMillion.toFixed(6))}`;
-}
-
-export function buildCallExpertTool(experts: readonly FunctionCallingExpert[]): ToolSchema {
-  const choices = `[${experts.map((e) => `'${e.alias}'`).join(', ')}]`;
-  const sentences = experts.map((e) => `${e.alias} ${e.description}`.trim()).join(' ');
-  const rows = experts.map((e) => {
-    const latency = e.latencySeconds === undefined ? 'unknown' : `${Math.round(e.latencySeconds)}s`;
-    return `${e.alias} | ${formatPrice(e.price?.inputPerM)} | ${formatPrice(e.price?.outputPerM)} | ${latency}`;
-  });
+export function buildCallExpertTool(experts: readonly AliasDescription[]): ToolSchema {
+  const { choices, sentences, table } = describeAliases(experts);
   return {
     name: CALL_EXPERT_TOOL,
     description:
@@ -56,7 +49,7 @@ export function buildCallExpertTool(experts: readonly FunctionCallingExpert[]): 
     parameters: {
       properties: {
         expert: {
-          description: `The expert to call. Choices: ${choices}. ${sentences} The table below shows the pricing and latency of each model:\n${[PRICE_TABLE_HEADER, ...rows].join('\n')}`,
+          description: `The expert to call. Choices: ${choices}. ${sentences} The table below shows the pricing and latency of each model:\n${table}`,
           type: 'string',
         },
       },
@@ -67,39 +60,28 @@ export function buildCallExpertTool(experts: readonly FunctionCallingExpert[]): 
   };
 }
 
-function toSchema(tool: Tool): ToolSchema {
-  return { name: tool.name, description: tool.description, parameters: tool.parameters };
-}
-
-/** Races a tool against a deadline and the run's signal; the tool's own signal aborts on either. */
-async function runWithDeadline<T>(
-  work: (signal: AbortSignal) => Promise<T>,
-  timeoutMs: number,
-  outer: AbortSignal,
-): Promise<T> {
-  if (outer.aborted) throw new RunStop('aborted');
+/** Races a tool against a deadline and the run; the tool's own signal aborts on either. */
+async function runWithDeadline<T>(work: (signal: AbortSignal) => Promise<T>, timeoutMs: number, context: TurnContext): Promise<T> {
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let onAbort = () => {};
+  const onStop = () => controller.abort();
+  context.signal.addEventListener('abort', onStop, { once: true });
   try {
-    return await Promise.race([
-      work(controller.signal),
-      new Promise<never>((_, reject) => {
-        // Each settles the race first, so the tool's own reaction to the abort cannot win it.
-        timer = setTimeout(() => {
-          reject(new Error(`timed out after ${formatSeconds(timeoutMs)} and was stopped`));
-          controller.abort();
-        }, timeoutMs);
-        onAbort = () => {
-          reject(new RunStop('aborted'));
-          controller.abort();
-        };
-        outer.addEventListener('abort', onAbort, { once: true });
-      }),
-    ]);
+    return await context.race(
+      Promise.race([
+        work(controller.signal),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => {
+            // Settle first, so the tool's own reaction to the abort cannot win the race.
+            reject(new Error(`timed out after ${formatSeconds(timeoutMs)} and was stopped`));
+            controller.abort();
+          }, timeoutMs);
+        }),
+      ]),
+    );
   } finally {
     clearTimeout(timer);
-    outer.removeEventListener('abort', onAbort);
+    context.signal.removeEventListener('abort', onStop);
   }
 }
 
@@ -112,9 +94,18 @@ interface CallResult {
   finalMessage?: string;
 }
 
+/** Waits for every call to report its result, then rethrows the first stop or fatal error. */
+async function settleAll<T>(work: Promise<T>[]): Promise<T[]> {
+  const settled = await Promise.allSettled(work);
+  const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failure) throw failure.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<T>).value);
+}
+
 export function createFunctionCallingProtocol(options: FunctionCallingOptions): Protocol {
   const toolsByName = new Map(options.tools.map((tool) => [tool.name, tool]));
-  const domainSchemas = options.tools.map(toSchema);
+  const domainSchemas: ToolSchema[] = options.tools.map(({ name, description, parameters }) => ({ name, description, parameters }));
+  const domainNames = domainSchemas.map((t) => t.name);
   const menu = options.experts.length > 0 ? [...domainSchemas, buildCallExpertTool(options.experts)] : domainSchemas;
   const system = `${options.system}\n\n${OUTPUT_FORMAT_INSTRUCTION}`;
 
@@ -127,29 +118,42 @@ export function createFunctionCallingProtocol(options: FunctionCallingOptions): 
       ];
 
       /** Runs one domain tool call, reporting it as events, and returns what the model will see. */
-      const runDomainCall = async (call: ParsedCall, context: TurnContext, offered: string[]): Promise<CallResult> => {
-        context.emit({ type: 'tool_call', step: context.step, callId: call.id, name: call.name, arguments: call.arguments, offered });
+      const runDomainCall = async (
+        call: ParsedCall,
+        context: TurnContext,
+        offered: string[],
+        parentCallId?: string,
+      ): Promise<CallResult> => {
+        context.emit({ type: 'tool_call', step: context.step, callId: call.id, name: call.name, arguments: call.arguments, offered, parentCallId });
         const started = performance.now();
         const tool = toolsByName.get(call.name);
-        let result: { ok: boolean; content: string; detail?: unknown; error?: string; usd?: number; invalid?: boolean };
         const problems = tool ? validateArguments(call.arguments, tool.parameters) : [];
+        let result: CallResult & { detail?: unknown; error?: string };
+        let stop: unknown;
         if (!tool) {
           result = { ok: false, invalid: true, content: `Error: there is no tool named "${call.name}". Available: ${offered.join(', ')}.` };
         } else if (problems.length > 0) {
           result = { ok: false, invalid: true, content: `Error: invalid arguments for ${call.name}: ${problems.join('; ')}.` };
         } else {
           try {
-            const output = await runWithDeadline((signal) => tool.run(call.arguments, { signal }), options.toolTimeoutMs, context.signal);
-            result = { ok: !output.isError, content: output.content, detail: output.detail, usd: output.costUsd };
+            const output = await runWithDeadline((signal) => tool.run(call.arguments, { signal }), options.toolTimeoutMs, context);
+            result = { ok: !output.isError, content: output.content, detail: output.detail };
+            context.chargeTool({
+              callId: call.id,
+              tool: call.name,
+              usd: output.costUsd,
+              basis: output.costBasis,
+              latencyMs: performance.now() - started,
+            });
           } catch (error) {
-            if (error instanceof RunStop) throw error;
-            const message = error instanceof Error ? error.message : String(error);
-            result = { ok: false, content: `Error: ${call.name} failed: ${message}`, error: message };
+            if (error instanceof RunStop || context.signal.aborted) {
+              stop = error;
+              result = { ok: false, content: stoppedMessage(error) };
+            } else {
+              const message = error instanceof Error ? error.message : String(error);
+              result = { ok: false, content: `Error: ${call.name} failed: ${message}`, error: message };
+            }
           }
-        }
-        const latencyMs = Math.round(performance.now() - started);
-        if (tool) {
-          context.charged(context.ledger.recordTool({ step: context.step, callId: call.id, tool: call.name, usd: result.usd, latencyMs }));
         }
         context.emit({
           type: 'tool_result',
@@ -160,34 +164,50 @@ export function createFunctionCallingProtocol(options: FunctionCallingOptions): 
           content: result.content,
           detail: result.detail,
           error: result.ok ? undefined : (result.error ?? result.content),
-          latencyMs,
+          latencyMs: Math.round(performance.now() - started),
+          parentCallId,
         });
-        return { ok: result.ok, content: result.content, invalid: result.invalid };
+        if (stop) throw stop;
+        return result;
       };
 
       /** Hands the turn to an expert: it reads the conversation so far and replies or calls tools. */
       const runExpertCall = async (call: ParsedCall, context: TurnContext, offered: string[]): Promise<CallResult> => {
         const expert = options.experts.find((e) => e.alias === call.arguments.expert);
-        if (!expert) {
-          const content = `Error: "expert" must be one of ${options.experts.map((e) => e.alias).join(', ')}; got ${JSON.stringify(call.arguments.expert ?? null)}.`;
-          context.emit({ type: 'tool_call', step: context.step, callId: call.id, name: call.name, arguments: call.arguments, offered });
-          context.emit({ type: 'tool_result', step: context.step, callId: call.id, name: call.name, ok: false, content, error: content, latencyMs: 0 });
-          return { ok: false, content, invalid: true };
-        }
         context.emit({
           type: 'tool_call',
           step: context.step,
           callId: call.id,
           name: call.name,
           arguments: call.arguments,
-          alias: expert.alias,
-          model: expert.model.model,
+          alias: expert?.alias,
+          model: expert?.model.model,
           offered,
         });
         const started = performance.now();
-        const expertMessages = [{ role: 'system' as const, content: system }, ...history.slice(1)];
+        const finish = (result: CallResult) => {
+          context.emit({
+            type: 'tool_result',
+            step: context.step,
+            callId: call.id,
+            name: call.name,
+            ok: result.ok,
+            content: result.content,
+            error: result.ok ? undefined : result.content,
+            latencyMs: Math.round(performance.now() - started),
+          });
+          return result;
+        };
+        if (!expert) {
+          return finish({
+            ok: false,
+            invalid: true,
+            content: `Error: "expert" must be one of ${options.experts.map((e) => e.alias).join(', ')}; got ${JSON.stringify(call.arguments.expert ?? null)}.`,
+          });
+        }
+        // The expert sees the conversation up to, not including, the turn that called it.
+        const expertMessages: ChatMessage[] = history.slice(0, -1);
         const serverTools = expert.model.supportsServerTools;
-        let result: CallResult;
         try {
           const completion = await context.callModel({
             callId: call.id,
@@ -201,42 +221,32 @@ export function createFunctionCallingProtocol(options: FunctionCallingOptions): 
               maxTokens: expert.maxTokens,
             },
           });
-          const parsed = parseModelOutput(completion.content);
-          const server = completion.toolCalls?.length ? parseServerToolCalls(completion.toolCalls) : { calls: [], rejected: [] };
-          const expertCalls: ParsedCall[] = [
-            ...server.calls.map((c) => ({ ...c, origin: 'server' as const })),
-            ...parsed.calls.map((c) => ({ ...c, id: context.newCallId() })),
-          ].filter((c) => c.name !== CALL_EXPERT_TOOL);
-          if (expertCalls.length === 0) {
-            result = { ok: true, content: `${expert.alias} replied: ${parsed.message}`, finalMessage: parsed.message };
-          } else {
-            const domainMenu = domainSchemas.map((t) => t.name);
-            const outcomes = await Promise.all(expertCalls.map((c) => runDomainCall(c, context, domainMenu)));
-            const lines = expertCalls.map((c, i) => `${c.name}(${JSON.stringify(c.arguments)}) -> ${outcomes[i]?.content ?? ''}`);
-            result = {
-              ok: true,
-              content: [`${expert.alias} called:`, ...lines, parsed.message ? `${expert.alias} said: ${parsed.message}` : '']
-                .filter(Boolean)
-                .join('\n'),
-            };
+          const reply = context.interpret(completion);
+          const calls = reply.calls.filter((c) => c.name !== CALL_EXPERT_TOOL);
+          if (calls.length === 0) {
+            if (reply.message && reply.rejected.length === 0) {
+              return finish({ ok: true, content: `${expert.alias} replied: ${reply.message}`, finalMessage: reply.message });
+            }
+            const why = reply.rejected.map((r) => r.reason).join('; ') || 'an empty reply';
+            return finish({ ok: false, content: `Error: ${expert.alias} replied with neither a message nor a valid call (${why}).` });
           }
+          const outcomes = await settleAll(calls.map((c) => runDomainCall(c, context, domainNames, call.id)));
+          const lines = calls.map((c, i) => `${c.name}(${JSON.stringify(c.arguments)}) -> ${outcomes[i]?.content ?? ''}`);
+          return finish({
+            ok: true,
+            content: [`${expert.alias} called:`, ...lines, reply.message ? `${expert.alias} said: ${reply.message}` : '']
+              .filter(Boolean)
+              .join('\n'),
+          });
         } catch (error) {
-          if (error instanceof RunStop || context.signal.aborted) throw error;
-          const info = toErrorInfo(error);
-          if (info.code === 'auth' || info.code === 'cors' || info.code === 'not_found') throw error;
-          result = { ok: false, content: `Error: ${expert.alias} failed: ${info.message}` };
+          if (error instanceof RunStop || context.signal.aborted) {
+            finish({ ok: false, content: stoppedMessage(error) });
+            throw error;
+          }
+          const failure = finish({ ok: false, content: `Error: ${expert.alias} failed: ${toErrorInfo(error).message}` });
+          if (needsUserAction(error)) throw error;
+          return failure;
         }
-        context.emit({
-          type: 'tool_result',
-          step: context.step,
-          callId: call.id,
-          name: call.name,
-          ok: result.ok,
-          content: result.content,
-          error: result.ok ? undefined : result.content,
-          latencyMs: Math.round(performance.now() - started),
-        });
-        return result;
       };
 
       return {
@@ -253,6 +263,7 @@ export function createFunctionCallingProtocol(options: FunctionCallingOptions): 
               ? { role: 'assistant', content: raw, toolCalls: serverCalls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args })) }
               : { role: 'assistant', content: raw },
           );
+          const rejections = output.rejected.map((r) => wrapToolResponse(`Error: ${r.reason}. Send the call again as valid JSON.`));
 
           if (output.calls.length === 0) {
             if (output.rejected.length === 0 && output.message) {
@@ -261,32 +272,34 @@ export function createFunctionCallingProtocol(options: FunctionCallingOptions): 
             const reason = output.rejected.map((r) => r.reason).join('; ') || 'the reply had neither a message nor a tool call';
             history.push({
               role: 'user',
-              content: wrapToolResponse(`Error: ${reason}. Reply with a <message> to the user or a valid <tool_call>.`),
+              content:
+                rejections.join('\n') ||
+                wrapToolResponse(`Error: ${reason}. Reply with a <message> to the user or a valid <tool_call>.`),
             });
             return { kind: 'continue', validCall: false, invalidReason: reason };
           }
 
+          context.assertBudget();
           const offered = menu.map((t) => t.name);
-          const results = await Promise.all(
+          const results = await settleAll(
             output.calls.map((call) =>
               call.name === CALL_EXPERT_TOOL ? runExpertCall(call, context, offered) : runDomainCall(call, context, offered),
             ),
           );
+
           // Results go back in call order: as `tool` turns for calls the server parsed, and as one
-          // `<tool_response>` user turn for calls parsed from text (the server knows no ids for those).
-          serverCalls.forEach((call) => {
-            const result = results[output.calls.indexOf(call)];
-            history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: result?.content ?? '' });
-          });
-          if (textCalls.length > 0) {
-            const responses = textCalls.map((call) => wrapToolResponse(results[output.calls.indexOf(call)]?.content ?? ''));
-            history.push({ role: 'user', content: responses.join('\n') });
+          // `<tool_response>` user turn for calls parsed from text (the server knows no ids for
+          // those), with an error observation for each call that could not be read.
+          const resultOf = (call: ParsedCall) => results[output.calls.indexOf(call)]?.content ?? '';
+          for (const call of serverCalls) {
+            history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: resultOf(call) });
           }
+          const userTurn = [...textCalls.map((call) => wrapToolResponse(resultOf(call))), ...rejections];
+          if (userTurn.length > 0) history.push({ role: 'user', content: userTurn.join('\n') });
 
           const finalMessage = results.find((r) => r.finalMessage !== undefined)?.finalMessage;
           if (finalMessage !== undefined) return { kind: 'done', stopReason: 'final_message', answer: finalMessage };
-          const anyValid = results.some((r) => !r.invalid);
-          return anyValid
+          return results.some((r) => !r.invalid)
             ? { kind: 'continue', validCall: true }
             : { kind: 'continue', validCall: false, invalidReason: results.map((r) => r.content).join('; ') };
         },

@@ -5,11 +5,19 @@
 
 import type { PythonRunner } from '../../../tools/python/types.ts';
 import type { Retriever } from '../../../tools/search/retriever.ts';
-import { toErrorInfo } from '../../backends/errors.ts';
+import { needsUserAction, toErrorInfo } from '../../backends/errors.ts';
 import type { PaperToolName } from '../config.ts';
 import type { ModelPrice } from '../pricing.ts';
-import { RunStop, type OrchestratorOutput, type Protocol, type ProtocolSession, type TurnContext, type TurnOutcome } from '../protocol.ts';
-import { estimateTokens, keepLastTokens } from '../tokens.ts';
+import {
+  RunStop,
+  stoppedMessage,
+  type OrchestratorOutput,
+  type Protocol,
+  type ProtocolSession,
+  type TurnContext,
+  type TurnOutcome,
+} from '../protocol.ts';
+import { budgetTokens, keepLastTokens } from '../tokens.ts';
 import type { ChatMessage, ChatModel, ToolSchema } from '../types.ts';
 import { formatSeconds } from '../format.ts';
 
@@ -41,8 +49,9 @@ export interface PaperBudgets {
 export interface PaperProtocolOptions {
   experts: PaperExpert[];
   retriever: Retriever;
-  /** What one retrieval costs (0 for the local corpus; a web search API's per-call price). */
-  searchUsdPerCall: number;
+  /** What one retrieval costs when known (0 for the local corpus); undefined charges the pricing
+   * table's per-call rate for a paid search, as an estimate. */
+  searchUsdPerCall?: number;
   python: PythonRunner;
   variant: 'hle' | 'frames';
   searchTopK: number;
@@ -91,16 +100,32 @@ function formatPrice(perMillion: number | undefined): string {
   return perMillion === undefined ? 'unknown' : `$${Number(perMillion.toFixed(6))}`;
 }
 
-/** The `model` parameter's description: choices, one sentence per alias, the price table. */
-export function describeModelParameter(tool: PaperToolName, experts: readonly PaperExpert[]): string {
-  const text = TOOL_TEXT[tool];
-  const choices = `[${experts.map((e) => `'${e.alias}'`).join(', ')}]`;
-  const sentences = experts.map((e) => `${e.alias} ${e.description}`.trim()).join(' ');
-  const rows = experts.map((e) => {
-    const latency = e.latencySeconds === undefined ? 'unknown' : `${Math.round(e.latencySeconds)}s`;
-    return `${e.alias} | ${formatPrice(e.price?.inputPerM)} | ${formatPrice(e.price?.outputPerM)} | ${latency}`;
+/** What the orchestrator reads about one alias. */
+export interface AliasDescription {
+  alias: string;
+  description: string;
+  price?: ModelPrice;
+  latencySeconds?: number;
+}
+
+/** The choices as a Python list, one sentence per alias, and the price-and-latency table. */
+export function describeAliases(aliases: readonly AliasDescription[]): { choices: string; sentences: string; table: string } {
+  const rows = aliases.map((a) => {
+    const latency = a.latencySeconds === undefined ? 'unknown' : `${Math.round(a.latencySeconds)}s`;
+    return `${a.alias} | ${formatPrice(a.price?.inputPerM)} | ${formatPrice(a.price?.outputPerM)} | ${latency}`;
   });
-  return `The model used to ${text.verb}. Choices: ${choices}. ${sentences}${text.beforeTable}${[PRICE_TABLE_HEADER, ...rows].join('\n')}`;
+  return {
+    choices: `[${aliases.map((a) => `'${a.alias}'`).join(', ')}]`,
+    sentences: aliases.map((a) => `${a.alias} ${a.description}`.trim()).join(' '),
+    table: [PRICE_TABLE_HEADER, ...rows].join('\n'),
+  };
+}
+
+/** The `model` parameter's description: choices, one sentence per alias, the price table. */
+export function describeModelParameter(tool: PaperToolName, experts: readonly AliasDescription[]): string {
+  const text = TOOL_TEXT[tool];
+  const { choices, sentences, table } = describeAliases(experts);
+  return `The model used to ${text.verb}. Choices: ${choices}. ${sentences}${text.beforeTable}${table}`;
 }
 
 /** The paper's three tools, generated from the user's alias → model mapping and prices. */
@@ -147,8 +172,8 @@ export function buildOrchestratorContext(
   const codeText = renderCodeRuns(codeRuns);
   let code = keepLastTokens(codeText, budgets.codeContextTokens);
   if (code && !code.startsWith('```')) code = '```\n' + code;
-  const room = budgets.contextTokens - estimateTokens(problem);
-  if (estimateTokens(codeText) >= room) return code;
+  const room = budgets.contextTokens - budgetTokens(problem);
+  if (budgetTokens(codeText) >= room) return code;
   const body = code
     ? keepLastTokens(`${documentText}\npython code and execution outputs:\n${code}`, room)
     : keepLastTokens(documentText, room);
@@ -169,7 +194,7 @@ function buildExpertContext(
   const documentText = documents.map((doc, i) => `Doc ${i + 1}: ${doc.text}\n\n`).join('');
   let code = keepLastTokens(renderCodeRuns(codeRuns), budgets.codeContextTokens);
   if (code && !code.startsWith('```')) code = '```\n' + code;
-  const body = keepLastTokens(documentText + code, budgets.expertContextTokens - estimateTokens(task));
+  const body = keepLastTokens(documentText + code, budgets.expertContextTokens - budgetTokens(task));
   return (documentText ? `Documents:\n${body}` : body).trim();
 }
 
@@ -216,8 +241,12 @@ export function extractTaggedAnswer(text: string): string {
   return (afterOpen.split('</answer>')[0] ?? '').trim();
 }
 
-/** Backend failures that no amount of retrying by the orchestrator will fix. */
-const FATAL_EXPERT_ERRORS = new Set(['auth', 'cors', 'not_found', 'bad_request', 'aborted']);
+interface ToolRunResult {
+  ok: boolean;
+  content: string;
+  detail?: unknown;
+  error?: string;
+}
 
 export function createPaperProtocol(options: PaperProtocolOptions): Protocol {
   const aliasesByTool = new Map<string, PaperExpert[]>();
@@ -237,6 +266,15 @@ export function createPaperProtocol(options: PaperProtocolOptions): Protocol {
       const tools = () =>
         options.variant === 'frames' && documents.length > 0 ? toolsWithoutSearch : allTools;
 
+      const askExpert = (expert: PaperExpert, callId: string, context: TurnContext, messages: ChatMessage[]) =>
+        context.callModel({
+          callId,
+          kind: 'expert',
+          alias: expert.alias,
+          model: expert.model,
+          request: { messages, temperature: expert.temperature, maxTokens: expert.maxTokens },
+        });
+
       const expertMessages = (instructionText: string): ChatMessage[] => [
         {
           role: 'user',
@@ -247,31 +285,17 @@ export function createPaperProtocol(options: PaperProtocolOptions): Protocol {
         },
       ];
 
-      const runSearch = async (expert: PaperExpert, callId: string, context: TurnContext) => {
-        const completion = await context.callModel({
-          callId,
-          kind: 'expert',
-          alias: expert.alias,
-          model: expert.model,
-          request: { messages: expertMessages(SEARCH_INSTRUCTION), temperature: expert.temperature, maxTokens: expert.maxTokens },
-        });
+      const runSearch = async (expert: PaperExpert, callId: string, context: TurnContext): Promise<ToolRunResult> => {
+        const completion = await askExpert(expert, callId, context, expertMessages(SEARCH_INSTRUCTION));
         const query = extractQuery(completion.content);
         if (query.length < MIN_QUERY_CHARS) {
           return { ok: false, content: 'The expert wrote no usable query.', detail: { query, raw: completion.content } };
         }
         const started = performance.now();
-        const found = await options.retriever.search(query.slice(0, MAX_QUERY_CHARS), {
-          limit: options.searchTopK,
-          signal: context.signal,
-        });
-        context.charged(
-          context.ledger.recordSearch({
-            step: context.step,
-            callId,
-            latencyMs: performance.now() - started,
-            usd: options.searchUsdPerCall,
-          }),
+        const found = await context.race(
+          options.retriever.search(query.slice(0, MAX_QUERY_CHARS), { limit: options.searchTopK, signal: context.signal }),
         );
+        context.chargeSearch({ callId, latencyMs: performance.now() - started, usd: options.searchUsdPerCall });
         // The reference appends results in reverse rank order, skipping documents it already has.
         let added = 0;
         for (const doc of [...found].reverse()) {
@@ -287,25 +311,13 @@ export function createPaperProtocol(options: PaperProtocolOptions): Protocol {
         };
       };
 
-      const runCode = async (expert: PaperExpert, callId: string, context: TurnContext) => {
-        const completion = await context.callModel({
-          callId,
-          kind: 'expert',
-          alias: expert.alias,
-          model: expert.model,
-          request: { messages: expertMessages(CODE_INSTRUCTION), temperature: expert.temperature, maxTokens: expert.maxTokens },
-        });
+      const runCode = async (expert: PaperExpert, callId: string, context: TurnContext): Promise<ToolRunResult> => {
+        const completion = await askExpert(expert, callId, context, expertMessages(CODE_INSTRUCTION));
         const code = extractCode(completion.content);
         if (!code) return { ok: false, content: 'The expert wrote no Python code.', detail: { code, raw: completion.content } };
-        const result = await options.python.run(code, { timeoutMs: options.codeTimeoutMs, signal: context.signal });
-        context.charged(
-          context.ledger.recordCodeExecution({
-            step: context.step,
-            callId,
-            seconds: result.durationMs / 1000,
-            latencyMs: result.durationMs,
-          }),
-        );
+        const result = await context.race(options.python.run(code, { timeoutMs: options.codeTimeoutMs, signal: context.signal }));
+        context.chargeCode({ callId, seconds: result.durationMs / 1000, latencyMs: result.durationMs });
+        if (result.aborted) throw new RunStop('aborted');
         // As in the reference, only stdout is kept, and a run with no output adds nothing.
         if (result.stdout.trim()) codeRuns.push({ code, output: result.stdout });
         const error = result.timedOut
@@ -319,7 +331,7 @@ export function createPaperProtocol(options: PaperProtocolOptions): Protocol {
         };
       };
 
-      const runAnswer = async (expert: PaperExpert, callId: string, context: TurnContext) => {
+      const runAnswer = async (expert: PaperExpert, callId: string, context: TurnContext): Promise<ToolRunResult> => {
         const base = withContext(buildExpertContext(task, documents, codeRuns, options.budgets), `Problem:\n${task}`);
         const messages: ChatMessage[] =
           expert.answerStyle === 'boxed'
@@ -328,16 +340,16 @@ export function createPaperProtocol(options: PaperProtocolOptions): Protocol {
                 { role: 'user', content: base },
               ]
             : [{ role: 'user', content: `${base}\n${TAGGED_ANSWER_INSTRUCTION}` }];
-        const completion = await context.callModel({
-          callId,
-          kind: 'expert',
-          alias: expert.alias,
-          model: expert.model,
-          request: { messages, temperature: expert.temperature, maxTokens: expert.maxTokens },
-        });
+        const completion = await askExpert(expert, callId, context, messages);
         const answer =
           expert.answerStyle === 'boxed' ? extractBoxed(completion.content) : extractTaggedAnswer(completion.content);
         return { ok: true, content: answer, detail: { answer, raw: completion.content } };
+      };
+
+      const runners: Record<PaperToolName, typeof runSearch> = {
+        search: runSearch,
+        enhance_reasoning: runCode,
+        answer: runAnswer,
       };
 
       return {
@@ -377,6 +389,7 @@ export function createPaperProtocol(options: PaperProtocolOptions): Protocol {
           }
 
           const { callId, tool, expert } = chosen;
+          context.assertBudget();
           context.emit({
             type: 'tool_call',
             step: context.step,
@@ -388,7 +401,7 @@ export function createPaperProtocol(options: PaperProtocolOptions): Protocol {
             offered,
           });
           const started = performance.now();
-          const finish = (result: { ok: boolean; content: string; detail?: unknown; error?: string }) =>
+          const finish = (result: ToolRunResult) =>
             context.emit({
               type: 'tool_result',
               step: context.step,
@@ -401,16 +414,18 @@ export function createPaperProtocol(options: PaperProtocolOptions): Protocol {
               latencyMs: Math.round(performance.now() - started),
             });
           try {
-            const run = tool === 'search' ? runSearch : tool === 'enhance_reasoning' ? runCode : runAnswer;
-            const result = await run(expert, callId, context);
+            const result = await runners[tool](expert, callId, context);
             finish(result);
             if (tool === 'answer') return { kind: 'done', stopReason: 'answered', answer: result.content };
             return { kind: 'continue', validCall: true };
           } catch (error) {
-            if (error instanceof RunStop || context.signal.aborted) throw error;
+            if (error instanceof RunStop || context.signal.aborted) {
+              finish({ ok: false, content: stoppedMessage(error), error: stoppedMessage(error) });
+              throw error;
+            }
             const info = toErrorInfo(error);
             finish({ ok: false, content: `The ${tool} call failed: ${info.message}`, error: info.message });
-            if (FATAL_EXPERT_ERRORS.has(info.code)) throw error;
+            if (needsUserAction(error)) throw error;
             // A transient failure (after the backend's own retries) costs the turn, as in the reference.
             return { kind: 'continue', validCall: true };
           }
