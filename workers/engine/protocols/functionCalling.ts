@@ -94,6 +94,31 @@ interface CallResult {
   finalMessage?: string;
 }
 
+type ReportedResult = CallResult & { detail?: unknown; error?: string };
+
+/** Emits a call's tool_result (its latency counted from `started`) and returns the result. */
+function reportResult(
+  context: TurnContext,
+  call: ParsedCall,
+  started: number,
+  result: ReportedResult,
+  parentCallId?: string,
+): ReportedResult {
+  context.emit({
+    type: 'tool_result',
+    step: context.step,
+    callId: call.id,
+    name: call.name,
+    ok: result.ok,
+    content: result.content,
+    detail: result.detail,
+    error: result.ok ? undefined : (result.error ?? result.content),
+    latencyMs: Math.round(performance.now() - started),
+    parentCallId,
+  });
+  return result;
+}
+
 /** Waits for every call to report its result, then rethrows the first stop or fatal error. */
 async function settleAll<T>(work: Promise<T>[]): Promise<T[]> {
   const settled = await Promise.allSettled(work);
@@ -128,7 +153,7 @@ export function createFunctionCallingProtocol(options: FunctionCallingOptions): 
         const started = performance.now();
         const tool = toolsByName.get(call.name);
         const problems = tool ? validateArguments(call.arguments, tool.parameters) : [];
-        let result: CallResult & { detail?: unknown; error?: string };
+        let result: ReportedResult;
         let stop: unknown;
         if (!tool) {
           result = { ok: false, invalid: true, content: `Error: there is no tool named "${call.name}". Available: ${offered.join(', ')}.` };
@@ -155,18 +180,7 @@ export function createFunctionCallingProtocol(options: FunctionCallingOptions): 
             }
           }
         }
-        context.emit({
-          type: 'tool_result',
-          step: context.step,
-          callId: call.id,
-          name: call.name,
-          ok: result.ok,
-          content: result.content,
-          detail: result.detail,
-          error: result.ok ? undefined : (result.error ?? result.content),
-          latencyMs: Math.round(performance.now() - started),
-          parentCallId,
-        });
+        reportResult(context, call, started, result, parentCallId);
         if (stop) throw stop;
         return result;
       };
@@ -185,19 +199,7 @@ export function createFunctionCallingProtocol(options: FunctionCallingOptions): 
           offered,
         });
         const started = performance.now();
-        const finish = (result: CallResult) => {
-          context.emit({
-            type: 'tool_result',
-            step: context.step,
-            callId: call.id,
-            name: call.name,
-            ok: result.ok,
-            content: result.content,
-            error: result.ok ? undefined : result.content,
-            latencyMs: Math.round(performance.now() - started),
-          });
-          return result;
-        };
+        const finish = (result: CallResult) => reportResult(context, call, started, result);
         if (!expert) {
           return finish({
             ok: false,
