@@ -9,5 +9,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Some tests assert stop latencies (a stop within 200 ms); on a loaded 2-core CI machine one
+    // retry keeps a scheduling hiccup from failing the build. Locally a failure shows at once.
+    retry: process.env.CI ? 1 : 0,
   },
 });
