@@ -68,6 +68,12 @@ describe('config', () => {
     ]);
   });
 
+  it('says once which providers the paper preset needs', () => {
+    expect(problemsOf({ ...minimal, providers: { vllm: minimal.providers.vllm } })).toEqual([
+      'experts: the "paper" preset needs providers named "openai" and "open-models" (GPT-5 models from "openai", open models from "open-models")',
+    ]);
+  });
+
   it('rejects unknown keys (a typo is never silently ignored)', () => {
     expect(problemsOf({ ...minimal, limit: { maxTurns: 3 } })[0]).toMatch(/limit/);
   });

@@ -130,8 +130,19 @@ export const configSchema = z
       }
     }
     check(config.orchestrator.provider, ['orchestrator', 'provider']);
-    for (const [alias, expert] of Object.entries(experts)) {
-      check(expert.provider, config.experts === 'paper' ? ['experts'] : ['experts', alias, 'provider']);
+    if (config.experts === 'paper') {
+      const missing = [...new Set(Object.values(PAPER_EXPERTS_PRESET).map((e) => e.provider))].filter(
+        (name) => !(name in config.providers),
+      );
+      if (missing.length > 0) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['experts'],
+          message: `the "paper" preset needs providers named ${missing.map((name) => `"${name}"`).join(' and ')} (GPT-5 models from "openai", open models from "open-models")`,
+        });
+      }
+    } else {
+      for (const [alias, expert] of Object.entries(experts)) check(expert.provider, ['experts', alias, 'provider']);
     }
     const used = new Set<string>(Object.values(experts).map((e) => e.tool));
     if (config.protocol === 'paper') {
