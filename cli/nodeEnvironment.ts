@@ -4,15 +4,13 @@
 import { loadNodeCorpus } from '../tools/search/nodeCorpus.ts';
 import { createCorpusRetriever } from '../tools/search/retriever.ts';
 import { createNodePythonRunner } from '../tools/python/nodePythonRunner.ts';
-import { resolveExperts, CALL_EXPERT_TOOL, type OrchestraConfig } from '../workers/engine/config.ts';
+import { protocolExperts, type OrchestraConfig } from '../workers/engine/config.ts';
 import type { RunEnvironment } from '../workers/prepareRun.ts';
 
 /** The providers a run of this configuration calls: the orchestrator's and its experts'. */
 export function providersInUse(config: OrchestraConfig): string[] {
-  const experts = Object.values(resolveExperts(config)).filter((expert) =>
-    config.protocol === 'paper' ? expert.tool !== CALL_EXPERT_TOOL : expert.tool === CALL_EXPERT_TOOL,
-  );
-  return [...new Set([config.orchestrator.provider, ...experts.map((expert) => expert.provider)])];
+  const providers = protocolExperts(config).map(([, expert]) => expert.provider);
+  return [...new Set([config.orchestrator.provider, ...providers])];
 }
 
 export interface MissingKey {

@@ -7,7 +7,7 @@ import type { PythonRunner } from '../tools/python/types.ts';
 import type { Retriever } from '../tools/search/retriever.ts';
 import { createAnthropicModel } from './backends/anthropic.ts';
 import { createOpenAICompatibleModel } from './backends/openaiCompatible.ts';
-import { resolveExperts, type ExpertConfig, type OrchestraConfig, type ProviderConfig } from './engine/config.ts';
+import { protocolExperts, type ExpertConfig, type OrchestraConfig, type ProviderConfig } from './engine/config.ts';
 import { pickCounterfactualModel } from './engine/ledger.ts';
 import { PREFERENCE_PRESETS, preferenceInstruction, type PreferenceVector } from './engine/preferences.ts';
 import { lookupPrice, REFERENCE_PRICING, type PricingTable } from './engine/pricing.ts';
@@ -56,7 +56,6 @@ export function resolvePreference(config: OrchestraConfig): PreferenceVector {
 
 export function prepareRun(config: OrchestraConfig, environment: RunEnvironment): PreparedRun {
   const pricing = effectivePricing(config);
-  const experts = resolveExperts(config);
   const models = new Map<string, ChatModel>();
   const modelFor = (providerName: string, model: string): ChatModel => {
     const key = `${providerName}\u0000${model}`;
@@ -78,13 +77,10 @@ export function prepareRun(config: OrchestraConfig, environment: RunEnvironment)
     maxTokens: expert.maxTokens,
   });
 
-  // Only the experts of the chosen protocol take part (and can be the counterfactual's model).
-  const protocolExperts = Object.entries(experts).filter(
-    ([, expert]) => (expert.tool === 'call_expert') === (config.protocol === 'function-calling'),
-  );
+  const experts = protocolExperts(config);
   let protocol: Protocol;
   if (config.protocol === 'paper') {
-    const paperExperts: PaperExpert[] = protocolExperts.map(([alias, expert]) => ({
+    const paperExperts: PaperExpert[] = experts.map(([alias, expert]) => ({
         ...expertParts(alias, expert),
         tool: expert.tool as PaperExpert['tool'],
         answerStyle: expert.answerStyle ?? (/qwen/i.test(expert.model) ? 'boxed' : 'tagged'),
@@ -114,7 +110,7 @@ export function prepareRun(config: OrchestraConfig, environment: RunEnvironment)
         codeTimeoutMs: config.paper.codeTimeoutSeconds * 1000,
         codeUsdPerSecond: pricing.codePerSecond,
       }),
-      experts: protocolExperts.map(([alias, expert]) => expertParts(alias, expert)),
+      experts: experts.map(([alias, expert]) => expertParts(alias, expert)),
       toolTimeoutMs: config.paper.codeTimeoutSeconds * 1000 + 5000,
     });
   }
@@ -131,7 +127,7 @@ export function prepareRun(config: OrchestraConfig, environment: RunEnvironment)
     },
     pricing,
     counterfactualModel: pickCounterfactualModel(
-      protocolExperts.map(([, expert]) => expert.model),
+      experts.map(([, expert]) => expert.model),
       pricing,
     ),
     limits: {

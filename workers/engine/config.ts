@@ -198,3 +198,11 @@ export function parseConfigText(text: string): OrchestraConfig {
 export function resolveExperts(config: OrchestraConfig): Record<string, ExpertConfig> {
   return config.experts === 'paper' ? PAPER_EXPERTS_PRESET : config.experts;
 }
+
+/** The experts the configured protocol uses: `call_expert` aliases for function calling, the
+ * paper's tools otherwise. Only these are called (and priced for the counterfactual). */
+export function protocolExperts(config: OrchestraConfig): Array<[alias: string, expert: ExpertConfig]> {
+  return Object.entries(resolveExperts(config)).filter(
+    ([, expert]) => (expert.tool === CALL_EXPERT_TOOL) === (config.protocol === 'function-calling'),
+  );
+}
