@@ -11,6 +11,15 @@ test.describe('placeholder page', () => {
     expect(consoleErrors).toEqual([]);
   });
 
+  test('serves the search corpus generated at build time', async ({ request }) => {
+    const corpus = await request.get('/generated/corpus.json');
+    expect(corpus.ok()).toBe(true);
+    const documents = (await corpus.json()) as Array<{ id: string; text: string }>;
+    expect(documents.find((doc) => doc.id === 'country-fra')?.text).toContain('Paris');
+    const notice = await request.get('/generated/DATA-NOTICE.txt');
+    expect(await notice.text()).toContain('Open Database License');
+  });
+
   test('says WebGPU has no adapter in plain headless Chromium', async ({ page }) => {
     await page.goto('/');
     const status = page.getByRole('status');
