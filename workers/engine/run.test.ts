@@ -3,7 +3,7 @@
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '../../e2e/fixtures/scriptedServer.ts';
-import type { Scenario, ScriptedResponse } from '../../e2e/fixtures/scenario.ts';
+import type { Fault, Scenario, ScriptedResponse } from '../../e2e/fixtures/scenario.ts';
 import { createSearchCorpusTool } from '../../tools/functionTools.ts';
 import type { PythonRunner } from '../../tools/python/types.ts';
 import { createCorpusRetriever } from '../../tools/search/retriever.ts';
@@ -45,13 +45,17 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const model = (id: string, options: { supportsServerTools?: boolean; maxRetries?: number; idleTimeoutMs?: number } = {}) =>
+const model = (
+  id: string,
+  options: { supportsServerTools?: boolean; maxRetries?: number; timeoutMs?: number; idleTimeoutMs?: number } = {},
+) =>
   createOpenAICompatibleModel({
     baseUrl: `${server.url}/v1`,
     model: id,
     retryBaseDelayMs: 10,
     maxRetries: options.maxRetries ?? 2,
     supportsServerTools: options.supportsServerTools ?? false,
+    timeoutMs: options.timeoutMs,
     idleTimeoutMs: options.idleTimeoutMs,
   });
 
@@ -285,6 +289,42 @@ describe('paper protocol', () => {
     const failed = of('tool_result')[0];
     expect(failed).toMatchObject({ name: 'search', ok: false });
     expect(failed?.error).toMatch(/503|unavailable|server/i);
+  });
+});
+
+describe('every injected fault ends in a retried success or a clear error, never a hang or a double charge', () => {
+  const answerCall = { content: call('answer', { model: 'answer-1' }), usage: usage(1000, 10), chunkSize: 8 };
+  const cases: Array<{ name: string; fault: Fault; expected: 'answered' | 'error'; code?: string }> = [
+    { name: '429 with Retry-After, once', fault: { kind: 'status', status: 429, retryAfterSeconds: 0.1 }, expected: 'answered' },
+    { name: '500, once', fault: { kind: 'status', status: 500 }, expected: 'answered' },
+    { name: '503, every time', fault: { kind: 'status', status: 503, times: 10 }, expected: 'error', code: 'server' },
+    { name: 'slow first byte within the timeout', fault: { kind: 'slow_first_byte', delayMs: 100 }, expected: 'answered' },
+    { name: 'slow first byte past the timeout, every time', fault: { kind: 'slow_first_byte', delayMs: 2000, times: 10 }, expected: 'error', code: 'timeout' },
+    { name: 'connection dropped before any output', fault: { kind: 'drop_mid_stream', afterChunks: 0 }, expected: 'answered' },
+    { name: 'connection dropped mid-stream', fault: { kind: 'drop_mid_stream', afterChunks: 3 }, expected: 'error', code: 'network' },
+    { name: 'malformed chunk mid-stream', fault: { kind: 'malformed_chunk', afterChunks: 3 }, expected: 'error', code: 'bad_response' },
+    { name: 'a server that never answers', fault: { kind: 'hang', times: 10 }, expected: 'error', code: 'timeout' },
+  ];
+
+  it.each(cases)('$name', async ({ fault, expected, code }) => {
+    const { result, of, elapsedMs } = await run(paperScenario([{ ...answerCall, fault }]), {
+      orchestrator: { model: model('orch', { timeoutMs: 400, maxRetries: 1 }), toolMode: 'prompt' },
+    });
+    expect(result.stopReason).toBe(expected === 'answered' ? 'answered' : 'error');
+    expect(elapsedMs).toBeLessThan(5000);
+    const orchestratorCharges = of('usage').filter((e) => e.entry.kind === 'orchestrator');
+    if (expected === 'answered') {
+      expect(result.answer).toBe('2,138,551');
+      // Charged once, for the attempt that succeeded.
+      expect(orchestratorCharges).toHaveLength(1);
+      expect(result.totals.costUsd).toBeCloseTo((1010 * 0.2 + 900 * 1.25 + 50 * 10) / 1e6, 12);
+    } else {
+      expect(orchestratorCharges).toHaveLength(0);
+      expect(result.totals.costUsd).toBe(0);
+      const error = of('error')[0];
+      expect(error).toMatchObject({ code, fatal: true });
+      expect(error?.message).not.toMatch(/^\[|at .*\.ts:\d+/);
+    }
   });
 });
 
