@@ -1,29 +1,20 @@
 // The summary line of a run (what `--json` ends with and a batch writes per task), and the group
 // reward over rollouts of one task.
 
-import type { RunEvent, StopReason, ToolCounts } from '../workers/engine/events.ts';
+import type { RunEvent, RunTotals, StopReason, ToolCounts } from '../workers/engine/events.ts';
 import type { PreferenceVector } from '../workers/engine/preferences.ts';
 import { computeGroupReward, type GroupReward } from '../workers/engine/reward.ts';
 import type { RunResult } from '../workers/engine/run.ts';
 
-export interface RunSummary {
+/** The run's totals, with what the summary line adds to them. */
+export interface RunSummary extends RunTotals {
   type: 'summary';
   runId: string | null;
   answer: string | null;
   stopReason: StopReason;
   /** The message of the error that stopped the run, when one did. */
   error?: string;
-  costUsd: number;
-  unknownCostEntries: number;
-  hasEstimates: boolean;
-  counterfactualUsd: number | null;
   counterfactualModel: string | null;
-  latencyMs: number;
-  toolLatencyMs: number;
-  turns: number;
-  toolCounts: ToolCounts;
-  promptTokens: number;
-  completionTokens: number;
   /** Whether the answer equals the expected one; only when one was given. */
   correct?: boolean;
 }
@@ -85,17 +76,8 @@ export function summarizeRun(
     runId: result.runId,
     answer: result.answer,
     stopReason: result.stopReason,
-    costUsd: totals.costUsd,
-    unknownCostEntries: totals.unknownCostEntries,
-    hasEstimates: totals.hasEstimates,
-    counterfactualUsd: totals.counterfactualUsd,
+    ...totals,
     counterfactualModel: totals.counterfactualUsd === null ? null : (extra.counterfactualModel ?? null),
-    latencyMs: totals.latencyMs,
-    toolLatencyMs: totals.toolLatencyMs,
-    turns: totals.turns,
-    toolCounts: totals.toolCounts,
-    promptTokens: totals.promptTokens,
-    completionTokens: totals.completionTokens,
   };
   if (extra.error !== undefined && !NORMAL_STOPS.has(result.stopReason)) summary.error = extra.error;
   if (extra.expected !== undefined) summary.correct = isCorrect(result.answer, extra.expected);

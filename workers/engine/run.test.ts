@@ -165,9 +165,9 @@ describe('paper protocol', () => {
     expect(second?.messages[1]?.content).toContain('Documents:\nDoc 1: ');
     expect(second?.messages[1]?.content).toContain('population of 2,138,551');
 
-    const model_request = of('model_request')[0];
-    expect(model_request?.renderedPrompt).toContain('<|im_start|>system\nYou are good at using tools.');
-    expect(model_request?.tools.map((t) => t.name)).toEqual(['enhance_reasoning', 'answer', 'search'].filter((n) => n !== 'enhance_reasoning'));
+    const modelRequest = of('model_request')[0];
+    expect(modelRequest?.renderedPrompt).toContain('<|im_start|>system\nYou are good at using tools.');
+    expect(modelRequest?.tools.map((t) => t.name)).toEqual(['answer', 'search']);
     const toolCall = of('tool_call')[0];
     expect(toolCall).toMatchObject({ name: 'search', alias: 'search-2', model: 'search-model', offered: ['answer', 'search'] });
   });
