@@ -1,7 +1,8 @@
 // A batch of tasks from a JSONL file, run with bounded concurrency. Each finished task's summary
 // is appended to the output file at once (one write per line), so a crash loses at most the
 // tasks in flight; ids already in the output are skipped, so a batch resumes where it stopped.
-// An interrupted task is not written, and runs again on resume.
+// An interrupted task is not written, and runs again on resume; so does a task whose line says it
+// stopped on an error (a refused key, an outage), and its new line supersedes the old one.
 
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { formatUsd } from '../workers/engine/ledger.ts';
@@ -55,27 +56,41 @@ export function parseTasksFile(text: string, path: string): BatchTask[] {
   return tasks;
 }
 
-/** The ids already written to `path` (lines that are not whole JSON objects are ignored). */
-export function readDoneIds(path: string): Set<string> {
+/** What an earlier run left in `path`: the ids done (the last line per id wins; a line whose
+ * run stopped on an error does not count, so that task runs again), how many of those error
+ * lines there are, and whether a crash left the last line without its newline. */
+export function readOutput(path: string): { done: Set<string>; retried: number; unterminated: boolean } {
   const done = new Set<string>();
-  if (!existsSync(path)) return done;
-  for (const raw of readFileSync(path, 'utf8').split('\n')) {
+  const failed = new Set<string>();
+  if (!existsSync(path)) return { done, retried: 0, unterminated: false };
+  const text = readFileSync(path, 'utf8');
+  for (const raw of text.split('\n')) {
     if (!raw.trim()) continue;
     try {
-      const id = (JSON.parse(raw) as { id?: unknown }).id;
-      if (typeof id === 'string' || typeof id === 'number') done.add(String(id));
+      const line = JSON.parse(raw) as { id?: unknown; stopReason?: unknown };
+      if (typeof line.id !== 'string' && typeof line.id !== 'number') continue;
+      const id = String(line.id);
+      if (line.stopReason === 'error') {
+        done.delete(id);
+        failed.add(id);
+      } else {
+        done.add(id);
+        failed.delete(id);
+      }
     } catch {
       // A line cut short by a crash: that task runs again.
     }
   }
-  return done;
+  return { done, retried: failed.size, unterminated: text.length > 0 && !text.endsWith('\n') };
 }
 
-/** Appends whole lines; first finishes a line a crash left without its newline. */
-function createAppender(path: string): (line: BatchLine) => void {
-  if (existsSync(path)) {
-    const existing = readFileSync(path, 'utf8');
-    if (existing.length > 0 && !existing.endsWith('\n')) appendFileSync(path, '\n');
+/** Checks the output file can be written before any paid call, finishes a line a crash left
+ * without its newline, and returns a writer of whole lines. */
+function createAppender(path: string, unterminated: boolean): (line: BatchLine) => void {
+  try {
+    appendFileSync(path, unterminated ? '\n' : '');
+  } catch (error) {
+    throw new UsageError(`Cannot write the output file "${path}": ${(error as Error).message}.`);
   }
   return (line) => appendFileSync(path, `${JSON.stringify(line)}\n`);
 }
@@ -84,7 +99,8 @@ export interface BatchOutcome {
   total: number;
   skipped: number;
   written: number;
-  /** Tasks that stopped on an error or a limit (written, with their stop reason). */
+  /** Tasks that stopped on an error or a limit (written, with their stop reason), or that
+   * failed before they could be summarised (not written). */
   failed: number;
   interrupted: boolean;
 }
@@ -99,8 +115,9 @@ export interface BatchOptions {
 }
 
 export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
-  const done = readDoneIds(options.outPath);
-  const pending = options.tasks.filter((task) => !done.has(task.id));
+  const previous = readOutput(options.outPath);
+  const append = createAppender(options.outPath, previous.unterminated);
+  const pending = options.tasks.filter((task) => !previous.done.has(task.id));
   const outcome: BatchOutcome = {
     total: options.tasks.length,
     skipped: options.tasks.length - pending.length,
@@ -108,8 +125,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
     failed: 0,
     interrupted: false,
   };
-  options.progress.begin(outcome.total, outcome.skipped);
-  const append = createAppender(options.outPath);
+  options.progress.begin(outcome.total, outcome.skipped, previous.retried);
   let next = 0;
 
   const worker = async () => {
@@ -126,7 +142,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
         continue;
       }
       if (summary.stopReason === 'aborted') {
-        options.progress.abandoned(task);
+        options.progress.abandoned(task, summary);
         continue;
       }
       append({
@@ -147,11 +163,11 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
 }
 
 export interface BatchProgress {
-  begin(total: number, skipped: number): void;
+  begin(total: number, skipped: number, retried: number): void;
   started(task: BatchTask): void;
   finished(task: BatchTask, summary: RunSummary): void;
-  /** Stopped by Ctrl-C: not written. */
-  abandoned(task: BatchTask): void;
+  /** Stopped by Ctrl-C: not written (what it spent still counts). */
+  abandoned(task: BatchTask, summary: RunSummary): void;
   /** Threw before it could produce a summary: not written. */
   crashed(task: BatchTask, message: string): void;
   end(outcome: BatchOutcome): void;
@@ -183,14 +199,13 @@ export function createProgress(stream: { write(text: string): unknown; isTTY?: b
   };
 
   return {
-    begin(count, already) {
+    begin(count, already, retried) {
       total = count;
       skipped = already;
-      say(
-        already > 0
-          ? `${count} tasks, ${already} already in the output: skipping them.`
-          : `${count} tasks.`,
-      );
+      const parts = [`${count} tasks`];
+      if (already > 0) parts.push(`${already} already in the output: skipping them`);
+      if (retried > 0) parts.push(`${retried} that stopped on an error last time run again`);
+      say(`${parts.join(', ')}.`);
     },
     started() {
       running += 1;
@@ -208,8 +223,9 @@ export function createProgress(stream: { write(text: string): unknown; isTTY?: b
       if (live) say(line);
       else stream.write(`${line} · ${status()}\n`);
     },
-    abandoned(task) {
+    abandoned(task, summary) {
       running -= 1;
+      costUsd += summary.costUsd;
       say(style.yellow(`… ${task.id} · interrupted, not written (it runs again next time)`));
     },
     crashed(task, message) {

@@ -44,7 +44,7 @@ export interface NodeRunEnvironment {
 
 /** The CLI's environment: the local corpus (searches cost nothing) and Pyodide in a worker thread. */
 export async function createNodeEnvironment(env: NodeJS.ProcessEnv): Promise<NodeRunEnvironment> {
-  const documents = await loadNodeCorpus();
+  const documents = loadNodeCorpus();
   const python = createNodePythonRunner();
   return {
     environment: {

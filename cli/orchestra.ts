@@ -15,7 +15,7 @@ async function tasksCommand(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(`${TASKS_USAGE}\n`);
     return EXIT_CODES.ok;
   }
-  for (const task of await loadNodeSampleTasks()) io.stdout.write(`${JSON.stringify(task)}\n`);
+  for (const task of loadNodeSampleTasks()) io.stdout.write(`${JSON.stringify(task)}\n`);
   return EXIT_CODES.ok;
 }
 
@@ -64,8 +64,10 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
     if (error.code === 'EPIPE') process.exit(EXIT_CODES.ok);
     throw error;
   });
+  const canWindDown = process.argv[2] === 'run';
   process.on('SIGINT', () => {
-    if (controller.signal.aborted) process.exit(EXIT_CODES.interrupted);
+    // Only `run` has calls to cancel and results to keep; anything else stops at once.
+    if (!canWindDown || controller.signal.aborted) process.exit(EXIT_CODES.interrupted);
     process.stderr.write('\nStopping: in-flight calls are being cancelled (Ctrl-C again to quit at once).\n');
     controller.abort();
   });

@@ -1,7 +1,7 @@
 // `orchestra run`: one task (optionally N rollouts with the group reward) or a batch from JSONL.
 
 import { readFileSync } from 'node:fs';
-import { resolveExperts, type OrchestraConfig } from '../workers/engine/config.ts';
+import { protocolExperts, type OrchestraConfig } from '../workers/engine/config.ts';
 import type { RunEvent } from '../workers/engine/events.ts';
 import { runOrchestration, type RunResult } from '../workers/engine/run.ts';
 import { prepareRun, type PreparedRun } from '../workers/prepareRun.ts';
@@ -92,17 +92,7 @@ function runPrepared(
   signal: AbortSignal,
   onEvent: (event: RunEvent) => void,
 ): Promise<RunResult> {
-  return runOrchestration({
-    task,
-    protocol: prepared.protocol,
-    orchestrator: prepared.orchestrator,
-    pricing: prepared.pricing,
-    counterfactualModel: prepared.counterfactualModel,
-    limits: prepared.limits,
-    instruction: prepared.instruction,
-    signal,
-    onEvent,
-  });
+  return runOrchestration({ ...prepared, task, signal, onEvent });
 }
 
 function exitCodeFor(stops: readonly RunSummary['stopReason'][], interrupted: boolean): number {
@@ -121,7 +111,7 @@ async function runSingle(options: {
 }): Promise<number> {
   const { prepared, io } = options;
   const style = createStyle(colorWanted(io.stdout, io.env));
-  const runs: Array<{ result: RunResult; error?: string }> = [];
+  const runs: Array<{ result: RunResult; error?: string; summary: RunSummary }> = [];
   const started = performance.now();
 
   for (let i = 0; i < options.rollouts && !io.signal.aborted; i++) {
@@ -135,29 +125,25 @@ async function runSingle(options: {
       print(event);
     });
     const error = watcher.fatalError();
-    runs.push(error === undefined ? { result } : { result, error });
-    if (!options.json) {
-      const summary = summarizeRun(result, { counterfactualModel: prepared.counterfactualModel, error, expected: options.expected });
-      io.stdout.write(formatResultBlock(summary, style));
-    }
+    const summary = summarizeRun(result, { counterfactualModel: prepared.counterfactualModel, error, expected: options.expected });
+    // A rollout stopped by Ctrl-C is no sample of the task: it must not enter the reward as a loss.
+    if (result.stopReason !== 'aborted') runs.push(error === undefined ? { result, summary } : { result, error, summary });
+    if (!options.json) io.stdout.write(formatResultBlock(summary, style));
   }
 
   const first = runs[0];
   if (!first) return EXIT_CODES.interrupted;
   let summary: RunSummary;
   if (options.rollouts === 1) {
-    summary = summarizeRun(first.result, {
-      counterfactualModel: prepared.counterfactualModel,
-      error: first.error,
-      expected: options.expected,
-    });
+    summary = first.summary;
   } else {
     const group = summarizeGroup(runs, {
       expected: options.expected,
       preference: prepared.preference,
-      expertTools: new Set(Object.values(resolveExperts(options.config)).map((expert) => expert.tool)),
+      expertTools: new Set(protocolExperts(options.config).map(([, expert]) => expert.tool)),
       counterfactualModel: prepared.counterfactualModel,
       wallMs: Math.round(performance.now() - started),
+      interrupted: io.signal.aborted ? { ran: runs.length, asked: options.rollouts } : undefined,
     });
     if (!options.json) io.stdout.write(formatGroupBlock(group, style));
     summary = group;

@@ -3,7 +3,7 @@
 
 import type { RunEvent, RunTotals, StopReason, ToolCounts } from '../workers/engine/events.ts';
 import type { PreferenceVector } from '../workers/engine/preferences.ts';
-import { computeGroupReward, type GroupReward } from '../workers/engine/reward.ts';
+import { computeGroupReward, MIN_GROUP_SIZE, type GroupReward } from '../workers/engine/reward.ts';
 import type { RunResult } from '../workers/engine/run.ts';
 
 /** The run's totals, with what the summary line adds to them. */
@@ -125,6 +125,8 @@ export function summarizeGroup(
     expertTools: ReadonlySet<string>;
     counterfactualModel: string | undefined;
     wallMs: number;
+    /** Set when Ctrl-C cut the group short: a partial group gets no rewards. */
+    interrupted?: { ran: number; asked: number };
   },
 ): GroupSummary {
   const rollouts: RolloutRecord[] = runs.map(({ result }) => ({
@@ -173,12 +175,17 @@ export function summarizeGroup(
     mean: null,
     std: null,
     lowSpread: null,
-    tooSmall: runs.length < 3,
+    tooSmall: runs.length < MIN_GROUP_SIZE,
     normalized: null,
     skippedFeatures: null,
   };
   if (abnormal?.error !== undefined) group.error = abnormal.error;
 
+  if (options.interrupted) {
+    const { ran, asked } = options.interrupted;
+    group.rewardNote = `Interrupted after ${ran} of ${asked} rollouts: rewards are not computed for a partial group.`;
+    return group;
+  }
   if (options.expected === undefined) {
     group.rewardNote =
       'Rewards need the expected answer: pass --correct "<answer>" so each rollout can be marked correct or not.';

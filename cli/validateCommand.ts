@@ -1,6 +1,6 @@
 // `orchestra validate`: checks a configuration and prints what it resolves to.
 
-import { CALL_EXPERT_TOOL, resolveExperts } from '../workers/engine/config.ts';
+import { protocolExperts } from '../workers/engine/config.ts';
 import { formatUsd } from '../workers/engine/ledger.ts';
 import { lookupPrice } from '../workers/engine/pricing.ts';
 import { effectivePricing, resolvePreference } from '../workers/prepareRun.ts';
@@ -36,9 +36,7 @@ export async function validateCommand(argv: string[], io: CliIo): Promise<number
       ` · toolMode ${config.orchestrator.toolMode} · ${priceText(config.orchestrator.model)}`,
   );
 
-  const experts = Object.entries(resolveExperts(config)).filter(([, expert]) =>
-    config.protocol === 'paper' ? expert.tool !== CALL_EXPERT_TOOL : expert.tool === CALL_EXPERT_TOOL,
-  );
+  const experts = protocolExperts(config);
   lines.push(`Experts${config.experts === 'paper' ? ' (the "paper" preset)' : ''}:`);
   const table = experts.map(([alias, expert]) => {
     const price = lookupPrice(pricing, expert.model);
