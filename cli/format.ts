@@ -36,9 +36,7 @@ export function oneLine(text: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, Math.max(0, max - 1))}…` : flat;
 }
 
-export function formatSeconds(ms: number): string {
-  return `${(ms / 1000).toFixed(1)} s`;
-}
+export { formatSeconds } from '../workers/engine/format.ts';
 
 /** A duration for an ETA: "45 s", "3 min 20 s", "1 h 05 min". */
 export function formatDuration(ms: number): string {

@@ -73,12 +73,13 @@ describe('orchestra run --rollouts', () => {
 });
 
 describe('orchestra reward', () => {
-  // Worked by hand. Features over the group: search-1 counts [1, 2, 0] → [0.5, 1, 0];
-  // outcome [1, 1, 0]; cost [0.01, 0.03, 0.02] and latency [1000, 3000, 2000], lower is better →
-  // [1, 0, 0.5]. Weights: search-1 −0.2, outcome 0.5, cost 0.3, latency 0.2.
-  //   A: −0.2·0.5 + 0.5 + 0.3·1 + 0.2·1 = 0.9;  B: −0.2·1 + 0.5 + 0 + 0 = 0.3;  C: wrong → 0.
-  //   mean 0.4; sample std √((0.25 + 0.01 + 0.16) / 2) = √0.21 ≈ 0.458258;
-  //   advantages 0.5/0.458258 ≈ 1.091089, −0.1/… ≈ −0.218218, −0.4/… ≈ −0.872872.
+  // Worked by hand. Features over the group: search-1 counts [1, 2, 0], to be avoided (weight
+  // −0.2), so fewer calls score higher → (2 − x)/2 = [0.5, 0, 1] at weight 0.2; outcome [1, 1, 0];
+  // cost [0.01, 0.03, 0.02] and latency [1000, 3000, 2000], lower is better → [1, 0, 0.5].
+  // Weights: outcome 0.5, cost 0.3, latency 0.2.
+  //   A: 0.2·0.5 + 0.5 + 0.3·1 + 0.2·1 = 1.1;  B: 0.2·0 + 0.5 + 0 + 0 = 0.5;  C: wrong → 0.
+  //   mean 1.6/3 ≈ 0.533333; sample std √((0.566667² + 0.033333² + 0.533333²) / 2) = √0.303333 ≈ 0.550757;
+  //   advantages 0.566667/0.550757 ≈ 1.028885, −0.033333/… ≈ −0.060523, −0.533333/… ≈ −0.968362.
   const input = {
     preference: { outcome: 0.5, cost: 0.3, latency: 0.2, tools: { 'search-1': -0.2 } },
     rollouts: [
@@ -97,15 +98,15 @@ describe('orchestra reward', () => {
     expect(Object.keys(output).sort()).toEqual(
       ['advantages', 'lowSpread', 'mean', 'normalized', 'rewards', 'skippedFeatures', 'std', 'tooSmall'].sort(),
     );
-    output.rewards.forEach((reward, i) => expect(reward).toBeCloseTo([0.9, 0.3, 0][i]!, 12));
-    output.advantages.forEach((advantage, i) => expect(advantage).toBeCloseTo([1.091089, -0.218218, -0.872872][i]!, 5));
-    expect(output.mean).toBeCloseTo(0.4, 12);
-    expect(output.std).toBeCloseTo(Math.sqrt(0.21), 12);
+    output.rewards.forEach((reward, i) => expect(reward).toBeCloseTo([1.1, 0.5, 0][i]!, 12));
+    output.advantages.forEach((advantage, i) => expect(advantage).toBeCloseTo([1.028885, -0.060523, -0.968362][i]!, 5));
+    expect(output.mean).toBeCloseTo(1.6 / 3, 12);
+    expect(output.std).toBeCloseTo(Math.sqrt(0.91 / 3), 12);
     expect(output).toMatchObject({ lowSpread: false, tooSmall: false, skippedFeatures: [] });
     expect(output.normalized).toEqual([
       { 'search-1': 0.5, outcome: 1, cost: 1, latency: 1 },
-      { 'search-1': 1, outcome: 1, cost: 0, latency: 0 },
-      { 'search-1': 0, outcome: 0, cost: 0.5, latency: 0.5 },
+      { 'search-1': 0, outcome: 1, cost: 0, latency: 0 },
+      { 'search-1': 1, outcome: 0, cost: 0.5, latency: 0.5 },
     ]);
   }, 30_000);
 

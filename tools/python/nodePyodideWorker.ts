@@ -13,8 +13,9 @@ try {
   const session = createPyodideSession(pyodide);
   port.on('message', (message: unknown) => {
     if (!isHostToWorkerMessage(message)) return;
-    post({ type: 'result', id: message.id, result: session.run(message.code, message.maxOutputBytes) });
-    // The host sees the exit and starts a fresh worker for the next run.
+    const result = session.run(message.code, message.maxOutputBytes);
+    post({ type: 'result', id: message.id, result, fatal: session.broken });
+    // The host stops using this worker on `fatal` and starts a fresh one for the next run.
     if (session.broken) process.exit(1);
   });
   post({ type: 'ready' });

@@ -42,7 +42,11 @@ class PyodideWorker {
         if (!isWorkerToHostMessage(message)) return;
         if (message.type === 'ready') resolve();
         else if (message.type === 'load-failed') reject(new Error(`Pyodide failed to load: ${message.error}`));
-        else if (message.id === this.current?.id) this.current.settle({ kind: 'result', result: message.result });
+        else if (message.id === this.current?.id) {
+          // Stop first, so a run queued behind this one goes to a fresh worker.
+          if (message.fatal) this.stop();
+          this.current.settle({ kind: 'result', result: message.result });
+        }
       });
       this.worker.on('error', (error) => {
         this.stopped = true;

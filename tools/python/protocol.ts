@@ -28,6 +28,8 @@ export interface RunResultMessage {
   type: 'result';
   id: number;
   result: SessionRunResult;
+  /** The interpreter is broken after this run: the host must not send it another. */
+  fatal?: boolean;
 }
 
 export type WorkerToHostMessage = ReadyMessage | LoadFailedMessage | RunResultMessage;

@@ -110,4 +110,20 @@ describe('toAnthropicMessages', () => {
       ],
     });
   });
+
+  it('drops empty turns and opens with a user turn, as the API requires', () => {
+    expect(
+      toAnthropicMessages([
+        { role: 'system', content: 'A' },
+        { role: 'assistant', content: 'I will look.' },
+        { role: 'assistant', content: '', toolCalls: [{ id: 't1', name: 'search', arguments: {} }] },
+        { role: 'user', content: '  ' },
+        { role: 'user', content: 'go on' },
+      ]).messages,
+    ).toEqual([
+      { role: 'user', content: '(The conversation so far:)' },
+      { role: 'assistant', content: 'I will look.' },
+      { role: 'user', content: 'go on' },
+    ]);
+  });
 });

@@ -70,7 +70,7 @@ export function createAnthropicModel(options: AnthropicOptions): ChatModel {
           onRetry: (info) => onDelta?.({ type: 'retry', ...info }),
           secrets,
         },
-        (attempt) => readMessage(attempt, { startedAt, secrets, ...(onDelta ? { onDelta } : {}) }),
+        (attempt) => readMessage(attempt, { url, model: options.model, startedAt, secrets, ...(onDelta ? { onDelta } : {}) }),
       );
     },
   };
@@ -104,14 +104,21 @@ export function toAnthropicMessages(messages: ChatMessage[]): {
     }
     const role = message.role === 'assistant' ? 'assistant' : 'user';
     const text = message.role === 'tool' ? `Result of the tool "${message.name}" (call ${message.toolCallId}):\n${message.content}` : message.content;
+    // The API refuses empty turns (an assistant turn that only made server-parsed calls).
+    if (!text.trim()) continue;
     const last = merged.at(-1);
     if (last?.role === role) last.content = `${last.content}\n\n${text}`;
     else merged.push({ role, content: text });
   }
+  // ... and a conversation that does not open with the user.
+  if (merged[0]?.role === 'assistant') merged.unshift({ role: 'user', content: '(The conversation so far:)' });
   return { system: systemParts.join('\n\n'), messages: merged };
 }
 
 interface ReadContext {
+  /** For error messages about a failure reported inside the stream. */
+  url: string;
+  model: string;
   startedAt: number;
   secrets: string[];
   onDelta?: (delta: ChatDelta) => void;
@@ -223,7 +230,14 @@ function toUsage(counters: AnthropicUsage): Usage {
 function streamError(data: Record<string, unknown>, context: ReadContext): BackendError {
   const error = (data.error ?? {}) as { type?: unknown };
   const status = (typeof error.type === 'string' ? ERROR_TYPE_STATUS[error.type] : undefined) ?? 500;
-  return errorFromStatus({ provider: PROVIDER, status, bodyText: JSON.stringify(data), url: '', secrets: context.secrets });
+  return errorFromStatus({
+    provider: PROVIDER,
+    status,
+    bodyText: JSON.stringify(data),
+    url: context.url,
+    model: context.model,
+    secrets: context.secrets,
+  });
 }
 
 function parseJson(text: string, context: ReadContext): Record<string, unknown> {

@@ -109,10 +109,12 @@ describe.each(clients)('$name client against faults', ({ make }) => {
   });
 
   it('retries a timed-out attempt and succeeds', async () => {
-    // A slow answer is still served (so consumed): the retry gets the next one.
-    script(answerWith({ kind: 'slow_first_byte', delayMs: 1000 }), answerWith());
+    // The client hung up on the slow answer, so the server puts it back; its fault has fired, so
+    // the retry gets the same answer at once.
+    script(answerWith({ kind: 'slow_first_byte', delayMs: 1000 }));
     const outcome = await call(make(server, { timeoutMs: 150, maxRetries: 1 }));
     expect(outcome.completion?.content).toBe(ANSWER);
+    expect(server.requests).toHaveLength(2);
     expect(retriesOf(outcome.deltas).map((retry) => retry.reason)).toEqual(['timed out']);
   });
 

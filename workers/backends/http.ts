@@ -122,6 +122,7 @@ async function runAttempt<T>(request: PostRequest, consume: (attempt: Attempt) =
 
   let gotResponse = false;
   let delivered = false;
+  let readError: unknown;
   try {
     armTimer(timeoutMs, headersTimeout);
     const response = await (request.fetch ?? fetch)(request.url, {
@@ -147,7 +148,11 @@ async function runAttempt<T>(request: PostRequest, consume: (attempt: Attempt) =
     if (!response.body) {
       throw new BackendError({ code: 'bad_response', provider, message: `${provider} answered with an empty body.` });
     }
-    const body = watchIdle(response.body, () => armTimer(idleTimeoutMs, idleTimeout));
+    const body = watchIdle(
+      response.body,
+      () => armTimer(idleTimeoutMs, idleTimeout),
+      (error) => (readError = error),
+    );
     const watched = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
     return await consume({
       response: watched as Attempt['response'],
@@ -155,6 +160,10 @@ async function runAttempt<T>(request: PostRequest, consume: (attempt: Attempt) =
       markDelivered: () => (delivered = true),
     });
   } catch (thrown) {
+    // Once the response is open, only a failed read is the connection's fault. Anything else the
+    // consumer threw (a parsing bug, the caller's onDelta) is ours: never retried, never renamed.
+    const ours = gotResponse && thrown !== readError && !(thrown instanceof BackendError) && !isAbortError(thrown);
+    if (ours && !timedOut && !signal?.aborted) throw thrown;
     const error = translate(thrown, { request, timedOut, gotResponse });
     if (delivered && error.retryable) {
       throw new BackendError({
@@ -231,11 +240,24 @@ function describeCause(thrown: unknown): string {
   return detail ? `${thrown.message}: ${detail}` : thrown.message;
 }
 
-function watchIdle(body: ReadableStream<Uint8Array>, onChunk: () => void): ReadableStream<Uint8Array> {
+/** Re-arms the idle timer on every chunk, and reports read failures (the connection) apart from
+ * anything else the consumer may throw. */
+function watchIdle(
+  body: ReadableStream<Uint8Array>,
+  onChunk: () => void,
+  onReadError: (error: unknown) => void,
+): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      const { done, value } = await reader.read();
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch (error) {
+        onReadError(error);
+        throw error;
+      }
+      const { done, value } = chunk;
       onChunk();
       if (done) controller.close();
       else controller.enqueue(value);

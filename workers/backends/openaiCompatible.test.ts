@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScriptedResponse } from '../../e2e/fixtures/scenario.ts';
 import { startScriptedServer, type ScriptedServer } from '../../e2e/fixtures/scriptedServer.ts';
@@ -160,6 +162,36 @@ describe('createOpenAICompatibleModel', () => {
     const error = expectFailure(await call(model()), 'not_found');
     expect(error.message).toContain(`"${MODEL}"`);
     expect(error.message).toContain('does not exist');
+  });
+
+  it('reads a stream whose chunks carry "error": null, as some servers send', async () => {
+    // A raw server, because the scripted one only writes well-formed chunks.
+    const raw = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const chunk = (body: unknown) => res.write(`data: ${JSON.stringify(body)}\n\n`);
+      chunk({ error: null, choices: [{ index: 0, delta: { content: 'Hel' } }] });
+      chunk({ error: null, choices: [{ index: 0, delta: { content: 'lo' }, finish_reason: 'stop' }] });
+      res.end('data: [DONE]\n\n');
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    const { port } = raw.address() as AddressInfo;
+    try {
+      const outcome = await call(createOpenAICompatibleModel({ baseUrl: `http://127.0.0.1:${port}/v1`, model: MODEL, maxRetries: 0 }));
+      expect(outcome.completion?.content).toBe('Hello');
+    } finally {
+      await new Promise((resolve) => raw.close(resolve));
+    }
+  });
+
+  it('lets an exception from the caller\'s onDelta through unchanged, without retrying', async () => {
+    script({ content: 'Hello there', chunkSize: 4 });
+    const bug = new TypeError('a bug in the UI');
+    await expect(
+      model().complete({ messages: [{ role: 'user', content: 'Hi' }] }, () => {
+        throw bug;
+      }),
+    ).rejects.toBe(bug);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('reports a refused connection as network in Node', async () => {

@@ -64,7 +64,8 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): C
           onRetry: (info) => onDelta?.({ type: 'retry', ...info }),
           secrets,
         },
-        (attempt) => readCompletion(attempt, { provider, startedAt, secrets, ...(onDelta ? { onDelta } : {}) }),
+        (attempt) =>
+          readCompletion(attempt, { provider, url, model: options.model, startedAt, secrets, ...(onDelta ? { onDelta } : {}) }),
       );
     },
   };
@@ -117,6 +118,9 @@ function toOpenAIMessage(message: ChatMessage): Record<string, unknown> {
 
 interface ReadContext {
   provider: string;
+  /** For error messages about a failure reported inside the stream. */
+  url: string;
+  model: string;
   startedAt: number;
   secrets: string[];
   onDelta?: (delta: ChatDelta) => void;
@@ -226,11 +230,18 @@ function badResponse(context: ReadContext, what: string): BackendError {
 
 /** Folds one streamed chunk (`part` = "delta") or a whole non-streamed answer (`part` = "message"). */
 function absorbChunk(chunk: Record<string, unknown>, builder: CompletionBuilder, context: ReadContext, part: 'delta' | 'message'): void {
-  if (chunk.error !== undefined) {
+  if (chunk.error !== undefined && chunk.error !== null) {
     // OpenRouter and vLLM report failures inside an open stream this way.
     const error = chunk.error as { code?: unknown; status?: unknown };
     const status = [error.code, error.status].find((value): value is number => typeof value === 'number' && value >= 400) ?? 500;
-    throw errorFromStatus({ provider: context.provider, status, bodyText: JSON.stringify(chunk), url: '', secrets: context.secrets });
+    throw errorFromStatus({
+      provider: context.provider,
+      status,
+      bodyText: JSON.stringify(chunk),
+      url: context.url,
+      model: context.model,
+      secrets: context.secrets,
+    });
   }
   if (typeof chunk.model === 'string' && chunk.model !== '') builder.model = chunk.model;
   if (typeof chunk.usage === 'object' && chunk.usage !== null) builder.usage = parseUsage(chunk.usage as Record<string, unknown>);

@@ -67,6 +67,10 @@ describe('readSse', () => {
     );
   });
 
+  it('dispatches no event whose data is empty', async () => {
+    expect(await collect(streamOf([new TextEncoder().encode('data:\n\nevent: ping\ndata:\n\ndata: x\n\n')]))).toEqual([{ data: 'x' }]);
+  });
+
   it('splits one byte at a time', async () => {
     const bytes = new TextEncoder().encode(SAMPLE);
     const chunks = Array.from(bytes, (byte) => Uint8Array.of(byte));

@@ -28,7 +28,9 @@ export async function* readSse(
   /** Handles one line; returns an event when a blank line completes one. */
   const takeLine = (line: string): SseEvent | undefined => {
     if (line === '') {
-      const complete = dataLines.length > 0 ? { data: dataLines.join('\n'), ...(eventName ? { event: eventName } : {}) } : undefined;
+      // As the SSE spec says, an event whose data is empty is not dispatched.
+      const data = dataLines.join('\n');
+      const complete = data !== '' ? { data, ...(eventName ? { event: eventName } : {}) } : undefined;
       dataLines = [];
       eventName = undefined;
       return complete;

@@ -130,14 +130,26 @@ describe('computeGroupReward: tool preferences', () => {
 
   it('ranks it last when the same tool is to be avoided', () => {
     const result = computeGroupReward(group, prefer({ outcome: 1, tools: { 'search-1': -1 } }));
-    // R = −1·[1, 0, 0.5] = [−1, 0, −0.5]
-    expect(result.rewards).toEqual([-1, 0, -0.5]);
+    // Avoid: fewer calls score higher. search-1 = [2, 0, 1] → (max − x)/(max − min) = [0, 1, 0.5]; R = 1·that.
+    expect(result.rewards).toEqual([0, 1, 0.5]);
   });
 
   it('weighs preferring one tool against avoiding another', () => {
     const result = computeGroupReward(group, prefer({ tools: { 'search-1': -1, 'search-3': 0.5 } }));
-    // R = −1·search-1 + 0.5·search-3 = [−1, 0.5, −0.5 + 0.25] = [−1, 0.5, −0.25]
-    expect(result.rewards).toEqual([-1, 0.5, -0.25]);
+    // R = 1·[0, 1, 0.5] (search-1 avoided) + 0.5·[0, 1, 0.5] (search-3 preferred) = [0, 1.5, 0.75]
+    expect(result.rewards).toEqual([0, 1.5, 0.75]);
+  });
+
+  it('never scores a correct rollout below a wrong one, even when it used a tool to avoid', () => {
+    const result = computeGroupReward(
+      [rollout(true, 0.01, 1000, { 'answer-1': 3 }), rollout(false, 0.01, 1000, {}), rollout(true, 0.01, 1000, { 'answer-1': 1 })],
+      prefer({ outcome: 0.5, tools: { 'answer-1': -1 } }),
+    );
+    // answer-1 = [3, 0, 1] avoided → [0, 1, 2/3]; outcome = [1, 0, 1] → [1, 0, 1].
+    // R = [0.5·1 + 0, 0 (wrong), 0.5·1 + 2/3]
+    expect(result.rewards[0]).toBeCloseTo(0.5, 12);
+    expect(result.rewards[1]).toBe(0);
+    expect(result.rewards[2]).toBeCloseTo(0.5 + 2 / 3, 12);
   });
 
   it('counts a tool missing from a rollout as zero uses', () => {

@@ -6,6 +6,9 @@
 // latency when it takes the min and max but plugs the un-negated value into the formula, which
 // can push those terms outside [0, 1] and reward the dearer rollout; we apply the negation
 // consistently instead, so every normalised feature lies in [0, 1] and higher is better.
+// A tool the user wants avoided (a negative weight) is scored the same way: fewer calls score
+// higher, at weight |w|. Every term is then ≥ 0, so a correct rollout never scores below a wrong
+// one (which scores 0), as "R when correct, 0 otherwise" requires.
 
 import type { PreferenceVector } from './preferences.ts';
 
@@ -43,7 +46,7 @@ const BUILT_IN_FEATURES = ['outcome', 'cost', 'latency'] as const;
 interface Feature {
   name: string;
   weight: number;
-  /** True for cost and latency, where less is better. */
+  /** True for cost, latency and tools to avoid, where less is better. */
   lowerIsBetter: boolean;
   values: number[];
 }
@@ -97,12 +100,15 @@ function groupFeatures(rollouts: RolloutFeatures[], preference: PreferenceVector
   if (clash !== undefined) throw new Error(`Tool key "${clash}" clashes with a built-in reward feature`);
 
   const features: Feature[] = [
-    ...toolKeys.map((key) => ({
-      name: key,
-      weight: preference.tools[key] ?? 0,
-      lowerIsBetter: false,
-      values: rollouts.map((rollout) => rollout.toolCounts[key] ?? 0),
-    })),
+    ...toolKeys.map((key) => {
+      const weight = preference.tools[key] ?? 0;
+      return {
+        name: key,
+        weight: Math.abs(weight),
+        lowerIsBetter: weight < 0,
+        values: rollouts.map((rollout) => rollout.toolCounts[key] ?? 0),
+      };
+    }),
     { name: 'outcome', weight: preference.outcome, lowerIsBetter: false, values: rollouts.map((r) => (r.correct ? 1 : 0)) },
     { name: 'cost', weight: preference.cost, lowerIsBetter: true, values: rollouts.map((r) => r.costUsd) },
     { name: 'latency', weight: preference.latency, lowerIsBetter: true, values: rollouts.map((r) => r.latencyMs) },

@@ -8,7 +8,7 @@ import { Ledger } from './ledger.ts';
 import type { PricingTable } from './pricing.ts';
 import { RunStop, type EventBody, type ModelCallOptions, type Protocol, type TurnContext } from './protocol.ts';
 import { renderChatML, renderToolsBlock, toPromptMessages } from './qwen3/render.ts';
-import { estimatePromptTokens, estimateTokens } from './tokens.ts';
+import { estimatePromptTokens, estimateTokensOfLength } from './tokens.ts';
 import type { ChatCompletion, ChatModel } from './types.ts';
 
 export interface OrchestratorOptions {
@@ -151,37 +151,45 @@ export async function runOrchestration(options: RunOptions): Promise<RunResult> 
       stop('max_cost');
       throw new RunStop('max_cost');
     }
-    const completion = await race(
-      call.model.complete({ ...call.request, signal: controller.signal }, (delta) => {
-        if (controller.signal.aborted) return;
-        if (delta.type === 'retry') {
-          emit({ type: 'retry', step, callId: call.callId, attempt: delta.attempt, waitMs: delta.waitMs, reason: delta.reason });
-        } else {
-          emit({ type: delta.type === 'reasoning' ? 'reasoning_delta' : 'content_delta', step, callId: call.callId, text: delta.text });
-        }
-      }),
-    );
-    const estimatedUsage = completion.usage
-      ? undefined
-      : {
-          promptTokens: estimatePromptTokens(
-            call.request.messages,
-            call.request.tools ? renderToolsBlock(call.request.tools) : '',
-          ),
-          completionTokens: estimateTokens((completion.reasoning ?? '') + completion.content),
-        };
-    charged(
-      ledger.recordModelCall({
-        step,
-        callId: call.callId,
-        kind: call.kind,
-        model: call.model.model,
-        alias: call.alias,
-        usage: completion.usage,
-        estimatedUsage,
-        latencyMs: completion.latencyMs,
-      }),
-    );
+    const started = performance.now();
+    const promptEstimate = () =>
+      estimatePromptTokens(call.request.messages, call.request.tools ? renderToolsBlock(call.request.tools) : '');
+    const record = (usage: ChatCompletion['usage'], completionChars: number, latencyMs: number) =>
+      charged(
+        ledger.recordModelCall({
+          step,
+          callId: call.callId,
+          kind: call.kind,
+          model: call.model.model,
+          alias: call.alias,
+          usage,
+          estimatedUsage: usage
+            ? undefined
+            : { promptTokens: promptEstimate(), completionTokens: estimateTokensOfLength(completionChars) },
+          latencyMs,
+        }),
+      );
+    let streamedChars = 0;
+    let completion: ChatCompletion;
+    try {
+      completion = await race(
+        call.model.complete({ ...call.request, signal: controller.signal }, (delta) => {
+          if (controller.signal.aborted) return;
+          if (delta.type === 'retry') {
+            emit({ type: 'retry', step, callId: call.callId, attempt: delta.attempt, waitMs: delta.waitMs, reason: delta.reason });
+          } else {
+            streamedChars += delta.text.length;
+            emit({ type: delta.type === 'reasoning' ? 'reasoning_delta' : 'content_delta', step, callId: call.callId, text: delta.text });
+          }
+        }),
+      );
+    } catch (error) {
+      // A call that failed or was stopped after it streamed output was most likely billed for
+      // it: charge an estimate rather than nothing.
+      if (streamedChars > 0) record(undefined, streamedChars, performance.now() - started);
+      throw error;
+    }
+    record(completion.usage, (completion.reasoning ?? '').length + completion.content.length, completion.latencyMs);
     return completion;
   };
 

@@ -10,7 +10,11 @@ const USAGE_CHARS_PER_TOKEN = 4;
 const BUDGET_CHARS_PER_TOKEN = 3;
 
 export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / USAGE_CHARS_PER_TOKEN);
+  return estimateTokensOfLength(text.length);
+}
+
+export function estimateTokensOfLength(characters: number): number {
+  return Math.ceil(characters / USAGE_CHARS_PER_TOKEN);
 }
 
 /** Tokens `text` is assumed to take when fitting it into a budget. */
