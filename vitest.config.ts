@@ -9,8 +9,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Some tests assert stop latencies (a stop within 200 ms); on a loaded 2-core CI machine one
-    // retry keeps a scheduling hiccup from failing the build. Locally a failure shows at once.
-    retry: process.env.CI ? 1 : 0,
+    // Some tests assert stop latencies (a stop within 200 ms, the engine's contract). CI shares a
+    // 2-core machine and has stalled a whole fork for over a second, so a latency test gets two
+    // retries there; a real regression fails all three. Locally a failure shows at once.
+    retry: process.env.CI ? 2 : 0,
   },
 });
