@@ -1,23 +1,35 @@
-import { WebGpuStatus } from './WebGpuStatus.tsx';
-
-const cliExample = 'npm run orchestra -- run --config <file> --task "..."';
+import { CostPanel } from './components/Cost/index.tsx';
+import { PreferencesPanel } from './components/Preferences/index.tsx';
+import { RunStatus } from './components/RunStatus/index.tsx';
+import { ConfigFileButtons } from './components/Setup/ConfigFileButtons.tsx';
+import { SetupPanel } from './components/Setup/index.tsx';
+import { TaskPanel } from './components/TaskPanel/index.tsx';
+import { Trace } from './components/Trace/index.tsx';
+import { Welcome } from './components/Welcome/index.tsx';
+import { useRunStore } from './state/runStore.ts';
 
 export function App() {
+  const hasRun = useRunStore((state) => state.run !== null || state.phase !== 'idle' || state.rejection !== null);
   return (
-    <main>
-      <h1>Orchestra Playground</h1>
-      <p>
-        Orchestration lets a small orchestrator model solve a task step by step, choosing at each
-        step whether to call a search, a code interpreter or a stronger, pricier model. Its choices
-        are steered by your preferences for cost, latency and particular tools.
-      </p>
-      <p>
-        The browser playground is coming next. Today you can run a task from the command line:
-      </p>
-      <pre>
-        <code>{cliExample}</code>
-      </pre>
-      <WebGpuStatus />
-    </main>
+    <>
+      <header className="app-header">
+        <h1>Orchestra Playground</h1>
+        <ConfigFileButtons />
+      </header>
+      <main className="workspace">
+        <div className="column-controls">
+          <TaskPanel />
+          <PreferencesPanel />
+          <SetupPanel />
+        </div>
+        <div className="column-trace">
+          {hasRun ? <RunStatus /> : <Welcome />}
+          <Trace />
+        </div>
+        <div className="column-cost">
+          <CostPanel />
+        </div>
+      </main>
+    </>
   );
 }

@@ -1,10 +1,14 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
+import { restoreRememberedKeys } from './state/session.ts';
 import './app.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
+
+// Keys the user chose to remember on this device go to the worker before the first run.
+restoreRememberedKeys();
 
 createRoot(container).render(
   <StrictMode>

@@ -1,13 +1,13 @@
 import { expect, test } from './support/test.ts';
 
-test.describe('placeholder page', () => {
-  test('loads with its heading, the CLI hint and no console errors', async ({ page, consoleErrors }) => {
+test.describe('first screen', () => {
+  test('loads with its heading, the welcome and no console errors', async ({ page, consoleErrors }) => {
     await page.goto('/');
     await expect(page).toHaveTitle('Orchestra Playground');
-    const main = page.getByRole('main');
-    await expect(main.getByRole('heading', { level: 1, name: 'Orchestra Playground' })).toBeVisible();
-    await expect(main).toContainText('npm run orchestra -- run --config <file> --task "..."');
-    await expect(page.getByRole('status')).not.toContainText('Checking');
+    await expect(page.getByRole('heading', { level: 1, name: 'Orchestra Playground' })).toBeVisible();
+    const welcome = page.getByRole('region', { name: 'Watch a small model orchestrate bigger ones' });
+    await expect(welcome).toContainText('Import config');
+    await expect(page.getByRole('status', { name: 'WebGPU' })).not.toContainText('Checking');
     expect(consoleErrors).toEqual([]);
   });
 
@@ -22,7 +22,7 @@ test.describe('placeholder page', () => {
 
   test('says WebGPU has no adapter in plain headless Chromium', async ({ page }) => {
     await page.goto('/');
-    const status = page.getByRole('status');
+    const status = page.getByRole('status', { name: 'WebGPU' });
     await expect(status).toContainText('WebGPU is not available');
     await expect(status).toContainText('found no adapter');
   });
@@ -38,7 +38,7 @@ test.describe('placeholder page', () => {
     // Headless Chromium with --enable-unsafe-webgpu and no GPU gives SwiftShader on the CPU.
     expect(adapter).toEqual({ vendor: 'google', architecture: 'swiftshader', isFallbackAdapter: true, hasShaderF16: false });
 
-    const status = page.getByRole('status');
+    const status = page.getByRole('status', { name: 'WebGPU' });
     await expect(status).toContainText('WebGPU is available.');
     await expect(status).toContainText(`Adapter vendor: ${adapter?.vendor}; architecture: ${adapter?.architecture}`);
     await expect(status).toContainText('fallback (software) adapter');

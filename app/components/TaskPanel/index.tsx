@@ -1,0 +1,101 @@
+import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { startRun, stopRun } from '../../state/session.ts';
+import { useRunStore } from '../../state/runStore.ts';
+import { setupActions, useSetupStore } from '../../state/setupStore.ts';
+import { useSampleTasks } from './useSampleTasks.ts';
+import './TaskPanel.css';
+
+const PROTOCOLS = [
+  { value: 'paper', label: 'Paper', hint: 'search, enhance_reasoning and answer, each backed by a model you choose' },
+  { value: 'function-calling', label: 'Function calling', hint: 'any tools, one growing conversation' },
+] as const;
+
+export function TaskPanel() {
+  const [task, setTask] = useState('');
+  const phase = useRunStore((state) => state.phase);
+  const protocol = useSetupStore((state) => state.draft.protocol ?? 'paper');
+  const samples = useSampleTasks();
+  const taskId = useId();
+  const busy = phase !== 'idle';
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    startRun(task);
+  };
+  // Ctrl+Enter / Cmd+Enter runs from inside the task box.
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      if (!busy) startRun(task);
+    }
+  };
+  const chooseProtocol = (value: 'paper' | 'function-calling') => {
+    const { draft } = useSetupStore.getState();
+    setupActions.setDraft({ ...draft, protocol: value });
+  };
+
+  return (
+    <section className="panel task-panel" aria-labelledby={`${taskId}-heading`}>
+      <h2 id={`${taskId}-heading`}>Task</h2>
+      <form onSubmit={submit}>
+        <label htmlFor={taskId} className="visually-hidden">
+          Task
+        </label>
+        <textarea
+          id={taskId}
+          value={task}
+          onChange={(event) => setTask(event.target.value)}
+          onKeyDown={onKeyDown}
+          rows={4}
+          placeholder="Ask something that needs looking up or working out…"
+        />
+        {samples.status === 'ready' && samples.tasks.length > 0 && (
+          <label className="task-sample">
+            <span>Sample task</span>
+            <select
+              value=""
+              onChange={(event) => {
+                const chosen = samples.tasks.find((sample) => sample.id === event.target.value);
+                if (chosen) setTask(chosen.question);
+              }}
+            >
+              <option value="">Pick one from the local corpus…</option>
+              {samples.tasks.map((sample) => (
+                <option key={sample.id} value={sample.id}>
+                  {sample.question}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        {samples.status === 'failed' && <p className="muted">Sample tasks could not be loaded ({samples.message}).</p>}
+        <fieldset className="task-protocol" disabled={busy}>
+          <legend>Protocol</legend>
+          {PROTOCOLS.map((option) => (
+            <label key={option.value}>
+              <input
+                type="radio"
+                name={`${taskId}-protocol`}
+                value={option.value}
+                checked={protocol === option.value}
+                onChange={() => chooseProtocol(option.value)}
+              />
+              <span>
+                <strong>{option.label}</strong> <span className="muted">— {option.hint}</span>
+              </span>
+            </label>
+          ))}
+        </fieldset>
+        <div className="task-actions">
+          <button type="submit" className="primary" disabled={busy}>
+            Run
+          </button>
+          <button type="button" onClick={stopRun} disabled={phase !== 'running' && phase !== 'starting'}>
+            Stop
+          </button>
+          <span className="muted task-shortcut">Ctrl+Enter runs</span>
+        </div>
+      </form>
+    </section>
+  );
+}

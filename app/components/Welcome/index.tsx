@@ -1,0 +1,61 @@
+import { checkDraft, useSetupStore } from '../../state/setupStore.ts';
+import { WebGpuStatus } from './WebGpuStatus.tsx';
+import './Welcome.css';
+
+const SCRIPTED_SERVER_COMMAND =
+  'npx tsx e2e/fixtures/scriptedServer.ts --scenario e2e/fixtures/scenarios/cli-paper-prompt.json --port 4010';
+
+/** The first screen: what orchestration is, and what to do next with what is configured. */
+export function Welcome() {
+  const draft = useSetupStore((state) => state.draft);
+  const source = useSetupStore((state) => state.source);
+  const keyProviders = useSetupStore((state) => state.keyProviders);
+  const check = checkDraft(draft);
+  const orchestrator = check.ok ? check.config.orchestrator : undefined;
+  const orchestratorUrl = check.ok ? check.config.providers[check.config.orchestrator.provider]?.baseUrl : undefined;
+  const keyless = check.ok
+    ? Object.entries(check.config.providers)
+        .filter(([name, provider]) => provider.apiKeyEnv !== undefined && !keyProviders.includes(name))
+        .map(([name]) => name)
+    : [];
+
+  return (
+    <section className="panel welcome" aria-labelledby="welcome-heading">
+      <h2 id="welcome-heading">Watch a small model orchestrate bigger ones</h2>
+      <p>
+        An orchestrator is a small model that solves a task step by step, choosing at each step whether to search, run
+        code, or hand the step to a stronger and pricier model. You see every step as it streams, what each one cost,
+        and you steer its choices with your preferences for cost, speed and particular tools.
+      </p>
+      <h3>What to do next</h3>
+      <ol className="welcome-steps">
+        {source.kind === 'example' ? (
+          <li>
+            Press <strong>Import config</strong> to load a config file (the same one the command-line runner reads), or
+            edit <strong>Setup</strong>. The example now loaded expects Orchestrator-8B served by vLLM at{' '}
+            <code>{orchestratorUrl ?? 'http://localhost:8000/v1'}</code>.
+          </li>
+        ) : check.ok ? (
+          <li>
+            The orchestrator is <code>{orchestrator?.model}</code> at <code>{orchestratorUrl ?? 'its provider'}</code>.
+          </li>
+        ) : (
+          <li>The config has problems; Setup lists them.</li>
+        )}
+        {keyless.length > 0 && (
+          <li>
+            Add the API key of {keyless.map((name) => `“${name}”`).join(', ')} in Setup. Keys stay in this tab’s memory
+            unless you choose to remember them.
+          </li>
+        )}
+        <li>Type a task or pick a sample, choose your preferences, and press Run.</li>
+        <li>
+          No model server at hand? Run the scripted one from a clone (<code>{SCRIPTED_SERVER_COMMAND}</code>) and
+          import <code>cli/examples/local-scripted.json</code>.
+        </li>
+      </ol>
+      <h3>Models in this browser</h3>
+      <WebGpuStatus />
+    </section>
+  );
+}

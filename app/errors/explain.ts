@@ -1,0 +1,56 @@
+// Plain-language headings for the error codes and stop reasons a run can end with. The message
+// under a heading comes from the backend or engine, which already says what to do; the heading
+// says what kind of problem it is, so a person can tell a CORS block from a bad key at a glance.
+
+import type { StopReason } from '../../workers/engine/events.ts';
+
+export interface ErrorExplanation {
+  title: string;
+  /** What to do, when the message itself may not say it. */
+  hint?: string;
+}
+
+const ERRORS: Record<string, ErrorExplanation> = {
+  cors: {
+    title: 'The browser blocked the request (CORS) or the server is unreachable',
+    hint: 'This is not a bad key: the server must allow this page’s origin, or be reached through a proxy.',
+  },
+  auth: { title: 'The API key was refused', hint: 'Check the key for this provider in Setup.' },
+  rate_limit: { title: 'Rate limited by the provider', hint: 'The playground waits as long as the provider asks, then retries.' },
+  server: { title: 'The provider’s server failed' },
+  network: { title: 'The connection failed' },
+  timeout: { title: 'No answer in time' },
+  bad_request: { title: 'The provider rejected the request' },
+  not_found: { title: 'Model or endpoint not found', hint: 'Check the base URL and the model id in Setup.' },
+  context_length: { title: 'The prompt is longer than the model’s context window' },
+  bad_response: { title: 'The provider sent a response that could not be read' },
+  invalid_output: {
+    title: 'The orchestrator emitted no valid tool call',
+    hint: 'A small or untuned model often does this; the run stops after a few such turns in a row.',
+  },
+  aborted: { title: 'Stopped' },
+};
+
+export function explainError(code: string): ErrorExplanation {
+  return ERRORS[code] ?? { title: 'Something went wrong' };
+}
+
+const STOP_REASONS: Record<StopReason, string> = {
+  answered: 'Answered',
+  final_message: 'Answered',
+  max_turns: 'Stopped: reached the maximum number of turns',
+  max_cost: 'Stopped: reached the budget',
+  max_time: 'Stopped: reached the time limit',
+  aborted: 'Stopped by you',
+  invalid_output: 'Stopped: the orchestrator kept emitting no valid tool call',
+  error: 'Stopped by an error',
+};
+
+export function describeStopReason(reason: StopReason): string {
+  return STOP_REASONS[reason];
+}
+
+/** True for the reasons that mean the run ended with an answer. */
+export function isAnswered(reason: StopReason): boolean {
+  return reason === 'answered' || reason === 'final_message';
+}

@@ -1,0 +1,345 @@
+// Folds a run's event stream into what the screen shows. Pure and synchronous: the store applies
+// each batch from the worker in one go, and tests feed it recorded events. Nothing here is
+// computed anywhere else: cost figures come from the engine's `usage` and `step_finished` events.
+
+import type { LedgerEntry, ParsedCall, ProtocolName, RejectedCall, RunEvent, RunEventOf, RunTotals, StopReason } from '../../workers/engine/events.ts';
+import type { ChatMessage, FinishReason, ToolSchema } from '../../workers/engine/types.ts';
+
+export interface ErrorView {
+  code: string;
+  message: string;
+  fatal: boolean;
+  /** Milliseconds since the run started. */
+  t: number;
+}
+
+export interface RetryView {
+  attempt: number;
+  waitMs: number;
+  reason: string;
+  /** When the wait began (ms since the run started), for a countdown. */
+  t: number;
+}
+
+/** "What the model saw" and what it answered, for one orchestrator turn. */
+export interface ModelRequestView {
+  messages: ChatMessage[];
+  tools: ToolSchema[];
+  toolMode: 'server' | 'prompt';
+  renderedPrompt: string;
+}
+
+export interface ModelOutputView {
+  raw: string;
+  reasoning: string;
+  message: string;
+  calls: ParsedCall[];
+  rejected: RejectedCall[];
+  finishReason: FinishReason;
+  latencyMs: number;
+  timeToFirstTokenMs?: number;
+}
+
+export interface ToolResultView {
+  ok: boolean;
+  content: string;
+  detail?: unknown;
+  error?: string;
+  latencyMs: number;
+}
+
+export interface CallView {
+  callId: string;
+  step: number;
+  name: string;
+  arguments: Record<string, unknown>;
+  alias?: string;
+  model?: string;
+  /** The tool names on offer when this call was chosen. */
+  offered: string[];
+  parentCallId?: string;
+  /** Calls an expert made inside this one (`call_expert`). */
+  childCallIds: string[];
+  /** An expert's streamed reasoning and text while it works. */
+  reasoning: string;
+  content: string;
+  result?: ToolResultView;
+  /** Ledger entries charged to this call (an expert's tokens, code seconds, a search). */
+  costs: LedgerEntry[];
+  retries: RetryView[];
+  errors: ErrorView[];
+}
+
+export type StepStatus = 'thinking' | 'calling' | 'done';
+
+export interface StepView {
+  step: number;
+  status: StepStatus;
+  request?: ModelRequestView;
+  /** The orchestrator's streamed reasoning and text of this turn. */
+  reasoning: string;
+  content: string;
+  output?: ModelOutputView;
+  /** Top-level calls of this turn, in order (an expert's own calls hang off their parent). */
+  callIds: string[];
+  /** The orchestrator's own ledger entries for this turn. */
+  orchestratorCosts: LedgerEntry[];
+  /** Known cost of the step so far; final once the step finished. */
+  costUsd: number;
+  /** True when some figure of this step has an unknown price (not in costUsd). */
+  hasUnknownCost: boolean;
+  hasEstimates: boolean;
+  /** Total cost of the run up to the end of this step. */
+  cumulativeUsd: number;
+  /** Set when the step finished. */
+  latencyMs?: number;
+  startedAt: number;
+  retries: RetryView[];
+  errors: ErrorView[];
+}
+
+export type RunStatus = 'running' | 'finished';
+
+export interface RunView {
+  runId: string;
+  task: string;
+  protocol: ProtocolName;
+  orchestratorModel: string;
+  /** The tool menu offered to the orchestrator. */
+  tools: ToolSchema[];
+  instruction: string | null;
+  limits: RunEventOf<'run_started'>['limits'];
+  pricingAsOf: string;
+  startedAt: string;
+  status: RunStatus;
+  steps: StepView[];
+  calls: Record<string, CallView>;
+  ledger: LedgerEntry[];
+  totalUsd: number;
+  /** Milliseconds since the start, as of the latest event. */
+  elapsedMs: number;
+  /** Errors that belong to no step (a config or setup failure). */
+  errors: ErrorView[];
+  stopReason?: StopReason;
+  answer?: string | null;
+  totals?: RunTotals;
+  /** Every event as it arrived: the export and replay format. Append-only and shared by every
+   * version of this view (copying it per event would make a long run quadratic). */
+  events: RunEvent[];
+}
+
+export function startView(event: RunEventOf<'run_started'>): RunView {
+  return {
+    runId: event.runId,
+    task: event.task,
+    protocol: event.protocol,
+    orchestratorModel: event.orchestratorModel,
+    tools: event.tools,
+    instruction: event.instruction,
+    limits: event.limits,
+    pricingAsOf: event.pricingAsOf,
+    startedAt: event.startedAt,
+    status: 'running',
+    steps: [],
+    calls: {},
+    ledger: [],
+    totalUsd: 0,
+    elapsedMs: event.t,
+    errors: [],
+    events: [event],
+  };
+}
+
+/** Applies a batch of events. Returns the same object when nothing in the batch concerned it. */
+export function foldEvents(view: RunView | null, events: readonly RunEvent[]): RunView | null {
+  let next = view;
+  for (const event of events) {
+    if (event.type === 'run_started') {
+      next = startView(event);
+      continue;
+    }
+    if (!next || event.runId !== next.runId) continue;
+    next.events.push(event);
+    next = foldEvent(next, event);
+  }
+  return next;
+}
+
+function foldEvent(view: RunView, event: RunEvent): RunView {
+  const base: RunView = { ...view, elapsedMs: Math.max(view.elapsedMs, event.t) };
+  switch (event.type) {
+    case 'run_started':
+      return startView(event);
+    case 'step_started':
+      return {
+        ...base,
+        steps: [
+          ...base.steps,
+          {
+            step: event.step,
+            status: 'thinking',
+            reasoning: '',
+            content: '',
+            callIds: [],
+            orchestratorCosts: [],
+            costUsd: 0,
+            hasUnknownCost: false,
+            hasEstimates: false,
+            cumulativeUsd: base.totalUsd,
+            startedAt: event.t,
+            retries: [],
+            errors: [],
+          },
+        ],
+      };
+    case 'model_request':
+      return updateStep(base, event.step, (step) => ({
+        ...step,
+        request: {
+          messages: event.messages,
+          tools: event.tools,
+          toolMode: event.toolMode,
+          renderedPrompt: event.renderedPrompt,
+        },
+      }));
+    case 'reasoning_delta':
+    case 'content_delta': {
+      const field = event.type === 'reasoning_delta' ? 'reasoning' : 'content';
+      if (event.callId) return updateCall(base, event.callId, (call) => ({ ...call, [field]: call[field] + event.text }));
+      return updateStep(base, event.step, (step) => ({ ...step, [field]: step[field] + event.text }));
+    }
+    case 'model_output':
+      return updateStep(base, event.step, (step) => ({
+        ...step,
+        status: 'calling',
+        output: {
+          raw: event.raw,
+          reasoning: event.reasoning,
+          message: event.message,
+          calls: event.calls,
+          rejected: event.rejected,
+          finishReason: event.finishReason,
+          latencyMs: event.latencyMs,
+          timeToFirstTokenMs: event.timeToFirstTokenMs,
+        },
+      }));
+    case 'tool_call': {
+      const call: CallView = {
+        callId: event.callId,
+        step: event.step,
+        name: event.name,
+        arguments: event.arguments,
+        alias: event.alias,
+        model: event.model,
+        offered: event.offered,
+        parentCallId: event.parentCallId,
+        childCallIds: [],
+        reasoning: '',
+        content: '',
+        costs: [],
+        retries: [],
+        errors: [],
+      };
+      const withCall: RunView = { ...base, calls: { ...base.calls, [call.callId]: call } };
+      if (event.parentCallId && withCall.calls[event.parentCallId]) {
+        return updateCall(withCall, event.parentCallId, (parent) => ({
+          ...parent,
+          childCallIds: [...parent.childCallIds, call.callId],
+        }));
+      }
+      return updateStep(withCall, event.step, (step) => ({ ...step, callIds: [...step.callIds, call.callId] }));
+    }
+    case 'tool_result':
+      return updateCall(base, event.callId, (call) => ({
+        ...call,
+        result: { ok: event.ok, content: event.content, detail: event.detail, error: event.error, latencyMs: event.latencyMs },
+      }));
+    case 'usage': {
+      const { entry } = event;
+      const charged: RunView = { ...base, ledger: [...base.ledger, entry], totalUsd: event.totalUsd };
+      const withEntry =
+        entry.callId && charged.calls[entry.callId]
+          ? updateCall(charged, entry.callId, (call) => ({ ...call, costs: [...call.costs, entry] }))
+          : updateStep(charged, event.step, (step) => ({ ...step, orchestratorCosts: [...step.orchestratorCosts, entry] }));
+      return updateStep(withEntry, event.step, (step) => ({
+        ...step,
+        costUsd: step.costUsd + (entry.usd ?? 0),
+        hasUnknownCost: step.hasUnknownCost || entry.usd === null,
+        hasEstimates: step.hasEstimates || (entry.basis === 'estimated' && entry.usd !== null),
+        cumulativeUsd: event.totalUsd,
+      }));
+    }
+    case 'retry': {
+      const retry: RetryView = { attempt: event.attempt, waitMs: event.waitMs, reason: event.reason, t: event.t };
+      if (event.callId && base.calls[event.callId]) {
+        return updateCall(base, event.callId, (call) => ({ ...call, retries: [...call.retries, retry] }));
+      }
+      return updateStep(base, event.step, (step) => ({ ...step, retries: [...step.retries, retry] }));
+    }
+    case 'step_finished':
+      return updateStep(base, event.step, (step) => ({
+        ...step,
+        status: 'done',
+        costUsd: event.costUsd,
+        cumulativeUsd: event.cumulativeUsd,
+        latencyMs: event.latencyMs,
+      }));
+    case 'error': {
+      const error: ErrorView = { code: event.code, message: event.message, fatal: event.fatal, t: event.t };
+      if (event.callId && base.calls[event.callId]) {
+        return updateCall(base, event.callId, (call) => ({ ...call, errors: [...call.errors, error] }));
+      }
+      if (event.step !== undefined && base.steps.some((step) => step.step === event.step)) {
+        return updateStep(base, event.step, (step) => ({ ...step, errors: [...step.errors, error] }));
+      }
+      return { ...base, errors: [...base.errors, error] };
+    }
+    case 'run_finished':
+      return {
+        ...base,
+        status: 'finished',
+        stopReason: event.stopReason,
+        answer: event.answer,
+        totals: event.totals,
+        totalUsd: event.totals.costUsd,
+        steps: base.steps.map((step) => (step.status === 'done' ? step : { ...step, status: 'done' })),
+      };
+  }
+}
+
+function updateStep(view: RunView, stepNumber: number, change: (step: StepView) => StepView): RunView {
+  // Events almost always concern the newest step: search from the end.
+  for (let i = view.steps.length - 1; i >= 0; i--) {
+    const step = view.steps[i];
+    if (step?.step === stepNumber) {
+      const steps = view.steps.slice();
+      steps[i] = change(step);
+      return { ...view, steps };
+    }
+  }
+  return view;
+}
+
+function updateCall(view: RunView, callId: string, change: (call: CallView) => CallView): RunView {
+  const call = view.calls[callId];
+  if (!call) return view;
+  return { ...view, calls: { ...view.calls, [callId]: change(call) } };
+}
+
+/** A step's calls with an expert's own calls after their parent, depth-first. */
+export function callsOfStep(view: RunView, step: StepView): CallView[] {
+  const out: CallView[] = [];
+  const visit = (callId: string) => {
+    const call = view.calls[callId];
+    if (!call) return;
+    out.push(call);
+    call.childCallIds.forEach(visit);
+  };
+  step.callIds.forEach(visit);
+  return out;
+}
+
+/** The step's total cost including its calls, from the ledger entries seen so far. */
+export function stepLedger(view: RunView, step: StepView): LedgerEntry[] {
+  return view.ledger.filter((entry) => entry.step === step.step);
+}

@@ -1,0 +1,104 @@
+// What the controls do: start and stop runs, hand keys to the worker, import and export the
+// config. Components call these; the stores only hold state.
+
+import { newRunId } from '../../workers/engine/run.ts';
+import { ConfigError, parseConfigText } from '../../workers/engine/config.ts';
+import { PREFERENCE_PRESETS, type PreferencePresetName } from '../../workers/engine/preferences.ts';
+import { createOrchestratorClient, type OrchestratorClient } from '../worker/orchestratorClient.ts';
+import { preferenceActions, usePreferencesStore } from './preferencesStore.ts';
+import { runActions, useRunStore } from './runStore.ts';
+import { checkDraft, setupActions, useSetupStore, type ConfigDraft } from './setupStore.ts';
+
+const REMEMBERED_KEY_PREFIX = 'orchestra-playground:key:';
+
+let client: OrchestratorClient | null = null;
+
+function orchestrator(): OrchestratorClient {
+  client ??= createOrchestratorClient({
+    onEvents: (events) => runActions.applyEvents(events),
+    onRejected: (runId, problems) => runActions.rejected(runId, problems),
+    onKeys: (providers) => setupActions.keysHeld(providers),
+    onCrash: (message) => runActions.crashed(message),
+  });
+  return client;
+}
+
+/** Hands keys the user chose to remember on this device to the worker. */
+export function restoreRememberedKeys(): void {
+  for (const provider of useSetupStore.getState().rememberedProviders) {
+    const key = localStorage.getItem(REMEMBERED_KEY_PREFIX + provider);
+    if (key) orchestrator().setKey(provider, key);
+    else setupActions.setRemembered(provider, false);
+  }
+}
+
+/**
+ * Gives a provider's key to the worker, which holds it in memory. Only when `remember` is true is
+ * it also written to this browser's localStorage; otherwise any stored copy is removed.
+ */
+export function setProviderKey(provider: string, key: string | null, remember: boolean): void {
+  const trimmed = key?.trim() || null;
+  orchestrator().setKey(provider, trimmed);
+  if (remember && trimmed) localStorage.setItem(REMEMBERED_KEY_PREFIX + provider, trimmed);
+  else localStorage.removeItem(REMEMBERED_KEY_PREFIX + provider);
+  setupActions.setRemembered(provider, Boolean(remember && trimmed));
+}
+
+/** The config a run uses and an export writes: the draft with the current preferences. */
+export function currentConfig(): ConfigDraft {
+  const { vector, instructionEnabled } = usePreferencesStore.getState();
+  return { ...useSetupStore.getState().draft, preference: vector, preferenceInstruction: instructionEnabled };
+}
+
+export function startRun(task: string): void {
+  const { phase } = useRunStore.getState();
+  if (phase !== 'idle') return;
+  const runId = newRunId();
+  runActions.starting(runId);
+  const trimmed = task.trim();
+  if (!trimmed) {
+    runActions.rejected(runId, ['Type a task first.']);
+    return;
+  }
+  const config = currentConfig();
+  const check = checkDraft(config);
+  if (!check.ok) {
+    runActions.rejected(runId, check.problems);
+    return;
+  }
+  orchestrator().start(runId, config, trimmed);
+}
+
+export function stopRun(): void {
+  const { phase, pendingRunId } = useRunStore.getState();
+  if (!pendingRunId || (phase !== 'running' && phase !== 'starting')) return;
+  runActions.stopping();
+  orchestrator().stop(pendingRunId);
+}
+
+/** The config file as the CLI reads it. It never contains a key: the format has no field for one. */
+export function exportConfigText(): string {
+  return `${JSON.stringify(currentConfig(), null, 2)}\n`;
+}
+
+export type ImportOutcome = { ok: true } | { ok: false; problems: string[] };
+
+/** Reads a config file; on success it replaces the draft and the preferences. */
+export function importConfigText(text: string, fileName: string): ImportOutcome {
+  let draft: ConfigDraft;
+  try {
+    parseConfigText(text);
+    draft = JSON.parse(text) as ConfigDraft;
+  } catch (error) {
+    return { ok: false, problems: error instanceof ConfigError ? error.problems : [(error as Error).message] };
+  }
+  const preference = draft.preference ?? 'balanced';
+  if (typeof preference === 'string') {
+    const preset = preference as PreferencePresetName;
+    preferenceActions.load(PREFERENCE_PRESETS[preset], preset, draft.preferenceInstruction ?? true);
+  } else {
+    preferenceActions.load({ ...preference, tools: preference.tools ?? {} }, 'custom', draft.preferenceInstruction ?? true);
+  }
+  setupActions.imported(draft, fileName);
+  return { ok: true };
+}

@@ -1,0 +1,107 @@
+// The playground's page object and the fixtures browser specs share: a scripted
+// OpenAI-compatible server per test, and a config pointing at it.
+//
+//   import { expect, test } from './support/playground.ts';
+//   test('…', async ({ playground, scripted }) => {
+//     const server = await scripted.start(scenario);
+//     await playground.open();
+//     await playground.importConfig(scriptedConfig(server.url));
+//     await playground.run('What is …?');
+//     await playground.waitForFinish();
+//   });
+
+import { readFileSync } from 'node:fs';
+import { expect, type Locator, type Page } from '@playwright/test';
+import { startScriptedServer, type ScriptedServer } from '../fixtures/scriptedServer.ts';
+import type { Scenario } from '../fixtures/scenario.ts';
+import { test as base } from './test.ts';
+
+const examplesDir = new URL('../../cli/examples/', import.meta.url);
+const scenariosDir = new URL('../fixtures/scenarios/', import.meta.url);
+
+/** A scenario file from e2e/fixtures/scenarios/ (the CLI's tests use the same ones). */
+export function loadScenario(name: string): Scenario {
+  return JSON.parse(readFileSync(new URL(`${name}.json`, scenariosDir), 'utf8')) as Scenario;
+}
+
+type ConfigValue = Record<string, unknown>;
+
+/**
+ * cli/examples/local-scripted.json (the paper protocol with four scripted experts and made-up
+ * prices) pointed at `serverUrl`, with `overrides` laid over its top-level fields.
+ */
+export function scriptedConfig(serverUrl: string, overrides: ConfigValue = {}): ConfigValue {
+  const example = JSON.parse(readFileSync(new URL('local-scripted.json', examplesDir), 'utf8')) as ConfigValue;
+  const providers = example.providers as Record<string, ConfigValue>;
+  return {
+    ...example,
+    providers: { ...providers, scripted: { ...providers.scripted, baseUrl: `${serverUrl}/v1` } },
+    ...overrides,
+  };
+}
+
+export class Playground {
+  constructor(readonly page: Page) {}
+
+  readonly task: Locator = this.page.getByRole('textbox', { name: 'Task' });
+  /** Run and Stop are always on screen; each is disabled when it does not apply. */
+  readonly runButton: Locator = this.page.getByRole('button', { name: 'Run', exact: true });
+  readonly stopButton: Locator = this.page.getByRole('button', { name: 'Stop', exact: true });
+  readonly trace: Locator = this.page.getByRole('region', { name: 'Trace' });
+  readonly totalCost: Locator = this.page.getByLabel('Total cost');
+  readonly preferences: Locator = this.page.getByRole('group', { name: 'Preferences' });
+  /** The run's status line: running, stopped, answered, or why it could not start. */
+  readonly runStatus: Locator = this.page.getByRole('status', { name: 'Run status' });
+
+  async open(): Promise<void> {
+    await this.page.goto('/');
+    await this.task.waitFor();
+  }
+
+  /** Imports a config through the "Import config" button, as a person would. */
+  async importConfig(config: ConfigValue, fileName = 'playground-config.json'): Promise<void> {
+    const chooser = this.page.waitForEvent('filechooser');
+    await this.page.getByRole('button', { name: 'Import config' }).click();
+    await (await chooser).setFiles({
+      name: fileName,
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(config, null, 2)),
+    });
+  }
+
+  async run(task: string): Promise<void> {
+    await this.task.fill(task);
+    await this.runButton.click();
+  }
+
+  /** Waits until Run is offered again (the run ended, however it ended). */
+  async waitForFinish(timeout = 30_000): Promise<void> {
+    await expect(this.runButton).toBeEnabled({ timeout });
+    await expect(this.stopButton).toBeDisabled({ timeout });
+  }
+
+  /** The step cards of the trace, in order. */
+  steps(): Locator {
+    return this.trace.getByRole('article');
+  }
+}
+
+export const test = base.extend<{ playground: Playground; scripted: { start(scenario: Scenario): Promise<ScriptedServer> } }>({
+  playground: async ({ page }, use) => {
+    await use(new Playground(page));
+  },
+  // Servers started by a test are closed when it ends.
+  scripted: async ({}, use) => {
+    const servers: ScriptedServer[] = [];
+    await use({
+      async start(scenario) {
+        const server = await startScriptedServer({ scenario });
+        servers.push(server);
+        return server;
+      },
+    });
+    await Promise.all(servers.map((server) => server.close()));
+  },
+});
+
+export { expect } from '@playwright/test';

@@ -1,0 +1,122 @@
+/// <reference lib="webworker" />
+// The orchestrator worker: runs the engine off the page's thread. It holds API keys in memory
+// (they arrive in `set_key` and never leave), builds each run from the config through the same
+// prepareRun the CLI uses, and posts the run's events back in batches.
+
+import { createBrowserPythonRunner } from '../tools/python/browserPythonRunner.ts';
+import type { CorpusDocument } from '../tools/search/corpus.ts';
+import { createCorpusRetriever, type Retriever } from '../tools/search/retriever.ts';
+import { ConfigError, parseConfig } from './engine/config.ts';
+import type { RunEvent } from './engine/events.ts';
+import { runOrchestration } from './engine/run.ts';
+import { EVENT_BATCH_MS, type FromWorker, type ToWorker } from './messages.ts';
+import { prepareRun } from './prepareRun.ts';
+
+declare const self: DedicatedWorkerGlobalScope;
+
+const keys = new Map<string, string>();
+const runs = new Map<string, AbortController>();
+const python = createBrowserPythonRunner();
+
+function post(message: FromWorker): void {
+  self.postMessage(message);
+}
+
+// Events wait up to EVENT_BATCH_MS and leave together; the end of a run leaves at once.
+let pending: RunEvent[] = [];
+let flushTimer: ReturnType<typeof setTimeout> | null = null;
+
+function flush(): void {
+  if (flushTimer !== null) clearTimeout(flushTimer);
+  flushTimer = null;
+  if (pending.length === 0) return;
+  const events = pending;
+  pending = [];
+  post({ type: 'events', events });
+}
+
+function emit(event: RunEvent): void {
+  pending.push(event);
+  if (event.type === 'run_finished') flush();
+  else flushTimer ??= setTimeout(flush, EVENT_BATCH_MS);
+}
+
+// The local corpus, fetched once from the app's generated files on the first search.
+let corpus: Promise<Retriever> | null = null;
+const localRetriever: Retriever = {
+  search(query, options) {
+    corpus ??= fetch(new URL(`${import.meta.env.BASE_URL}generated/corpus.json`, self.location.origin))
+      .then((response) => {
+        if (!response.ok) throw new Error(`The search corpus could not be loaded (HTTP ${response.status}).`);
+        return response.json() as Promise<CorpusDocument[]>;
+      })
+      .then(createCorpusRetriever)
+      .catch((error: unknown) => {
+        corpus = null;
+        throw error;
+      });
+    return corpus.then((retriever) => retriever.search(query, options));
+  },
+};
+
+async function start(runId: string, configValue: unknown, task: string): Promise<void> {
+  let prepared: ReturnType<typeof prepareRun>;
+  try {
+    const config = parseConfig(configValue);
+    prepared = prepareRun(config, {
+      apiKey: (name) => keys.get(name),
+      retriever: localRetriever,
+      searchUsdPerCall: 0,
+      python,
+    });
+  } catch (error) {
+    post({
+      type: 'run_rejected',
+      runId,
+      problems: error instanceof ConfigError ? error.problems : [(error as Error).message],
+    });
+    return;
+  }
+
+  const controller = new AbortController();
+  runs.set(runId, controller);
+  try {
+    // runOrchestration ends every run with run_finished, failures included; a throw here would be
+    // an engine bug, reported as such instead of leaving the page waiting.
+    await runOrchestration({
+      runId,
+      task,
+      protocol: prepared.protocol,
+      orchestrator: prepared.orchestrator,
+      pricing: prepared.pricing,
+      counterfactualModel: prepared.counterfactualModel,
+      limits: prepared.limits,
+      instruction: prepared.instruction,
+      signal: controller.signal,
+      onEvent: emit,
+    });
+  } catch (error) {
+    flush();
+    post({ type: 'run_failed', runId, message: `The engine failed unexpectedly: ${(error as Error).message}` });
+  } finally {
+    runs.delete(runId);
+    flush();
+  }
+}
+
+self.onmessage = (message: MessageEvent<ToWorker>) => {
+  const data = message.data;
+  switch (data.type) {
+    case 'set_key':
+      if (data.key) keys.set(data.provider, data.key);
+      else keys.delete(data.provider);
+      post({ type: 'keys', providers: [...keys.keys()] });
+      break;
+    case 'start':
+      void start(data.runId, data.config, data.task);
+      break;
+    case 'stop':
+      runs.get(data.runId)?.abort();
+      break;
+  }
+};
