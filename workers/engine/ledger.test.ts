@@ -193,7 +193,10 @@ describe('formatUsd', () => {
   it('prints dollars for people', () => {
     expect(formatUsd(null)).toBe('unknown');
     expect(formatUsd(0)).toBe('$0');
-    expect(formatUsd(0.00001)).toBe('<$0.0001');
+    expect(formatUsd(0.0000001)).toBe('<$0.000001');
+    expect(formatUsd(0.00001)).toBe('$0.00001');
+    expect(formatUsd(0.000433)).toBe('$0.000433');
+    expect(formatUsd(0.0043349)).toBe('$0.00433');
     expect(formatUsd(0.0123)).toBe('$0.0123');
     expect(formatUsd(0.012345)).toBe('$0.0123');
     expect(formatUsd(1.5)).toBe('$1.50');

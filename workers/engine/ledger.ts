@@ -191,6 +191,8 @@ export function formatUsd(usd: number | null): string {
   if (usd === 0) return '$0';
   const sign = usd < 0 ? '-' : '';
   const amount = Math.abs(usd);
-  if (amount < 0.0001) return `${sign}<$0.0001`;
+  // Single calls often cost fractions of a cent: below a cent keep three significant digits.
+  if (amount < 0.000001) return `${sign}<$0.000001`;
+  if (amount < 0.01) return `${sign}$${Number(amount.toPrecision(3))}`;
   return `${sign}$${amount.toFixed(amount < 1 ? 4 : 2)}`;
 }

@@ -81,6 +81,19 @@ export interface ChatCompletion {
   /** Wall time of the whole call and to its first token, in milliseconds. */
   latencyMs: number;
   timeToFirstTokenMs?: number;
+  /** A local engine's own measurements of the call (web-llm's `usage.extra`). */
+  timings?: EngineTimings;
+}
+
+/** What an in-browser engine measured itself, in milliseconds. Unlike `latencyMs` and
+ * `timeToFirstTokenMs`, these leave out waiting for the model (another call holding it). */
+export interface EngineTimings {
+  /** Prefill: from the engine taking the request to its first token. */
+  timeToFirstTokenMs: number;
+  timePerOutputTokenMs: number;
+  totalMs: number;
+  /** Building the grammar for constrained output, when the request had one. */
+  grammarInitMs?: number;
 }
 
 /** A chat model: the orchestrator or an expert, remote or local. */
