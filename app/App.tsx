@@ -6,9 +6,11 @@ import { SetupPanel } from './components/Setup/index.tsx';
 import { TaskPanel } from './components/TaskPanel/index.tsx';
 import { Trace } from './components/Trace/index.tsx';
 import { Welcome } from './components/Welcome/index.tsx';
+import { useWarnBeforeLeavingRun } from './hooks/useWarnBeforeLeavingRun.ts';
 import { useRunStore } from './state/runStore.ts';
 
 export function App() {
+  useWarnBeforeLeavingRun();
   const hasRun = useRunStore((state) => state.run !== null || state.phase !== 'idle' || state.rejection !== null);
   return (
     <>
