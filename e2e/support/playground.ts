@@ -41,17 +41,25 @@ export function scriptedConfig(serverUrl: string, overrides: ConfigValue = {}): 
 }
 
 export class Playground {
-  constructor(readonly page: Page) {}
-
-  readonly task: Locator = this.page.getByRole('textbox', { name: 'Task' });
+  readonly task: Locator;
   /** Run and Stop are always on screen; each is disabled when it does not apply. */
-  readonly runButton: Locator = this.page.getByRole('button', { name: 'Run', exact: true });
-  readonly stopButton: Locator = this.page.getByRole('button', { name: 'Stop', exact: true });
-  readonly trace: Locator = this.page.getByRole('region', { name: 'Trace' });
-  readonly totalCost: Locator = this.page.getByLabel('Total cost');
-  readonly preferences: Locator = this.page.getByRole('group', { name: 'Preferences' });
+  readonly runButton: Locator;
+  readonly stopButton: Locator;
+  readonly trace: Locator;
+  readonly totalCost: Locator;
+  readonly preferences: Locator;
   /** The run's status line: running, stopped, answered, or why it could not start. */
-  readonly runStatus: Locator = this.page.getByRole('status', { name: 'Run status' });
+  readonly runStatus: Locator;
+
+  constructor(readonly page: Page) {
+    this.task = page.getByRole('textbox', { name: 'Task' });
+    this.runButton = page.getByRole('button', { name: 'Run', exact: true });
+    this.stopButton = page.getByRole('button', { name: 'Stop', exact: true });
+    this.trace = page.getByRole('region', { name: 'Trace' });
+    this.totalCost = page.getByLabel('Total cost');
+    this.preferences = page.getByRole('group', { name: 'Preferences' });
+    this.runStatus = page.getByRole('status', { name: 'Run status' });
+  }
 
   async open(): Promise<void> {
     await this.page.goto('/');

@@ -50,6 +50,14 @@ describe('config', () => {
     );
   });
 
+  it('wants an http(s) base URL, so a missing scheme is caught', () => {
+    for (const baseUrl of ['localhost:8000/v1', 'ftp://example.com/v1']) {
+      expect(problemsOf({ ...minimal, providers: { ...minimal.providers, vllm: { kind: 'openai-compatible', baseUrl } } })).toEqual([
+        'providers.vllm.baseUrl: must be a full http(s) URL such as http://localhost:8000/v1',
+      ]);
+    }
+  });
+
   it('checks cross-references once the fields are well-formed', () => {
     expect(problemsOf({ ...minimal, orchestrator: { provider: 'nowhere', model: 'm' } })).toEqual([
       'orchestrator.provider: names provider "nowhere", which is not in "providers" (known: vllm, openai, open-models)',

@@ -12,7 +12,8 @@ export const CALL_EXPERT_TOOL = 'call_expert';
 
 const providerSchema = z.strictObject({
   kind: z.enum(['openai-compatible', 'anthropic']),
-  baseUrl: z.url({ message: 'must be a full URL such as http://localhost:8000/v1' }).optional(),
+  // http(s) only: without it "localhost:8000/v1" would pass, read as a URL whose scheme is "localhost".
+  baseUrl: z.url({ protocol: /^https?$/, message: 'must be a full http(s) URL such as http://localhost:8000/v1' }).optional(),
   /** Name of the environment variable holding the key (the CLI reads it; it is never printed). */
   apiKeyEnv: z
     .string()

@@ -1,0 +1,134 @@
+import { useSetupStore } from '../../state/setupStore.ts';
+import { updateOrchestrator, updateProvider, problemsUnder } from './draftEdits.ts';
+import { editDraft } from './editDraft.ts';
+import { Field } from './Field.tsx';
+import { ProviderSelect } from './ProviderSelect.tsx';
+import { Section } from './Section.tsx';
+
+const TOOL_MODES = [
+  {
+    value: 'server',
+    label: 'The server parses the calls',
+    explanation: 'vLLM with --enable-auto-tool-choice --tool-call-parser hermes.',
+  },
+  {
+    value: 'prompt',
+    label: 'Calls read from the text',
+    explanation: 'Tools written into the prompt: servers without a tool parser, Anthropic, in-browser models.',
+  },
+] as const;
+
+const THINKING = { default: undefined, on: true, off: false } as const;
+type ThinkingChoice = keyof typeof THINKING;
+
+export function OrchestratorSection({ problems }: { problems: readonly string[] }) {
+  const orchestrator = useSetupStore((state) => state.draft.orchestrator);
+  const providers = useSetupStore((state) => state.draft.providers);
+  const provider = providers[orchestrator.provider];
+  const providerNames = Object.keys(providers);
+  const toolMode = orchestrator.toolMode ?? 'server';
+  const thinking: ThinkingChoice =
+    orchestrator.enableThinking === undefined ? 'default' : orchestrator.enableThinking ? 'on' : 'off';
+  const own = problemsUnder(problems, 'orchestrator');
+  const endpointProblems = problemsUnder(problems, `providers.${orchestrator.provider}.baseUrl`, true);
+
+  return (
+    <Section
+      title="Orchestrator"
+      summary={orchestrator.model || 'no model'}
+      problemCount={own.length + endpointProblems.length}
+      defaultOpen
+    >
+      <p className="setup-intro muted">The model that decides, turn by turn, which tool or expert to call.</p>
+      <Field label="Orchestrator provider" problems={problemsUnder(problems, 'orchestrator.provider', true)}>
+        {(control) => (
+          <ProviderSelect
+            control={control}
+            providers={providerNames}
+            value={orchestrator.provider}
+            onChange={(name) => editDraft((draft) => updateOrchestrator(draft, { provider: name }))}
+          />
+        )}
+      </Field>
+      {provider && (
+        <Field
+          label="Orchestrator endpoint (base URL)"
+          hint={`Up to and including the version path; shared by everything on "${orchestrator.provider}".`}
+          problems={endpointProblems}
+        >
+          {(control) => (
+            <input
+              {...control}
+              type="url"
+              value={provider.baseUrl ?? ''}
+              placeholder={provider.kind === 'anthropic' ? 'https://api.anthropic.com/v1' : 'http://localhost:8000/v1'}
+              onChange={(event) =>
+                editDraft((draft) =>
+                  updateProvider(draft, orchestrator.provider, { baseUrl: event.target.value.trim() || undefined }),
+                )
+              }
+            />
+          )}
+        </Field>
+      )}
+      <Field label="Orchestrator model" problems={problemsUnder(problems, 'orchestrator.model', true)}>
+        {(control) => (
+          <input
+            {...control}
+            type="text"
+            spellCheck={false}
+            value={orchestrator.model}
+            placeholder="e.g. nvidia/Nemotron-Orchestrator-8B"
+            onChange={(event) => editDraft((draft) => updateOrchestrator(draft, { model: event.target.value }))}
+          />
+        )}
+      </Field>
+      <fieldset className="setup-choice">
+        <legend>Tool calls</legend>
+        {TOOL_MODES.map((mode) => (
+          <div key={mode.value} className="setup-radio">
+            <input
+              id={`orchestrator-tool-mode-${mode.value}`}
+              type="radio"
+              name="orchestrator-tool-mode"
+              value={mode.value}
+              checked={toolMode === mode.value}
+              aria-describedby={`orchestrator-tool-mode-${mode.value}-hint`}
+              onChange={() => editDraft((draft) => updateOrchestrator(draft, { toolMode: mode.value }))}
+            />
+            <div>
+              <label htmlFor={`orchestrator-tool-mode-${mode.value}`}>
+                {mode.label} <code>{mode.value}</code>
+              </label>
+              <span id={`orchestrator-tool-mode-${mode.value}-hint`} className="setup-hint muted">
+                {mode.explanation}
+              </span>
+            </div>
+          </div>
+        ))}
+        {problemsUnder(problems, 'orchestrator.toolMode', true).map((problem) => (
+          <p key={problem} className="setup-field-problems">
+            {problem}
+          </p>
+        ))}
+      </fieldset>
+      <Field label="Thinking" hint="Qwen3's thinking switch (enable_thinking), sent only when set.">
+        {(control) => (
+          <select
+            {...control}
+            value={thinking}
+            onChange={(event) =>
+              editDraft((draft) =>
+                updateOrchestrator(draft, { enableThinking: THINKING[event.target.value as ThinkingChoice] }),
+              )
+            }
+          >
+            <option value="default">Server default</option>
+            <option value="on">On</option>
+            <option value="off">Off</option>
+          </select>
+        )}
+      </Field>
+    </Section>
+  );
+}
