@@ -110,6 +110,7 @@ export interface RunView {
   instruction: string | null;
   limits: RunEventOf<'run_started'>['limits'];
   pricingAsOf: string;
+  counterfactualModel: string | null;
   startedAt: string;
   status: RunStatus;
   steps: StepView[];
@@ -138,6 +139,7 @@ export function startView(event: RunEventOf<'run_started'>): RunView {
     instruction: event.instruction,
     limits: event.limits,
     pricingAsOf: event.pricingAsOf,
+    counterfactualModel: event.counterfactualModel,
     startedAt: event.startedAt,
     status: 'running',
     steps: [],

@@ -108,6 +108,8 @@ export type RunEvent = Base &
         instruction: string | null;
         limits: { maxTurns: number; maxCostUsd: number | null; maxWallMs: number | null };
         pricingAsOf: string;
+        /** The model the counterfactual prices every expert call at, or null when none is priced. */
+        counterfactualModel: string | null;
         startedAt: string;
       }
     | { type: 'step_started'; step: number }

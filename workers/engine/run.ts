@@ -253,6 +253,7 @@ export async function runOrchestration(options: RunOptions): Promise<RunResult> 
       instruction: options.instruction,
       limits: { maxTurns: limits.maxTurns, maxCostUsd: limits.maxCostUsd, maxWallMs: limits.maxWallMs },
       pricingAsOf: options.pricing.asOf,
+      counterfactualModel: options.counterfactualModel ?? null,
       startedAt: new Date().toISOString(),
     });
 

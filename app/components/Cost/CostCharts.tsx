@@ -1,0 +1,86 @@
+// The cost charts. This is the only module that imports recharts, and the panel loads it with
+// React.lazy, so recharts stays out of the first screen's JavaScript. Colours are CSS variables
+// (SVG paint takes var()), so the charts follow the light or dark theme without re-rendering.
+
+import { memo } from 'react';
+import { Bar, BarChart, CartesianGrid, Cell, ComposedChart, Line, Tooltip, XAxis, YAxis } from 'recharts';
+import { formatUsd } from '../../format.ts';
+import type { StepCostPoint, ToolCostRow } from './costData.ts';
+import { seriesColor } from './series.ts';
+
+const axisTick = { fill: 'var(--text-muted)', fontSize: 11 };
+const tooltipStyle = {
+  contentStyle: { background: 'var(--surface)', border: '1px solid var(--border)', borderRadius: 'var(--radius)', fontSize: 12 },
+  labelStyle: { color: 'var(--text)', fontWeight: 600 },
+  itemStyle: { color: 'var(--text)' },
+  cursor: { fill: 'var(--muted-background)' },
+};
+const usdTick = (value: number) => formatUsd(value);
+const usdValue = (value: unknown) => (typeof value === 'number' ? formatUsd(value) : String(value));
+
+interface CostChartsProps {
+  steps: StepCostPoint[];
+  tools: ToolCostRow[];
+}
+
+export const CostCharts = memo(function CostCharts({ steps, tools }: CostChartsProps) {
+  const pricedTools = tools.filter((row): row is ToolCostRow & { usd: number } => row.usd !== null);
+  return (
+    <div className="cost-charts">
+      <figure className="cost-chart">
+        <figcaption>
+          Cost per step{' '}
+          <span className="cost-legend">
+            <span className="cost-swatch" style={{ background: seriesColor(0) }} aria-hidden="true" /> step
+            <span className="cost-swatch cost-swatch-line" style={{ background: seriesColor(1) }} aria-hidden="true" /> cumulative
+          </span>
+        </figcaption>
+        <ComposedChart
+          responsive
+          style={{ width: '100%', height: 170 }}
+          data={steps}
+          margin={{ top: 6, right: 8, bottom: 0, left: 0 }}
+          desc="Bars: the cost of each step. Line: the cumulative cost of the run."
+        >
+          <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" vertical={false} />
+          <XAxis dataKey="step" tick={axisTick} stroke="var(--border)" tickLine={false} />
+          <YAxis tick={axisTick} stroke="var(--border)" tickFormatter={usdTick} width={64} tickLine={false} />
+          <Tooltip {...tooltipStyle} formatter={usdValue} labelFormatter={(step) => `Step ${String(step)}`} />
+          <Bar dataKey="usd" name="Step" fill={seriesColor(0)} isAnimationActive={false} maxBarSize={28} />
+          <Line
+            dataKey="cumulativeUsd"
+            name="Cumulative"
+            stroke={seriesColor(1)}
+            strokeWidth={2}
+            dot={{ r: 2, fill: seriesColor(1) }}
+            isAnimationActive={false}
+            type="monotone"
+          />
+        </ComposedChart>
+      </figure>
+      {pricedTools.length > 0 && (
+        <figure className="cost-chart">
+          <figcaption>Cost by tool or alias</figcaption>
+          <BarChart
+            responsive
+            layout="vertical"
+            style={{ width: '100%', height: 24 + pricedTools.length * 26 }}
+            data={pricedTools}
+            margin={{ top: 0, right: 8, bottom: 0, left: 0 }}
+            desc="The run's cost split by the alias, tool or kind of call it was spent on."
+          >
+            <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" horizontal={false} />
+            <XAxis type="number" tick={axisTick} stroke="var(--border)" tickFormatter={usdTick} tickLine={false} />
+            <YAxis type="category" dataKey="label" tick={axisTick} stroke="var(--border)" width={96} tickLine={false} />
+            <Tooltip {...tooltipStyle} formatter={usdValue} />
+            <Bar dataKey="usd" name="Cost" isAnimationActive={false} maxBarSize={18}>
+              {pricedTools.map((row, index) => (
+                <Cell key={row.label} fill={seriesColor(index)} />
+              ))}
+            </Bar>
+          </BarChart>
+        </figure>
+      )}
+    </div>
+  );
+});

@@ -1,0 +1,148 @@
+// What the cost panel shows, derived from the run's ledger alone. The ledger only changes on
+// `usage` events, so everything computed from it (and the chart drawn from it) stays put while
+// reasoning and content deltas stream in.
+
+import type { LedgerEntry, LedgerKind } from '../../../workers/engine/events.ts';
+import { formatUsd } from '../../format.ts';
+
+/** One bar of the per-step chart. */
+export interface StepCostPoint {
+  step: number;
+  /** Known cost of the step (entries with an unknown price are not in it). */
+  usd: number;
+  /** Known cost of the run up to the end of this step. */
+  cumulativeUsd: number;
+  /** Entries of this step whose price is unknown. */
+  unknownEntries: number;
+  /** Entries up to the end of this step whose price is unknown. */
+  cumulativeUnknownEntries: number;
+  /** Some figure inside `usd` is an estimate. */
+  estimated: boolean;
+}
+
+/** One row of the "by tool or alias" table and chart. */
+export interface ToolCostRow {
+  /** The alias, else the tool, else the kind of entry (`orchestrator`, `search`, `code`…). */
+  label: string;
+  kind: LedgerKind;
+  /** Ledger entries charged to it (a call can make more than one). */
+  entries: number;
+  /** Known cost; null when every entry's price is unknown. */
+  usd: number | null;
+  unknownEntries: number;
+  estimated: boolean;
+  /** Sum of the entries' latencies. */
+  latencyMs: number;
+}
+
+export interface TokenTotals {
+  prompt: number;
+  completion: number;
+  /** Prompt tokens served from a provider's cache (a subset of `prompt`). */
+  cachedPrompt: number;
+  /** Reasoning tokens (a subset of `completion`). */
+  reasoning: number;
+  /** Some of these tokens were counted by us, not reported by the provider. */
+  estimated: boolean;
+}
+
+export interface LedgerSummary {
+  /** Sum of every known cost. */
+  knownUsd: number;
+  entries: number;
+  unknownEntries: number;
+  /** Some figure inside `knownUsd` is an estimate. */
+  hasEstimates: boolean;
+  tokens: TokenTotals;
+  /** The engine's counterfactual computed over the entries so far: expert calls repriced at the
+   * strongest configured model, everything else as it was. Null when any figure is unknown. */
+  counterfactualUsd: number | null;
+}
+
+export function labelOf(entry: LedgerEntry): string {
+  return entry.alias ?? entry.tool ?? entry.kind;
+}
+
+/** Cost per step and cumulative, in step order. */
+export function stepCostSeries(ledger: readonly LedgerEntry[]): StepCostPoint[] {
+  const byStep = new Map<number, StepCostPoint>();
+  for (const entry of ledger) {
+    const point = byStep.get(entry.step) ?? { step: entry.step, usd: 0, cumulativeUsd: 0, unknownEntries: 0, cumulativeUnknownEntries: 0, estimated: false };
+    if (entry.usd === null) point.unknownEntries += 1;
+    else {
+      point.usd += entry.usd;
+      if (entry.basis === 'estimated') point.estimated = true;
+    }
+    byStep.set(entry.step, point);
+  }
+  let cumulative = 0;
+  let cumulativeUnknown = 0;
+  return [...byStep.values()]
+    .sort((a, b) => a.step - b.step)
+    .map((point) => {
+      cumulative += point.usd;
+      cumulativeUnknown += point.unknownEntries;
+      return { ...point, cumulativeUsd: cumulative, cumulativeUnknownEntries: cumulativeUnknown };
+    });
+}
+
+/** Cost, entries and time per alias / tool / kind, costliest first (unknown costs last). */
+export function costByTool(ledger: readonly LedgerEntry[]): ToolCostRow[] {
+  const rows = new Map<string, ToolCostRow>();
+  for (const entry of ledger) {
+    const label = labelOf(entry);
+    const row = rows.get(label) ?? { label, kind: entry.kind, entries: 0, usd: null, unknownEntries: 0, estimated: false, latencyMs: 0 };
+    row.entries += 1;
+    row.latencyMs += entry.latencyMs;
+    if (entry.usd === null) row.unknownEntries += 1;
+    else {
+      row.usd = (row.usd ?? 0) + entry.usd;
+      if (entry.basis === 'estimated') row.estimated = true;
+    }
+    rows.set(label, row);
+  }
+  return [...rows.values()].sort((a, b) => (b.usd ?? -1) - (a.usd ?? -1) || a.label.localeCompare(b.label));
+}
+
+export function summarizeLedger(ledger: readonly LedgerEntry[]): LedgerSummary {
+  const tokens: TokenTotals = { prompt: 0, completion: 0, cachedPrompt: 0, reasoning: 0, estimated: false };
+  let knownUsd = 0;
+  let unknownEntries = 0;
+  let hasEstimates = false;
+  let counterfactualUsd: number | null = 0;
+  for (const entry of ledger) {
+    if (entry.usd === null) unknownEntries += 1;
+    else {
+      knownUsd += entry.usd;
+      if (entry.basis === 'estimated') hasEstimates = true;
+    }
+    const counterfactual = entry.kind === 'expert' ? entry.counterfactualUsd : entry.usd;
+    counterfactualUsd = counterfactualUsd === null || counterfactual === null || counterfactual === undefined ? null : counterfactualUsd + counterfactual;
+    if (entry.usage) {
+      tokens.prompt += entry.usage.promptTokens;
+      tokens.completion += entry.usage.completionTokens;
+      tokens.cachedPrompt += entry.usage.cachedPromptTokens ?? 0;
+      tokens.reasoning += entry.usage.reasoningTokens ?? 0;
+      if (entry.basis === 'estimated') tokens.estimated = true;
+    }
+  }
+  return { knownUsd, entries: ledger.length, unknownEntries, hasEstimates, tokens, counterfactualUsd };
+}
+
+/**
+ * A cost that may be partly unknown, in words: `$0.0123`, `unknown` when nothing of it is known,
+ * `$0.0123 + unknown` when some entries' prices are unknown. Never `$0` for an unknown price.
+ */
+export function describeCost(knownUsd: number | null, unknownEntries: number): string {
+  if (knownUsd === null) return 'unknown';
+  if (unknownEntries === 0) return formatUsd(knownUsd);
+  return knownUsd === 0 ? 'unknown' : `${formatUsd(knownUsd)} + unknown`;
+}
+
+/** How the counterfactual compares with what the run cost: "3.2× this run", "same as this run". */
+export function compareWithActual(counterfactualUsd: number, actualUsd: number): string {
+  if (actualUsd <= 0 || counterfactualUsd <= 0) return '';
+  const ratio = counterfactualUsd / actualUsd;
+  if (Math.abs(ratio - 1) < 0.005) return 'same as this run';
+  return ratio >= 1 ? `${ratio.toFixed(ratio >= 10 ? 0 : 1)}× this run` : `${Math.round((1 - ratio) * 100)}% less than this run`;
+}

@@ -1,0 +1,243 @@
+// The running total, time and tokens of the current run, the counterfactual "strongest model on
+// every call", and where the money went (a table at once, the charts once their chunk arrives).
+
+import { lazy, Suspense, useId, useMemo } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import type { LedgerEntry, RunTotals } from '../../../workers/engine/events.ts';
+import { formatCount, formatMs } from '../../format.ts';
+import { useRunStore } from '../../state/runStore.ts';
+import { ChartBoundary } from './ChartBoundary.tsx';
+import { compareWithActual, costByTool, describeCost, stepCostSeries, summarizeLedger, type LedgerSummary } from './costData.ts';
+import { seriesColor } from './series.ts';
+import { useElapsedMs } from './useElapsedMs.ts';
+import './Cost.css';
+
+// recharts is ~100 KB gzip: it loads only once a run has a cost to draw.
+const CostCharts = lazy(() => import('./CostCharts.tsx').then((module) => ({ default: module.CostCharts })));
+
+const NO_ENTRIES: LedgerEntry[] = [];
+
+export function CostPanel() {
+  const headingId = useId();
+  const ledger = useRunStore((state) => state.run?.ledger ?? NO_ENTRIES);
+  const totals = useRunStore((state) => state.run?.totals);
+  const hasRun = useRunStore((state) => state.run !== null);
+  const pricingAsOf = useRunStore((state) => state.run?.pricingAsOf);
+  const summary = useMemo(() => summarizeLedger(ledger), [ledger]);
+
+  return (
+    <section className="panel cost-panel" aria-labelledby={headingId}>
+      <h2 id={headingId}>Cost and latency</h2>
+      <TotalCost summary={summary} totals={totals} hasRun={hasRun} />
+      {hasRun ? (
+        <>
+          <RunFigures summary={summary} />
+          <Breakdown ledger={ledger} />
+          {pricingAsOf && <p className="muted cost-footnote">Prices as of {pricingAsOf}; edit them in Setup.</p>}
+        </>
+      ) : (
+        <p className="muted cost-intro">
+          Run a task to see what every call costs as it streams: each step’s dollars, tokens and time, what the same run
+          would have cost on the strongest model, and where the money went.
+        </p>
+      )}
+    </section>
+  );
+}
+
+function TotalCost({ summary, totals, hasRun }: { summary: LedgerSummary; totals: RunTotals | undefined; hasRun: boolean }) {
+  const counterfactualModel = useRunStore((state) => state.run?.counterfactualModel ?? null);
+  const labelId = useId();
+  const noteId = useId();
+  // The engine's totals are the final word once the run finished; until then, the ledger so far.
+  const knownUsd = totals?.costUsd ?? summary.knownUsd;
+  const unknownEntries = totals?.unknownCostEntries ?? summary.unknownEntries;
+  const hasEstimates = totals?.hasEstimates ?? summary.hasEstimates;
+  const counterfactualUsd = totals ? totals.counterfactualUsd : summary.counterfactualUsd;
+  const hasFigures = summary.entries > 0;
+  const comparison = counterfactualUsd !== null && unknownEntries === 0 ? compareWithActual(counterfactualUsd, knownUsd) : '';
+
+  const totalText = hasFigures ? describeCost(knownUsd, unknownEntries) : hasRun ? describeCost(0, 0) : '—';
+  const [knownPart, unknownPart] = totalText.split(' + ');
+
+  return (
+    <div className="cost-total">
+      <dl className="cost-headline">
+        <dt id={labelId}>Total cost</dt>
+        <dd>
+          <output aria-labelledby={labelId} aria-describedby={noteId} aria-live="off" className="cost-total-value">
+            {knownPart}
+            {unknownPart && <span className="cost-total-unknown"> + {unknownPart}</span>}
+          </output>
+        </dd>
+      </dl>
+      <div id={noteId} className="cost-notes">
+        {hasFigures && (
+          <p>
+            {hasEstimates ? (
+              <span className="cost-badge cost-badge-estimate">includes estimates</span>
+            ) : (
+              <span className="cost-badge cost-badge-measured">measured</span>
+            )}{' '}
+            <span className="muted">
+              {hasEstimates
+                ? 'Some figures are estimates (tokens we counted, or a per-second or per-call rate); the rest is the providers’ reported usage × the price table.'
+                : 'From the providers’ reported usage × the price table.'}
+            </span>
+          </p>
+        )}
+        {unknownEntries > 0 && (
+          <p className="cost-unknown">
+            {unknownEntries} {unknownEntries === 1 ? 'call has' : 'calls have'} no known price: not counted in the total. Add
+            the model’s price in Setup.
+          </p>
+        )}
+      </div>
+      {hasRun && (
+        <>
+          <dl className="cost-counterfactual">
+            <dt>Strongest model on every call</dt>
+            <dd>
+              <span className="cost-counterfactual-value">{hasFigures ? describeCost(counterfactualUsd, 0) : '—'}</span>
+              {hasFigures && totals === undefined && <span className="muted"> so far</span>}
+              {comparison && <span className="muted"> · {comparison}</span>}
+            </dd>
+          </dl>
+          <p className="muted cost-counterfactual-note">
+            Every expert call priced at {counterfactualModel ? <code>{counterfactualModel}</code> : 'the costliest configured expert model'}
+            , same tokens: what the run would cost without routing.
+          </p>
+        </>
+      )}
+    </div>
+  );
+}
+
+function RunFigures({ summary }: { summary: LedgerSummary }) {
+  const stepCount = useRunStore((state) => state.run?.steps.length ?? 0);
+  const slowestStep = useRunStore(useShallow((state) => slowestStepOf(state.run?.steps ?? [])));
+  const elapsedMs = useElapsedMs();
+  const { tokens } = summary;
+  const extras = [
+    tokens.cachedPrompt > 0 ? `${formatCount(tokens.cachedPrompt)} cached` : '',
+    tokens.reasoning > 0 ? `${formatCount(tokens.reasoning)} reasoning` : '',
+    tokens.estimated ? 'some estimated' : '',
+  ].filter(Boolean);
+  return (
+    <dl className="cost-figures">
+      <div>
+        <dt>Elapsed</dt>
+        <dd>{formatMs(elapsedMs)}</dd>
+      </div>
+      <div>
+        <dt>Steps</dt>
+        <dd>
+          {stepCount}
+          {slowestStep && (
+            <span className="muted cost-figure-note">
+              slowest: {slowestStep.step} ({formatMs(slowestStep.latencyMs)})
+            </span>
+          )}
+        </dd>
+      </div>
+      <div>
+        <dt>Tokens in / out</dt>
+        <dd>
+          {formatCount(tokens.prompt)} / {formatCount(tokens.completion)}
+          {extras.length > 0 && <span className="muted cost-figure-note">{extras.join(' · ')}</span>}
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+/** The slowest finished step (compared shallowly, so streaming deltas do not re-render). */
+function slowestStepOf(steps: ReadonlyArray<{ step: number; latencyMs?: number }>): { step: number; latencyMs: number } | null {
+  let slowest: { step: number; latencyMs: number } | null = null;
+  for (const step of steps) {
+    if (step.latencyMs !== undefined && (slowest === null || step.latencyMs > slowest.latencyMs)) {
+      slowest = { step: step.step, latencyMs: step.latencyMs };
+    }
+  }
+  return slowest;
+}
+
+function Breakdown({ ledger }: { ledger: LedgerEntry[] }) {
+  const tableCaptionId = useId();
+  const steps = useMemo(() => stepCostSeries(ledger), [ledger]);
+  const tools = useMemo(() => costByTool(ledger), [ledger]);
+  if (ledger.length === 0) return <p className="muted">No calls charged yet.</p>;
+  let pricedIndex = 0;
+  return (
+    <>
+      <ChartBoundary>
+        <Suspense fallback={<p className="muted cost-chart-loading">Loading the charts…</p>}>
+          <CostCharts steps={steps} tools={tools} />
+        </Suspense>
+      </ChartBoundary>
+      <table className="cost-table" aria-labelledby={tableCaptionId}>
+        <caption id={tableCaptionId}>Where it went</caption>
+        <thead>
+          <tr>
+            <th scope="col">Alias or tool</th>
+            <th scope="col">Calls</th>
+            <th scope="col">Time</th>
+            <th scope="col">Cost</th>
+          </tr>
+        </thead>
+        <tbody>
+          {tools.map((row) => {
+            const color = row.usd === null ? undefined : seriesColor(pricedIndex++);
+            return (
+              <tr key={row.label}>
+                <th scope="row">
+                  <span className="cost-swatch" style={color ? { background: color } : undefined} aria-hidden="true" />
+                  {row.label}
+                </th>
+                <td>{row.entries}</td>
+                <td>{formatMs(row.latencyMs)}</td>
+                <td className={row.usd === null || row.unknownEntries > 0 ? 'cost-unknown' : undefined}>
+                  {describeCost(row.usd, row.unknownEntries)}
+                  {row.estimated && <EstimateMark />}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      <details className="cost-steps">
+        <summary>Cost per step</summary>
+        <table className="cost-table">
+          <thead>
+            <tr>
+              <th scope="col">Step</th>
+              <th scope="col">Cost</th>
+              <th scope="col">Cumulative</th>
+            </tr>
+          </thead>
+          <tbody>
+            {steps.map((point) => (
+              <tr key={point.step}>
+                <th scope="row">{point.step}</th>
+                <td className={point.unknownEntries > 0 ? 'cost-unknown' : undefined}>
+                  {describeCost(point.usd, point.unknownEntries)}
+                  {point.estimated && <EstimateMark />}
+                </td>
+                <td>{describeCost(point.cumulativeUsd, point.cumulativeUnknownEntries)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </details>
+    </>
+  );
+}
+
+function EstimateMark() {
+  return (
+    <abbr className="cost-estimate-mark" title="estimated">
+      {' '}
+      est.
+    </abbr>
+  );
+}

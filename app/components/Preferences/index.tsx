@@ -1,0 +1,47 @@
+// The preference vector for the next run: presets, what each objective weighs, tool and alias
+// weights, their normalised shares and the instruction they produce. The session copies the
+// vector into the config when Run is pressed.
+
+import { useId } from 'react';
+import { normalizedShares } from '../../../workers/engine/preferences.ts';
+import { preferenceActions, usePreferencesStore } from '../../state/preferencesStore.ts';
+import { InstructionPreview } from './InstructionPreview.tsx';
+import { formatShare, formatWeight, OBJECTIVES } from './preferenceRows.ts';
+import { PresetPicker } from './PresetPicker.tsx';
+import { SharesBar } from './SharesBar.tsx';
+import { ToolWeights } from './ToolWeights.tsx';
+import { WeightSlider } from './WeightSlider.tsx';
+import './Preferences.css';
+
+export function PreferencesPanel() {
+  const headingId = useId();
+  const vector = usePreferencesStore((state) => state.vector);
+  const shares = normalizedShares(vector);
+
+  return (
+    <section className="panel preferences-panel" role="group" aria-labelledby={headingId}>
+      <h2 id={headingId}>Preferences</h2>
+      <p className="muted pref-intro">What should the orchestrator aim for? Weights are relative: only their shares count.</p>
+      <PresetPicker />
+      <div className="pref-objectives">
+        {OBJECTIVES.map((objective) => (
+          <WeightSlider
+            key={objective.name}
+            label={objective.label}
+            detail={objective.hint}
+            min={0}
+            max={1}
+            step={0.05}
+            value={vector[objective.name]}
+            valueText={`${formatWeight(vector[objective.name])}, ${formatShare(shares[objective.name])} of the weight`}
+            display={formatShare(shares[objective.name])}
+            onChange={(value) => preferenceActions.setObjective(objective.name, value)}
+          />
+        ))}
+      </div>
+      <SharesBar vector={vector} />
+      <ToolWeights />
+      <InstructionPreview />
+    </section>
+  );
+}

@@ -1,0 +1,278 @@
+// The cost panel and the preference panel in the real page, worker and engine, against the
+// scripted OpenAI-compatible server: the total and its breakdown are the scenario's usage times
+// the configured prices; an unknown price reads "unknown"; preferences change the instruction and
+// the next run sends it; recharts loads only once there is a cost to draw.
+
+import type { Page, Response } from '@playwright/test';
+import { formatUsd } from '../workers/engine/ledger.ts';
+import { PREFERENCE_PRESETS, preferenceInstruction } from '../workers/engine/preferences.ts';
+import type { RecordedRequest, ScriptedServer } from './fixtures/scriptedServer.ts';
+import type { Scenario } from './fixtures/scenario.ts';
+import { expect, loadScenario, scriptedConfig, test } from './support/playground.ts';
+
+const TASK = 'What is the population of the capital of Finland?';
+const ORCHESTRATOR = 'nvidia/Nemotron-Orchestrator-8B';
+
+type Prices = Record<string, { inputPerM: number; outputPerM: number }>;
+
+// Prices large enough that every figure shows four significant digits, different per model so a
+// call charged to the wrong model shows, and chosen so no figure the test checks falls on a
+// rounding tie ($0.xxxx5), where summing in another order could round it the other way.
+const PRICES: Prices = {
+  [ORCHESTRATOR]: { inputPerM: 30, outputPerM: 70 },
+  'scripted/searcher': { inputPerM: 25, outputPerM: 210 },
+  'scripted/coder': { inputPerM: 80, outputPerM: 80 },
+  'scripted/answerer': { inputPerM: 125, outputPerM: 1000 },
+  'scripted/answerer-mini': { inputPerM: 42, outputPerM: 160 },
+};
+
+/** local-scripted.json with the orchestrator's tool calls parsed by the server (this scenario
+ * answers `tool_calls`), at `prices`. */
+function configFor(server: ScriptedServer, prices: Prices): Record<string, unknown> {
+  const base = scriptedConfig(server.url);
+  return {
+    ...base,
+    orchestrator: { ...(base.orchestrator as object), toolMode: 'server' },
+    pricing: { asOf: '2025-11-26', source: 'test prices', models: prices },
+  };
+}
+
+interface Charge {
+  model: string;
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/** What the server served, request by request: the response it picked for each chat request,
+ * found the way the server picks (the first response whose `when` the last user message holds). */
+function chargesOf(requests: RecordedRequest[], scenario: Scenario): Charge[] {
+  return requests
+    .filter((request) => request.method === 'POST' && request.path === '/v1/chat/completions')
+    .map((request) => {
+      const body = request.body as { model: string; messages: Array<{ role: string; content: unknown }> };
+      const lastUser = String([...body.messages].reverse().find((message) => message.role === 'user')?.content ?? '');
+      const response = scenario.models[body.model]?.find((candidate) => candidate.when === undefined || lastUser.includes(candidate.when));
+      if (!response?.usage) throw new Error(`the scenario has no usage for ${body.model}`);
+      return { model: body.model, promptTokens: response.usage.prompt_tokens, completionTokens: response.usage.completion_tokens };
+    });
+}
+
+const costAt = (charge: Charge, price: { inputPerM: number; outputPerM: number }) =>
+  (charge.promptTokens * price.inputPerM + charge.completionTokens * price.outputPerM) / 1e6;
+
+/** The text of every chat request the orchestrator got. */
+function orchestratorPrompts(server: ScriptedServer): string[] {
+  return server.requests
+    .filter(
+      (request) =>
+        request.method === 'POST' && request.path === '/v1/chat/completions' && (request.body as { model?: string }).model === ORCHESTRATOR,
+    )
+    .map((request) => JSON.stringify(request.body));
+}
+
+/** Records the JavaScript the page loads, with its text. */
+function recordScripts(page: Page): Array<Promise<{ url: string; text: string }>> {
+  const scripts: Array<Promise<{ url: string; text: string }>> = [];
+  page.on('response', (response: Response) => {
+    if (new URL(response.url()).pathname.endsWith('.js')) scripts.push(response.text().then((text) => ({ url: response.url(), text })));
+  });
+  return scripts;
+}
+
+// A run's first search builds the corpus index in the worker: on a busy machine a run can take
+// a good part of the default 30 s.
+const RUN_TIMEOUT_MS = 60_000;
+test.describe.configure({ timeout: 2 * RUN_TIMEOUT_MS });
+
+// recharts' own class name: present in any chunk that holds recharts, minified or not.
+const RECHARTS_MARK = 'recharts-surface';
+
+test.describe('cost and latency', () => {
+  test('the total and its breakdown are the usage times the configured prices; recharts loads lazily', async ({
+    page,
+    playground,
+    scripted,
+    consoleErrors,
+  }) => {
+    const scenario = loadScenario('cli-paper-server');
+    const server = await scripted.start(scenario);
+    const scripts = recordScripts(page);
+    const cost = page.getByRole('region', { name: 'Cost and latency' });
+
+    await playground.open();
+    await playground.importConfig(configFor(server, PRICES));
+    await expect(playground.totalCost).toHaveText('—');
+    await expect(cost).toContainText('Run a task to see what every call costs');
+
+    // Nothing of recharts before a run exists.
+    const firstLoad = await Promise.all(scripts);
+    expect(firstLoad.length).toBeGreaterThan(0);
+    expect(firstLoad.filter((script) => script.text.includes(RECHARTS_MARK)).map((script) => script.url)).toEqual([]);
+
+    await playground.run(TASK);
+    await playground.waitForFinish(RUN_TIMEOUT_MS);
+
+    const charges = chargesOf(server.requests, scenario);
+    // Orchestrator → search-1 writes the query → orchestrator → answer-2 answers.
+    expect(charges.map((charge) => charge.model)).toEqual([ORCHESTRATOR, 'scripted/searcher', ORCHESTRATOR, 'scripted/answerer-mini']);
+    const priced = charges.map((charge) => {
+      const price = PRICES[charge.model];
+      if (!price) throw new Error(`no price for ${charge.model}`);
+      return costAt(charge, price);
+    });
+    const [orchestrator1 = 0, searcher = 0, orchestrator2 = 0, answerer = 0] = priced;
+    // The local corpus search itself is free.
+    const total = orchestrator1 + searcher + orchestrator2 + answerer;
+    await expect(playground.totalCost).toHaveText(formatUsd(total));
+    await expect(cost.getByText('measured', { exact: true })).toBeVisible();
+
+    // Where it went: per alias, and per step.
+    const table = cost.getByRole('table', { name: 'Where it went' });
+    await expect(table.getByRole('row', { name: /^orchestrator/ })).toContainText(formatUsd(orchestrator1 + orchestrator2));
+    await expect(table.getByRole('row', { name: /^search-1/ })).toContainText(formatUsd(searcher));
+    await expect(table.getByRole('row', { name: /^answer-2/ })).toContainText(formatUsd(answerer));
+    await expect(table.getByRole('row', { name: /^search / })).toContainText('$0');
+    await cost.getByText('Cost per step', { exact: true }).click();
+    const stepRows = cost.getByRole('table').nth(1).getByRole('row');
+    await expect(stepRows.nth(1)).toContainText(`1${formatUsd(orchestrator1 + searcher)}${formatUsd(orchestrator1 + searcher)}`);
+    await expect(stepRows.nth(2)).toContainText(`2${formatUsd(orchestrator2 + answerer)}${formatUsd(total)}`);
+
+    // The counterfactual: the experts' tokens at the costliest configured expert (the answerer),
+    // the orchestrator as it was.
+    const strongest = PRICES['scripted/answerer'];
+    if (!strongest) throw new Error('no price for the answerer');
+    const counterfactual = orchestrator1 + orchestrator2 + costAt(charges[1] as Charge, strongest) + costAt(charges[3] as Charge, strongest);
+    await expect(cost.getByRole('definition').filter({ hasText: 'this run' })).toContainText(formatUsd(counterfactual));
+    await expect(cost).toContainText(`${(counterfactual / total).toFixed(1)}× this run`);
+
+    // Tokens: every call's usage.
+    const promptTokens = charges.reduce((sum, charge) => sum + charge.promptTokens, 0);
+    const completionTokens = charges.reduce((sum, charge) => sum + charge.completionTokens, 0);
+    await expect(cost).toContainText(`${promptTokens.toLocaleString('en-US')} / ${completionTokens.toLocaleString('en-US')}`);
+
+    // The charts arrived in their own chunk, after the run began.
+    await expect(cost.getByRole('figure', { name: /Cost per step/ }).locator('svg.recharts-surface')).toBeVisible();
+    await expect(cost.getByRole('figure', { name: 'Cost by tool or alias' }).locator('svg.recharts-surface')).toBeVisible();
+    const all = await Promise.all(scripts);
+    expect(all.slice(firstLoad.length).some((script) => script.text.includes(RECHARTS_MARK))).toBe(true);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('a model with no known price reads "unknown", never $0', async ({ playground, scripted }) => {
+    const scenario = loadScenario('cli-paper-server');
+    const server = await scripted.start(scenario);
+    const { 'scripted/answerer-mini': _unpriced, ...prices } = PRICES;
+    const cost = playground.page.getByRole('region', { name: 'Cost and latency' });
+
+    await playground.open();
+    await playground.importConfig(configFor(server, prices));
+    await playground.run(TASK);
+    await playground.waitForFinish(RUN_TIMEOUT_MS);
+
+    const [orchestrator1, searcher, orchestrator2] = chargesOf(server.requests, scenario);
+    const known = [orchestrator1, searcher, orchestrator2].reduce((sum, charge) => {
+      const price = charge && PRICES[charge.model];
+      if (!charge || !price) throw new Error('a charge is missing');
+      return sum + costAt(charge, price);
+    }, 0);
+    await expect(playground.totalCost).toHaveText(`${formatUsd(known)} + unknown`);
+    await expect(cost).toContainText('1 call has no known price: not counted in the total.');
+    const table = cost.getByRole('table', { name: 'Where it went' });
+    await expect(table.getByRole('row', { name: /^answer-2/ }).getByRole('cell').last()).toHaveText('unknown');
+  });
+
+  test('chart colours come from the theme', async ({ page, playground, scripted }) => {
+    const server = await scripted.start(loadScenario('cli-paper-server'));
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await playground.open();
+    await playground.importConfig(configFor(server, PRICES));
+    await playground.run(TASK);
+    await playground.waitForFinish(RUN_TIMEOUT_MS);
+
+    const bar = page.getByRole('figure', { name: /Cost per step/ }).locator('.recharts-bar-rectangle path').first();
+    const fillOf = () => bar.evaluate((element) => getComputedStyle(element).fill);
+    const seriesOne = () => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--series-1').trim());
+    // --series-1 is #7b93f5 in the dark theme and #3b5bdb in the light one (app/app.css).
+    expect(await seriesOne()).toBe('#7b93f5');
+    await expect.poll(fillOf).toBe('rgb(123, 147, 245)');
+    await page.emulateMedia({ colorScheme: 'light' });
+    expect(await seriesOne()).toBe('#3b5bdb');
+    await expect.poll(fillOf).toBe('rgb(59, 91, 219)');
+  });
+});
+
+test.describe('preferences', () => {
+  test('presets and sliders change the instruction, and the next run sends it', async ({ playground, scripted, consoleErrors }) => {
+    test.setTimeout(3 * RUN_TIMEOUT_MS);
+    const server = await scripted.start(loadScenario('cli-paper-server'));
+    const preferences = playground.preferences;
+    const instruction = preferences.getByRole('figure', { name: 'Instruction added to the task' }).getByRole('blockquote');
+
+    await playground.open();
+    await playground.importConfig(configFor(server, PRICES));
+    // The imported config says "balanced".
+    await expect(preferences.getByRole('radio', { name: 'Balanced' })).toBeChecked();
+    await expect(instruction).toHaveText('User preference: Weigh correctness 50%, low cost 25%, low latency 25%.');
+    await expect(preferences.getByRole('slider', { name: 'Low cost' })).toHaveAttribute('aria-valuetext', '0.25, 25% of the weight');
+
+    await preferences.getByRole('radio', { name: 'Cheapest' }).check();
+    await expect(instruction).toHaveText('User preference: Weigh correctness 30%, low cost 60%, low latency 10%.');
+    await expect(preferences.getByRole('slider', { name: 'Low cost' })).toHaveAttribute('aria-valuetext', '0.6, 60% of the weight');
+
+    // Prefer search-1 fully, by keyboard; one step down on "Correct answer".
+    const searchExpert = preferences.getByRole('slider', { name: 'search-1', exact: true });
+    await searchExpert.focus();
+    await searchExpert.press('End');
+    await expect(searchExpert).toHaveAttribute('aria-valuetext', /^strongly prefer, \+1, /);
+    const outcome = preferences.getByRole('slider', { name: 'Correct answer' });
+    await outcome.focus();
+    await outcome.press('ArrowLeft');
+    await expect(preferences.getByRole('radio', { name: 'Cheapest' })).not.toBeChecked();
+    const expected = preferenceInstruction({ ...PREFERENCE_PRESETS.cheapest, outcome: 0.25, tools: { 'search-1': 1 } });
+    expect(expected).toBe('User preference: Weigh correctness 26%, low cost 63%, low latency 11%. Prefer search-1.');
+    await expect(instruction).toHaveText(expected ?? '');
+    // The shares are of all weights, tools included: 1 of 0.25 + 0.6 + 0.1 + 1.
+    await expect(searchExpert).toHaveAttribute('aria-valuetext', 'strongly prefer, +1, 51% of the weight');
+    await expect(preferences).toContainText('Applies to the next run.');
+
+    await playground.run(TASK);
+    await playground.waitForFinish(RUN_TIMEOUT_MS);
+    const sent = orchestratorPrompts(server);
+    expect(sent.length).toBeGreaterThan(0);
+    for (const prompt of sent) expect(prompt).toContain(expected);
+
+    // Switched off, the next run sends no instruction at all.
+    server.reset();
+    await preferences.getByRole('switch', { name: 'Add the instruction to the task' }).uncheck();
+    await expect(preferences).toContainText('Left out');
+    await playground.run(TASK);
+    await playground.waitForFinish(RUN_TIMEOUT_MS);
+    const unsent = orchestratorPrompts(server);
+    expect(unsent.length).toBeGreaterThan(0);
+    for (const prompt of unsent) expect(prompt).not.toContain('User preference:');
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('one slider per tool and alias of the current config, each named by what it weighs', async ({ playground, scripted }) => {
+    const server = await scripted.start(loadScenario('cli-paper-server'));
+    await playground.open();
+    await playground.importConfig(configFor(server, PRICES));
+    const sliders = playground.preferences.getByRole('slider');
+    const names = await sliders.evaluateAll((elements) => elements.map((element) => (element as HTMLInputElement).labels?.[0]?.textContent));
+    expect(names).toEqual([
+      'Correct answer',
+      'Low cost',
+      'Low latency',
+      'search',
+      'search-1',
+      'enhance_reasoning',
+      'reasoner-1',
+      'answer',
+      'answer-1',
+      'answer-2',
+    ]);
+    for (const name of ['Cheapest', 'Balanced', 'Best answer', 'Fastest']) {
+      await expect(playground.preferences.getByRole('radio', { name })).toBeVisible();
+    }
+  });
+});
