@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import { createCalculatorTool, loadCalculator } from './calculator.ts';
+
+const tool = createCalculatorTool();
+const signal = new AbortController().signal;
+
+async function calculate(expression: string) {
+  return tool.run({ expression }, { signal });
+}
+
+async function expectResult(expression: string, result: string) {
+  const output = await calculate(expression);
+  expect(output, expression).toMatchObject({ content: result, isError: false, costUsd: 0 });
+}
+
+async function expectRefusal(expression: string, message: RegExp) {
+  const startedAt = performance.now();
+  const output = await calculate(expression);
+  expect(output.isError, expression).toBe(true);
+  expect(output.content, expression).toMatch(/^Could not evaluate "/);
+  expect(output.content, expression).toMatch(message);
+  // Refused before doing the costly work.
+  expect(performance.now() - startedAt, expression).toBeLessThan(1_000);
+}
+
+describe('calculator', () => {
+  it('describes itself and takes an expression', () => {
+    expect(tool.name).toBe('calculator');
+    expect(tool.parameters).toMatchObject({ required: ['expression'], properties: { expression: { type: 'string' } } });
+  });
+
+  it('computes decimals exactly', async () => {
+    await expectResult('0.1 + 0.2', '0.3');
+    await expectResult('0.1 * 3 == 0.3', 'true');
+    await expectResult('1 / 3', '0.' + '3'.repeat(64));
+  });
+
+  it('keeps big integers whole up to 64 digits', async () => {
+    await expectResult('2^200', '1606938044258990275541962092341162602522202993782792835301376');
+    await expectResult('30!', '265252859812191058636308480000000');
+    await expectResult('2^300', '2.037035976334486086268445688409378161051468393665936250636140449e+90');
+  });
+
+  it('evaluates functions and constants with 64 significant digits', async () => {
+    await expectResult('sqrt(2)', '1.414213562373095048801688724209698078569671875376948073176679738');
+    await expectResult('pi', '3.141592653589793238462643383279502884197169399375105820974944592');
+    await expectResult('sin(pi / 6)', '0.5');
+    await expectResult('gcd(2^100, 6^50)', '1125899906842624');
+  });
+
+  it('converts units', async () => {
+    await expectResult('5 km to mile', '3.106855961186669848087170921816591107929690606855961186669848087 mile');
+    await expectResult('1 inch to cm', '2.54 cm');
+    await expectResult('3 kg * 9.81 m/s^2', '29.43 N');
+  });
+
+  it('handles matrices, variables and several statements', async () => {
+    await expectResult('det([1, 2; 3, 4])', '-2');
+    await expectResult('r = 2; pi * r^2', '12.56637061435917295385057353311801153678867759750042328389977837');
+    await expectResult('a = 2\nb = a * 3', '2\n6');
+    // Expressions keep their own (inclusive, 1-based) meaning of ranges and indices.
+    await expectResult('sum(1:100)', '5050');
+    await expectResult('range(1, 5)', '[1, 2, 3, 4, 5]');
+    await expectResult('[10, 20, 30][2]', '20');
+  });
+
+  it('keeps nothing between calls', async () => {
+    await expectResult('x = 5', '5');
+    await expectRefusal('x + 1', /Undefined symbol x/);
+  });
+
+  it('answers bad input with a clear error observation', async () => {
+    await expectRefusal('2 + ', /Unexpected end of expression \(char 5\)/);
+    await expectRefusal('5 km + 3 kg', /Units do not match/);
+    await expectRefusal('foo(3)', /Undefined function foo/);
+    await expectRefusal('x = 1;', /no result: every statement ends with a semicolon/);
+    await expectRefusal('sqrt', /the result is the function sqrt; call it with arguments/);
+    await expectRefusal('1'.repeat(2_001), /2001 characters long; the limit is 2000/);
+    for (const args of [{}, { expression: 7 }, { expression: ' ' }]) {
+      expect(await tool.run(args, { signal })).toMatchObject({ isError: true, content: expect.stringMatching(/`expression` argument/) });
+    }
+  });
+
+  it.each([
+    'import({ pi: 3 }, { override: true })',
+    'createUnit("smoot", "1.7018 m")',
+    'evaluate("1 + 1")',
+    'parse("1 + 1")',
+    'compile("1 + 1")',
+    'simplify("x + x")',
+    'derivative("x^2", "x")',
+    'resolve(parse("x"))',
+    'config({ number: "number" })',
+    'f = config',
+    'parser()',
+    'help(sqrt)',
+  ])('disables %s', async (expression) => {
+    await expectRefusal(expression, /is disabled in this calculator/);
+  });
+
+  it('cannot be reconfigured by an expression', async () => {
+    await expectRefusal('config({ number: "number", precision: 4 })', /config is disabled/);
+    await expectResult('0.1 + 0.2', '0.3');
+    await expectResult('pi', '3.141592653589793238462643383279502884197169399375105820974944592');
+  });
+
+  it('refuses function definitions, the only way to write a loop', async () => {
+    await expectRefusal('f(n) = n < 1 ? 0 : f(n - 1) + f(n - 1); f(40)', /defining functions is not supported/);
+  });
+
+  it.each([
+    ['zeros(1e5, 1e5)', /zeros: that would make a matrix of 10000000000 elements; the limit is 400/],
+    ['ones([1000, 1000])', /ones: that would make a matrix of 1000000 elements/],
+    ['identity(1e4)', /identity: that would make a matrix of 100000000 elements/],
+    ['1:1e9', /range: that would make a vector of 1000000000 elements; the limit is 10000/],
+    ['range("1:1e9")', /write the range as start:end/],
+    ['random([1e6])', /random: that would make a vector of 1000000 elements/],
+    ['resize([1], [1e4, 1e4])', /resize: that would make a matrix/],
+    ['diag(1:1000)', /diag: that would make a matrix of 1000000 elements/],
+    ['kron(ones(20, 20), ones(20, 20))', /kron: that would make a matrix of 160000 elements/],
+    ['factorial(1e6)', /factorial: arguments above 10000 are too costly/],
+    ['100000!', /factorial: arguments above 10000 are too costly/],
+    ['combinations(1e5, 5)', /combinations: arguments above 10000/],
+    ['stirlingS2(1000, 500)', /stirlingS2: arguments above 200/],
+    ['isPrime(2^89 - 1)', /isPrime: arguments above 2\^64/],
+    ['sqrtm(ones(20, 20) + identity(20))', /sqrtm: a matrix of 400 elements is too costly here/],
+    ['format(pi, 1e9)', /format: a precision above 1000 digits/],
+    ['format(pi, { precision: 1e9 })', /format: a precision above 1000 digits/],
+  ])('refuses %s before doing the work', async (expression, message) => {
+    await expectRefusal(expression, message);
+  });
+
+  it('still computes within the caps', async () => {
+    await expectResult('combinations(100, 50)', '100891344545564193334812497256');
+    await expectResult('size(zeros(20, 20))', '[20, 20]');
+    await expectResult('format(pi, 10)', '"3.141592654"');
+  });
+
+  it('loads mathjs once and shares the locked-down instance', async () => {
+    expect(await loadCalculator()).toBe(await loadCalculator());
+  });
+});
