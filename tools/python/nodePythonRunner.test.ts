@@ -121,7 +121,7 @@ describe('createNodePythonRunner', () => {
 
   it('reports an interpreter that the code shut down, and recovers', async () => {
     const result = await runner.run('import os\nos._exit(3)', RUN);
-    expect(result.error).toMatch(/Python worker/);
+    expect(result.error).toMatch(/^Python crashed: .*exit\(3\)/);
     expect(result.timedOut).toBe(false);
     const next = await runner.run("print('recovered')", RUN);
     expect(next.stdout).toBe('recovered\n');

@@ -50,3 +50,23 @@ export function isHostToWorkerMessage(value: unknown): value is HostToWorkerMess
     typeof message.maxOutputBytes === 'number'
   );
 }
+
+/**
+ * The browser host's first message to its Pyodide worker, which loads Pyodide on receiving it.
+ * `interruptBuffer` is shared memory the host writes SIGINT (2) into to interrupt running code;
+ * null where the page is not cross-origin isolated and shared memory is unavailable.
+ */
+export interface SandboxInitMessage {
+  type: 'init';
+  interruptBuffer: SharedArrayBuffer | null;
+}
+
+export function isSandboxInitMessage(value: unknown): value is SandboxInitMessage {
+  if (typeof value !== 'object' || value === null) return false;
+  const message = value as Partial<SandboxInitMessage>;
+  return (
+    message.type === 'init' &&
+    (message.interruptBuffer === null ||
+      (typeof SharedArrayBuffer === 'function' && message.interruptBuffer instanceof SharedArrayBuffer))
+  );
+}

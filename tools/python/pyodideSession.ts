@@ -24,6 +24,8 @@ _sys.stdout, _sys.stderr = _sys.__stdout__, _sys.__stderr__
 
 export function createPyodideSession(pyodide: PyodideAPI): PyodideSession {
   let broken = false;
+  // Read once: after a fatal error, touching pyodide.ffi itself can throw.
+  const { PythonError } = pyodide.ffi;
   // input() raises instead of waiting for a terminal that does not exist.
   pyodide.setStdin({ error: true });
 
@@ -53,11 +55,11 @@ export function createPyodideSession(pyodide: PyodideAPI): PyodideSession {
       try {
         runIsolated(code);
       } catch (thrown) {
-        if (thrown instanceof pyodide.ffi.PythonError) {
+        if (thrown instanceof PythonError) {
           error = exitedCleanly(thrown) ? null : lastTracebackLines(thrown.message);
         } else {
           broken = true;
-          error = thrown instanceof Error ? thrown.message : String(thrown);
+          error = `Python crashed: ${thrown instanceof Error ? thrown.message : String(thrown)}. A fresh interpreter runs the next code.`;
         }
       }
       if (!broken) runIsolated(RESET_STREAMS);

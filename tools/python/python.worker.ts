@@ -1,0 +1,230 @@
+/// <reference lib="webworker" />
+// The browser Python sandbox: Pyodide in its own module worker. After Pyodide has loaded, the
+// worker is locked down (see lockDown) so the code it runs cannot reach the network, storage, the
+// page or the keys; only package downloads from Pyodide's CDN get a guarded, short-lived fetch.
+
+import type { PyodideAPI } from 'pyodide';
+import {
+  isHostToWorkerMessage,
+  isSandboxInitMessage,
+  type RunRequest,
+  type SandboxInitMessage,
+  type WorkerToHostMessage,
+} from './protocol.ts';
+import { createPyodideSession, type PyodideSession } from './pyodideSession.ts';
+import {
+  BLOCKED_GLOBALS,
+  BLOCKED_NAVIGATOR_MEMBERS,
+  PYTHON_LOCKDOWN,
+  failedPackages,
+  isUnderBaseUrl,
+  type PackageFailure,
+  packageBaseUrlFor,
+  packageFailureMessage,
+  pyodideIndexUrl,
+  removeProperties,
+} from './pythonSandbox.ts';
+import type { SessionRunResult } from './types.ts';
+
+declare const self: DedicatedWorkerGlobalScope;
+
+/** WebAssembly memory never shrinks: past this size the worker is replaced to give it back. */
+const RECYCLE_HEAP_BYTES = 1024 ** 3;
+
+// Private references, taken before the lockdown removes the globals.
+const post = self.postMessage.bind(self) as (message: WorkerToHostMessage) => void;
+const closeWorker = self.close.bind(self);
+const networkFetch = self.fetch.bind(self);
+const realSetTimeout = self.setTimeout.bind(self);
+const realSetInterval = self.setInterval.bind(self);
+
+interface Sandbox {
+  pyodide: PyodideAPI;
+  session: PyodideSession;
+  packageBaseUrl: string;
+  interrupt: Int32Array | null;
+}
+
+async function boot(init: SandboxInitMessage): Promise<Sandbox> {
+  const indexURL = pyodideIndexUrl(import.meta.env.BASE_URL, self.location.origin);
+  const { loadPyodide, version } = (await import(/* @vite-ignore */ `${indexURL}pyodide.mjs`)) as typeof import('pyodide');
+  const packageBaseUrl = packageBaseUrlFor(version);
+  const wasmFailure = watchForWasmFailure();
+  let pyodide: PyodideAPI;
+  try {
+    pyodide = await Promise.race([
+      loadPyodide({ indexURL, packageBaseUrl, stdout: () => {}, stderr: () => {} }),
+      wasmFailure.failed,
+    ]);
+  } finally {
+    wasmFailure.stop();
+  }
+  const session = createPyodideSession(pyodide);
+  lockDown(pyodide);
+  const interrupt = init.interruptBuffer ? new Int32Array(init.interruptBuffer) : null;
+  if (interrupt) pyodide.setInterruptBuffer(interrupt);
+  return { pyodide, session, packageBaseUrl, interrupt };
+}
+
+/**
+ * loadPyodide never settles when its WebAssembly module fails to load (a 404, a broken download):
+ * it only warns "wasm instantiation failed!" and then the error. This turns that warning into a
+ * rejection; were the wording to change, the host's start time limit still applies.
+ */
+function watchForWasmFailure(): { failed: Promise<never>; stop(): void } {
+  const originalWarn = console.warn;
+  let reject: (error: Error) => void = () => {};
+  const failed = new Promise<never>((_, rejectFailed) => {
+    reject = rejectFailed;
+  });
+  let sawFailure = false;
+  console.warn = (...args: unknown[]) => {
+    originalWarn.apply(console, args);
+    if (args[0] === 'wasm instantiation failed!') sawFailure = true;
+    else if (sawFailure) reject(new Error(`the WebAssembly module could not be loaded (${describe(args[0])})`));
+  };
+  return { failed, stop: () => (console.warn = originalWarn) };
+}
+
+/** Cuts Python off from JavaScript and strips the worker's global scope; throws if anything stays. */
+function lockDown(pyodide: PyodideAPI): void {
+  pyodide.unregisterJsModule('js');
+  pyodide.unregisterJsModule('pyodide_js');
+  const scope = pyodide.globals.get('dict')();
+  try {
+    pyodide.runPython(PYTHON_LOCKDOWN, { globals: scope, filename: '<sandbox>' });
+  } finally {
+    scope.destroy();
+  }
+
+  // Any JavaScript function Python still holds (Pyodide keeps a few) leads, through
+  // `.constructor`, to Function and so to arbitrary code. Without these properties it leads to Object.
+  const functionPrototypes = [
+    Function.prototype,
+    Object.getPrototypeOf(async () => {}) as object,
+    Object.getPrototypeOf(function* () {}) as object,
+    Object.getPrototypeOf(async function* () {}) as object,
+  ];
+  const constructorsLeft = functionPrototypes.filter((prototype) => !Reflect.deleteProperty(prototype, 'constructor'));
+
+  // Timers evaluate a string handler as code; Pyodide only ever passes functions.
+  self.setTimeout = ((handler: TimerHandler, timeout?: number, ...args: unknown[]) =>
+    realSetTimeout(functionOnly(handler), timeout, ...args)) as typeof self.setTimeout;
+  self.setInterval = ((handler: TimerHandler, timeout?: number, ...args: unknown[]) =>
+    realSetInterval(functionOnly(handler), timeout, ...args)) as typeof self.setInterval;
+
+  const left = [
+    ...removeProperties(self, [...BLOCKED_GLOBALS, 'postMessage', 'close']),
+    ...removeProperties(self.navigator, BLOCKED_NAVIGATOR_MEMBERS).map((name) => `navigator.${name}`),
+    ...(constructorsLeft.length > 0 ? ['Function.prototype.constructor'] : []),
+  ];
+  if (left.length > 0) throw new Error(`the sandbox could not remove ${left.join(', ')}`);
+}
+
+function functionOnly(handler: TimerHandler): TimerHandler {
+  if (typeof handler !== 'function') throw new TypeError('Timers take a function in the Python sandbox');
+  return handler;
+}
+
+/**
+ * Lends Pyodide's package loader, for the length of `load`, a fetch that only downloads from the
+ * package CDN. Python code can run meanwhile (audit hooks, finalizers) but cannot call JavaScript
+ * it has no reference to. eval is not lent: the few packages whose shared libraries carry EM_JS
+ * code (Emscripten evals it) fail to load with a clear message rather than reopen eval.
+ */
+async function withPackageLoading<T>(packageBaseUrl: string, load: () => Promise<T>): Promise<T> {
+  const packageFetch = (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    if (!isUnderBaseUrl(url, packageBaseUrl)) {
+      return Promise.reject(new TypeError(`The Python sandbox only downloads packages from ${packageBaseUrl}`));
+    }
+    // A fresh init with no prototype, so nothing set on Object.prototype reaches the request.
+    const request = Object.assign(Object.create(null) as RequestInit, {
+      method: 'GET',
+      credentials: 'omit',
+      ...(typeof init?.integrity === 'string' ? { integrity: init.integrity } : {}),
+    } satisfies RequestInit);
+    return networkFetch(url, request);
+  };
+  Object.assign(self, { fetch: packageFetch });
+  try {
+    return await load();
+  } finally {
+    removeProperties(self, ['fetch']);
+  }
+}
+
+/** Loads the packages the code imports; returns those that could not be loaded. */
+async function loadImportedPackages(sandbox: Sandbox, code: string): Promise<PackageFailure[]> {
+  const errors: string[] = [];
+  try {
+    await withPackageLoading(sandbox.packageBaseUrl, () =>
+      sandbox.pyodide.loadPackagesFromImports(code, {
+        messageCallback: () => {},
+        errorCallback: (message) => errors.push(...message.split('\n')),
+      }),
+    );
+  } catch (error) {
+    // Code that does not parse has no imports to load: running it reports the syntax error.
+    if (!(error instanceof sandbox.pyodide.ffi.PythonError)) throw error;
+  }
+  return failedPackages(errors);
+}
+
+async function run(sandbox: Sandbox, request: RunRequest): Promise<SessionRunResult> {
+  // A SIGINT meant for an earlier run that ended in time must not hit this one.
+  if (sandbox.interrupt) Atomics.store(sandbox.interrupt, 0, 0);
+  const missing = await loadImportedPackages(sandbox, request.code);
+  const result = sandbox.session.run(request.code, request.maxOutputBytes);
+  // Code that copes without the package (try/except ImportError) succeeds as usual.
+  if (missing.length > 0 && result.error !== null) {
+    return { ...result, error: `${packageFailureMessage(missing)}\n${result.error}` };
+  }
+  return result;
+}
+
+/** The size of Pyodide's WebAssembly memory, through an internal that may move (then 0). */
+function heapBytes(pyodide: PyodideAPI): number {
+  const internals = pyodide as unknown as { _module?: { HEAPU8?: Uint8Array } };
+  return internals._module?.HEAPU8?.length ?? 0;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+let booted: Promise<Sandbox> | null = null;
+let queue: Promise<unknown> = Promise.resolve();
+
+async function answer(request: RunRequest): Promise<void> {
+  if (!booted) return;
+  const sandbox = await booted;
+  let result: SessionRunResult;
+  let fatal: boolean;
+  try {
+    result = await run(sandbox, request);
+    fatal = sandbox.session.broken || heapBytes(sandbox.pyodide) > RECYCLE_HEAP_BYTES;
+  } catch (error) {
+    // Pyodide throws out of a run only after a fatal error, which leaves it unusable.
+    result = { stdout: '', stderr: '', error: `Python crashed: ${describe(error)}`, durationMs: 0, truncated: false };
+    fatal = true;
+  }
+  post({ type: 'result', id: request.id, result, fatal });
+  // The host replaces a broken or bloated interpreter; this one takes no more work.
+  if (fatal) closeWorker();
+}
+
+self.addEventListener('message', (event: MessageEvent<unknown>) => {
+  const message = event.data;
+  if (isSandboxInitMessage(message) && !booted) {
+    booted = boot(message);
+    booted.then(
+      () => post({ type: 'ready' }),
+      (error: unknown) => post({ type: 'load-failed', error: describe(error) }),
+    );
+    queue = booted.catch(() => undefined);
+  } else if (isHostToWorkerMessage(message)) {
+    // Runs go strictly one after another; package loading relies on it (see withPackageLoading).
+    queue = queue.then(() => answer(message)).catch(() => undefined);
+  }
+});
