@@ -1,4 +1,5 @@
 import { CostPanel } from './components/Cost/index.tsx';
+import { ModelsPanel } from './components/Models/index.tsx';
 import { PreferencesPanel } from './components/Preferences/index.tsx';
 import { RunStatus } from './components/RunStatus/index.tsx';
 import { ConfigFileButtons } from './components/Setup/ConfigFileButtons.tsx';
@@ -23,6 +24,7 @@ export function App() {
           <TaskPanel />
           <PreferencesPanel />
           <SetupPanel />
+          <ModelsPanel />
         </div>
         <div className="column-trace">
           {hasRun ? <RunStatus /> : <Welcome />}

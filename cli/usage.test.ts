@@ -31,7 +31,7 @@ describe('orchestra configuration errors', () => {
     for (const result of [validate, run]) {
       expect(result.code).toBe(2);
       expect(result.stderr).toContain('The configuration is not valid');
-      expect(result.stderr).toContain('providers.scripted.baseUrl: must be a full URL');
+      expect(result.stderr).toContain('providers.scripted.baseUrl: must be a full http(s) URL');
       expect(result.stderr).toContain('orchestrator.toolMode');
       expect(result.stdout).toBe('');
     }

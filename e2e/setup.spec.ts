@@ -135,7 +135,7 @@ test.describe('config file', () => {
     const endpoint = setup.getByLabel('Orchestrator endpoint (base URL)');
     await endpoint.fill('http//localhost:8000');
     await expect(endpoint).toHaveAttribute('aria-invalid', 'true');
-    await expect(setup).toContainText('providers.scripted.baseUrl must be a full URL such as http://localhost:8000/v1');
+    await expect(setup).toContainText('providers.scripted.baseUrl must be a full http(s) URL such as http://localhost:8000/v1');
     await setup.getByLabel('mystery/model input price, $ per million tokens').fill('3');
     await expect(setup).toContainText('pricing.models.mystery/model.outputPerM');
     await setup.getByLabel('mystery/model output price, $ per million tokens').fill('4');
@@ -165,7 +165,7 @@ test.describe('config file', () => {
     );
     const alert = page.getByRole('alert');
     await expect(alert).toContainText('broken.json was not imported');
-    await expect(alert).toContainText('providers.scripted.baseUrl must be a full URL');
+    await expect(alert).toContainText('providers.scripted.baseUrl must be a full http(s) URL');
     await expect(alert).toContainText('providers.scripted Unrecognized key: "apiKey"');
     await expect(alert).toContainText('limits.maxTurns Too big: expected number to be <=500');
     // The key-shaped value in the rejected file is not echoed back.

@@ -1,16 +1,26 @@
-// The orchestrator worker's boundary: every message the page and the worker exchange. Nothing else
-// calls postMessage by hand — the page goes through app/worker/orchestratorClient.ts, the worker
+// The orchestrator worker's boundary: every message the page and the worker exchange, and the
+// page's one message to a model worker. Nothing else calls postMessage by hand — the page goes through app/worker/orchestratorClient.ts, the worker
 // through workers/orchestrator.worker.ts. Keys travel only in `set_key`, page → worker, and never
 // come back: the worker answers with which providers have one, not with the keys.
 
+import type { LoadProgress } from './backends/webllm/loadProgress.ts';
 import type { RunEvent } from './engine/events.ts';
+import type { LocalModelRequest, LocalModelsState } from './models/localModels.ts';
 
 export type ToWorker =
   /** Holds (or with `key: null` forgets) a provider's API key in the worker's memory. */
   | { type: 'set_key'; provider: string; key: string | null }
   /** Starts a run. `config` is the config file's JSON value, validated by the worker. */
   | { type: 'start'; runId: string; config: unknown; task: string }
-  | { type: 'stop'; runId: string };
+  | { type: 'stop'; runId: string }
+  /** Loads a model in this browser. `port` (transferred) leads to a model worker the page started
+   * for it (workers/models/webllm.worker.ts); its engine runs there. */
+  | { type: 'load_model'; model: LocalModelRequest; contextWindow: number; port: MessagePort }
+  | { type: 'cancel_load'; modelId: string }
+  | { type: 'unload_model'; modelId: string }
+  /** Asks which of these models' files are in the browser cache (answered by `model_cache`). */
+  | { type: 'check_model_cache'; models: LocalModelRequest[] }
+  | { type: 'delete_cached_model'; model: LocalModelRequest };
 
 export type FromWorker =
   /** Events of a run, oldest first. Deltas are batched so the page re-renders at most once a frame. */
@@ -20,7 +30,16 @@ export type FromWorker =
   /** The engine broke without finishing the run (a bug): the page says so instead of waiting. */
   | { type: 'run_failed'; runId: string; message: string }
   /** The providers whose key the worker holds, after any `set_key`. */
-  | { type: 'keys'; providers: string[] };
+  | { type: 'keys'; providers: string[] }
+  /** How a model's load is going: one bar across web-llm's phases. */
+  | { type: 'model_progress'; modelId: string; progress: LoadProgress }
+  /** The models loaded and loading, after every change, with the failure that caused it if any. */
+  | { type: 'model_state'; state: LocalModelsState }
+  /** Which models' files are in the browser cache; `problem` when the cache could not be read or changed. */
+  | { type: 'model_cache'; cached: Record<string, boolean>; problem?: string };
+
+/** The page's only message to a model worker: the port its engine handler answers on. */
+export type ToModelWorker = { type: 'connect'; port: MessagePort };
 
 /** How long the worker gathers events before posting them: short enough to feel live, long
  * enough that 200 tokens/s of deltas cost the page a handful of renders per second. */

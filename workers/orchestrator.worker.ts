@@ -1,7 +1,9 @@
 /// <reference lib="webworker" />
 // The orchestrator worker: runs the engine off the page's thread. It holds API keys in memory
-// (they arrive in `set_key` and never leave), builds each run from the config through the same
-// prepareRun the CLI uses, and posts the run's events back in batches.
+// (they arrive in `set_key` and never leave), holds the models loaded in this browser (each
+// engine in its own model worker, reached through a port the page hands over), builds each run
+// from the config through the same prepareRun the CLI uses, and posts the run's events back in
+// batches.
 
 import { createBrowserPythonRunner } from '../tools/python/browserPythonRunner.ts';
 import type { CorpusDocument } from '../tools/search/corpus.ts';
@@ -9,7 +11,9 @@ import { createCorpusRetriever, type Retriever } from '../tools/search/retriever
 import { ConfigError, parseConfig } from './engine/config.ts';
 import type { RunEvent } from './engine/events.ts';
 import { runOrchestration } from './engine/run.ts';
+import { describeError } from './backends/errors.ts';
 import { EVENT_BATCH_MS, type FromWorker, type ToWorker } from './messages.ts';
+import { createLocalModels, type LocalModelRequest } from './models/localModels.ts';
 import { prepareRun } from './prepareRun.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -17,6 +21,10 @@ declare const self: DedicatedWorkerGlobalScope;
 const keys = new Map<string, string>();
 const runs = new Map<string, AbortController>();
 const python = createBrowserPythonRunner();
+const localModels = createLocalModels({
+  onProgress: (modelId, progress) => post({ type: 'model_progress', modelId, progress }),
+  onChange: (state) => post({ type: 'model_state', state }),
+});
 
 function post(message: FromWorker): void {
   self.postMessage(message);
@@ -68,6 +76,11 @@ async function start(runId: string, configValue: unknown, task: string): Promise
       retriever: localRetriever,
       searchUsdPerCall: 0,
       python,
+      localModel: (modelId, providerName, provider) =>
+        localModels.chatModel(modelId, {
+          providerName,
+          ...(provider.constrainToolCalls === undefined ? {} : { constrainToolCalls: provider.constrainToolCalls }),
+        }),
     });
   } catch (error) {
     post({
@@ -104,6 +117,23 @@ async function start(runId: string, configValue: unknown, task: string): Promise
   }
 }
 
+async function checkCache(models: LocalModelRequest[]): Promise<void> {
+  try {
+    post({ type: 'model_cache', cached: await localModels.cached(models) });
+  } catch (error) {
+    post({ type: 'model_cache', cached: {}, problem: describeError(error) });
+  }
+}
+
+async function deleteCached(model: LocalModelRequest): Promise<void> {
+  try {
+    await localModels.deleteCached(model);
+    post({ type: 'model_cache', cached: { [model.id]: false } });
+  } catch (error) {
+    post({ type: 'model_cache', cached: {}, problem: describeError(error) });
+  }
+}
+
 self.onmessage = (message: MessageEvent<ToWorker>) => {
   const data = message.data;
   switch (data.type) {
@@ -117,6 +147,21 @@ self.onmessage = (message: MessageEvent<ToWorker>) => {
       break;
     case 'stop':
       runs.get(data.runId)?.abort();
+      break;
+    case 'load_model':
+      void localModels.load(data.model, data.contextWindow, data.port);
+      break;
+    case 'cancel_load':
+      localModels.cancel(data.modelId);
+      break;
+    case 'unload_model':
+      localModels.unload(data.modelId);
+      break;
+    case 'check_model_cache':
+      void checkCache(data.models);
+      break;
+    case 'delete_cached_model':
+      void deleteCached(data.model);
       break;
   }
 };

@@ -1,6 +1,6 @@
 // The composition root: turns a validated config plus what the environment provides (keys,
-// retriever, Python, fetch) into the parts a run needs. The CLI and the browser worker both go
-// through here, so a config means the same thing everywhere.
+// retriever, Python, fetch, models loaded in the browser) into the parts a run needs. The CLI and
+// the browser worker both go through here, so a config means the same thing everywhere.
 
 import { createFunctionCallingTools } from '../tools/functionTools.ts';
 import type { PythonRunner } from '../tools/python/types.ts';
@@ -8,14 +8,23 @@ import type { Retriever } from '../tools/search/retriever.ts';
 import { createAnthropicModel } from './backends/anthropic.ts';
 import { createOpenAICompatibleModel } from './backends/openaiCompatible.ts';
 import { protocolExperts, type ExpertConfig, type OrchestraConfig, type ProviderConfig } from './engine/config.ts';
+import { fitPaperBudgets, replyTokens, type WindowedExpert } from './engine/contextWindow.ts';
 import { pickCounterfactualModel } from './engine/ledger.ts';
 import { PREFERENCE_PRESETS, preferenceInstruction, type PreferenceVector } from './engine/preferences.ts';
 import { lookupPrice, REFERENCE_PRICING, type PricingTable } from './engine/pricing.ts';
 import type { Protocol } from './engine/protocol.ts';
 import { createFunctionCallingProtocol } from './engine/protocols/functionCalling.ts';
-import { createPaperProtocol, type PaperExpert } from './engine/protocols/paper.ts';
+import { buildPaperTools, createPaperProtocol, PAPER_SYSTEM_PROMPT, type PaperExpert } from './engine/protocols/paper.ts';
+import { systemWithTools } from './engine/qwen3/render.ts';
 import type { OrchestratorOptions, RunLimits } from './engine/run.ts';
+import { budgetTokens } from './engine/tokens.ts';
 import type { ChatModel } from './engine/types.ts';
+
+/** A model loaded in this browser (web-llm), with the context window it was loaded with. */
+export interface LocalChatModel {
+  model: ChatModel;
+  contextWindow: number;
+}
 
 export interface RunEnvironment {
   /** The API key for a provider, or undefined when it needs none. Never logged. */
@@ -26,6 +35,9 @@ export interface RunEnvironment {
   searchUsdPerCall?: number;
   python: PythonRunner;
   fetch?: typeof fetch;
+  /** A model of a `webllm` provider, loaded in this browser. Throws an error that says what to
+   * load when it is not loaded. Absent where models cannot run locally (the CLI). */
+  localModel?(modelId: string, providerName: string, provider: ProviderConfig): LocalChatModel;
 }
 
 export interface PreparedRun {
@@ -38,15 +50,30 @@ export interface PreparedRun {
   instruction: string | null;
 }
 
-/** The reference prices with the config's own prices and rates laid over them. */
+const FREE = { inputPerM: 0, outputPerM: 0 };
+
+/** The models the config runs on `webllm` providers: they run on the user's own GPU. */
+function localModelIds(config: OrchestraConfig): string[] {
+  const onWebLlm = (provider: string) => config.providers[provider]?.kind === 'webllm';
+  const ids = protocolExperts(config)
+    .filter(([, expert]) => onWebLlm(expert.provider))
+    .map(([, expert]) => expert.model);
+  if (onWebLlm(config.orchestrator.provider)) ids.unshift(config.orchestrator.model);
+  return [...new Set(ids)];
+}
+
+/** The reference prices, then $0 for models run in the browser, then the config's own prices and
+ * rates (so a config can still charge a local model, as the paper charges its orchestrator). */
 export function effectivePricing(config: OrchestraConfig): PricingTable {
-  if (!config.pricing) return REFERENCE_PRICING;
+  const local = localModelIds(config);
+  if (!config.pricing && local.length === 0) return REFERENCE_PRICING;
+  const localPrices = Object.fromEntries(local.map((id) => [id, FREE]));
   return {
-    asOf: config.pricing.asOf,
-    source: config.pricing.source ?? 'configuration',
-    models: { ...REFERENCE_PRICING.models, ...config.pricing.models },
-    codePerSecond: config.pricing.codePerSecond ?? REFERENCE_PRICING.codePerSecond,
-    searchPerCall: config.pricing.searchPerCall ?? REFERENCE_PRICING.searchPerCall,
+    asOf: config.pricing?.asOf ?? REFERENCE_PRICING.asOf,
+    source: config.pricing ? (config.pricing.source ?? 'configuration') : REFERENCE_PRICING.source,
+    models: { ...REFERENCE_PRICING.models, ...localPrices, ...config.pricing?.models },
+    codePerSecond: config.pricing?.codePerSecond ?? REFERENCE_PRICING.codePerSecond,
+    searchPerCall: config.pricing?.searchPerCall ?? REFERENCE_PRICING.searchPerCall,
   };
 }
 
@@ -57,25 +84,38 @@ export function resolvePreference(config: OrchestraConfig): PreferenceVector {
 export function prepareRun(config: OrchestraConfig, environment: RunEnvironment): PreparedRun {
   const pricing = effectivePricing(config);
   const models = new Map<string, ChatModel>();
+  /** Models loaded in the browser have a context window the run must fit into. */
+  const windows = new Map<ChatModel, number>();
   const modelFor = (providerName: string, model: string): ChatModel => {
     const key = `${providerName}\u0000${model}`;
     let chat = models.get(key);
     if (!chat) {
-      chat = createChatModel(providerName, model, config, environment);
+      const local = localChatModel(providerName, model, config, environment);
+      chat = local?.model ?? createChatModel(providerName, model, config, environment);
+      if (local) windows.set(chat, local.contextWindow);
       models.set(key, chat);
     }
     return chat;
   };
 
-  const expertParts = (alias: string, expert: ExpertConfig) => ({
-    alias,
-    model: modelFor(expert.provider, expert.model),
-    description: expert.description,
-    price: lookupPrice(pricing, expert.model),
-    latencySeconds: expert.latencySeconds,
-    temperature: expert.temperature,
-    maxTokens: expert.maxTokens,
-  });
+  const expertParts = (alias: string, expert: ExpertConfig) => {
+    const model = modelFor(expert.provider, expert.model);
+    const window = windows.get(model);
+    return {
+      alias,
+      model,
+      description: expert.description,
+      price: lookupPrice(pricing, expert.model),
+      latencySeconds: expert.latencySeconds,
+      temperature: expert.temperature,
+      maxTokens: window === undefined ? expert.maxTokens : replyTokens(window, expert.maxTokens),
+    };
+  };
+
+  const orchestratorModel = modelFor(config.orchestrator.provider, config.orchestrator.model);
+  const orchestratorWindow = windows.get(orchestratorModel);
+  let orchestratorMaxTokens =
+    orchestratorWindow === undefined ? config.orchestrator.maxTokens : replyTokens(orchestratorWindow, config.orchestrator.maxTokens);
 
   const experts = protocolExperts(config);
   let protocol: Protocol;
@@ -85,6 +125,28 @@ export function prepareRun(config: OrchestraConfig, environment: RunEnvironment)
         tool: expert.tool as PaperExpert['tool'],
         answerStyle: expert.answerStyle ?? (/qwen/i.test(expert.model) ? 'boxed' : 'tagged'),
       }));
+    const localExperts: WindowedExpert[] = paperExperts.flatMap((expert) => {
+      const contextWindow = windows.get(expert.model);
+      return contextWindow === undefined ? [] : [{ label: expert.model.model, contextWindow, maxTokens: expert.maxTokens }];
+    });
+    const fit = fitPaperBudgets(
+      {
+        contextTokens: config.paper.contextTokens,
+        codeContextTokens: config.paper.codeContextTokens,
+        documentChars: config.paper.documentChars,
+        expertContextTokens: config.paper.contextTokens,
+      },
+      orchestratorWindow === undefined
+        ? undefined
+        : {
+            label: orchestratorModel.model,
+            contextWindow: orchestratorWindow,
+            maxTokens: config.orchestrator.maxTokens,
+            fixedPromptTokens: budgetTokens(systemWithTools(PAPER_SYSTEM_PROMPT, buildPaperTools(paperExperts))),
+          },
+      localExperts,
+    );
+    orchestratorMaxTokens = fit.orchestratorMaxTokens ?? orchestratorMaxTokens;
     protocol = createPaperProtocol({
       experts: paperExperts,
       retriever: environment.retriever,
@@ -93,12 +155,7 @@ export function prepareRun(config: OrchestraConfig, environment: RunEnvironment)
       variant: config.paper.variant,
       searchTopK: config.paper.searchTopK,
       codeTimeoutMs: config.paper.codeTimeoutSeconds * 1000,
-      budgets: {
-        contextTokens: config.paper.contextTokens,
-        codeContextTokens: config.paper.codeContextTokens,
-        documentChars: config.paper.documentChars,
-        expertContextTokens: config.paper.contextTokens,
-      },
+      budgets: fit.budgets,
     });
   } else {
     protocol = createFunctionCallingProtocol({
@@ -119,10 +176,10 @@ export function prepareRun(config: OrchestraConfig, environment: RunEnvironment)
   return {
     protocol,
     orchestrator: {
-      model: modelFor(config.orchestrator.provider, config.orchestrator.model),
+      model: orchestratorModel,
       toolMode: config.orchestrator.toolMode,
       temperature: config.orchestrator.temperature,
-      maxTokens: config.orchestrator.maxTokens,
+      maxTokens: orchestratorMaxTokens,
       enableThinking: config.orchestrator.enableThinking,
     },
     pricing,
@@ -139,6 +196,30 @@ export function prepareRun(config: OrchestraConfig, environment: RunEnvironment)
     preference,
     instruction: config.preferenceInstruction ? preferenceInstruction(preference) : null,
   };
+}
+
+/** A `webllm` provider's model from the browser's loaded models, with its context window checked
+ * against the one the config asks for; undefined for other providers. */
+function localChatModel(
+  providerName: string,
+  model: string,
+  config: OrchestraConfig,
+  environment: RunEnvironment,
+): LocalChatModel | undefined {
+  const provider = config.providers[providerName];
+  if (provider?.kind !== 'webllm') return undefined;
+  if (!environment.localModel) {
+    throw new Error(
+      `Provider "${providerName}" runs "${model}" in the browser (web-llm on WebGPU), and web-llm models run only in the browser: open the playground, or use a remote provider here.`,
+    );
+  }
+  const local = environment.localModel(model, providerName, provider);
+  if (provider.contextWindow !== undefined && local.contextWindow < provider.contextWindow) {
+    throw new Error(
+      `"${model}" is loaded with a ${local.contextWindow.toLocaleString('en-US')}-token context window, and provider "${providerName}" asks for at least ${provider.contextWindow.toLocaleString('en-US')}. Load it again with a larger window in Models in this browser.`,
+    );
+  }
+  return local;
 }
 
 function createChatModel(

@@ -24,6 +24,18 @@ const ERRORS: Record<string, ErrorExplanation> = {
   not_found: { title: 'Model or endpoint not found', hint: 'Check the base URL and the model id in Setup.' },
   context_length: { title: 'The prompt is longer than the model’s context window' },
   bad_response: { title: 'The provider sent a response that could not be read' },
+  webgpu: {
+    title: 'This browser’s GPU cannot run the local model',
+    hint: 'Models in this browser lists what can run here; remote models work everywhere.',
+  },
+  out_of_memory: {
+    title: 'The local model ran out of GPU memory',
+    hint: 'Load a smaller model or a shorter context window in Models in this browser, then run again.',
+  },
+  storage_quota: {
+    title: 'The browser has no room left for the model’s files',
+    hint: 'Delete cached models you no longer need in Models in this browser.',
+  },
   invalid_output: {
     title: 'The orchestrator emitted no valid tool call',
     hint: 'A small or untuned model often does this; the run stops after a few such turns in a row.',

@@ -1,10 +1,14 @@
 // What the controls do: start and stop runs, hand keys to the worker, import and export the
 // config. Components call these; the stores only hold state.
 
+import { assessWebGpu, probeWebGpu } from '../../workers/backends/webllm/capabilities.ts';
+import { storageEstimate } from '../../workers/backends/webllm/modelCache.ts';
 import { newRunId } from '../../workers/engine/run.ts';
 import { ConfigError, parseConfigText } from '../../workers/engine/config.ts';
 import { PREFERENCE_PRESETS, type PreferencePresetName } from '../../workers/engine/preferences.ts';
+import type { LocalModelRequest } from '../../workers/models/localModels.ts';
 import { createOrchestratorClient, type OrchestratorClient } from '../worker/orchestratorClient.ts';
+import { modelsActions, useModelsStore } from './modelsStore.ts';
 import { preferenceActions, usePreferencesStore } from './preferencesStore.ts';
 import { runActions, useRunStore } from './runStore.ts';
 import { checkDraft, setupActions, useSetupStore, type ConfigDraft } from './setupStore.ts';
@@ -12,6 +16,8 @@ import { checkDraft, setupActions, useSetupStore, type ConfigDraft } from './set
 const REMEMBERED_KEY_PREFIX = 'orchestra-playground:key:';
 
 let client: OrchestratorClient | null = null;
+/** What each local model was loaded from, by id (custom weights need their URL). */
+const loadRequests = new Map<string, LocalModelRequest>();
 
 function orchestrator(): OrchestratorClient {
   client ??= createOrchestratorClient({
@@ -19,6 +25,19 @@ function orchestrator(): OrchestratorClient {
     onRejected: (runId, problems) => runActions.rejected(runId, problems),
     onKeys: (providers) => setupActions.keysHeld(providers),
     onCrash: (message) => runActions.crashed(message),
+    onModelProgress: (modelId, progress) => modelsActions.progress(modelId, progress),
+    onModelState: (state) => {
+      const before = new Set(useModelsStore.getState().loaded.map((model) => model.id));
+      modelsActions.modelState(state);
+      // A model just loaded has its files in the cache now: web-llm's own check says so.
+      checkModelCache(state.loaded.filter((model) => !before.has(model.id)).flatMap((model) => loadRequests.get(model.id) ?? []));
+      refreshStorageEstimate();
+    },
+    onModelCache: (cached, problem) => {
+      modelsActions.cache(cached, problem);
+      refreshStorageEstimate();
+    },
+    onModelWorkerFailed: (modelId, message) => modelsActions.workerFailed(modelId, message),
   });
   return client;
 }
@@ -101,4 +120,39 @@ export function importConfigText(text: string, fileName: string): ImportOutcome 
   }
   setupActions.imported(draft, fileName);
   return { ok: true };
+}
+
+let probing: Promise<void> | null = null;
+
+/** Asks this browser's WebGPU what it can do, once; the answer goes to the models store. */
+export function checkBrowserCapabilities(): void {
+  probing ??= probeWebGpu().then((probe) => modelsActions.probed(probe, assessWebGpu(probe)));
+}
+
+export function refreshStorageEstimate(): void {
+  void storageEstimate().then((storage) => modelsActions.storage(storage));
+}
+
+/** Loads a model in this browser: its own model worker, driven by the orchestrator worker. */
+export function loadLocalModel(model: LocalModelRequest, contextWindow: number): void {
+  modelsActions.loadRequested(model.id);
+  loadRequests.set(model.id, model);
+  orchestrator().loadModel(model, contextWindow);
+}
+
+export function cancelLocalModelLoad(modelId: string): void {
+  orchestrator().cancelLoad(modelId);
+}
+
+export function unloadLocalModel(modelId: string): void {
+  orchestrator().unloadModel(modelId);
+}
+
+/** Asks which of these models' files the browser has cached (web-llm reads its own cache). */
+export function checkModelCache(models: LocalModelRequest[]): void {
+  if (models.length > 0) orchestrator().checkModelCache(models);
+}
+
+export function deleteCachedModel(model: LocalModelRequest): void {
+  orchestrator().deleteCachedModel(model);
 }

@@ -1,8 +1,13 @@
 // The page's side of the orchestrator worker (workers/messages.ts is the boundary). The worker
-// starts on first use, so the first screen does not pay for the engine's chunk.
+// starts on first use, so the first screen does not pay for the engine's chunk. For each model
+// loaded in this browser the page also starts a model worker (web-llm's engine, on the GPU) and
+// connects it to the orchestrator worker with a MessageChannel: the orchestrator worker drives
+// it, tokens never pass this thread, and terminating it here frees the model's memory for sure.
 
+import type { LoadProgress } from '../../workers/backends/webllm/loadProgress.ts';
 import type { RunEvent } from '../../workers/engine/events.ts';
-import type { FromWorker, ToWorker } from '../../workers/messages.ts';
+import type { FromWorker, ToModelWorker, ToWorker } from '../../workers/messages.ts';
+import type { LocalModelRequest, LocalModelsState } from '../../workers/models/localModels.ts';
 
 export interface OrchestratorHandlers {
   onEvents(events: RunEvent[]): void;
@@ -10,17 +15,38 @@ export interface OrchestratorHandlers {
   onKeys(providers: string[]): void;
   /** The worker failed to load or threw outside a run. */
   onCrash(message: string): void;
+  onModelProgress(modelId: string, progress: LoadProgress): void;
+  onModelState(state: LocalModelsState): void;
+  onModelCache(cached: Record<string, boolean>, problem: string | undefined): void;
+  /** A model worker could not start or broke outside web-llm's protocol. */
+  onModelWorkerFailed(modelId: string, message: string): void;
 }
 
 export interface OrchestratorClient {
   setKey(provider: string, key: string | null): void;
   start(runId: string, config: unknown, task: string): void;
   stop(runId: string): void;
+  loadModel(model: LocalModelRequest, contextWindow: number): void;
+  cancelLoad(modelId: string): void;
+  unloadModel(modelId: string): void;
+  checkModelCache(models: LocalModelRequest[]): void;
+  deleteCachedModel(model: LocalModelRequest): void;
   dispose(): void;
 }
 
 export function createOrchestratorClient(handlers: OrchestratorHandlers): OrchestratorClient {
   let worker: Worker | null = null;
+  const modelWorkers = new Map<string, Worker>();
+
+  /** A model worker lives while its model is loading or loaded. */
+  const retireModelWorkers = (state: LocalModelsState) => {
+    const alive = new Set([...state.loading, ...state.loaded.map((model) => model.id)]);
+    for (const [modelId, modelWorker] of modelWorkers) {
+      if (alive.has(modelId)) continue;
+      modelWorker.terminate();
+      modelWorkers.delete(modelId);
+    }
+  };
 
   const connect = (): Worker => {
     if (worker) return worker;
@@ -43,6 +69,16 @@ export function createOrchestratorClient(handlers: OrchestratorHandlers): Orches
         case 'keys':
           handlers.onKeys(data.providers);
           break;
+        case 'model_progress':
+          handlers.onModelProgress(data.modelId, data.progress);
+          break;
+        case 'model_state':
+          retireModelWorkers(data.state);
+          handlers.onModelState(data.state);
+          break;
+        case 'model_cache':
+          handlers.onModelCache(data.cached, data.problem);
+          break;
       }
     };
     created.onerror = (event) => {
@@ -54,15 +90,43 @@ export function createOrchestratorClient(handlers: OrchestratorHandlers): Orches
     return created;
   };
 
-  const send = (message: ToWorker) => connect().postMessage(message);
+  const send = (message: ToWorker, transfer: Transferable[] = []) => connect().postMessage(message, transfer);
+
+  const loadModel = (model: LocalModelRequest, contextWindow: number) => {
+    if (modelWorkers.has(model.id)) return;
+    const modelWorker = new Worker(new URL('../../workers/models/webllm.worker.ts', import.meta.url), {
+      type: 'module',
+      name: `web-llm ${model.id}`,
+    });
+    modelWorkers.set(model.id, modelWorker);
+    // A model worker that cannot start (its script failed to load) ends the load it was for.
+    modelWorker.onerror = (event) => {
+      event.preventDefault();
+      modelWorker.terminate();
+      modelWorkers.delete(model.id);
+      send({ type: 'cancel_load', modelId: model.id });
+      handlers.onModelWorkerFailed(model.id, `The model worker failed: ${event.message || 'its script did not load'}.`);
+    };
+    const channel = new MessageChannel();
+    const connectMessage: ToModelWorker = { type: 'connect', port: channel.port1 };
+    modelWorker.postMessage(connectMessage, [channel.port1]);
+    send({ type: 'load_model', model, contextWindow, port: channel.port2 }, [channel.port2]);
+  };
 
   return {
     setKey: (provider, key) => send({ type: 'set_key', provider, key }),
     start: (runId, config, task) => send({ type: 'start', runId, config, task }),
     stop: (runId) => send({ type: 'stop', runId }),
+    loadModel,
+    cancelLoad: (modelId) => send({ type: 'cancel_load', modelId }),
+    unloadModel: (modelId) => send({ type: 'unload_model', modelId }),
+    checkModelCache: (models) => send({ type: 'check_model_cache', models }),
+    deleteCachedModel: (model) => send({ type: 'delete_cached_model', model }),
     dispose: () => {
       worker?.terminate();
       worker = null;
+      for (const modelWorker of modelWorkers.values()) modelWorker.terminate();
+      modelWorkers.clear();
     },
   };
 }

@@ -16,7 +16,13 @@ export type BackendErrorCode =
   | 'bad_request'
   | 'not_found'
   | 'context_length'
-  | 'bad_response';
+  | 'bad_response'
+  /** The browser's GPU cannot run a local model (no WebGPU, no adapter, a missing feature or limit). */
+  | 'webgpu'
+  /** A local model ran out of memory, or the GPU gave up (device lost) under it. */
+  | 'out_of_memory'
+  /** The browser refused to store a local model's files (its storage quota is used up). */
+  | 'storage_quota';
 
 const CODES: ReadonlySet<string> = new Set<BackendErrorCode>([
   'aborted',
@@ -30,6 +36,9 @@ const CODES: ReadonlySet<string> = new Set<BackendErrorCode>([
   'not_found',
   'context_length',
   'bad_response',
+  'webgpu',
+  'out_of_memory',
+  'storage_quota',
 ]);
 
 export interface BackendErrorInit {
@@ -98,7 +107,15 @@ export function needsUserAction(error: unknown): boolean {
   return USER_ACTION_CODES.has(toErrorInfo(error).code);
 }
 
-const USER_ACTION_CODES: ReadonlySet<string> = new Set<BackendErrorCode>(['auth', 'cors', 'not_found', 'bad_request']);
+const USER_ACTION_CODES: ReadonlySet<string> = new Set<BackendErrorCode>([
+  'auth',
+  'cors',
+  'not_found',
+  'bad_request',
+  'webgpu',
+  'out_of_memory',
+  'storage_quota',
+]);
 
 /** The text to show a person: the message without its code prefix. */
 export function describeError(error: unknown): string {

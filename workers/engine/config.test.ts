@@ -100,4 +100,68 @@ describe('config', () => {
     });
     expect(problemsOf({ ...minimal, preference: { outcome: 2, cost: 0, latency: 0 } }).join()).toMatch(/preference/);
   });
+
+  describe('webllm providers (models in the browser)', () => {
+    const local = {
+      providers: { local: { kind: 'webllm' } },
+      orchestrator: { provider: 'local', model: 'Qwen3-4B-q4f32_1-MLC', toolMode: 'prompt' },
+      experts: {
+        'search-1': { tool: 'search', provider: 'local', model: 'Qwen3-0.6B-q4f32_1-MLC' },
+        'reasoner-1': { tool: 'enhance_reasoning', provider: 'local', model: 'Qwen3-1.7B-q4f32_1-MLC' },
+        'answer-1': { tool: 'answer', provider: 'local', model: 'Qwen3-1.7B-q4f32_1-MLC' },
+      },
+    };
+
+    it('needs no endpoint or key, and takes a window, constrained calls and custom weights', () => {
+      const config = parseConfig({
+        ...local,
+        providers: {
+          local: {
+            kind: 'webllm',
+            contextWindow: 8192,
+            constrainToolCalls: true,
+            models: { 'Orchestrator-8B-q4f16_1-MLC': { weightsUrl: 'https://huggingface.co/you/Orchestrator-8B-q4f16_1-MLC' } },
+          },
+        },
+      });
+      expect(config.providers.local).toMatchObject({
+        kind: 'webllm',
+        contextWindow: 8192,
+        constrainToolCalls: true,
+        models: { 'Orchestrator-8B-q4f16_1-MLC': { quantization: 'q4f16_1' } },
+      });
+    });
+
+    it('wants toolMode "prompt" for a web-llm orchestrator, as for an Anthropic one', () => {
+      expect(problemsOf({ ...local, orchestrator: { provider: 'local', model: 'Qwen3-4B-q4f32_1-MLC' } })).toEqual([
+        'orchestrator.toolMode: a web-llm orchestrator needs toolMode "prompt" (web-llm takes no tools for Qwen3)',
+      ]);
+    });
+
+    it('refuses fields that belong to the other kind of provider', () => {
+      const problems = problemsOf({
+        ...local,
+        providers: {
+          local: { kind: 'webllm', baseUrl: 'http://localhost:8000/v1', apiKeyEnv: 'KEY' },
+          vllm: { kind: 'openai-compatible', baseUrl: 'http://localhost:8000/v1', contextWindow: 4096 },
+        },
+      });
+      expect(problems).toEqual([
+        'providers.local.baseUrl: is not used by a webllm provider (its models run in the browser: no endpoint, no key)',
+        'providers.local.apiKeyEnv: is not used by a webllm provider (its models run in the browser: no endpoint, no key)',
+        'providers.vllm.contextWindow: is only for a webllm provider',
+      ]);
+    });
+
+    it('checks the window and the custom weights URL', () => {
+      const problems = problemsOf({
+        ...local,
+        providers: { local: { kind: 'webllm', contextWindow: 100, models: { mine: { weightsUrl: 'huggingface.co/you/x' } } } },
+      });
+      expect(problems).toEqual([
+        expect.stringMatching(/^providers\.local\.contextWindow: Too small/),
+        'providers.local.models.mine.weightsUrl: must be a full http(s) URL of the converted weights',
+      ]);
+    });
+  });
 });

@@ -10,8 +10,18 @@ export const PAPER_TOOLS = ['search', 'enhance_reasoning', 'answer'] as const;
 export type PaperToolName = (typeof PAPER_TOOLS)[number];
 export const CALL_EXPERT_TOOL = 'call_expert';
 
+/** A user's own MLC conversion of an 8B Qwen3 fine-tune (Orchestrator-8B), for a `webllm` provider:
+ * see docs/orchestrator-8b-in-the-browser.md. The model id is the key it is listed under. */
+const customLocalModelSchema = z.strictObject({
+  weightsUrl: z.url({ protocol: /^https?$/, message: 'must be a full http(s) URL of the converted weights' }),
+  quantization: z.enum(['q4f16_1', 'q4f32_1']).default('q4f16_1'),
+  /** Default: web-llm's prebuilt Qwen3-8B library of the same quantization. */
+  modelLibUrl: z.url({ protocol: /^https?$/, message: 'must be a full http(s) URL of a .wasm model library' }).optional(),
+});
+
 const providerSchema = z.strictObject({
-  kind: z.enum(['openai-compatible', 'anthropic']),
+  /** `webllm`: models run in this browser tab on WebGPU (web-llm); no endpoint, no key, $0. */
+  kind: z.enum(['openai-compatible', 'anthropic', 'webllm']),
   // http(s) only: without it "localhost:8000/v1" would pass, read as a URL whose scheme is "localhost".
   baseUrl: z.url({ protocol: /^https?$/, message: 'must be a full http(s) URL such as http://localhost:8000/v1' }).optional(),
   /** Name of the environment variable holding the key (the CLI reads it; it is never printed). */
@@ -24,7 +34,16 @@ const providerSchema = z.strictObject({
   timeoutSeconds: z.number().positive().default(120),
   idleTimeoutSeconds: z.number().positive().default(60),
   maxRetries: z.number().int().min(0).max(10).default(3),
+  /** webllm: the context window (tokens) a run needs its local models loaded with, at least. */
+  contextWindow: z.number().int().min(512).max(40960).optional(),
+  /** webllm: constrain `<tool_call>` blocks to the offered tools and their schemas (xgrammar). */
+  constrainToolCalls: z.boolean().optional(),
+  /** webllm: custom models by id (your converted Orchestrator-8B weights). */
+  models: z.record(z.string().min(1), customLocalModelSchema).optional(),
 });
+
+const WEBLLM_ONLY_FIELDS = ['contextWindow', 'constrainToolCalls', 'models'] as const;
+const ENDPOINT_ONLY_FIELDS = ['baseUrl', 'apiKeyEnv'] as const;
 
 const modelPriceSchema = z.strictObject({
   inputPerM: z.number().nonnegative(),
@@ -129,6 +148,18 @@ export const configSchema = z
       if (provider.kind === 'openai-compatible' && !provider.baseUrl) {
         ctx.addIssue({ code: 'custom', path: ['providers', name, 'baseUrl'], message: 'is required for an openai-compatible provider' });
       }
+      const foreign = provider.kind === 'webllm' ? ENDPOINT_ONLY_FIELDS : WEBLLM_ONLY_FIELDS;
+      for (const field of foreign) {
+        if (provider[field] === undefined) continue;
+        ctx.addIssue({
+          code: 'custom',
+          path: ['providers', name, field],
+          message:
+            provider.kind === 'webllm'
+              ? 'is not used by a webllm provider (its models run in the browser: no endpoint, no key)'
+              : 'is only for a webllm provider',
+        });
+      }
     }
     check(config.orchestrator.provider, ['orchestrator', 'provider']);
     if (config.experts === 'paper') {
@@ -157,6 +188,13 @@ export const configSchema = z
       const provider = config.providers[config.orchestrator.provider];
       if (provider?.kind === 'anthropic') {
         ctx.addIssue({ code: 'custom', path: ['orchestrator', 'toolMode'], message: 'an Anthropic orchestrator needs toolMode "prompt"' });
+      }
+      if (provider?.kind === 'webllm') {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['orchestrator', 'toolMode'],
+          message: 'a web-llm orchestrator needs toolMode "prompt" (web-llm takes no tools for Qwen3)',
+        });
       }
     }
   });

@@ -7,6 +7,7 @@ import {
   problemsUnder,
   removeProvider,
   updateProvider,
+  changeProviderKind,
   type ProviderDraft,
 } from './draftEdits.ts';
 import { editDraft } from './editDraft.ts';
@@ -16,6 +17,7 @@ import { Section } from './Section.tsx';
 const KINDS: Array<{ value: ProviderDraft['kind']; label: string }> = [
   { value: 'openai-compatible', label: 'OpenAI-compatible' },
   { value: 'anthropic', label: 'Anthropic' },
+  { value: 'webllm', label: 'In this browser (web-llm)' },
 ];
 
 export function ProvidersSection({ problems }: { problems: readonly string[] }) {
@@ -62,7 +64,7 @@ function ProviderFields({ name, provider, problems }: { name: string; provider: 
               {...control}
               value={provider.kind}
               onChange={(event) =>
-                editDraft((draft) => updateProvider(draft, name, { kind: event.target.value as ProviderDraft['kind'] }))
+                editDraft((draft) => changeProviderKind(draft, name, event.target.value as ProviderDraft['kind']))
               }
             >
               {KINDS.map((kind) => (
@@ -90,6 +92,9 @@ function ProviderFields({ name, provider, problems }: { name: string; provider: 
           )}
         </Field>
       </div>
+      {provider.kind === 'webllm' ? (
+        <p className="muted">Models of this provider run on this browser’s GPU: load them under “Models in this browser”.</p>
+      ) : (
       <Field label="Base URL" problems={at('baseUrl')}>
         {(control) => (
           <input
@@ -104,6 +109,7 @@ function ProviderFields({ name, provider, problems }: { name: string; provider: 
           />
         )}
       </Field>
+      )}
     </fieldset>
   );
 }

@@ -7,6 +7,7 @@ import { checkDraft, EXAMPLE_CONFIG, type ConfigDraft } from '../../state/setupS
 import {
   addExpert,
   addProvider,
+  changeProviderKind,
   clearModelPrice,
   expandPaperExperts,
   localDate,
@@ -207,5 +208,18 @@ describe('small parsers', () => {
 
   it('formats a local date', () => {
     expect(localDate(new Date(2026, 0, 5))).toBe('2026-01-05');
+  });
+});
+
+describe('changeProviderKind', () => {
+  it('starts the provider afresh so no field of the old kind makes the config invalid', () => {
+    const draft = addProvider(EXAMPLE_CONFIG, 'local', 'openai-compatible');
+    const changed = changeProviderKind(draft, 'local', 'webllm');
+    expect(changed.providers.local).toEqual({ kind: 'webllm' });
+    expect(changeProviderKind(changed, 'local', 'openai-compatible').providers.local).toEqual({
+      kind: 'openai-compatible',
+      baseUrl: 'http://localhost:8000/v1',
+    });
+    expect(changeProviderKind(changed, 'local', 'webllm')).toBe(changed);
   });
 });

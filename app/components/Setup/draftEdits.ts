@@ -61,9 +61,18 @@ export function nameProblem(name: string, taken: readonly string[]): string | nu
   return null;
 }
 
+function freshProvider(kind: ProviderDraft['kind']): ProviderDraft {
+  return kind === 'openai-compatible' ? { kind, baseUrl: 'http://localhost:8000/v1' } : { kind };
+}
+
 export function addProvider(draft: ConfigDraft, name: string, kind: ProviderDraft['kind']): ConfigDraft {
-  const provider: ProviderDraft = kind === 'openai-compatible' ? { kind, baseUrl: 'http://localhost:8000/v1' } : { kind };
-  return { ...draft, providers: { ...draft.providers, [name.trim()]: provider } };
+  return { ...draft, providers: { ...draft.providers, [name.trim()]: freshProvider(kind) } };
+}
+
+/** A provider of another kind starts afresh: the kinds' fields differ (a browser model has no endpoint). */
+export function changeProviderKind(draft: ConfigDraft, name: string, kind: ProviderDraft['kind']): ConfigDraft {
+  if (draft.providers[name]?.kind === kind) return draft;
+  return { ...draft, providers: { ...draft.providers, [name]: freshProvider(kind) } };
 }
 
 export function updateProvider(draft: ConfigDraft, name: string, patch: Partial<ProviderDraft>): ConfigDraft {

@@ -1,5 +1,5 @@
 import { checkDraft, useSetupStore } from '../../state/setupStore.ts';
-import { WebGpuStatus } from './WebGpuStatus.tsx';
+import { CapabilityReport } from '../Models/CapabilityReport.tsx';
 import './Welcome.css';
 
 const SCRIPTED_SERVER_COMMAND =
@@ -12,7 +12,8 @@ export function Welcome() {
   const keyProviders = useSetupStore((state) => state.keyProviders);
   const check = checkDraft(draft);
   const orchestrator = check.ok ? check.config.orchestrator : undefined;
-  const orchestratorUrl = check.ok ? check.config.providers[check.config.orchestrator.provider]?.baseUrl : undefined;
+  const orchestratorProvider = check.ok ? check.config.providers[check.config.orchestrator.provider] : undefined;
+  const orchestratorUrl = orchestratorProvider?.baseUrl;
   const keyless = check.ok
     ? Object.entries(check.config.providers)
         .filter(([name, provider]) => provider.apiKeyEnv !== undefined && !keyProviders.includes(name))
@@ -37,7 +38,14 @@ export function Welcome() {
           </li>
         ) : check.ok ? (
           <li>
-            The orchestrator is <code>{orchestrator?.model}</code> at <code>{orchestratorUrl ?? 'its provider'}</code>.
+            The orchestrator is <code>{orchestrator?.model}</code>{' '}
+            {orchestratorProvider?.kind === 'webllm' ? (
+              <>in this browser: load it in Models in this browser before you run.</>
+            ) : (
+              <>
+                at <code>{orchestratorUrl ?? 'its provider'}</code>.
+              </>
+            )}
           </li>
         ) : (
           <li>The config has problems; Setup lists them.</li>
@@ -55,7 +63,7 @@ export function Welcome() {
         </li>
       </ol>
       <h3>Models in this browser</h3>
-      <WebGpuStatus />
+      <CapabilityReport place="welcome" />
     </section>
   );
 }

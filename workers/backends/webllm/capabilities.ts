@@ -160,6 +160,9 @@ export function assessWebGpu(probe: WebGpuProbe): WebGpuReport {
   }
 }
 
+/** The warning every model gets on a software adapter (the capability report says it once). */
+export const SOFTWARE_ADAPTER_WARNING = 'This is a software adapter: expect it to be very slow.';
+
 export interface ModelAvailability {
   available: boolean;
   /** Why not, or (when available) what to expect, in one sentence. */
@@ -187,6 +190,6 @@ export function modelAvailability(model: LocalModel, report: WebGpuReport, optio
   if (report.deviceMemoryGB !== undefined && vramEstimateMB > report.deviceMemoryGB * 1024) {
     warnings.push(`It needs about ${gb} GB of GPU memory, and this device reports ${report.deviceMemoryGB} GB of memory: it may run out.`);
   }
-  if (report.software) warnings.push('This is a software adapter: expect it to be very slow.');
+  if (report.software) warnings.push(SOFTWARE_ADAPTER_WARNING);
   return result(true, `${model.label} can run here; it needs about ${gb} GB of GPU memory.`, warnings);
 }

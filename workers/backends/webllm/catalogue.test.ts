@@ -8,7 +8,6 @@ import {
   estimateVramMB,
   findLocalModel,
   kvCacheBytes,
-  localModelPrices,
   MODEL_LIB_URL_PREFIX,
   QWEN3_ARCHITECTURES,
   QWEN3_MODELS,
@@ -101,13 +100,6 @@ describe('the Qwen3 catalogue', () => {
     expect(() => contextWindowOptions(m, 100)).toThrow('at least 512 tokens');
     expect(() => contextWindowOptions(m, 2048.5)).toThrow('whole number');
     expect(() => contextWindowOptions(m, 65536)).toThrow('trained for at most 40960 tokens');
-  });
-
-  it('makes local models free in the ledger', () => {
-    expect(localModelPrices(QWEN3_MODELS.slice(0, 2))).toEqual({
-      'Qwen3-0.6B-q4f16_1-MLC': { inputPerM: 0, outputPerM: 0 },
-      'Qwen3-0.6B-q4f32_1-MLC': { inputPerM: 0, outputPerM: 0 },
-    });
   });
 });
 

@@ -6,7 +6,6 @@
 // web-llm's own prebuiltAppConfig, so an upgrade that changes them fails loudly.
 
 import type { ChatOptions, ModelRecord } from '@mlc-ai/web-llm';
-import type { ModelPrice } from '../../engine/pricing.ts';
 
 /** web-llm's `modelVersion` and `modelLibURLPrefix` for 0.2.86: where its prebuilt model libraries
  * (.wasm) live. A model library must match the web-llm runtime that loads it. */
@@ -239,10 +238,4 @@ function httpUrl(value: string, what: string): string {
     throw new Error(`${what} must start with https:// (got ${JSON.stringify(value)}).`);
   }
   return url.href;
-}
-
-/** Price entries that make local models free in the ledger (they run on the user's GPU).
- * The paper charges its orchestrator at Qwen3-8B's price instead; that choice is the caller's. */
-export function localModelPrices(models: readonly LocalModel[]): Record<string, ModelPrice> {
-  return Object.fromEntries(models.map((model) => [model.id, { inputPerM: 0, outputPerM: 0 }]));
 }

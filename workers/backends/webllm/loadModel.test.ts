@@ -76,7 +76,7 @@ describe('loadWebLlmModel', () => {
 
   it('turns a failed load into a BackendError that says what to do', async () => {
     const lost = await load([{ error: { kind: 'device_lost', afterReports: 12 } }]);
-    expect(lost.error?.code).toBe('bad_request');
+    expect(lost.error?.code).toBe('out_of_memory');
     expect(lost.error?.description).toMatch(/smaller model or a shorter context window/);
     expect(lost.progress).toHaveLength(12);
     const f16 = await load([{ error: { kind: 'shader_f16', asString: true } }]);

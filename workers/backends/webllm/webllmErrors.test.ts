@@ -25,14 +25,14 @@ describe('classifyWebLlmError', () => {
     const workgroup = classifyWebLlmError(
       'Error: Cannot initialize runtime because of requested maxComputeWorkgroupStorageSize exceeds limit. requested=32768, limit=16384. ',
     );
-    expect(workgroup).toMatchObject({ kind: 'gpu_limits', code: 'bad_request' });
+    expect(workgroup).toMatchObject({ kind: 'gpu_limits', code: 'webgpu' });
     expect(workgroup.message).toBe('This GPU cannot run local models: maxComputeWorkgroupStorageSize is 16384, below the 32768 web-llm needs. Use another device or a remote model.');
     expect(classifyWebLlmError(named('FeatureSupportError', 'This model requires feature subgroups, which is not yet supported by this browser.')).kind).toBe('gpu_limits');
   });
 
   it('finds a quota failure inside a wrapped storage error, and an abort by its name', () => {
     const wrapped = named('Error', 'Failed to store https://huggingface.co/x/resolve/main/params_shard_3.bin with error: QuotaExceededError: The quota has been exceeded.');
-    expect(classifyWebLlmError(wrapped)).toMatchObject({ kind: 'storage_quota', code: 'bad_request' });
+    expect(classifyWebLlmError(wrapped)).toMatchObject({ kind: 'storage_quota', code: 'storage_quota' });
     expect(classifyWebLlmError(new DOMException('The operation was aborted.', 'AbortError'))).toMatchObject({ kind: 'aborted', code: 'aborted' });
   });
 

@@ -35,19 +35,19 @@ export interface WebLlmFailure {
   detail: string;
 }
 
-/** GPU, memory and storage failures need the person to choose differently, so they carry
- * `bad_request` (the code on which a run stops rather than retrying). */
+/** GPU, memory and storage failures need the person to choose differently (another model, a
+ * shorter window, less cached data), so their codes are among those on which a run stops. */
 const CODE_OF: Record<WebLlmFailureKind, BackendErrorCode> = {
-  webgpu_unavailable: 'bad_request',
-  no_adapter: 'bad_request',
-  shader_f16_missing: 'bad_request',
-  gpu_limits: 'bad_request',
-  device_lost: 'bad_request',
-  out_of_memory: 'bad_request',
+  webgpu_unavailable: 'webgpu',
+  no_adapter: 'webgpu',
+  shader_f16_missing: 'webgpu',
+  gpu_limits: 'webgpu',
+  device_lost: 'out_of_memory',
+  out_of_memory: 'out_of_memory',
   context_window: 'context_length',
   model_not_found: 'not_found',
   model_not_loaded: 'not_found',
-  storage_quota: 'bad_request',
+  storage_quota: 'storage_quota',
   download_failed: 'network',
   invalid_request: 'bad_request',
   aborted: 'aborted',

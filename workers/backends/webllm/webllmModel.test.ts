@@ -204,16 +204,16 @@ describe('createWebLlmModel', () => {
 
 describe('errors from web-llm', () => {
   const cases: Array<{ kind: FakeErrorKind; code: BackendError['code']; says: RegExp }> = [
-    { kind: 'webgpu_unavailable', code: 'bad_request', says: /does not offer WebGPU.*remote model/ },
-    { kind: 'no_adapter', code: 'bad_request', says: /no usable GPU.*hardware acceleration/ },
-    { kind: 'shader_f16', code: 'bad_request', says: /shader-f16.*q4f32 variant/ },
-    { kind: 'gpu_limits', code: 'bad_request', says: /maxStorageBufferBindingSize is 64MB, below the 128MB/ },
-    { kind: 'device_lost', code: 'bad_request', says: /out of memory.*smaller model or a shorter context window/ },
-    { kind: 'out_of_memory', code: 'bad_request', says: /not enough memory.*smaller model or a shorter context window/ },
+    { kind: 'webgpu_unavailable', code: 'webgpu', says: /does not offer WebGPU.*remote model/ },
+    { kind: 'no_adapter', code: 'webgpu', says: /no usable GPU.*hardware acceleration/ },
+    { kind: 'shader_f16', code: 'webgpu', says: /shader-f16.*q4f32 variant/ },
+    { kind: 'gpu_limits', code: 'webgpu', says: /maxStorageBufferBindingSize is 64MB, below the 128MB/ },
+    { kind: 'device_lost', code: 'out_of_memory', says: /out of memory.*smaller model or a shorter context window/ },
+    { kind: 'out_of_memory', code: 'out_of_memory', says: /not enough memory.*smaller model or a shorter context window/ },
     { kind: 'context_window', code: 'context_length', says: /too long.*5000 tokens for a window of 4096.*Shorten the task/ },
     { kind: 'model_not_found', code: 'not_found', says: /no model record.*Check the model id/ },
     { kind: 'model_not_loaded', code: 'not_found', says: /is not loaded.*Load it again/ },
-    { kind: 'quota', code: 'bad_request', says: /storage quota.*Delete cached models/ },
+    { kind: 'quota', code: 'storage_quota', says: /storage quota.*Delete cached models/ },
     { kind: 'download', code: 'network', says: /Downloading.*failed.*CORS/ },
     { kind: 'message_order', code: 'bad_request', says: /rejected the request.*MessageOrderError/ },
     { kind: 'unknown', code: 'server', says: /failed: Error: Something nobody planned for happened/ },
@@ -236,7 +236,7 @@ describe('errors from web-llm', () => {
   it('turns a failure in mid-stream into its BackendError, after the deltas that made it', async () => {
     const { model } = setup({ replies: [reply(['a', 'b', 'c'], { error: { kind: 'device_lost', afterDeltas: 2 } }), reply(['again'])] });
     const outcome = await run(model);
-    expect(outcome.error?.code).toBe('bad_request');
+    expect(outcome.error?.code).toBe('out_of_memory');
     expect(outcome.error?.description).toMatch(/GPU gave up/);
     expect(outcome.deltas.map((delta) => (delta.type === 'content' ? delta.text : ''))).toEqual(['a', 'b']);
     expect((await run(model)).completion?.content).toBe('again');

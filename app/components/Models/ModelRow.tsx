@@ -1,0 +1,156 @@
+import { memo, useId, useState } from 'react';
+import { modelAvailability, SOFTWARE_ADAPTER_WARNING, type WebGpuReport } from '../../../workers/backends/webllm/capabilities.ts';
+import type { LocalModel } from '../../../workers/backends/webllm/catalogue.ts';
+import type { LocalModelRequest } from '../../../workers/models/localModels.ts';
+import { explainError } from '../../errors/explain.ts';
+import { formatCount } from '../../format.ts';
+import { modelsActions, useModelsStore } from '../../state/modelsStore.ts';
+import { cancelLocalModelLoad, deleteCachedModel, loadLocalModel, unloadLocalModel } from '../../state/session.ts';
+import { setupActions, useSetupStore } from '../../state/setupStore.ts';
+import { contextWindowChoices, formatBytes, formatMegabytes } from './figures.ts';
+import { LoadBar } from './LoadBar.tsx';
+import { aliasChoices, asExpert, asOrchestrator } from './localDraft.ts';
+
+interface ModelRowProps {
+  model: LocalModel;
+  request: LocalModelRequest;
+  report: WebGpuReport;
+  /** Asks before a download (the panel's dialog). */
+  onAskDownload(model: LocalModel, request: LocalModelRequest, contextWindow: number): void;
+}
+
+/** One model of the catalogue: whether it can run here and why, its sizes, and what to do with it. */
+export const ModelRow = memo(function ModelRow({ model, request, report, onAskDownload }: ModelRowProps) {
+  const id = model.id;
+  const loaded = useModelsStore((state) => state.loaded.find((entry) => entry.id === id));
+  const loading = useModelsStore((state) => (id in state.loading ? (state.loading[id] ?? null) : undefined));
+  const cached = useModelsStore((state) => state.cached[id]);
+  const failure = useModelsStore((state) => state.failures[id]);
+  const contextWindow = useModelsStore((state) => state.contextWindows[id] ?? model.defaultContextWindow);
+  const headingId = useId();
+  const windowId = useId();
+
+  const availability = modelAvailability(model, report, { contextWindow });
+  const load = () => {
+    if (cached) loadLocalModel(request, contextWindow);
+    else onAskDownload(model, request, contextWindow);
+  };
+
+  return (
+    <li className={`model-row${availability.available ? '' : ' unavailable'}`}>
+      <div role="group" aria-labelledby={headingId}>
+        <div className="model-head">
+          <h3 id={headingId}>{model.label}</h3>
+          {cached ? <span className="model-badge cached">In cache</span> : null}
+          {loaded ? <span className="model-badge loaded">Loaded · {formatCount(loaded.contextWindow)} tokens</span> : null}
+          {availability.available ? null : <span className="model-badge unavailable">Not available here</span>}
+        </div>
+        <p className="model-facts">
+          Download ≈ {formatBytes(model.downloadBytesEstimate)} · GPU memory ≈ {formatMegabytes(availability.vramEstimateMB)} at{' '}
+          {formatCount(loaded?.contextWindow ?? contextWindow)} tokens
+        </p>
+        {availability.available ? null : <p className="model-reason">{availability.reason}</p>}
+        {availability.warnings
+          .filter((warning) => warning !== SOFTWARE_ADAPTER_WARNING)
+          .map((warning) => (
+            <p key={warning} className="model-warning">
+              {warning}
+            </p>
+          ))}
+        {failure ? (
+          <div className="model-failure" role="alert">
+            <p>
+              <strong>{explainError(failure.code).title}.</strong> {failure.message}
+            </p>
+            {explainError(failure.code).hint ? <p className="muted">{explainError(failure.code).hint}</p> : null}
+            <button type="button" className="small" onClick={() => modelsActions.dismissFailure(id)}>
+              Dismiss
+            </button>
+          </div>
+        ) : null}
+
+        {loaded ? (
+          <LoadedControls model={model} request={request} />
+        ) : loading !== undefined ? (
+          <div className="model-controls">
+            <LoadBar label={model.label} progress={loading} />
+            <button type="button" onClick={() => cancelLocalModelLoad(id)}>
+              Cancel
+            </button>
+          </div>
+        ) : availability.available ? (
+          <div className="model-controls">
+            <label htmlFor={windowId}>Context window</label>
+            <select
+              id={windowId}
+              value={contextWindow}
+              onChange={(event) => modelsActions.chooseContextWindow(id, Number(event.target.value))}
+            >
+              {contextWindowChoices(model).map((choice) => (
+                <option key={choice.tokens} value={choice.tokens}>
+                  {choice.label}
+                </option>
+              ))}
+            </select>
+            <button type="button" className="primary" onClick={load}>
+              {cached ? 'Load' : 'Load…'}
+            </button>
+            {cached ? (
+              <button type="button" onClick={() => deleteCachedModel(request)}>
+                Delete from cache
+              </button>
+            ) : null}
+          </div>
+        ) : cached ? (
+          <div className="model-controls">
+            <button type="button" onClick={() => deleteCachedModel(request)}>
+              Delete from cache
+            </button>
+          </div>
+        ) : null}
+      </div>
+    </li>
+  );
+});
+
+/** A loaded model: put it to work in the config, or unload it. */
+function LoadedControls({ model, request }: { model: LocalModel; request: LocalModelRequest }) {
+  const draft = useSetupStore((state) => state.draft);
+  const choices = aliasChoices(draft);
+  const [choice, setChoice] = useState('');
+  const aliasId = useId();
+  const chosen = choices.some((option) => option.value === choice) ? choice : (choices[0]?.value ?? '');
+  const isOrchestrator = draft.orchestrator.model === model.id && draft.providers[draft.orchestrator.provider]?.kind === 'webllm';
+  return (
+    <div className="model-controls loaded">
+      <button
+        type="button"
+        className="primary"
+        disabled={isOrchestrator}
+        onClick={() => setupActions.setDraft(asOrchestrator(useSetupStore.getState().draft, request))}
+      >
+        {isOrchestrator ? 'Is the orchestrator' : 'Use as orchestrator'}
+      </button>
+      <span className="model-alias">
+        <label htmlFor={aliasId}>Expert alias</label>
+        <select id={aliasId} value={chosen} onChange={(event) => setChoice(event.target.value)}>
+          {choices.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+        <button
+          type="button"
+          disabled={chosen === ''}
+          onClick={() => setupActions.setDraft(asExpert(useSetupStore.getState().draft, chosen, request, model.label))}
+        >
+          Use as expert
+        </button>
+      </span>
+      <button type="button" onClick={() => unloadLocalModel(model.id)}>
+        Unload
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,102 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { customOrchestrator8bRecord, QWEN3_MODELS, type LocalModel } from '../../../workers/backends/webllm/catalogue.ts';
+import { describeStorage } from '../../../workers/backends/webllm/modelCache.ts';
+import type { LocalModelRequest } from '../../../workers/models/localModels.ts';
+import { modelsActions, useModelsStore, type ModelsState } from '../../state/modelsStore.ts';
+import { checkModelCache, loadLocalModel, refreshStorageEstimate } from '../../state/session.ts';
+import { useSetupStore } from '../../state/setupStore.ts';
+import { CapabilityReport } from './CapabilityReport.tsx';
+import { ConfirmDownload, type PendingDownload } from './ConfirmDownload.tsx';
+import { CustomWeights } from './CustomWeights.tsx';
+import { customWeightsInDraft } from './localDraft.ts';
+import { ModelRow } from './ModelRow.tsx';
+import { useCapability } from './useCapability.ts';
+import { useWhenVisible } from './useWhenVisible.ts';
+import './Models.css';
+
+const PREBUILT: Array<{ model: LocalModel; request: LocalModelRequest }> = QWEN3_MODELS.map((model) => ({ model, request: { id: model.id } }));
+
+type CustomEntry = { model: LocalModel; request: LocalModelRequest } | { problem: string | null };
+
+function customEntry(custom: ModelsState['custom']): CustomEntry {
+  if (custom.weightsUrl === '') return { problem: null };
+  try {
+    const model = customOrchestrator8bRecord({ weightsUrl: custom.weightsUrl, quantization: custom.quantization });
+    return { model, request: { id: model.id, custom: { weightsUrl: custom.weightsUrl, quantization: custom.quantization } } };
+  } catch (error) {
+    return { problem: (error as Error).message };
+  }
+}
+
+/** Models that run in this tab on WebGPU (web-llm): what this browser can do, the catalogue, loading. */
+export function ModelsPanel() {
+  const capability = useCapability();
+  const usable = capability?.report.usable === true;
+  const storage = useModelsStore((state) => state.storage);
+  const cacheProblem = useModelsStore((state) => state.cacheProblem);
+  const custom = useModelsStore((state) => state.custom);
+  const entry = useMemo(() => customEntry(custom), [custom]);
+  const [pending, setPending] = useState<PendingDownload | null>(null);
+  const panel = useRef<HTMLElement>(null);
+  const visible = useWhenVisible(panel);
+
+  // Converted weights named in the config fill the custom row.
+  useEffect(() => {
+    if (useModelsStore.getState().custom.weightsUrl !== '') return;
+    const fromDraft = customWeightsInDraft(useSetupStore.getState().draft);
+    if (fromDraft) modelsActions.editCustom({ weightsUrl: fromDraft.weightsUrl, quantization: fromDraft.quantization ?? 'q4f16_1' });
+  }, []);
+
+  // The cache is read (in the orchestrator worker, through web-llm) once the panel is on screen.
+  const customId = 'model' in entry ? entry.model.id : null;
+  useEffect(() => {
+    if (!visible || !usable) return;
+    checkModelCache([...PREBUILT.map((row) => row.request), ...('request' in entry ? [entry.request] : [])]);
+    refreshStorageEstimate();
+    // The custom request changes only with its id (URL and quantization).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [visible, usable, customId]);
+
+  const askDownload = useCallback((model: LocalModel, request: LocalModelRequest, contextWindow: number) => {
+    setPending({ model, request, contextWindow });
+  }, []);
+
+  return (
+    <section ref={panel} className="panel models-panel" aria-labelledby="models-heading" id="models">
+      <h2 id="models-heading">Models in this browser</h2>
+      <CapabilityReport place="panel" />
+      {usable && capability ? (
+        <>
+          <p className="muted">
+            Each model runs on this computer’s GPU in its own worker: as the orchestrator, or behind an expert alias at $0.
+            Its files are downloaded once and kept in the browser.
+          </p>
+          {storage ? <p className="models-storage">{describeStorage(storage)}</p> : null}
+          {cacheProblem ? (
+            <p className="model-warning" role="alert">
+              {cacheProblem}
+            </p>
+          ) : null}
+          <ul className="model-list">
+            {PREBUILT.map(({ model, request }) => (
+              <ModelRow key={model.id} model={model} request={request} report={capability.report} onAskDownload={askDownload} />
+            ))}
+            <CustomWeights problem={'problem' in entry ? entry.problem : null} />
+            {'model' in entry ? (
+              <ModelRow model={entry.model} request={entry.request} report={capability.report} onAskDownload={askDownload} />
+            ) : null}
+          </ul>
+        </>
+      ) : null}
+      <ConfirmDownload
+        pending={pending}
+        storage={storage}
+        onClose={() => setPending(null)}
+        onConfirm={(confirmed) => {
+          setPending(null);
+          loadLocalModel(confirmed.request, confirmed.contextWindow);
+        }}
+      />
+    </section>
+  );
+}

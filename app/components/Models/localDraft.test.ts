@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../../workers/engine/config.ts';
+import { EXAMPLE_CONFIG } from '../../state/setupStore.ts';
+import { aliasChoices, asExpert, asOrchestrator, customWeightsInDraft } from './localDraft.ts';
+
+const QWEN = { id: 'Qwen3-1.7B-q4f32_1-MLC' };
+const CUSTOM = {
+  id: 'Orchestrator-8B-q4f16_1-MLC',
+  custom: { weightsUrl: 'https://huggingface.co/you/Orchestrator-8B-q4f16_1-MLC', quantization: 'q4f16_1' as const },
+};
+
+describe('putting a local model to work in the draft', () => {
+  it('makes it the orchestrator through a webllm provider, in prompt tool mode, and the draft stays valid', () => {
+    const draft = asOrchestrator(EXAMPLE_CONFIG, QWEN);
+    expect(draft.providers.local).toEqual({ kind: 'webllm' });
+    expect(draft.orchestrator).toMatchObject({ provider: 'local', model: QWEN.id, toolMode: 'prompt', maxTokens: 12000 });
+    expect(() => parseConfig(draft)).not.toThrow();
+    // Doing it again reuses the provider.
+    expect(Object.keys(asOrchestrator(draft, { id: 'Qwen3-4B-q4f32_1-MLC' }).providers)).toEqual(Object.keys(draft.providers));
+  });
+
+  it('lists converted weights under the provider, and reads them back', () => {
+    const draft = asOrchestrator(EXAMPLE_CONFIG, CUSTOM);
+    expect(draft.providers.local?.models).toEqual({ [CUSTOM.id]: CUSTOM.custom });
+    expect(customWeightsInDraft(draft)).toEqual({ id: CUSTOM.id, ...CUSTOM.custom });
+    expect(customWeightsInDraft(EXAMPLE_CONFIG)).toBeUndefined();
+    expect(() => parseConfig(draft)).not.toThrow();
+  });
+
+  it('names the provider around one that is taken by a remote endpoint', () => {
+    const taken = { ...EXAMPLE_CONFIG, providers: { ...EXAMPLE_CONFIG.providers, local: { kind: 'openai-compatible' as const, baseUrl: 'http://localhost:1/v1' } } };
+    expect(asOrchestrator(taken, QWEN).orchestrator.provider).toBe('local-2');
+  });
+
+  it('puts it behind an existing alias of the paper preset, keeping the alias’s tool and description', () => {
+    const choices = aliasChoices(EXAMPLE_CONFIG);
+    expect(choices.map((choice) => choice.value)).toContain('alias:answer-1');
+    expect(choices.slice(-3).map((choice) => choice.value)).toEqual(['new:search', 'new:enhance_reasoning', 'new:answer']);
+    const draft = asExpert(EXAMPLE_CONFIG, 'alias:answer-1', QWEN, 'Qwen3 1.7B (q4f32)');
+    if (draft.experts === 'paper') throw new Error('the preset should be written out');
+    expect(draft.experts['answer-1']).toMatchObject({ tool: 'answer', provider: 'local', model: QWEN.id });
+    expect(draft.experts['answer-1']?.answerStyle).toBeUndefined();
+    expect(draft.experts['search-1']?.provider).toBe('openai');
+    expect(parseConfig(draft).experts).not.toBe('paper');
+  });
+
+  it('adds a new alias with the next free name, for function calling too', () => {
+    const paper = asExpert(EXAMPLE_CONFIG, 'new:answer', QWEN, 'Qwen3 1.7B (q4f32)');
+    if (paper.experts === 'paper') throw new Error('the preset should be written out');
+    // The preset holds answer-1 to answer-4.
+    expect(paper.experts['answer-5']).toEqual({ tool: 'answer', provider: 'local', model: QWEN.id, description: 'runs in this browser (Qwen3 1.7B (q4f32)).' });
+
+    const fc = { ...EXAMPLE_CONFIG, protocol: 'function-calling' as const, experts: {} };
+    expect(aliasChoices(fc)).toEqual([{ value: 'new:call_expert', label: 'a new call_expert alias' }]);
+    const withExpert = asExpert(fc, 'new:call_expert', QWEN, 'Qwen3 1.7B (q4f32)');
+    expect(withExpert.experts).toMatchObject({ 'expert-1': { tool: 'call_expert', provider: 'local' } });
+  });
+});

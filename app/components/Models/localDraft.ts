@@ -1,0 +1,114 @@
+// Pure edits of the config draft that put a model loaded in this browser to work: as the
+// orchestrator, or behind an expert alias. Both go through one `webllm` provider (named "local"
+// unless that name is taken), which a user's converted weights are listed under.
+
+import { PAPER_TOOLS } from '../../../workers/engine/config.ts';
+import { PAPER_EXPERTS_PRESET } from '../../../workers/engine/presets.ts';
+import type { LocalModelRequest } from '../../../workers/models/localModels.ts';
+import type { ConfigDraft } from '../../state/setupStore.ts';
+
+type ExpertsDraft = Exclude<ConfigDraft['experts'], 'paper'>;
+type ExpertTool = ExpertsDraft[string]['tool'];
+
+export interface AliasChoice {
+  /** `alias:<name>` for an existing alias, `new:<tool>` for a new one. */
+  value: string;
+  label: string;
+}
+
+function experts(draft: ConfigDraft): ExpertsDraft {
+  return draft.experts === 'paper' ? PAPER_EXPERTS_PRESET : draft.experts;
+}
+
+function usesFunctionCalling(draft: ConfigDraft): boolean {
+  return draft.protocol === 'function-calling';
+}
+
+/** The aliases the draft's protocol calls, and new ones the model could take. */
+export function aliasChoices(draft: ConfigDraft): AliasChoice[] {
+  const fc = usesFunctionCalling(draft);
+  const existing = Object.entries(experts(draft))
+    .filter(([, expert]) => (expert.tool === 'call_expert') === fc)
+    .map(([alias, expert]) => ({ value: `alias:${alias}`, label: `${alias} (${expert.tool}, now ${expert.model})` }));
+  const tools: ExpertTool[] = fc ? ['call_expert'] : [...PAPER_TOOLS];
+  return [...existing, ...tools.map((tool) => ({ value: `new:${tool}`, label: `a new ${tool} alias` }))];
+}
+
+const ALIAS_PREFIX: Record<ExpertTool, string> = {
+  search: 'search',
+  enhance_reasoning: 'reasoner',
+  answer: 'answer',
+  call_expert: 'expert',
+};
+
+function freeAlias(taken: ExpertsDraft, tool: ExpertTool): string {
+  let n = 1;
+  while (`${ALIAS_PREFIX[tool]}-${n}` in taken) n++;
+  return `${ALIAS_PREFIX[tool]}-${n}`;
+}
+
+/** The draft's webllm provider, added when there is none, with the custom weights listed. */
+function withLocalProvider(draft: ConfigDraft, model: LocalModelRequest): { draft: ConfigDraft; provider: string } {
+  const providers = draft.providers;
+  let name = Object.keys(providers).find((key) => providers[key]?.kind === 'webllm');
+  if (!name) {
+    name = 'local';
+    for (let n = 2; name in providers; n++) name = `local-${n}`;
+  }
+  const provider = providers[name] ?? { kind: 'webllm' as const };
+  const next = model.custom
+    ? {
+        ...provider,
+        models: {
+          ...provider.models,
+          [model.id]: {
+            weightsUrl: model.custom.weightsUrl,
+            ...(model.custom.quantization ? { quantization: model.custom.quantization } : {}),
+            ...(model.custom.modelLibUrl ? { modelLibUrl: model.custom.modelLibUrl } : {}),
+          },
+        },
+      }
+    : provider;
+  return { draft: { ...draft, providers: { ...providers, [name]: next } }, provider: name };
+}
+
+/** The model becomes the orchestrator (web-llm takes no tools for Qwen3, so toolMode "prompt"). */
+export function asOrchestrator(draft: ConfigDraft, model: LocalModelRequest): ConfigDraft {
+  const { draft: next, provider } = withLocalProvider(draft, model);
+  return { ...next, orchestrator: { ...next.orchestrator, provider, model: model.id, toolMode: 'prompt' } };
+}
+
+/** The model answers behind an alias (its tool and description kept), or behind a new one. */
+export function asExpert(draft: ConfigDraft, choice: string, model: LocalModelRequest, label: string): ConfigDraft {
+  const { draft: next, provider } = withLocalProvider(draft, model);
+  const current = experts(next);
+  if (choice.startsWith('alias:')) {
+    const alias = choice.slice('alias:'.length);
+    const expert = current[alias];
+    if (!expert) return draft;
+    // Qwen models answer in \boxed{} (the default for a Qwen model id).
+    const { answerStyle: _style, ...kept } = expert;
+    return { ...next, experts: { ...current, [alias]: { ...kept, provider, model: model.id } } };
+  }
+  const tool = choice.slice('new:'.length) as ExpertTool;
+  if (!isTool(tool)) return draft;
+  const alias = freeAlias(current, tool);
+  return {
+    ...next,
+    experts: { ...current, [alias]: { tool, provider, model: model.id, description: `runs in this browser (${label}).` } },
+  };
+}
+
+function isTool(value: string): value is ExpertTool {
+  return value === 'call_expert' || (PAPER_TOOLS as readonly string[]).includes(value);
+}
+
+/** The converted weights a draft lists under a webllm provider, to fill the custom row. */
+export function customWeightsInDraft(draft: ConfigDraft): { id: string; weightsUrl: string; quantization?: 'q4f16_1' | 'q4f32_1' } | undefined {
+  for (const provider of Object.values(draft.providers)) {
+    if (provider.kind !== 'webllm' || !provider.models) continue;
+    const [id, weights] = Object.entries(provider.models)[0] ?? [];
+    if (id && weights) return { id, weightsUrl: weights.weightsUrl, ...(weights.quantization ? { quantization: weights.quantization } : {}) };
+  }
+  return undefined;
+}

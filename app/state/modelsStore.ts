@@ -1,0 +1,98 @@
+// Models in this browser: what the GPU can do (probed on the page), which models are loaded or
+// loading (mirrored from the orchestrator worker, which holds them), which are in the browser
+// cache, and the choices made in the Models panel. Only app/state/session.ts and tests change it.
+
+import { create } from 'zustand';
+import type { WebGpuProbe, WebGpuReport } from '../../workers/backends/webllm/capabilities.ts';
+import type { Quantization } from '../../workers/backends/webllm/catalogue.ts';
+import type { LoadProgress } from '../../workers/backends/webllm/loadProgress.ts';
+import type { StorageUse } from '../../workers/backends/webllm/modelCache.ts';
+import type { LoadedLocalModel, LocalModelsState } from '../../workers/models/localModels.ts';
+
+export interface ModelFailure {
+  code: string;
+  message: string;
+}
+
+export interface ModelsState {
+  /** null while the probe runs. */
+  capability: { probe: WebGpuProbe; report: WebGpuReport } | null;
+  loaded: LoadedLocalModel[];
+  /** Models loading, with their latest progress (null before the first report). */
+  loading: Record<string, LoadProgress | null>;
+  /** The last failure of each model, until it is loaded again. */
+  failures: Record<string, ModelFailure>;
+  /** Whether each model's files are in the browser cache, once asked. */
+  cached: Record<string, boolean>;
+  cacheProblem: string | null;
+  storage: StorageUse | null;
+  /** The context window chosen for each model (tokens). */
+  contextWindows: Record<string, number>;
+  /** The user's converted Orchestrator-8B weights, as typed. */
+  custom: { weightsUrl: string; quantization: Quantization };
+}
+
+const initialState: ModelsState = {
+  capability: null,
+  loaded: [],
+  loading: {},
+  failures: {},
+  cached: {},
+  cacheProblem: null,
+  storage: null,
+  contextWindows: {},
+  custom: { weightsUrl: '', quantization: 'q4f16_1' },
+};
+
+export const useModelsStore = create<ModelsState>()(() => initialState);
+
+function without<T>(record: Record<string, T>, key: string): Record<string, T> {
+  const { [key]: _removed, ...rest } = record;
+  return rest;
+}
+
+/** The store after the worker's account of its models. */
+export function applyModelState(state: ModelsState, next: LocalModelsState): Partial<ModelsState> {
+  const loading: Record<string, LoadProgress | null> = {};
+  for (const id of next.loading) loading[id] = state.loading[id] ?? null;
+  const update: Partial<ModelsState> = { loaded: next.loaded, loading };
+  const failure = next.failure;
+  if (failure) update.failures = { ...state.failures, [failure.modelId]: { code: failure.code, message: failure.message } };
+  return update;
+}
+
+export const modelsActions = {
+  probed(probe: WebGpuProbe, report: WebGpuReport): void {
+    useModelsStore.setState({ capability: { probe, report } });
+  },
+  loadRequested(modelId: string): void {
+    useModelsStore.setState((state) => ({ loading: { ...state.loading, [modelId]: null }, failures: without(state.failures, modelId) }));
+  },
+  progress(modelId: string, progress: LoadProgress): void {
+    useModelsStore.setState((state) => (modelId in state.loading ? { loading: { ...state.loading, [modelId]: progress } } : {}));
+  },
+  modelState(next: LocalModelsState): void {
+    useModelsStore.setState((state) => applyModelState(state, next));
+  },
+  workerFailed(modelId: string, message: string): void {
+    useModelsStore.setState((state) => ({
+      loading: without(state.loading, modelId),
+      failures: { ...state.failures, [modelId]: { code: 'unknown', message } },
+    }));
+  },
+  cache(cached: Record<string, boolean>, problem: string | undefined): void {
+    useModelsStore.setState((state) => ({ cached: { ...state.cached, ...cached }, cacheProblem: problem ?? null }));
+  },
+  storage(storage: StorageUse | undefined): void {
+    useModelsStore.setState({ storage: storage ?? null });
+  },
+  chooseContextWindow(modelId: string, tokens: number): void {
+    useModelsStore.setState((state) => ({ contextWindows: { ...state.contextWindows, [modelId]: tokens } }));
+  },
+  editCustom(custom: ModelsState['custom']): void {
+    useModelsStore.setState({ custom });
+  },
+  dismissFailure(modelId: string): void {
+    useModelsStore.setState((state) => ({ failures: without(state.failures, modelId) }));
+  },
+};

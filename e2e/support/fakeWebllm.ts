@@ -1,0 +1,49 @@
+// Serving the fake model worker (fakeWebllmWorker.ts) in place of the real one. The page starts
+// one model worker per model it loads, from the built `assets/webllm.worker-<hash>.js`; each
+// request for that script gets the fake, with the next script in the list (so the first model
+// loaded gets the first script). Bundled once per test worker with Vite's own build API.
+
+import { fileURLToPath } from 'node:url';
+import type { Page } from '@playwright/test';
+import { build } from 'vite';
+import type { FakeEngineScript } from '../../workers/backends/webllm/testing/fakeWebLlmEngine.ts';
+
+const entry = fileURLToPath(new URL('./fakeWebllmWorker.ts', import.meta.url));
+let bundled: Promise<string> | null = null;
+
+async function bundle(): Promise<string> {
+  const result = await build({
+    configFile: false,
+    logLevel: 'silent',
+    build: {
+      write: false,
+      minify: false,
+      lib: { entry, formats: ['es'], fileName: 'fake-webllm-worker' },
+    },
+  });
+  const outputs = Array.isArray(result) ? result : [result];
+  for (const output of outputs) {
+    if (!('output' in output)) continue;
+    const chunk = output.output.find((item) => item.type === 'chunk');
+    if (chunk && chunk.type === 'chunk') return chunk.code;
+  }
+  throw new Error('Bundling the fake model worker produced no code.');
+}
+
+export interface FakeModelWorkers {
+  /** How many model workers were started with the fake (one per model loaded). */
+  served: number;
+}
+
+/** Answers every request for the model worker's script with the fake engine and its script. */
+export async function serveFakeModelWorkers(page: Page, scripts: FakeEngineScript[]): Promise<FakeModelWorkers> {
+  bundled ??= bundle();
+  const code = await bundled;
+  const state: FakeModelWorkers = { served: 0 };
+  await page.route('**/assets/webllm.worker-*.js', async (route) => {
+    const script = scripts[state.served] ?? {};
+    state.served++;
+    await route.fulfill({ contentType: 'text/javascript', body: `self.fakeEngineScript = ${JSON.stringify(script)};\n${code}` });
+  });
+  return state;
+}
