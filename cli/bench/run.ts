@@ -1,23 +1,85 @@
 // `npm run bench`: prints the benchmark figures and their targets. Record them in
 // docs/benchmarks.md with the command and the machine they came from.
+//
+//   npm run bench                                  engine, bundle size and the 500-step streaming run
+//   npm run bench -- --only engine|ui|bundle|stream
+//   npm run bench -- --only ui --steps 50          a quick streaming check
+//   npm run bench -- --only ui --dist dist         measure and serve an existing build
+//   npm run bench -- --only stream --profile       say where long tasks spend their time
+//   npm run bench -- --json
 
 import os from 'node:os';
+import { parseArgs } from 'node:util';
 import { runEngineBenchmarks } from './engine.bench.ts';
+import { formatUiReport, runUiBenchmarks } from './ui.bench.ts';
 
 const TARGET_TURN_OVERHEAD_MS = 0.2;
 const TARGET_CONTEXT_MS = 2;
+const PARTS = ['engine', 'ui', 'bundle', 'stream'] as const;
+type Part = (typeof PARTS)[number];
 
 const fmt = (ms: number) => `${ms.toFixed(4)} ms`;
 
+interface BenchOptions {
+  only: Part | undefined;
+  steps: number;
+  distDir: string | undefined;
+  profile: boolean;
+  json: boolean;
+}
+
+function parseOptions(argv: string[]): BenchOptions {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      only: { type: 'string' },
+      steps: { type: 'string', default: '500' },
+      dist: { type: 'string' },
+      profile: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  const only = values.only;
+  if (only !== undefined && !(PARTS as readonly string[]).includes(only)) {
+    throw new Error(`--only must be one of ${PARTS.join(', ')} (got "${only}").`);
+  }
+  const steps = Number(values.steps);
+  if (!Number.isInteger(steps) || steps < 1 || steps > 500) throw new Error(`--steps must be a whole number from 1 to 500 (got "${values.steps}").`);
+  return { only: only as Part | undefined, steps, distDir: values.dist, profile: values.profile, json: values.json };
+}
+
 async function main() {
-  const json = process.argv.includes('--json');
-  const engine = await runEngineBenchmarks();
-  if (json) {
-    console.log(JSON.stringify({ machine: machine(), engine }, null, 2));
+  const options = parseOptions(process.argv.slice(2));
+  const wants = (part: Part) =>
+    options.only === undefined || options.only === part || (options.only === 'ui' && (part === 'bundle' || part === 'stream'));
+  const log = (line: string) => console.error(line);
+
+  const engine = wants('engine') ? await runEngineBenchmarks() : undefined;
+  const ui =
+    wants('bundle') || wants('stream')
+      ? await runUiBenchmarks({
+          bundle: wants('bundle'),
+          streaming: wants('stream'),
+          steps: options.steps,
+          profile: options.profile,
+          log,
+          ...(options.distDir !== undefined ? { distDir: options.distDir } : {}),
+        })
+      : undefined;
+
+  if (options.json) {
+    console.log(JSON.stringify({ machine: machine(), date: new Date().toISOString(), engine, ui }, null, 2));
     return;
   }
-  console.log(`Engine benchmarks on ${machine()}`);
-  console.log(`(${engine.runsPerMeasurement} runs × ${engine.turnsPerRun} turns per measurement, median of 5, zero-latency doubles)\n`);
+  console.log(`Benchmarks on ${machine()}, ${new Date().toISOString().slice(0, 10)}\n`);
+  if (engine) printEngine(engine);
+  if (engine && ui) console.log('');
+  if (ui) console.log(formatUiReport(ui));
+}
+
+function printEngine(engine: Awaited<ReturnType<typeof runEngineBenchmarks>>) {
+  console.log(`Engine benchmarks (${engine.runsPerMeasurement} runs × ${engine.turnsPerRun} turns per measurement, median of 5, zero-latency doubles)\n`);
   for (const loop of engine.loops) {
     const verdict = loop.overheadPerTurnMs < TARGET_TURN_OVERHEAD_MS ? 'meets' : 'MISSES';
     console.log(loop.name);
@@ -36,4 +98,7 @@ function machine(): string {
   return `${cpu.trim()}, ${os.cpus().length} cores, Node ${process.version}`;
 }
 
-await main();
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exitCode = 1;
+});

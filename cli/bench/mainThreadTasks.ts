@@ -1,0 +1,100 @@
+// The page's main-thread tasks from a Chromium trace (category `toplevel`), with both their
+// wall-clock duration and the thread's own CPU time in them. On a shared machine a task can last
+// long only because the thread waited for a core; its CPU time says how long it would take on an
+// idle machine of the same speed.
+
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+
+/** Chromium's top-level task event on every thread. */
+const RUN_TASK = 'ThreadControllerImpl::RunTask';
+const RENDERER_MAIN = 'CrRendererMain';
+const LONG_MS = 50;
+
+export interface MainThreadTasks {
+  tasks: number;
+  /** Tasks whose wall-clock duration is over 50 ms. */
+  longByWall: number;
+  /** Tasks whose thread CPU time is over 50 ms. */
+  longByCpu: number;
+  maxWallMs: number;
+  maxCpuMs: number;
+  /** Wall-clock and CPU time of the main thread's tasks, summed. */
+  wallMs: number;
+  cpuMs: number;
+}
+
+interface TaskEvent {
+  tid: string;
+  ts: number;
+  dur: number;
+  tdur: number;
+}
+
+/** Reads a trace file written by `browser.startTracing` (one event per line) without loading it whole. */
+export async function mainThreadTasksOf(traceFile: string): Promise<MainThreadTasks> {
+  const rendererMains = new Set<string>();
+  const events: TaskEvent[] = [];
+  const lines = createInterface({ input: createReadStream(traceFile, 'utf8'), crlfDelay: Infinity });
+  for await (const rawLine of lines) {
+    const event = parseEventLine(rawLine);
+    if (!event) continue;
+    const thread = `${event.pid}:${event.tid}`;
+    if (event.ph === 'M' && event.name === 'thread_name' && event.args?.name === RENDERER_MAIN) rendererMains.add(thread);
+    if (event.ph === 'X' && event.name === RUN_TASK && event.ts !== undefined && event.dur !== undefined) {
+      events.push({ tid: thread, ts: event.ts, dur: event.dur, tdur: event.tdur ?? event.dur });
+    }
+  }
+  // The page's renderer is the busiest renderer main thread (others are blank or internal pages).
+  const counts = new Map<string, number>();
+  for (const event of events) if (rendererMains.has(event.tid)) counts.set(event.tid, (counts.get(event.tid) ?? 0) + 1);
+  const pageThread = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const tasks = topLevel(events.filter((event) => event.tid === pageThread));
+  return {
+    tasks: tasks.length,
+    longByWall: tasks.filter((task) => task.dur / 1000 > LONG_MS).length,
+    longByCpu: tasks.filter((task) => task.tdur / 1000 > LONG_MS).length,
+    maxWallMs: tasks.reduce((max, task) => Math.max(max, task.dur / 1000), 0),
+    maxCpuMs: tasks.reduce((max, task) => Math.max(max, task.tdur / 1000), 0),
+    wallMs: tasks.reduce((sum, task) => sum + task.dur / 1000, 0),
+    cpuMs: tasks.reduce((sum, task) => sum + task.tdur / 1000, 0),
+  };
+}
+
+interface RawEvent {
+  name?: string;
+  ph?: string;
+  pid?: number;
+  tid?: number;
+  ts?: number;
+  dur?: number;
+  tdur?: number;
+  args?: { name?: string };
+}
+
+/** One line of the trace: an event followed by a comma, or the last one followed by the array's end. */
+function parseEventLine(rawLine: string): RawEvent | undefined {
+  const line = rawLine.trim();
+  if (!line.startsWith('{"') || line.startsWith('{"traceEvents"')) return undefined;
+  for (const candidate of [line.replace(/,$/, ''), line.replace(/\]\s*,?$/, ''), line.replace(/\]\s*\}$/, '')]) {
+    try {
+      return JSON.parse(candidate) as RawEvent;
+    } catch {
+      // Try the next way the line can end.
+    }
+  }
+  return undefined;
+}
+
+/** Drops tasks nested in another (a nested run loop runs tasks inside a task). */
+function topLevel(events: TaskEvent[]): TaskEvent[] {
+  const sorted = [...events].sort((a, b) => a.ts - b.ts);
+  const result: TaskEvent[] = [];
+  let end = -Infinity;
+  for (const event of sorted) {
+    if (event.ts < end) continue;
+    result.push(event);
+    end = event.ts + event.dur;
+  }
+  return result;
+}

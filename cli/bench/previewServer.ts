@@ -1,0 +1,82 @@
+// The production build the UI benchmarks measure: `vite build` into a folder of its own (so it
+// never races the browser tests' dist/), and `vite preview` serving it on a free port.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+const viteBin = join(repoRoot, 'node_modules', 'vite', 'bin', 'vite.js');
+
+/** Builds the app with the project's vite.config.ts into a new temporary folder; returns it. */
+export async function buildApp(): Promise<string> {
+  const outDir = mkdtempSync(join(tmpdir(), 'orchestra-bench-dist-'));
+  const { code, output } = await runVite(['build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn']);
+  if (code !== 0) throw new Error(`vite build failed (exit ${code}):\n${output.trim().split('\n').slice(-40).join('\n')}`);
+  return outDir;
+}
+
+export interface PreviewServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Serves `distDir` with `vite preview` on a free port of 127.0.0.1. */
+export async function startPreview(distDir: string, timeoutMs = 60_000): Promise<PreviewServer> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [viteBin, 'preview', '--outDir', distDir, '--port', String(port), '--strictPort'], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`vite preview exited (code ${child.exitCode}):\n${output.trim()}`);
+    try {
+      const response = await fetch(`${url}/`);
+      if (response.ok) return { url, close: () => stop(child) };
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  await stop(child);
+  throw new Error(`vite preview did not answer on ${url} within ${timeoutMs / 1000} s:\n${output.trim()}`);
+}
+
+function runVite(args: string[]): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [viteBin, ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, output }));
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}

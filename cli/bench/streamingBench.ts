@@ -1,0 +1,383 @@
+// The streaming benchmark: a long run streamed through the real playground in Chromium (the
+// production build, its worker, engine and HTTP client) against the scripted server, counting the
+// main thread's long tasks (> 50 ms) while it streams.
+
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { parseScenario } from '../../e2e/fixtures/scenario.ts';
+import { startScriptedServer } from '../../e2e/fixtures/scriptedServer.ts';
+import { mainThreadTasksOf, type MainThreadTasks } from './mainThreadTasks.ts';
+import { attributeLongTasks, sourceMapResolver, type CpuProfile, type LongTaskAttribution, type TimeShare } from './longTaskProfile.ts';
+
+export const STREAM_SCENARIO_FILE = 'e2e/fixtures/scenarios/bench-stream.json';
+const scenarioUrl = new URL(`../../${STREAM_SCENARIO_FILE}`, import.meta.url);
+const exampleConfigUrl = new URL('../examples/local-scripted.json', import.meta.url);
+const ORCHESTRATOR = 'nvidia/Nemotron-Orchestrator-8B';
+const MAX_TURNS_STATUS = 'Stopped: reached the maximum number of turns';
+const TASK = 'What is the population of the capital of Finland?';
+/** Where in the run (fractions of its steps) a Chromium trace is recorded, and for how long. */
+const TRACE_AT = [0.25, 0.5, 0.75, 0.95];
+const TRACE_WINDOW_MS = 5_000;
+
+export interface StreamingOptions {
+  /** The app's origin (vite preview of the build in `distDir`). */
+  appUrl: string;
+  distDir: string;
+  /** Orchestrator turns: the config's limits.maxTurns (the engine allows at most 500). */
+  steps: number;
+  /** Also record a CPU profile and say where the long tasks' time went. */
+  profile: boolean;
+  /** Progress lines (stderr). */
+  log: (line: string) => void;
+}
+
+export interface Durations {
+  count: number;
+  totalMs: number;
+  maxMs: number;
+}
+
+export interface StreamingResult {
+  steps: number;
+  /** Tokens per second the scripted orchestrator streams at (4 characters ≈ 1 token). */
+  tokensPerSecond: number;
+  /** Tokens of each orchestrator turn. */
+  tokensPerTurn: number;
+  /** The run status line at the end. */
+  status: string;
+  /** The step count the run status reports. */
+  stepsInStatus: number | null;
+  /** Step articles in the Trace region's DOM at the end (fewer than the steps when virtualised). */
+  stepArticlesInDom: number;
+  orchestratorRequests: number;
+  /** From the click on Run to the end of the run. */
+  wallMs: number;
+  /** Long tasks from the click on Run to the end of the run: the target. */
+  longTasks: Durations;
+  /** The same split into four equal stretches of the run's time: growth shows work that scales
+   * with the trace's length. */
+  longTasksByQuarter: Durations[];
+  /** Chromium traces of a few seconds at a quarter, half, three quarters and the end of the run:
+   * the main thread's tasks by wall clock and by the thread's own CPU time. */
+  traceWindows: TraceWindow[];
+  /** Long tasks before it (page load, config import), for reference. */
+  longTasksBeforeRun: Durations;
+  /** Long animation frames (> 50 ms) during the run and the scripts that ran in them. */
+  longFrames: Durations & { styleAndLayoutMs: number; scripts: TimeShare[] };
+  /** The page's JS heap (main thread; CDP Runtime.getHeapUsage), bytes. */
+  heap: { beforeRun: number; afterRun: number; afterRunCollected: number };
+  domNodes: number;
+  /** Of those, elements inside SVG (the charts). */
+  svgNodes: number;
+  consoleErrors: string[];
+  /** Load average (1 min) of this machine before and after: other work on it shows here. */
+  loadAverage: [number, number];
+  profile?: LongTaskAttribution;
+}
+
+export interface TraceWindow extends MainThreadTasks {
+  fromStep: number;
+  toStep: number;
+  seconds: number;
+}
+
+interface PageRecord {
+  longTasks: Array<{ startTime: number; duration: number }>;
+  frames: Array<{
+    startTime: number;
+    duration: number;
+    renderStart: number;
+    styleAndLayoutStart: number;
+    scripts: Array<{ invoker: string; sourceURL: string; sourceFunctionName: string; sourceCharPosition: number; duration: number }>;
+  }>;
+}
+
+export async function runStreamingBenchmark(options: StreamingOptions): Promise<StreamingResult> {
+  const { steps, log } = options;
+  if (!Number.isInteger(steps) || steps < 1 || steps > 500) throw new Error(`--steps must be a whole number from 1 to 500 (got ${steps}).`);
+  const scenario = parseScenario(JSON.parse(readFileSync(scenarioUrl, 'utf8')));
+  const turn = scenario.models[ORCHESTRATOR]?.[0];
+  if (!turn?.chunkSize || !turn.chunkDelayMs) throw new Error(`${STREAM_SCENARIO_FILE} must stream the orchestrator's turn (chunkSize, chunkDelayMs).`);
+  const server = await startScriptedServer({ scenario });
+  const loadBefore = loadavg()[0] ?? 0;
+  const browser = await chromium.launch({
+    executablePath: chromiumPath(),
+    args: ['--no-sandbox', '--disable-background-networking'],
+  });
+  let tracer: TraceWindows | undefined;
+  try {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    const consoleErrors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    page.on('pageerror', (error) => consoleErrors.push(`uncaught: ${error.message}`));
+    await page.addInitScript(observeLongTasks);
+    const cdp = await context.newCDPSession(page);
+
+    await page.goto(options.appUrl);
+    const taskBox = page.getByRole('textbox', { name: 'Task' });
+    await taskBox.waitFor({ timeout: 30_000 });
+    await importConfig(page, streamingConfig(server.url, steps));
+    await taskBox.fill(TASK);
+
+    await cdp.send('HeapProfiler.collectGarbage');
+    const heapBeforeRun = (await cdp.send('Runtime.getHeapUsage')).usedSize;
+    if (options.profile) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+      await cdp.send('Profiler.start');
+    }
+
+    const runStart = await page.evaluate(() => performance.now());
+    const wallStart = Date.now();
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    tracer = new TraceWindows(browser, page, steps);
+    const traces = tracer;
+    const status = await waitForRunEnd(page, steps, log, (step) => traces.progress(step));
+    await traces.progress(null);
+    const wallMs = Date.now() - wallStart;
+    const runEnd = await page.evaluate(() => performance.now());
+
+    const cpuProfile = options.profile ? ((await cdp.send('Profiler.stop')).profile as CpuProfile) : undefined;
+    const heapAfterRun = (await cdp.send('Runtime.getHeapUsage')).usedSize;
+    await cdp.send('HeapProfiler.collectGarbage');
+    const heapAfterCollected = (await cdp.send('Runtime.getHeapUsage')).usedSize;
+    await cdp.send('Performance.enable');
+    const metrics = (await cdp.send('Performance.getMetrics')).metrics;
+    const domNodes = metrics.find((metric) => metric.name === 'Nodes')?.value ?? 0;
+
+    const record = await page.evaluate(() => (window as unknown as { __bench: PageRecord }).__bench);
+    const during = (start: number) => start >= runStart && start <= runEnd;
+    const longFrames = record.frames.filter((frame) => during(frame.startTime));
+    const svgNodes = await page.evaluate(() => document.querySelectorAll('svg *').length);
+    const stepArticlesInDom = await page.getByRole('region', { name: 'Trace' }).getByRole('article').count();
+
+    if (!status.includes(MAX_TURNS_STATUS)) {
+      throw new Error(`The run did not reach its ${steps} turns; the run status says: ${status}${errorsNote(consoleErrors)}`);
+    }
+    const resolve = sourceMapResolver(options.appUrl, options.distDir);
+    return {
+      steps,
+      tokensPerSecond: Math.round(((turn.chunkSize / 4) * 1000) / turn.chunkDelayMs),
+      tokensPerTurn: Math.round(turn.content.length / 4),
+      status,
+      stepsInStatus: stepsInStatus(status),
+      stepArticlesInDom,
+      orchestratorRequests: server.requests.filter((request) => (request.body as { model?: unknown } | undefined)?.model === ORCHESTRATOR).length,
+      wallMs,
+      longTasks: durations(record.longTasks.filter((task) => during(task.startTime))),
+      longTasksByQuarter: [0, 1, 2, 3].map((quarter) => {
+        const from = runStart + ((runEnd - runStart) * quarter) / 4;
+        const to = runStart + ((runEnd - runStart) * (quarter + 1)) / 4;
+        return durations(record.longTasks.filter((task) => task.startTime >= from && task.startTime < to));
+      }),
+      traceWindows: traces.windows,
+      longTasksBeforeRun: durations(record.longTasks.filter((task) => task.startTime < runStart)),
+      longFrames: {
+        ...durations(longFrames),
+        styleAndLayoutMs: longFrames.reduce(
+          (sum, frame) => sum + (frame.styleAndLayoutStart > 0 ? frame.startTime + frame.duration - frame.styleAndLayoutStart : 0),
+          0,
+        ),
+        scripts: frameScripts(longFrames, options, resolve),
+      },
+      heap: { beforeRun: heapBeforeRun, afterRun: heapAfterRun, afterRunCollected: heapAfterCollected },
+      domNodes,
+      svgNodes,
+      consoleErrors,
+      loadAverage: [loadBefore, loadavg()[0] ?? 0],
+      ...(cpuProfile ? { profile: attributeLongTasks(cpuProfile, resolve) } : {}),
+    };
+  } finally {
+    await browser.close();
+    await server.close();
+    tracer?.removeFiles();
+  }
+}
+
+/** Runs in the page before its scripts: records long tasks and long animation frames. */
+function observeLongTasks(): void {
+  const record: PageRecord = { longTasks: [], frames: [] };
+  Object.defineProperty(window, '__bench', { value: record });
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) record.longTasks.push({ startTime: entry.startTime, duration: entry.duration });
+  }).observe({ type: 'longtask', buffered: true });
+  try {
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as unknown as PageRecord['frames']) {
+        if (entry.duration <= 50) continue;
+        record.frames.push({
+          startTime: entry.startTime,
+          duration: entry.duration,
+          renderStart: entry.renderStart,
+          styleAndLayoutStart: entry.styleAndLayoutStart,
+          scripts: entry.scripts.map((script) => ({
+            invoker: script.invoker,
+            sourceURL: script.sourceURL,
+            sourceFunctionName: script.sourceFunctionName,
+            sourceCharPosition: script.sourceCharPosition,
+            duration: script.duration,
+          })),
+        });
+      }
+    }).observe({ type: 'long-animation-frame', buffered: true });
+  } catch {
+    // A browser without long-animation-frame entries: long tasks alone.
+  }
+}
+
+function chromiumPath(): string | undefined {
+  if (existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';
+  return process.env.CHROMIUM_PATH || undefined;
+}
+
+/** cli/examples/local-scripted.json pointed at the scripted server, ending after `steps` turns. */
+function streamingConfig(serverUrl: string, steps: number): Record<string, unknown> {
+  const example = JSON.parse(readFileSync(exampleConfigUrl, 'utf8')) as {
+    providers: Record<string, Record<string, unknown>>;
+    limits?: Record<string, unknown>;
+  };
+  return {
+    ...example,
+    providers: { ...example.providers, scripted: { ...example.providers.scripted, baseUrl: `${serverUrl}/v1` } },
+    limits: { ...example.limits, maxTurns: steps },
+  };
+}
+
+async function importConfig(page: Page, config: Record<string, unknown>): Promise<void> {
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Import config' }).click();
+  await (await chooser).setFiles({
+    name: 'bench-config.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(config, null, 2)),
+  });
+}
+
+/** Records a short Chromium trace (category toplevel: every task, with its CPU time) each time
+ * the run passes one of TRACE_AT; a whole run's trace would be gigabytes. */
+class TraceWindows {
+  readonly windows: TraceWindow[] = [];
+  #thresholds: number[];
+  #open: { fromStep: number; startedAt: number; file: string } | null = null;
+  #lastStep = 0;
+  #dir = mkdtempSync(join(tmpdir(), 'orchestra-bench-trace-'));
+
+  constructor(
+    private readonly browser: Browser,
+    private readonly page: Page,
+    steps: number,
+  ) {
+    this.#thresholds = TRACE_AT.map((fraction) => Math.max(1, Math.round(steps * fraction)));
+  }
+
+  removeFiles(): void {
+    rmSync(this.#dir, { recursive: true, force: true });
+  }
+
+  /** The run is at `step`; null once it ended. */
+  async progress(step: number | null): Promise<void> {
+    if (step !== null) this.#lastStep = step;
+    if (this.#open && (step === null || Date.now() - this.#open.startedAt >= TRACE_WINDOW_MS)) {
+      const { fromStep, startedAt, file } = this.#open;
+      this.#open = null;
+      const seconds = (Date.now() - startedAt) / 1000;
+      await this.browser.stopTracing();
+      this.windows.push({ fromStep, toStep: this.#lastStep, seconds, ...(await mainThreadTasksOf(file)) });
+      rmSync(file, { force: true });
+    }
+    if (step === null) return;
+    const due = this.#thresholds.filter((threshold) => step >= threshold);
+    if (due.length === 0 || this.#open) return;
+    this.#thresholds = this.#thresholds.filter((threshold) => step < threshold);
+    const file = join(this.#dir, `trace-${step}.json`);
+    await this.browser.startTracing(this.page, { path: file, categories: ['toplevel'] });
+    this.#open = { fromStep: step, startedAt: Date.now(), file };
+  }
+}
+
+/** Polls until Run is offered again and the status no longer says the run goes on; returns the
+ * status. `onStep` hears the step the status shows while the run goes. */
+async function waitForRunEnd(
+  page: Page,
+  steps: number,
+  log: (line: string) => void,
+  onStep: (step: number) => Promise<void>,
+): Promise<string> {
+  const runButton = page.getByRole('button', { name: 'Run', exact: true });
+  const stopButton = page.getByRole('button', { name: 'Stop', exact: true });
+  const runStatus = page.getByRole('status', { name: 'Run status' });
+  // Each turn streams for about 0.3 s; allow ten times that, plus a start-up minute.
+  const timeoutMs = 60_000 + steps * 3_000;
+  const deadline = Date.now() + timeoutMs;
+  let nextLog = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const status = ((await runStatus.count()) > 0 ? await runStatus.textContent() : '')?.trim() ?? '';
+    const going = status === '' || /^(Starting|Running|Stopping)/.test(status);
+    if (!going && (await runButton.isEnabled()) && (await stopButton.isDisabled())) return status;
+    const step = /step (\d+)/.exec(status)?.[1];
+    if (step !== undefined) await onStep(Number(step));
+    if (Date.now() >= nextLog) {
+      log(`  … ${status || 'waiting for the run to start'}`);
+      nextLog = Date.now() + 15_000;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const status = (await runStatus.textContent().catch(() => '')) ?? '';
+  throw new Error(`The run did not end within ${timeoutMs / 1000} s; the run status says: ${status}`);
+}
+
+function stepsInStatus(status: string): number | null {
+  const match = /(\d+) steps?\b/.exec(status);
+  return match?.[1] ? Number(match[1]) : null;
+}
+
+function durations(entries: Array<{ duration: number }>): Durations {
+  return {
+    count: entries.length,
+    totalMs: entries.reduce((sum, entry) => sum + entry.duration, 0),
+    maxMs: entries.reduce((max, entry) => Math.max(max, entry.duration), 0),
+  };
+}
+
+/** Script time in long frames per entry point: "invoker → function (source:line)". */
+function frameScripts(
+  frames: PageRecord['frames'],
+  options: StreamingOptions,
+  resolve: ReturnType<typeof sourceMapResolver>,
+): TimeShare[] {
+  const totals = new Map<string, number>();
+  const sources = new Map<string, string | null>();
+  for (const script of frames.flatMap((frame) => frame.scripts)) {
+    let where = '';
+    if (script.sourceURL.startsWith(options.appUrl) && script.sourceCharPosition >= 0) {
+      const path = new URL(script.sourceURL).pathname;
+      if (!sources.has(path)) {
+        const file = join(options.distDir, path);
+        sources.set(path, existsSync(file) ? readFileSync(file, 'utf8') : null);
+      }
+      const text = sources.get(path);
+      if (text) {
+        const before = text.slice(0, script.sourceCharPosition);
+        const line = before.split('\n').length - 1;
+        const column = script.sourceCharPosition - (before.lastIndexOf('\n') + 1);
+        const original = resolve(script.sourceURL, line, column);
+        if (original) where = `${original.name || script.sourceFunctionName || '(anonymous)'} (${original.source}:${original.line + 1})`;
+      }
+    }
+    const label = `${script.invoker} → ${where || script.sourceFunctionName || script.sourceURL || '(unknown)'}`;
+    totals.set(label, (totals.get(label) ?? 0) + script.duration);
+  }
+  return [...totals.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 8)
+    .map(([label, ms]) => ({ label, ms }));
+}
+
+function errorsNote(errors: string[]): string {
+  return errors.length > 0 ? `\nPage errors:\n  ${errors.slice(0, 5).join('\n  ')}` : '';
+}
