@@ -5,7 +5,7 @@
 import { memo } from 'react';
 import { Bar, BarChart, CartesianGrid, Cell, ComposedChart, Line, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatUsd } from '../../format.ts';
-import type { StepCostPoint, ToolCostRow } from './costData.ts';
+import type { ChartPoint, ToolCostRow } from './costData.ts';
 import { seriesColor } from './series.ts';
 
 const axisTick = { fill: 'var(--text-muted)', fontSize: 11 };
@@ -19,7 +19,8 @@ const usdTick = (value: number) => formatUsd(value);
 const usdValue = (value: unknown) => (typeof value === 'number' ? formatUsd(value) : String(value));
 
 interface CostChartsProps {
-  steps: StepCostPoint[];
+  /** One bar per step, or per bin of steps on a long run. */
+  steps: ChartPoint[];
   tools: ToolCostRow[];
 }
 
@@ -43,16 +44,16 @@ export const CostCharts = memo(function CostCharts({ steps, tools }: CostChartsP
           desc="Bars: the cost of each step. Line: the cumulative cost of the run."
         >
           <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" vertical={false} />
-          <XAxis dataKey="step" tick={axisTick} stroke="var(--border)" tickLine={false} />
+          <XAxis dataKey="label" tick={axisTick} stroke="var(--border)" tickLine={false} />
           <YAxis tick={axisTick} stroke="var(--border)" tickFormatter={usdTick} width={64} tickLine={false} />
-          <Tooltip {...tooltipStyle} formatter={usdValue} labelFormatter={(step) => `Step ${String(step)}`} />
+          <Tooltip {...tooltipStyle} formatter={usdValue} labelFormatter={(label) => (String(label).includes('–') ? `Steps ${String(label)}` : `Step ${String(label)}`)} />
           <Bar dataKey="usd" name="Step" fill={seriesColor(0)} isAnimationActive={false} maxBarSize={28} />
           <Line
             dataKey="cumulativeUsd"
             name="Cumulative"
             stroke={seriesColor(1)}
             strokeWidth={2}
-            dot={{ r: 2, fill: seriesColor(1) }}
+            dot={steps.length <= 30 ? { r: 2, fill: seriesColor(1) } : false}
             isAnimationActive={false}
             type="monotone"
           />

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LedgerEntry } from '../../../workers/engine/events.ts';
-import { compareWithActual, costByTool, describeCost, labelOf, stepCostSeries, summarizeLedger } from './costData.ts';
+import { chartSeries, compareWithActual, costByTool, describeCost, labelOf, stepCostSeries, summarizeLedger } from './costData.ts';
 
 const entry = (fields: Partial<LedgerEntry> & Pick<LedgerEntry, 'step' | 'kind'>): LedgerEntry => ({
   usd: 0,
@@ -119,5 +119,37 @@ describe('compareWithActual', () => {
     expect(compareWithActual(0.01, 0.01)).toBe('same as this run');
     expect(compareWithActual(0.005, 0.01)).toBe('50% less than this run');
     expect(compareWithActual(0.01, 0)).toBe('');
+  });
+});
+
+describe('chartSeries', () => {
+  const point = (step: number, usd: number, cumulativeUsd: number) => ({
+    step,
+    usd,
+    cumulativeUsd,
+    unknownEntries: 0,
+    cumulativeUnknownEntries: 0,
+    estimated: false,
+  });
+
+  it('keeps one bar per step for short runs', () => {
+    expect(chartSeries([point(1, 0.1, 0.1), point(2, 0.2, 0.3)])).toEqual([
+      { label: '1', usd: 0.1, cumulativeUsd: 0.1 },
+      { label: '2', usd: 0.2, cumulativeUsd: 0.3 },
+    ]);
+  });
+
+  it('groups a long run into at most maxBars bins that keep its total', () => {
+    let cumulative = 0;
+    const points = Array.from({ length: 500 }, (_, i) => {
+      cumulative += 0.001 * (i + 1);
+      return point(i + 1, 0.001 * (i + 1), cumulative);
+    });
+    const bins = chartSeries(points, 60);
+    expect(bins.length).toBeLessThanOrEqual(60);
+    expect(bins[0]?.label).toBe('1–9');
+    expect(bins.at(-1)?.label).toBe('496–500');
+    expect(bins.reduce((sum, bin) => sum + bin.usd, 0)).toBeCloseTo(cumulative, 9);
+    expect(bins.at(-1)?.cumulativeUsd).toBe(cumulative);
   });
 });

@@ -86,6 +86,38 @@ export function stepCostSeries(ledger: readonly LedgerEntry[]): StepCostPoint[] 
     });
 }
 
+export interface ChartPoint {
+  /** "7", or "41–60" for a bin of steps. */
+  label: string;
+  usd: number;
+  cumulativeUsd: number;
+}
+
+/**
+ * The per-step series for the chart, with long runs grouped into at most `maxBars` bins of
+ * consecutive steps (a bin's cost is the sum of its steps). A chart with one bar per step costs
+ * time in proportion to the steps on every update: 500 bars made each update a long task.
+ */
+export function chartSeries(points: readonly StepCostPoint[], maxBars = 60): ChartPoint[] {
+  if (points.length <= maxBars) {
+    return points.map((point) => ({ label: String(point.step), usd: point.usd, cumulativeUsd: point.cumulativeUsd }));
+  }
+  const perBin = Math.ceil(points.length / maxBars);
+  const bins: ChartPoint[] = [];
+  for (let start = 0; start < points.length; start += perBin) {
+    const bin = points.slice(start, start + perBin);
+    const first = bin[0];
+    const last = bin.at(-1);
+    if (!first || !last) continue;
+    bins.push({
+      label: first.step === last.step ? String(first.step) : `${first.step}–${last.step}`,
+      usd: bin.reduce((sum, point) => sum + point.usd, 0),
+      cumulativeUsd: last.cumulativeUsd,
+    });
+  }
+  return bins;
+}
+
 /** Cost, entries and time per alias / tool / kind, costliest first (unknown costs last). */
 export function costByTool(ledger: readonly LedgerEntry[]): ToolCostRow[] {
   const rows = new Map<string, ToolCostRow>();

@@ -1,15 +1,16 @@
 // The running total, time and tokens of the current run, the counterfactual "strongest model on
 // every call", and where the money went (a table at once, the charts once their chunk arrives).
 
-import { lazy, Suspense, useId, useMemo } from 'react';
+import { lazy, Suspense, useId, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { LedgerEntry, RunTotals } from '../../../workers/engine/events.ts';
 import { formatCount, formatMs } from '../../format.ts';
 import { useRunStore } from '../../state/runStore.ts';
 import { ChartBoundary } from './ChartBoundary.tsx';
-import { compareWithActual, costByTool, describeCost, stepCostSeries, summarizeLedger, type LedgerSummary } from './costData.ts';
+import { chartSeries, compareWithActual, costByTool, describeCost, stepCostSeries, summarizeLedger, type LedgerSummary } from './costData.ts';
 import { seriesColor } from './series.ts';
 import { useElapsedMs } from './useElapsedMs.ts';
+import { useThrottled } from './useThrottled.ts';
 import './Cost.css';
 
 // recharts is ~100 KB gzip: it loads only once a run has a cost to draw.
@@ -162,17 +163,24 @@ function slowestStepOf(steps: ReadonlyArray<{ step: number; latencyMs?: number }
   return slowest;
 }
 
+// The chart redraws at most this often while a run streams (its numbers are in the tables at once).
+const CHART_INTERVAL_MS = 1000;
+
 function Breakdown({ ledger }: { ledger: LedgerEntry[] }) {
   const tableCaptionId = useId();
+  const [stepsOpen, setStepsOpen] = useState(false);
   const steps = useMemo(() => stepCostSeries(ledger), [ledger]);
   const tools = useMemo(() => costByTool(ledger), [ledger]);
+  const chartLedger = useThrottled(ledger, CHART_INTERVAL_MS);
+  const chartSteps = useMemo(() => chartSeries(stepCostSeries(chartLedger)), [chartLedger]);
+  const chartTools = useMemo(() => costByTool(chartLedger), [chartLedger]);
   if (ledger.length === 0) return <p className="muted">No calls charged yet.</p>;
   let pricedIndex = 0;
   return (
     <>
       <ChartBoundary>
         <Suspense fallback={<p className="muted cost-chart-loading">Loading the charts…</p>}>
-          <CostCharts steps={steps} tools={tools} />
+          <CostCharts steps={chartSteps} tools={chartTools} />
         </Suspense>
       </ChartBoundary>
       <table className="cost-table" aria-labelledby={tableCaptionId}>
@@ -205,8 +213,10 @@ function Breakdown({ ledger }: { ledger: LedgerEntry[] }) {
           })}
         </tbody>
       </table>
-      <details className="cost-steps">
+      <details className="cost-steps" onToggle={(event) => setStepsOpen(event.currentTarget.open)}>
         <summary>Cost per step</summary>
+        {/* Rendered only while open: a row per step on every update adds up on long runs. */}
+        {stepsOpen && (
         <table className="cost-table">
           <thead>
             <tr>
@@ -228,6 +238,7 @@ function Breakdown({ ledger }: { ledger: LedgerEntry[] }) {
             ))}
           </tbody>
         </table>
+        )}
       </details>
     </>
   );

@@ -1,0 +1,35 @@
+import { describeStopReason, isAnswered } from '../../errors/explain.ts';
+import { formatCount, formatMs } from '../../format.ts';
+import { useRunStore } from '../../state/runStore.ts';
+import { ErrorNotice } from './ErrorNotice.tsx';
+import { costFigure } from './summary.ts';
+
+/** The end of the trace: the answer (or why there is none) and what the run took. */
+export function FinalAnswer() {
+  const stopReason = useRunStore((state) => state.run?.stopReason);
+  const answer = useRunStore((state) => state.run?.answer ?? null);
+  const totals = useRunStore((state) => state.run?.totals);
+  const errors = useRunStore((state) => state.run?.errors);
+
+  const runErrors = errors?.map((error, i) => <ErrorNotice key={i} error={error} />);
+  if (!stopReason || !totals) return runErrors?.length ? <div className="run-errors">{runErrors}</div> : null;
+
+  const answered = isAnswered(stopReason);
+  const cost = costFigure(totals.costUsd, { estimated: totals.hasEstimates, unknown: totals.unknownCostEntries > 0 });
+  return (
+    <section className={`final-answer${answered ? ' answered' : ' stopped'}`} aria-label="Final answer">
+      <p className="final-label">{answered ? 'Final answer' : describeStopReason(stopReason)}</p>
+      {answer !== null ? <p className="final-text">{answer || '(empty answer)'}</p> : <p className="muted">No answer.</p>}
+      <p className="final-facts">
+        {totals.turns} turn{totals.turns === 1 ? '' : 's'} · {formatMs(totals.latencyMs)} ·{' '}
+        <span className={cost.estimated ? 'estimate-figure' : undefined} title={cost.estimated ? 'Includes estimates' : undefined}>
+          {cost.text}
+        </span>
+        {totals.promptTokens + totals.completionTokens > 0
+          ? ` · ${formatCount(totals.promptTokens)} in · ${formatCount(totals.completionTokens)} out`
+          : ''}
+      </p>
+      {runErrors}
+    </section>
+  );
+}

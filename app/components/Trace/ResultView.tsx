@@ -1,0 +1,103 @@
+import { useState, type ReactNode } from 'react';
+import { formatMs } from '../../format.ts';
+import type { ToolResultView } from '../../state/runView.ts';
+import { readDetail, type DocumentHit } from './detail.ts';
+
+/** What a tool call produced: documents, code and its output, an answer, or its text. */
+export function ResultView({ result, argumentCode }: { result: ToolResultView; argumentCode?: unknown }) {
+  const detail = readDetail(result.detail, argumentCode);
+  const failure = result.ok ? null : (result.error ?? result.content);
+  return (
+    <div className="call-result">
+      {failure ? <p className="result-failure">{failure}</p> : null}
+      {detail.kind === 'documents' ? (
+        <Documents query={detail.query} documents={detail.documents} added={detail.added} />
+      ) : detail.kind === 'code' ? (
+        <>
+          <Block label="Code">
+            <pre className="code">{detail.code || '(no code)'}</pre>
+          </Block>
+          <Block label={detail.durationMs === null ? 'Output' : `Output · ran ${formatMs(detail.durationMs)}`}>
+            <pre className="code-output">{detail.stdout || '(no output)'}</pre>
+            {detail.stderr ? <pre className="code-stderr">{detail.stderr}</pre> : null}
+            {detail.truncated ? <p className="muted small">The output was cut at the size limit.</p> : null}
+          </Block>
+          {detail.error && detail.error !== failure ? <pre className="code-stderr">{detail.error}</pre> : null}
+        </>
+      ) : detail.kind === 'answer' ? (
+        <Block label="Expert's answer">
+          <p className="expert-answer">{detail.answer || '(empty)'}</p>
+        </Block>
+      ) : detail.kind === 'unusable' ? (
+        <Block label={`What the expert wrote (no usable ${detail.wanted})`}>
+          <pre>{detail.raw || '(nothing)'}</pre>
+        </Block>
+      ) : detail.kind === 'json' ? (
+        <Block label="Result">
+          <pre>{detail.text}</pre>
+        </Block>
+      ) : failure ? null : (
+        <Block label="Result">
+          <pre>{result.content || '(empty)'}</pre>
+        </Block>
+      )}
+    </div>
+  );
+}
+
+function Block({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="result-block">
+      <span className="section-label">{label}</span>
+      {children}
+    </div>
+  );
+}
+
+function Documents({ query, documents, added }: { query: string; documents: DocumentHit[]; added: number | null }) {
+  const found = `${documents.length} document${documents.length === 1 ? '' : 's'}`;
+  return (
+    <div className="result-block">
+      <p className="search-line">
+        <span className="section-label">Search</span> <q className="search-query">{query}</q>{' '}
+        <span className="muted">
+          → {found}
+          {added !== null ? `, ${added} new` : ''}
+        </span>
+      </p>
+      {documents.length > 0 ? (
+        <ol className="documents" aria-label="Documents">
+          {documents.map((doc) => (
+            <DocumentItem key={doc.id} doc={doc} />
+          ))}
+        </ol>
+      ) : null}
+    </div>
+  );
+}
+
+const PREVIEW_CHARS = 160;
+
+function DocumentItem({ doc }: { doc: DocumentHit }) {
+  const [full, setFull] = useState(false);
+  const long = doc.text.length > PREVIEW_CHARS;
+  return (
+    <li className="document">
+      <div className="document-head">
+        <span className="document-title">{doc.title}</span>
+        {doc.score !== null ? <span className="document-score">score {doc.score.toFixed(1)}</span> : null}
+      </div>
+      <p className="document-text">
+        {full || !long ? doc.text : `${doc.text.slice(0, PREVIEW_CHARS).trimEnd()}…`}
+        {long ? (
+          <>
+            {' '}
+            <button type="button" className="link-button" aria-expanded={full} onClick={() => setFull(!full)}>
+              {full ? 'less' : 'more'}
+            </button>
+          </>
+        ) : null}
+      </p>
+    </li>
+  );
+}

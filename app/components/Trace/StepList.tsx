@@ -1,0 +1,61 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, type RefObject } from 'react';
+import { useRunStore } from '../../state/runStore.ts';
+import { StepCard } from './StepCard.tsx';
+import { useTraceUi } from './traceUiStore.ts';
+
+/** From this many steps on, only the cards on screen are rendered. */
+export const VIRTUALISE_FROM = 30;
+/** A first guess of a card's height before it is measured (an expanded search step). */
+const ESTIMATED_CARD_PX = 320;
+const CARD_GAP_PX = 12;
+
+export function PlainSteps({ count }: { count: number }) {
+  return (
+    <ol className="steps" aria-label="Steps">
+      {Array.from({ length: count }, (_, index) => (
+        <li key={index} className="step-row">
+          <StepCard index={index} />
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** Steps in a scroller, rendering only those in view; rows are measured as they render. */
+export function VirtualSteps({ count, scrollerRef }: { count: number; scrollerRef: RefObject<HTMLDivElement | null> }) {
+  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer re-renders this component itself
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scrollerRef.current,
+    estimateSize: () => ESTIMATED_CARD_PX,
+    gap: CARD_GAP_PX,
+    overscan: 4,
+  });
+  const focusRequest = useTraceUi((state) => state.focusRequest);
+
+  // A step asked for (j/k, a deep link) may not be rendered: scroll it in, and it focuses itself.
+  useEffect(() => {
+    if (!focusRequest) return;
+    const index = useRunStore.getState().run?.steps.findIndex((step) => step.step === focusRequest.step) ?? -1;
+    if (index >= 0) virtualizer.scrollToIndex(index, { align: 'auto' });
+  }, [focusRequest, virtualizer]);
+
+  return (
+    <ol className="steps virtual" aria-label="Steps" style={{ height: virtualizer.getTotalSize() }}>
+      {virtualizer.getVirtualItems().map((item) => (
+        <li
+          key={item.key}
+          ref={virtualizer.measureElement}
+          data-index={item.index}
+          className="step-row"
+          aria-posinset={item.index + 1}
+          aria-setsize={count}
+          style={{ transform: `translateY(${item.start}px)` }}
+        >
+          <StepCard index={item.index} />
+        </li>
+      ))}
+    </ol>
+  );
+}

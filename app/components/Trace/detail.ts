@@ -1,0 +1,84 @@
+// A tool result's `detail` is `unknown` on the wire: the paper protocol's search, code and answer
+// runners and the function-calling tools each put their own shape there. This reads it by shape
+// (never trusting it) into what the trace knows how to show.
+
+export interface DocumentHit {
+  id: string;
+  title: string;
+  text: string;
+  score: number | null;
+}
+
+export type ResultDetail =
+  | { kind: 'documents'; query: string; documents: DocumentHit[]; added: number | null }
+  | {
+      kind: 'code';
+      code: string;
+      stdout: string;
+      stderr: string;
+      error: string | null;
+      timedOut: boolean;
+      truncated: boolean;
+      durationMs: number | null;
+    }
+  | { kind: 'answer'; answer: string; raw: string }
+  /** An expert wrote nothing usable (no query, no code): what it wrote instead. */
+  | { kind: 'unusable'; wanted: 'query' | 'code'; raw: string }
+  | { kind: 'json'; text: string }
+  | { kind: 'none' };
+
+type Fields = Record<string, unknown>;
+
+function isFields(value: unknown): value is Fields {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+function readDocument(value: unknown, index: number): DocumentHit | null {
+  if (!isFields(value)) return null;
+  const title = text(value.title);
+  const body = text(value.text);
+  if (!title && !body) return null;
+  return {
+    id: typeof value.id === 'string' || typeof value.id === 'number' ? String(value.id) : `doc-${index}`,
+    title: title || '(untitled)',
+    text: body,
+    score: typeof value.score === 'number' && Number.isFinite(value.score) ? value.score : null,
+  };
+}
+
+/** `argumentCode` is the call's own `code` argument, for tools that get code from the model. */
+export function readDetail(detail: unknown, argumentCode?: unknown): ResultDetail {
+  if (detail === undefined || detail === null) return { kind: 'none' };
+  if (!isFields(detail)) return { kind: 'json', text: JSON.stringify(detail, null, 2) ?? String(detail) };
+
+  if (Array.isArray(detail.documents)) {
+    const documents = detail.documents.map(readDocument).filter((doc): doc is DocumentHit => doc !== null);
+    return {
+      kind: 'documents',
+      query: text(detail.query),
+      documents,
+      added: typeof detail.added === 'number' ? detail.added : null,
+    };
+  }
+  if (typeof detail.stdout === 'string') {
+    return {
+      kind: 'code',
+      code: text(detail.code) || text(argumentCode),
+      stdout: detail.stdout,
+      stderr: text(detail.stderr),
+      error: typeof detail.error === 'string' && detail.error ? detail.error : null,
+      timedOut: detail.timedOut === true,
+      truncated: detail.truncated === true,
+      durationMs: typeof detail.durationMs === 'number' ? detail.durationMs : null,
+    };
+  }
+  if (typeof detail.answer === 'string') return { kind: 'answer', answer: detail.answer, raw: text(detail.raw) };
+  if (typeof detail.raw === 'string' && ('query' in detail || 'code' in detail)) {
+    return { kind: 'unusable', wanted: 'query' in detail ? 'query' : 'code', raw: detail.raw };
+  }
+  return { kind: 'json', text: JSON.stringify(detail, null, 2) };
+}

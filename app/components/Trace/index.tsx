@@ -1,0 +1,68 @@
+// The trace: one card per orchestrator turn, streaming as the run goes, the final answer at the
+// end, and "What the model saw" for each turn. Long traces are virtualised.
+
+import { useEffect, useRef } from 'react';
+import { useRunStore } from '../../state/runStore.ts';
+import { FinalAnswer } from './FinalAnswer.tsx';
+import { ModelSawDialog } from './ModelSawDialog.tsx';
+import { PlainSteps, VIRTUALISE_FROM, VirtualSteps } from './StepList.tsx';
+import { traceUiActions } from './traceUiStore.ts';
+import { useFollowTail } from './useFollowTail.ts';
+import { useStepDeepLink } from './useStepDeepLink.ts';
+import { useTraceKeyboard } from './useTraceKeyboard.ts';
+import './Trace.css';
+
+export function Trace() {
+  const runId = useRunStore((state) => state.run?.runId ?? null);
+  const stepCount = useRunStore((state) => state.run?.steps.length ?? 0);
+  const running = useRunStore((state) => state.run?.status === 'running');
+  const hasEstimates = useRunStore((state) => state.run?.steps.some((step) => step.hasEstimates) ?? false);
+  const sectionRef = useRef<HTMLElement>(null);
+  const scrollerRef = useRef<HTMLDivElement>(null);
+  const contentRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => traceUiActions.showRun(runId), [runId]);
+  useTraceKeyboard(sectionRef);
+  useStepDeepLink(stepCount);
+  useFollowTail(scrollerRef, contentRef, running);
+
+  if (runId === null) return null;
+  const virtual = stepCount >= VIRTUALISE_FROM;
+  return (
+    <>
+      <section ref={sectionRef} className="panel trace" aria-label="Trace">
+        <div className="trace-toolbar">
+          <h2>Trace</h2>
+          <span className="muted">
+            {stepCount} step{stepCount === 1 ? '' : 's'}
+          </span>
+          {hasEstimates ? <span className="trace-legend muted">≈ includes estimates</span> : null}
+          <span className="trace-keys muted" aria-hidden="true">
+            <kbd>j</kbd> <kbd>k</kbd> move · <kbd>Enter</kbd> open/close · <kbd>Esc</kbd> close
+          </span>
+          <div className="trace-actions">
+            <button type="button" className="small" onClick={traceUiActions.expandAll} disabled={stepCount === 0}>
+              Expand all
+            </button>
+            <button type="button" className="small" onClick={traceUiActions.collapseAll} disabled={stepCount === 0}>
+              Collapse all
+            </button>
+          </div>
+        </div>
+        <div ref={scrollerRef} className="trace-scroller">
+          <div ref={contentRef}>
+            {stepCount === 0 ? (
+              <p className="muted trace-empty">{running ? 'Waiting for the first step…' : 'No steps.'}</p>
+            ) : virtual ? (
+              <VirtualSteps count={stepCount} scrollerRef={scrollerRef} />
+            ) : (
+              <PlainSteps count={stepCount} />
+            )}
+          </div>
+        </div>
+        <FinalAnswer />
+      </section>
+      <ModelSawDialog />
+    </>
+  );
+}

@@ -1,0 +1,103 @@
+// What the trace remembers about how it is shown (which steps are open, which one has focus,
+// whose prompt is open). It lives outside the cards because a virtualised card unmounts when it
+// scrolls away and must come back as it was.
+
+import { create } from 'zustand';
+
+export interface FocusRequest {
+  step: number;
+  /** Increases with every request, so asking twice for the same step focuses it twice. */
+  seq: number;
+}
+
+export interface TraceUiState {
+  runId: string | null;
+  expandedByDefault: boolean;
+  /** Steps opened or closed one by one, over the default. */
+  overrides: Readonly<Record<number, boolean>>;
+  /** The step that takes Tab (roving tabindex) and that j/k move from. */
+  focusedStep: number | null;
+  /** A step that should take keyboard focus once it is on screen. */
+  focusRequest: FocusRequest | null;
+  /** The step whose "What the model saw" dialog is open. */
+  dialogStep: number | null;
+}
+
+const initialState: TraceUiState = {
+  runId: null,
+  expandedByDefault: true,
+  overrides: {},
+  focusedStep: null,
+  focusRequest: null,
+  dialogStep: null,
+};
+
+export const useTraceUi = create<TraceUiState>()(() => initialState);
+
+export function isExpanded(state: TraceUiState, step: number): boolean {
+  return state.overrides[step] ?? state.expandedByDefault;
+}
+
+let focusSeq = 0;
+
+export const traceUiActions = {
+  /** Forgets the previous run's layout when a new run is shown. */
+  showRun(runId: string | null): void {
+    if (useTraceUi.getState().runId !== runId) useTraceUi.setState({ ...initialState, runId });
+  },
+  expandAll(): void {
+    useTraceUi.setState({ expandedByDefault: true, overrides: {} });
+  },
+  collapseAll(): void {
+    useTraceUi.setState({ expandedByDefault: false, overrides: {} });
+  },
+  setExpanded(step: number, expanded: boolean): void {
+    useTraceUi.setState((state) => ({ overrides: { ...state.overrides, [step]: expanded } }));
+  },
+  toggle(step: number): void {
+    traceUiActions.setExpanded(step, !isExpanded(useTraceUi.getState(), step));
+  },
+  /** Moves keyboard focus to a step (the card focuses itself once it is rendered). */
+  focus(step: number): void {
+    focusSeq += 1;
+    useTraceUi.setState({ focusedStep: step, focusRequest: { step, seq: focusSeq } });
+  },
+  /** Records where focus went by other means (a click, Tab). */
+  focused(step: number): void {
+    if (useTraceUi.getState().focusedStep !== step) useTraceUi.setState({ focusedStep: step });
+  },
+  /** The card took the focus it was asked to: a card that scrolls back in must not take it again. */
+  focusTaken(seq: number): void {
+    if (useTraceUi.getState().focusRequest?.seq === seq) useTraceUi.setState({ focusRequest: null });
+  },
+  openDialog(step: number): void {
+    useTraceUi.setState({ dialogStep: step });
+  },
+  closeDialog(): void {
+    useTraceUi.setState({ dialogStep: null });
+  },
+};
+
+/** `#step-3` → 3; anything else → null. */
+export function parseStepHash(hash: string): number | null {
+  const match = /^#step-(\d{1,6})$/.exec(hash);
+  if (!match) return null;
+  const step = Number(match[1]);
+  return step > 0 ? step : null;
+}
+
+export function stepAnchor(step: number): string {
+  return `step-${step}`;
+}
+
+/**
+ * The step j (+1) or k (-1) moves to from `current`, among `steps` in order. From nowhere, j goes
+ * to the first step and k to the last; at either end focus stays where it is.
+ */
+export function neighbourStep(steps: readonly number[], current: number | null, direction: 1 | -1): number | null {
+  if (steps.length === 0) return null;
+  const index = current === null ? -1 : steps.indexOf(current);
+  if (index === -1) return (direction === 1 ? steps[0] : steps[steps.length - 1]) ?? null;
+  const next = Math.min(steps.length - 1, Math.max(0, index + direction));
+  return steps[next] ?? null;
+}

@@ -1,0 +1,34 @@
+import { useEffect, useRef } from 'react';
+import { useRunStore } from '../../state/runStore.ts';
+import { parseStepHash, traceUiActions } from './traceUiStore.ts';
+
+/**
+ * `#step-3` in the address opens step 3 and moves focus to it: at once if the step is there,
+ * or as soon as it streams in.
+ */
+export function useStepDeepLink(stepCount: number): void {
+  const wanted = useRef<number | null>(null);
+
+  useEffect(() => {
+    const onHashChange = () => {
+      wanted.current = parseStepHash(window.location.hash);
+      wanted.current = reveal(wanted.current);
+    };
+    onHashChange();
+    window.addEventListener('hashchange', onHashChange);
+    return () => window.removeEventListener('hashchange', onHashChange);
+  }, []);
+
+  useEffect(() => {
+    if (stepCount > 0) wanted.current = reveal(wanted.current);
+  }, [stepCount]);
+}
+
+/** Opens and focuses `step` if the run has it; returns what is still to be revealed. */
+function reveal(step: number | null): number | null {
+  if (step === null) return null;
+  if (!useRunStore.getState().run?.steps.some((s) => s.step === step)) return step;
+  traceUiActions.setExpanded(step, true);
+  traceUiActions.focus(step);
+  return null;
+}

@@ -1,0 +1,47 @@
+import { useEffect, type RefObject } from 'react';
+import { useRunStore } from '../../state/runStore.ts';
+import { neighbourStep, traceUiActions, useTraceUi } from './traceUiStore.ts';
+
+function typesText(element: Element): boolean {
+  return element.matches('input, textarea, select, [contenteditable=""], [contenteditable="true"]');
+}
+
+/**
+ * j / k move focus between steps (from inside the trace, or when nothing on the page has focus),
+ * Enter on a focused step opens or closes it, Esc inside a step closes it and focuses the step.
+ */
+export function useTraceKeyboard(sectionRef: RefObject<HTMLElement | null>): void {
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+      const section = sectionRef.current;
+      if (!section) return;
+      const target = event.target instanceof Element ? event.target : null;
+      const inTrace = target !== null && section.contains(target);
+      const nowhere = target === null || target === document.body || target === document.documentElement;
+      if ((!inTrace && !nowhere) || (target && typesText(target))) return;
+
+      if (event.key === 'j' || event.key === 'k') {
+        const steps = useRunStore.getState().run?.steps.map((step) => step.step) ?? [];
+        const next = neighbourStep(steps, useTraceUi.getState().focusedStep, event.key === 'j' ? 1 : -1);
+        if (next === null) return;
+        event.preventDefault();
+        traceUiActions.focus(next);
+        return;
+      }
+      const article = target?.closest<HTMLElement>('article[data-step]');
+      const step = article ? Number(article.dataset.step) : NaN;
+      if (!inTrace || !Number.isInteger(step)) return;
+      if (event.key === 'Enter' && target === article) {
+        event.preventDefault();
+        traceUiActions.toggle(step);
+      } else if (event.key === 'Escape') {
+        event.preventDefault();
+        traceUiActions.setExpanded(step, false);
+        traceUiActions.focus(step);
+      }
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [sectionRef]);
+}

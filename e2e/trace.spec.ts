@@ -1,0 +1,399 @@
+// The trace in real Chromium against the scripted OpenAI-compatible server: steps streaming in,
+// what each step found and cost, the tool menu, "What the model saw" against what the server
+// actually received, keyboard use, deep links, a virtualised long trace, and untrusted output.
+
+import type { Locator } from '@playwright/test';
+import { formatUsd } from '../workers/engine/ledger.ts';
+import type { Scenario, ScriptedResponse } from './fixtures/scenario.ts';
+import { expect, loadScenario, scriptedConfig, test, type Playground } from './support/playground.ts';
+
+const TASK = 'What is the population of the capital of Finland?';
+const ORCHESTRATOR = 'nvidia/Nemotron-Orchestrator-8B';
+
+type Prices = Record<string, { inputPerM: number; outputPerM: number }>;
+
+function stepCard(playground: Playground, step: number): Locator {
+  return playground.trace.getByRole('article', { name: new RegExp(`^Step ${step} `) });
+}
+
+function toggleOf(card: Locator): Locator {
+  return card.getByRole('heading').getByRole('button');
+}
+
+function costOf(model: string, response: ScriptedResponse | undefined, prices: Prices): number {
+  const usage = response?.usage;
+  const price = prices[model];
+  if (!usage || !price) throw new Error(`no usage or price for ${model}`);
+  return (usage.prompt_tokens * price.inputPerM + usage.completion_tokens * price.outputPerM) / 1e6;
+}
+
+/** The three-step paper scenario (search, code, answer) with its first turn streamed slowly. */
+function slowPaperScenario(): Scenario {
+  const scenario = loadScenario('cli-paper-prompt');
+  const turns = scenario.models[ORCHESTRATOR] ?? [];
+  // The scenario lists the last turn first; the search turn (matched by no `when`) is the last.
+  const searchTurn = turns[turns.length - 1];
+  if (searchTurn) Object.assign(searchTurn, { chunkSize: 3, chunkDelayMs: 80 });
+  return scenario;
+}
+
+/** The paper config against `url`, with code seconds free so every cost is exact. */
+function paperConfig(url: string, overrides: Record<string, unknown> = {}) {
+  const base = scriptedConfig(url, overrides);
+  const pricing = base.pricing as { models: Prices };
+  return { config: { ...base, pricing: { ...pricing, codePerSecond: 0 } }, prices: pricing.models };
+}
+
+const orchestratorTurn = (thought: string, tool: string, alias: string, promptTokens: number): ScriptedResponse => ({
+  content: `<think>${thought}</think>\n<tool_call>\n{"name": "${tool}", "arguments": {"model": "${alias}"}}\n</tool_call>`,
+  usage: { prompt_tokens: promptTokens, completion_tokens: 30 },
+});
+
+/** Three turns without code: search, search again, answer. */
+function searchTwiceScenario(): Scenario {
+  return {
+    models: {
+      [ORCHESTRATOR]: [
+        orchestratorTurn('Find the capital first.', 'search', 'search-1', 1200),
+        orchestratorTurn('Now its population.', 'search', 'search-1', 1900),
+        orchestratorTurn('Doc 1 has it.', 'answer', 'answer-2', 2400),
+      ],
+      'scripted/searcher': [{ repeat: true, content: '<query>capital of Finland population</query>', usage: { prompt_tokens: 600, completion_tokens: 10 } }],
+      'scripted/answerer-mini': [{ repeat: true, content: '<answer>558,457</answer>', usage: { prompt_tokens: 2000, completion_tokens: 8 } }],
+    },
+  };
+}
+
+interface RecordedChat {
+  model: string;
+  messages: Array<{ role: string; content: string }>;
+}
+
+test.describe('the trace', () => {
+  // Each test drives a whole run through the page, worker and server; a shared CI machine is slow.
+  test.describe.configure({ timeout: 60_000 });
+
+  test('streams a paper run step by step: reasoning, tool menu, documents, code, answer, tokens and costs', async ({
+    playground,
+    scripted,
+    consoleErrors,
+  }) => {
+    // The code step starts Python (Pyodide) in the browser, which takes a while the first time.
+    test.slow();
+    const scenario = slowPaperScenario();
+    const server = await scripted.start(scenario);
+    const { config, prices } = paperConfig(server.url);
+    await playground.open();
+    await playground.importConfig(config);
+    await playground.run(TASK);
+
+    // Step 1 streams its reasoning while the run is still going, the reasoning open meanwhile.
+    const first = stepCard(playground, 1);
+    await expect(first).toContainText('I need the capital of Finland');
+    await expect(first.getByRole('button', { name: /^Reasoning/ })).toHaveAttribute('aria-expanded', 'true');
+    await expect(playground.stopButton).toBeEnabled();
+    await expect(playground.trace.getByRole('region', { name: 'Final answer' })).toHaveCount(0);
+
+    await playground.waitForFinish(120_000);
+    await expect(playground.steps()).toHaveCount(3);
+
+    // Once the turn is over its reasoning folds away, and opens on request.
+    const reasoning = first.getByRole('button', { name: /^Reasoning/ });
+    await expect(reasoning).toHaveAttribute('aria-expanded', 'false');
+    await reasoning.click();
+    await expect(first.locator('.reasoning-text')).toHaveText('I need the capital of Finland and its population first.');
+
+    // The menu the orchestrator chose from, with its choice highlighted.
+    const menu = first.getByRole('list', { name: 'Tool menu' });
+    // In the order the orchestrator read them (the paper's tool order).
+    await expect(menu.getByRole('listitem')).toHaveText([
+      'enhance_reasoning reasoner-1',
+      'answer answer-1',
+      'answer answer-2',
+      'search search-1 (chosen)',
+    ]);
+    await expect(menu.locator('[aria-current="true"]')).toHaveCount(1);
+    await expect(menu.locator('[aria-current="true"]')).toContainText('search-1');
+    await expect(stepCard(playground, 2).getByRole('list', { name: 'Tool menu' }).locator('[aria-current="true"]')).toContainText(
+      'reasoner-1',
+    );
+
+    // What each step found: documents, code and its output, the expert's answer.
+    await expect(first.getByRole('group', { name: 'Call search → search-1' })).toContainText('scripted/searcher');
+    await expect(first.locator('.search-query')).toHaveText('capital of Finland population');
+    const documents = first.getByRole('list', { name: 'Documents' }).getByRole('listitem');
+    expect(await documents.count()).toBeGreaterThan(0);
+    await expect(documents.filter({ hasText: 'Helsinki' }).first()).toBeVisible();
+    const second = stepCard(playground, 2);
+    await expect(second.locator('pre.code')).toHaveText(
+      'population = 558457\nprint(f"Helsinki population in thousands: {population / 1000:.1f}")',
+    );
+    await expect(second.locator('pre.code-output')).toHaveText('Helsinki population in thousands: 558.5\n');
+    await expect(stepCard(playground, 3).locator('.expert-answer')).toHaveText('558,457');
+
+    // Tokens, step cost and running total from the scenario's usage at the config's prices.
+    const [answerTurn, codeTurn, searchTurn] = scenario.models[ORCHESTRATOR] ?? [];
+    const stepCosts = [
+      costOf(ORCHESTRATOR, searchTurn, prices) + costOf('scripted/searcher', scenario.models['scripted/searcher']?.[0], prices),
+      costOf(ORCHESTRATOR, codeTurn, prices) + costOf('scripted/coder', scenario.models['scripted/coder']?.[0], prices),
+      costOf(ORCHESTRATOR, answerTurn, prices) + costOf('scripted/answerer', scenario.models['scripted/answerer']?.[0], prices),
+    ];
+    await expect(first.locator('.metric', { hasText: 'Tokens' }).locator('dd')).toHaveText('1,850 in · 47 out');
+    let cumulative = 0;
+    for (const [index, cost] of stepCosts.entries()) {
+      cumulative += cost;
+      const card = stepCard(playground, index + 1);
+      await expect(card.locator('.metric', { hasText: 'Step cost' }).locator('dd')).toHaveText(new RegExp(`^≈?\\${formatUsd(cost)}$`));
+      await expect(card.locator('.metric', { hasText: 'Total' }).locator('dd')).toHaveText(new RegExp(`^≈?\\${formatUsd(cumulative)}$`));
+      await expect(card.locator('.metric', { hasText: 'Latency' }).locator('dd')).toHaveText(/^\d+(\.\d)? m?s$/);
+    }
+    // Step 1 involved no code run, so its figures are all measured.
+    await expect(first.locator('.metric', { hasText: 'Step cost' }).locator('dd')).toHaveText(formatUsd(stepCosts[0] ?? 0));
+
+    // The final answer stands out at the end.
+    const final = playground.trace.getByRole('region', { name: 'Final answer' });
+    await expect(final).toContainText('Final answer');
+    await expect(final.locator('.final-text')).toHaveText('558,457');
+    await expect(final).toContainText('3 turns');
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('"What the model saw" shows exactly the prompt the server received, and the raw output', async ({
+    playground,
+    scripted,
+    context,
+  }) => {
+    const scenario = searchTwiceScenario();
+    const server = await scripted.start(scenario);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await playground.open();
+    await playground.importConfig(paperConfig(server.url).config);
+    await playground.run(TASK);
+    await playground.waitForFinish();
+
+    const chats = server.requests
+      .filter((request) => request.method === 'POST' && request.path === '/v1/chat/completions')
+      .map((request) => request.body as RecordedChat)
+      .filter((body) => body.model === ORCHESTRATOR);
+    expect(chats).toHaveLength(3);
+    const received = chats[1]?.messages ?? [];
+    expect(received.length).toBeGreaterThan(1);
+
+    const opener = stepCard(playground, 2).getByRole('button', { name: 'What the model saw' });
+    await opener.click();
+    const dialog = playground.page.getByRole('dialog', { name: 'What the model saw · step 2' });
+    await expect(dialog).toBeVisible();
+
+    // The rendered prompt is the Qwen3 template over exactly the messages the server got.
+    const prompt = (await dialog.getByRole('tabpanel', { name: 'Rendered prompt' }).locator('pre').textContent()) ?? '';
+    expect(prompt.startsWith('<|im_start|>system\n')).toBe(true);
+    for (const message of received) expect(prompt).toContain(`<|im_start|>${message.role}\n${message.content}<|im_end|>`);
+    expect(prompt).toContain('Documents:');
+    await dialog.getByRole('button', { name: 'Copy prompt' }).click();
+    await expect(dialog.getByRole('status')).toHaveText('Copied');
+    expect(await playground.page.evaluate(() => navigator.clipboard.readText())).toBe(prompt);
+
+    await dialog.getByRole('tab', { name: 'Messages sent' }).click();
+    const shown = dialog.getByRole('list', { name: 'Messages' }).getByRole('listitem');
+    await expect(shown).toHaveCount(received.length);
+    for (const [index, message] of received.entries()) {
+      await expect(shown.nth(index).locator('.message-role')).toHaveText(message.role);
+      expect(await shown.nth(index).locator('pre').textContent()).toBe(message.content);
+    }
+
+    // Arrow keys move between tabs; the raw output is the scripted reply, byte for byte.
+    await dialog.getByRole('tab', { name: 'Messages sent' }).press('ArrowRight');
+    await expect(dialog.getByRole('tab', { name: 'Raw output' })).toBeFocused();
+    const secondTurn = scenario.models[ORCHESTRATOR]?.[1]?.content;
+    expect(await dialog.getByRole('tabpanel', { name: 'Raw output' }).locator('pre').textContent()).toBe(secondTurn);
+
+    await playground.page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(opener).toBeFocused();
+    // Esc in the dialog closed only the dialog, not the step.
+    await expect(toggleOf(stepCard(playground, 2))).toHaveAttribute('aria-expanded', 'true');
+  });
+
+  test('keyboard: j/k move between steps, Enter opens and closes, Esc closes; expand/collapse all; deep links', async ({
+    playground,
+    scripted,
+  }) => {
+    const server = await scripted.start(searchTwiceScenario());
+    await playground.open();
+    await playground.importConfig(paperConfig(server.url).config);
+    await playground.run(TASK);
+    await playground.waitForFinish();
+    const page = playground.page;
+    const [first, second, third] = [1, 2, 3].map((n) => stepCard(playground, n)) as [Locator, Locator, Locator];
+
+    // Typing j into the task box types a j.
+    await playground.task.fill('');
+    await playground.task.press('j');
+    await expect(playground.task).toHaveValue('j');
+    await expect(first).not.toBeFocused();
+
+    // With nothing focused, j starts at the first step.
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press('j');
+    await expect(first).toBeFocused();
+    await page.keyboard.press('j');
+    await expect(second).toBeFocused();
+    await page.keyboard.press('j');
+    await page.keyboard.press('j');
+    await expect(third).toBeFocused();
+    await page.keyboard.press('k');
+    await expect(second).toBeFocused();
+
+    // Enter on a step closes and opens it.
+    await page.keyboard.press('Enter');
+    await expect(toggleOf(second)).toHaveAttribute('aria-expanded', 'false');
+    await expect(second.getByRole('list', { name: 'Documents' })).toBeHidden();
+    await page.keyboard.press('Enter');
+    await expect(toggleOf(second)).toHaveAttribute('aria-expanded', 'true');
+    await expect(second.getByRole('list', { name: 'Documents' })).toBeVisible();
+
+    // Esc from inside a step closes it and gives the step the focus.
+    await second.getByRole('button', { name: 'What the model saw' }).focus();
+    await page.keyboard.press('Escape');
+    await expect(toggleOf(second)).toHaveAttribute('aria-expanded', 'false');
+    await expect(second).toBeFocused();
+    // Only the focused step takes Tab.
+    await expect(second).toHaveAttribute('tabindex', '0');
+    await expect(first).toHaveAttribute('tabindex', '-1');
+
+    await playground.trace.getByRole('button', { name: 'Collapse all' }).click();
+    for (const card of [first, second, third]) await expect(toggleOf(card)).toHaveAttribute('aria-expanded', 'false');
+    await expect(playground.trace.getByRole('list', { name: 'Tool menu' })).toHaveCount(0);
+    await playground.trace.getByRole('button', { name: 'Expand all' }).click();
+    for (const card of [first, second, third]) await expect(toggleOf(card)).toHaveAttribute('aria-expanded', 'true');
+    await expect(playground.trace.getByRole('list', { name: 'Tool menu' })).toHaveCount(3);
+
+    // A deep link opens its step and focuses it; so does the step's own link.
+    await playground.trace.getByRole('button', { name: 'Collapse all' }).click();
+    await page.evaluate(() => {
+      window.location.hash = '#step-3';
+    });
+    await expect(third).toBeFocused();
+    await expect(toggleOf(third)).toHaveAttribute('aria-expanded', 'true');
+    await expect(toggleOf(first)).toHaveAttribute('aria-expanded', 'false');
+    await first.hover();
+    await first.getByRole('link', { name: 'Link to step 1' }).click();
+    await expect(page).toHaveURL(/#step-1$/);
+    await expect(first).toBeFocused();
+    await expect(toggleOf(first)).toHaveAttribute('aria-expanded', 'true');
+  });
+
+  test('a rate-limit wait counts down on the step, then the run goes on', async ({ playground, scripted }) => {
+    const scenario = searchTwiceScenario();
+    const firstTurn = scenario.models[ORCHESTRATOR]?.[0];
+    if (firstTurn) firstTurn.fault = { kind: 'status', status: 429, retryAfterSeconds: 5 };
+    const server = await scripted.start(scenario);
+    await playground.open();
+    await playground.importConfig(paperConfig(server.url).config);
+    await playground.run(TASK);
+
+    const first = stepCard(playground, 1);
+    const timer = first.getByRole('timer');
+    await expect(timer).toHaveText(/^Retrying in [2-5] s$/);
+    await expect(first).toContainText('Attempt 1 failed: rate limited (HTTP 429).');
+    await expect(timer).toHaveText('Retrying in 1 s', { timeout: 6000 });
+    await playground.waitForFinish();
+    await expect(first).toContainText('Retried after 5.0 s.');
+    await expect(first.getByRole('timer')).toHaveCount(0);
+    await expect(playground.trace.getByRole('region', { name: 'Final answer' })).toContainText('558,457');
+  });
+
+  test('a long trace is virtualised and still reachable by deep link and j/k', async ({ playground, scripted }) => {
+    test.slow();
+    const steps = 60;
+    const searching: Scenario = {
+      models: {
+        [ORCHESTRATOR]: [
+          {
+            repeat: true,
+            content: '<think>Search again.</think>\n<tool_call>\n{"name": "search", "arguments": {"model": "search-1"}}\n</tool_call>',
+            usage: { prompt_tokens: 500, completion_tokens: 20 },
+          },
+        ],
+        'scripted/searcher': [{ repeat: true, content: '<query>capital of Finland</query>', usage: { prompt_tokens: 100, completion_tokens: 8 } }],
+      },
+    };
+    const server = await scripted.start(searching);
+    await playground.open();
+    await playground.importConfig(paperConfig(server.url, { limits: { maxTurns: steps } }).config);
+    await playground.run(TASK);
+    await playground.waitForFinish(120_000);
+
+    await expect(playground.trace).toContainText(`${steps} steps`);
+    await expect(playground.trace.getByRole('region', { name: 'Final answer' })).toContainText('reached the maximum number of turns');
+    // Only the cards in view (and a few beyond) are in the page.
+    const rendered = await playground.steps().count();
+    expect(rendered).toBeGreaterThan(0);
+    expect(rendered).toBeLessThan(20);
+    await expect(playground.trace.locator('li[aria-setsize]').first()).toHaveAttribute('aria-setsize', String(steps));
+
+    const page = playground.page;
+    await page.evaluate(() => {
+      window.location.hash = '#step-45';
+    });
+    await expect(stepCard(playground, 45)).toBeFocused();
+    await expect(stepCard(playground, 45)).toBeInViewport();
+    await page.keyboard.press('j');
+    await expect(stepCard(playground, 46)).toBeFocused();
+    for (let i = 0; i < 6; i++) await page.keyboard.press('k');
+    await expect(stepCard(playground, 40)).toBeFocused();
+    await expect(stepCard(playground, 40)).toBeInViewport();
+    await page.keyboard.press('Enter');
+    await expect(toggleOf(stepCard(playground, 40))).toHaveAttribute('aria-expanded', 'false');
+
+    // From the last step back to the first, rows are created as they come into view.
+    await page.evaluate(() => {
+      window.location.hash = '#step-60';
+    });
+    await expect(stepCard(playground, 60)).toBeFocused();
+    await page.evaluate(() => {
+      window.location.hash = '#step-1';
+    });
+    await expect(stepCard(playground, 1)).toBeFocused();
+    await expect(stepCard(playground, 60)).toHaveCount(0);
+  });
+
+  test('model output with HTML and script is shown as text and never runs', async ({ playground, scripted }) => {
+    const html = '<img src=x onerror="window.__traceInjected=1"><script>window.__traceInjected=2</script>';
+    const scenario: Scenario = {
+      models: {
+        [ORCHESTRATOR]: [
+          // A call that cannot be read is rejected, with its reason, and the turn shows as text.
+          { content: `<think>${html}</think>\n<tool_call>\n{"name": "search", ${html}}\n</tool_call>` },
+          { content: `<think>Now search. ${html}</think>\n<tool_call>\n{"name": "search", "arguments": {"model": "search-1"}}\n</tool_call>` },
+          { content: '<tool_call>\n{"name": "answer", "arguments": {"model": "answer-1"}}\n</tool_call>' },
+        ],
+        'scripted/searcher': [{ content: `<query>Helsinki ${html}</query>` }],
+        'scripted/answerer': [{ content: `<think>${html}</think><answer>${html} Helsinki</answer>` }],
+      },
+    };
+    const server = await scripted.start(scenario);
+    await playground.open();
+    await playground.importConfig(paperConfig(server.url).config);
+    await playground.run(TASK);
+    await playground.waitForFinish();
+
+    const first = stepCard(playground, 1);
+    await expect(first.locator('.rejected')).toContainText('Rejected call');
+    await expect(first.locator('.rejected pre')).toContainText(html);
+    await expect(first.getByRole('note').filter({ hasText: 'The orchestrator emitted no valid tool call' })).toBeVisible();
+    await first.getByRole('button', { name: /^Reasoning/ }).click();
+    await expect(first.locator('.reasoning-text')).toHaveText(html);
+    await expect(stepCard(playground, 2).locator('.search-query')).toHaveText(`Helsinki ${html}`);
+    const final = playground.trace.getByRole('region', { name: 'Final answer' });
+    await expect(final.locator('.final-text')).toHaveText(`${html} Helsinki`);
+
+    await stepCard(playground, 1).getByRole('button', { name: 'What the model saw' }).click();
+    const dialog = playground.page.getByRole('dialog');
+    await dialog.getByRole('tab', { name: 'Raw output' }).click();
+    await expect(dialog.getByRole('tabpanel', { name: 'Raw output' }).locator('pre')).toContainText(html);
+
+    expect(await playground.page.locator('.trace img, .trace script, dialog img, dialog script').count()).toBe(0);
+    expect(await playground.page.evaluate(() => (window as { __traceInjected?: unknown }).__traceInjected)).toBeUndefined();
+  });
+});
