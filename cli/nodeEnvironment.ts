@@ -1,9 +1,11 @@
-// What a run needs from Node: API keys from environment variables, the local corpus retriever
-// and the Pyodide Python runner. Keys are read when a backend is built and never printed.
+// What a run needs from Node: API keys from environment variables, the local corpus retriever,
+// the Pyodide Python runner and the QuickJS JavaScript runner. Keys are read when a backend is
+// built and never printed.
 
 import { loadNodeCorpus } from '../tools/search/nodeCorpus.ts';
 import { createCorpusRetriever } from '../tools/search/retriever.ts';
 import { createNodePythonRunner } from '../tools/python/nodePythonRunner.ts';
+import { createNodeJavaScriptRunner } from '../tools/javascript/nodeJavaScriptRunner.ts';
 import { protocolExperts, type OrchestraConfig } from '../workers/engine/config.ts';
 import type { RunEnvironment } from '../workers/prepareRun.ts';
 
@@ -52,6 +54,7 @@ export async function createNodeEnvironment(env: NodeJS.ProcessEnv): Promise<Nod
       retriever: createCorpusRetriever(documents),
       searchUsdPerCall: 0,
       python,
+      javascript: createNodeJavaScriptRunner(),
     },
     dispose: () => python.dispose(),
   };

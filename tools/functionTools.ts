@@ -1,16 +1,26 @@
-// The built-in client tools offered in the function-calling protocol: the local corpus search
-// and the Python interpreter, wrapped as JSON-schema'd tools.
+// The client tools offered in the function-calling protocol: the local corpus search, the Python
+// and JavaScript sandboxes and the calculator, wrapped as JSON-schema'd tools, and the user's own
+// custom tools.
 
+import type { CustomToolConfig, OrchestraConfig } from '../workers/engine/config.ts';
 import type { Tool } from '../workers/engine/types.ts';
+import { createCalculatorTool } from './calculator/calculator.ts';
+import { createCustomTool } from './custom/customTool.ts';
+import { createJavaScriptTool } from './javascript/javascriptTool.ts';
+import type { JavaScriptRunner } from './javascript/types.ts';
 import type { PythonRunner } from './python/types.ts';
-import type { Retriever } from './search/retriever.ts';
+import type { Retriever, SourceFailure } from './search/retriever.ts';
+import { searchSourceLabel } from './search/searchSources.ts';
 import { formatSeconds } from '../workers/engine/format.ts';
 
-export function createSearchCorpusTool(retriever: Retriever, options: { limit: number }): Tool {
+const LOCAL_SEARCH_DESCRIPTION =
+  'Search the local encyclopedia of countries and cities. Returns the best-matching documents with their text.';
+
+/** `description` says what the retriever searches (see describeSearchSources); the local corpus otherwise. */
+export function createSearchCorpusTool(retriever: Retriever, options: { limit: number; description?: string }): Tool {
   return {
     name: 'search_corpus',
-    description:
-      'Search the local encyclopedia of countries and cities. Returns the best-matching documents with their text.',
+    description: options.description ?? LOCAL_SEARCH_DESCRIPTION,
     parameters: {
       type: 'object',
       properties: { query: { type: 'string', description: 'A few key words or a short question.' } },
@@ -18,12 +28,21 @@ export function createSearchCorpusTool(retriever: Retriever, options: { limit: n
     },
     async run(args, { signal }) {
       const query = String(args.query);
-      const documents = await retriever.search(query, { limit: options.limit, signal });
-      const content =
+      const problems: SourceFailure[] = [];
+      const documents = await retriever.search(query, {
+        limit: options.limit,
+        signal,
+        onSourceFailure: (failure) => problems.push(failure),
+      });
+      const found =
         documents.length === 0
           ? `No documents match "${query}".`
-          : documents.map((doc, i) => `Doc ${i + 1} (${doc.title}): ${doc.text}`).join('\n\n');
-      return { content, detail: { query, documents }, costUsd: 0 };
+          : documents
+              .map((doc, i) => `Doc ${i + 1} (${doc.title}${doc.source ? `, from ${searchSourceLabel(doc.source)}` : ''}): ${doc.text}`)
+              .join('\n\n');
+      const notSearched = problems.map((p) => `${searchSourceLabel(p.source)} was not searched: ${p.message}`);
+      const content = [found, ...notSearched].join('\n\n');
+      return { content, detail: { query, documents, ...(problems.length > 0 ? { problems } : {}) }, costUsd: 0 };
     },
   };
 }
@@ -55,15 +74,49 @@ export function createRunPythonTool(python: PythonRunner, options: { timeoutMs: 
   };
 }
 
-export type FunctionToolName = 'search_corpus' | 'run_python';
+export type FunctionToolName = OrchestraConfig['functionCalling']['tools'][number];
 
+export interface FunctionToolDeps {
+  retriever: Retriever;
+  python: PythonRunner;
+  /** The QuickJS sandbox, for run_javascript and custom tools; absent where none runs. */
+  javascript?: JavaScriptRunner;
+  searchLimit: number;
+  /** What `retriever` searches, for search_corpus's description; the local corpus otherwise. */
+  searchDescription?: string;
+  codeTimeoutMs: number;
+  codeUsdPerSecond: number;
+}
+
+function requireJavaScript(deps: FunctionToolDeps, what: string): JavaScriptRunner {
+  if (deps.javascript) return deps.javascript;
+  throw new Error(`${what} needs the JavaScript sandbox (QuickJS), which this environment does not provide.`);
+}
+
+/** The built-in tools named in the config, then the enabled custom tools. */
 export function createFunctionCallingTools(
   names: readonly FunctionToolName[],
-  deps: { retriever: Retriever; python: PythonRunner; searchLimit: number; codeTimeoutMs: number; codeUsdPerSecond: number },
+  deps: FunctionToolDeps,
+  customTools: readonly CustomToolConfig[] = [],
 ): Tool[] {
-  return names.map((name) =>
-    name === 'search_corpus'
-      ? createSearchCorpusTool(deps.retriever, { limit: deps.searchLimit })
-      : createRunPythonTool(deps.python, { timeoutMs: deps.codeTimeoutMs, usdPerSecond: deps.codeUsdPerSecond }),
-  );
+  const code = { timeoutMs: deps.codeTimeoutMs, usdPerSecond: deps.codeUsdPerSecond };
+  const builtIn = names.map((name): Tool => {
+    switch (name) {
+      case 'search_corpus':
+        return createSearchCorpusTool(deps.retriever, {
+          limit: deps.searchLimit,
+          ...(deps.searchDescription === undefined ? {} : { description: deps.searchDescription }),
+        });
+      case 'run_python':
+        return createRunPythonTool(deps.python, code);
+      case 'run_javascript':
+        return createJavaScriptTool(requireJavaScript(deps, 'The tool "run_javascript"'), code);
+      case 'calculator':
+        return createCalculatorTool();
+    }
+  });
+  const custom = customTools
+    .filter((tool) => tool.enabled)
+    .map((tool) => createCustomTool(tool, requireJavaScript(deps, `The custom tool "${tool.name}"`), code));
+  return [...builtIn, ...custom];
 }

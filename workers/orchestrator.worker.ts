@@ -5,8 +5,11 @@
 // from the config through the same prepareRun the CLI uses, and posts the run's events back in
 // batches.
 
+import { createJavaScriptRunner } from '../tools/javascript/javascriptRunner.ts';
 import { createBrowserPythonRunner } from '../tools/python/browserPythonRunner.ts';
 import type { CorpusDocument } from '../tools/search/corpus.ts';
+import { createDocumentRetriever } from '../tools/search/documentRetriever.ts';
+import { openDocumentStore } from '../tools/search/documentStore.ts';
 import { createCorpusRetriever, type Retriever } from '../tools/search/retriever.ts';
 import { ConfigError, parseConfig } from './engine/config.ts';
 import type { RunEvent } from './engine/events.ts';
@@ -21,6 +24,8 @@ declare const self: DedicatedWorkerGlobalScope;
 const keys = new Map<string, string>();
 const runs = new Map<string, AbortController>();
 const python = createBrowserPythonRunner();
+// QuickJS in its own worker, started from this one on the first run_javascript or custom tool call.
+const javascript = createJavaScriptRunner();
 const localModels = createLocalModels({
   onProgress: (modelId, progress) => post({ type: 'model_progress', modelId, progress }),
   onChange: (state) => post({ type: 'model_state', state }),
@@ -67,6 +72,10 @@ const localRetriever: Retriever = {
   },
 };
 
+// The documents added in the Documents panel: the documents worker stores their passages in
+// IndexedDB, and this index is rebuilt from there whenever the store's revision moves.
+const documentRetriever = createDocumentRetriever(() => openDocumentStore());
+
 async function start(runId: string, configValue: unknown, task: string): Promise<void> {
   let prepared: ReturnType<typeof prepareRun>;
   try {
@@ -74,8 +83,10 @@ async function start(runId: string, configValue: unknown, task: string): Promise
     prepared = prepareRun(config, {
       apiKey: (name) => keys.get(name),
       retriever: localRetriever,
+      documentRetriever,
       searchUsdPerCall: 0,
       python,
+      javascript,
       localModel: (modelId, providerName, provider) =>
         localModels.chatModel(modelId, {
           providerName,

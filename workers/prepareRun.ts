@@ -3,8 +3,10 @@
 // the browser worker both go through here, so a config means the same thing everywhere.
 
 import { createFunctionCallingTools } from '../tools/functionTools.ts';
+import type { JavaScriptRunner } from '../tools/javascript/types.ts';
 import type { PythonRunner } from '../tools/python/types.ts';
 import type { Retriever } from '../tools/search/retriever.ts';
+import { createSearchRetriever, describeSearchSources } from '../tools/search/searchSources.ts';
 import { createAnthropicModel } from './backends/anthropic.ts';
 import { createOpenAICompatibleModel } from './backends/openaiCompatible.ts';
 import { protocolExperts, type ExpertConfig, type OrchestraConfig, type ProviderConfig } from './engine/config.ts';
@@ -29,11 +31,16 @@ export interface LocalChatModel {
 export interface RunEnvironment {
   /** The API key for a provider, or undefined when it needs none. Never logged. */
   apiKey(providerName: string, provider: ProviderConfig): string | undefined;
+  /** The local corpus. */
   retriever: Retriever;
+  /** The documents added in the playground (IndexedDB); absent where there are none (the CLI). */
+  documentRetriever?: Retriever;
   /** What one search of `retriever` costs when known: 0 for the local corpus. Leave it out for a
    * paid web search, which is then charged at the pricing table's per-call rate, as an estimate. */
   searchUsdPerCall?: number;
   python: PythonRunner;
+  /** The JavaScript sandbox (QuickJS), for run_javascript and custom tools. */
+  javascript?: JavaScriptRunner;
   fetch?: typeof fetch;
   /** A model of a `webllm` provider, loaded in this browser. Throws an error that says what to
    * load when it is not loaded. Absent where models cannot run locally (the CLI). */
@@ -118,6 +125,7 @@ export function prepareRun(config: OrchestraConfig, environment: RunEnvironment)
     orchestratorWindow === undefined ? config.orchestrator.maxTokens : replyTokens(orchestratorWindow, config.orchestrator.maxTokens);
 
   const experts = protocolExperts(config);
+  const search = searchFor(config, environment);
   let protocol: Protocol;
   if (config.protocol === 'paper') {
     const paperExperts: PaperExpert[] = experts.map(([alias, expert]) => ({
@@ -149,8 +157,8 @@ export function prepareRun(config: OrchestraConfig, environment: RunEnvironment)
     orchestratorMaxTokens = fit.orchestratorMaxTokens ?? orchestratorMaxTokens;
     protocol = createPaperProtocol({
       experts: paperExperts,
-      retriever: environment.retriever,
-      searchUsdPerCall: environment.searchUsdPerCall,
+      retriever: search.retriever,
+      searchUsdPerCall: search.usdPerCall,
       python: environment.python,
       variant: config.paper.variant,
       searchTopK: config.paper.searchTopK,
@@ -161,12 +169,14 @@ export function prepareRun(config: OrchestraConfig, environment: RunEnvironment)
     protocol = createFunctionCallingProtocol({
       system: config.functionCalling.system,
       tools: createFunctionCallingTools(config.functionCalling.tools, {
-        retriever: environment.retriever,
+        retriever: search.retriever,
+        ...(search.description === undefined ? {} : { searchDescription: search.description }),
         python: environment.python,
+        javascript: environment.javascript,
         searchLimit: config.paper.searchTopK,
         codeTimeoutMs: config.paper.codeTimeoutSeconds * 1000,
         codeUsdPerSecond: pricing.codePerSecond,
-      }),
+      }, config.customTools),
       experts: experts.map(([alias, expert]) => expertParts(alias, expert)),
       toolTimeoutMs: config.paper.codeTimeoutSeconds * 1000 + 5000,
     });
@@ -195,6 +205,28 @@ export function prepareRun(config: OrchestraConfig, environment: RunEnvironment)
     },
     preference,
     instruction: config.preferenceInstruction ? preferenceInstruction(preference) : null,
+  };
+}
+
+/** The retriever the config's `search` section asks for. The local corpus alone stays as it was
+ * (no source tags); other sources and mixes go through the combined retriever. The documents and
+ * Wikipedia cost nothing (Wikipedia's API is free), so only the local corpus's own rate applies. */
+function searchFor(
+  config: OrchestraConfig,
+  environment: RunEnvironment,
+): { retriever: Retriever; usdPerCall: number | undefined; description: string | undefined } {
+  const { sources } = config.search;
+  if (sources.length === 1 && sources[0] === 'local') {
+    return { retriever: environment.retriever, usdPerCall: environment.searchUsdPerCall, description: undefined };
+  }
+  return {
+    retriever: createSearchRetriever(config.search, {
+      local: environment.retriever,
+      ...(environment.documentRetriever ? { documents: environment.documentRetriever } : {}),
+      ...(environment.fetch ? { fetch: environment.fetch } : {}),
+    }),
+    usdPerCall: sources.includes('local') ? environment.searchUsdPerCall : 0,
+    description: describeSearchSources(sources),
   };
 }
 

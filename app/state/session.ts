@@ -8,6 +8,7 @@ import { ConfigError, parseConfigText } from '../../workers/engine/config.ts';
 import { PREFERENCE_PRESETS, type PreferencePresetName } from '../../workers/engine/preferences.ts';
 import type { LocalModelRequest } from '../../workers/models/localModels.ts';
 import { createOrchestratorClient, type OrchestratorClient } from '../worker/orchestratorClient.ts';
+import { customToolsActions, customToolsForConfig } from './customToolsStore.ts';
 import { modelsActions, useModelsStore } from './modelsStore.ts';
 import { preferenceActions, usePreferencesStore } from './preferencesStore.ts';
 import { runActions, useRunStore } from './runStore.ts';
@@ -63,10 +64,17 @@ export function setProviderKey(provider: string, key: string | null, remember: b
   setupActions.setRemembered(provider, Boolean(remember && trimmed));
 }
 
-/** The config a run uses and an export writes: the draft with the current preferences. */
+/** The config a run uses and an export writes: the draft with the current preferences and the
+ * custom tools kept in this browser. */
 export function currentConfig(): ConfigDraft {
   const { vector, instructionEnabled } = usePreferencesStore.getState();
-  return { ...useSetupStore.getState().draft, preference: vector, preferenceInstruction: instructionEnabled };
+  const customTools = customToolsForConfig();
+  return {
+    ...useSetupStore.getState().draft,
+    preference: vector,
+    preferenceInstruction: instructionEnabled,
+    ...(customTools.length > 0 ? { customTools } : {}),
+  };
 }
 
 export function startRun(task: string): void {
@@ -106,8 +114,11 @@ export type ImportOutcome = { ok: true } | { ok: false; problems: string[] };
 export function importConfigText(text: string, fileName: string): ImportOutcome {
   let draft: ConfigDraft;
   try {
-    parseConfigText(text);
-    draft = JSON.parse(text) as ConfigDraft;
+    const { customTools } = parseConfigText(text);
+    // The file's custom tools join the ones kept in this browser (replacing those of the same name).
+    const { customTools: _customTools, ...rest } = JSON.parse(text) as ConfigDraft;
+    draft = rest;
+    customToolsActions.imported(customTools);
   } catch (error) {
     return { ok: false, problems: error instanceof ConfigError ? error.problems : [(error as Error).message] };
   }

@@ -5,13 +5,24 @@ export interface RetrievedDocument {
   id: string;
   title: string;
   text: string;
+  /** The source's own relevance score (BM25 here); NaN from a source that ranks without one (Wikipedia). */
   score: number;
+  /** Which search source found it ('local', 'documents', 'wikipedia'), set by a combined retriever. */
+  source?: string;
+}
+
+/** A source of a combined search that failed while the others answered. */
+export interface SourceFailure {
+  source: string;
+  message: string;
 }
 
 export interface RetrieverSearchOptions {
   /** Most documents returned; 10 unless given. */
   limit?: number;
   signal?: AbortSignal;
+  /** Told about each source that failed when the others still answered (a combined retriever). */
+  onSourceFailure?(failure: SourceFailure): void;
 }
 
 export interface Retriever {
@@ -33,9 +44,12 @@ function processTerm(term: string): string | null {
   return normalised.length === 0 || STOP_WORDS.has(normalised) ? null : normalised;
 }
 
-/** Full-text search over corpus documents with MiniSearch (BM25), the title weighted most. */
-export function createCorpusRetriever(docs: readonly CorpusDocument[]): Retriever {
-  const index = new MiniSearch<CorpusDocument>({
+/** What a full-text index holds of a document. */
+export type SearchableDocument = Pick<CorpusDocument, 'id' | 'title' | 'text'>;
+
+/** Full-text search over documents with MiniSearch (BM25), the title weighted most. */
+export function createCorpusRetriever(docs: readonly SearchableDocument[]): Retriever {
+  const index = new MiniSearch<SearchableDocument>({
     fields: ['title', 'text'],
     storeFields: ['title', 'text'],
     processTerm,

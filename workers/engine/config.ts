@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { preferenceSchema } from './preferences.ts';
 import { PAPER_EXPERTS_PRESET } from './presets.ts';
+import { checkToolParameters, TOOL_NAME_PATTERN, TOOL_NAME_RULE } from './toolSchema.ts';
 
 export const PAPER_TOOLS = ['search', 'enhance_reasoning', 'answer'] as const;
 export type PaperToolName = (typeof PAPER_TOOLS)[number];
@@ -102,7 +103,48 @@ const functionCallingSchema = z.strictObject({
   /** The domain policy: the system prompt of the conversation. */
   system: z.string().default('You are a helpful assistant. Use the tools when they help.'),
   /** Built-in client tools offered to the orchestrator. */
-  tools: z.array(z.enum(['search_corpus', 'run_python'])).default(['search_corpus', 'run_python']),
+  tools: z.array(z.enum(['search_corpus', 'run_python', 'run_javascript', 'calculator'])).default(['search_corpus', 'run_python']),
+});
+
+/** The built-in tool names: a custom tool may not take one. */
+export const BUILT_IN_TOOL_NAMES: readonly string[] = [...functionCallingSchema.shape.tools.unwrap().element.options, CALL_EXPERT_TOOL];
+
+/** A tool the user wrote: a JSON schema and JavaScript run in the QuickJS sandbox, which reads its
+ * arguments as `args` and returns a JSON value. The function-calling protocol offers enabled ones. */
+export const customToolSchema = z.strictObject({
+  name: z.string().regex(TOOL_NAME_PATTERN, TOOL_NAME_RULE),
+  description: z.string().trim().min(1, 'must say what the tool does: the orchestrator reads it to decide when to call the tool'),
+  parameters: z.record(z.string(), z.unknown()).superRefine((parameters, ctx) => {
+    for (const problem of checkToolParameters(parameters)) ctx.addIssue({ code: 'custom', path: problem.path, message: problem.message });
+  }),
+  code: z
+    .string()
+    .max(100_000, 'must be at most 100,000 characters')
+    .refine((code) => code.trim() !== '', 'must be the JavaScript that implements the tool'),
+  enabled: z.boolean().default(true),
+});
+
+export type CustomToolConfig = z.output<typeof customToolSchema>;
+
+export const SEARCH_SOURCES = ['local', 'documents', 'wikipedia'] as const;
+export type SearchSourceName = (typeof SEARCH_SOURCES)[number];
+export const WIKIPEDIA_API_URL = 'https://en.wikipedia.org/w/api.php';
+
+const searchSchema = z.strictObject({
+  /** Where the paper's `search` and function calling's `search_corpus` look: the local corpus, the
+   * documents added in the playground, Wikipedia (online). Several are merged by rank. */
+  sources: z
+    .array(z.enum(SEARCH_SOURCES))
+    .min(1, 'must name at least one source')
+    .refine((sources) => new Set(sources).size === sources.length, 'must name each source once')
+    .default(['local']),
+  /** The MediaWiki Action API endpoint of the Wikipedia to search. */
+  wikipediaBaseUrl: z
+    .url({ protocol: /^https?$/, message: 'must be a full http(s) URL of a MediaWiki api.php, such as https://en.wikipedia.org/w/api.php' })
+    .default(WIKIPEDIA_API_URL),
+  wikipediaTimeoutSeconds: z.number().positive().max(300).default(15),
+  /** At most this many results from each source before merging; the search's own size otherwise. */
+  perSourceLimit: z.number().int().positive().max(100).optional(),
 });
 
 const limitsSchema = z.strictObject({
@@ -126,12 +168,14 @@ export const configSchema = z
     pricing: pricingSchema.optional(),
     paper: paperSchema.default(paperSchema.parse({})),
     functionCalling: functionCallingSchema.default(functionCallingSchema.parse({})),
+    search: searchSchema.default(searchSchema.parse({})),
     preference: z
       .union([z.enum(['cheapest', 'balanced', 'best-answer', 'fastest']), preferenceSchema])
       .default('balanced'),
     /** Add the plain-words preference instruction to the task (our wording, not the paper's). */
     preferenceInstruction: z.boolean().default(true),
     limits: limitsSchema.default(limitsSchema.parse({})),
+    customTools: z.array(customToolSchema).default([]),
   })
   .superRefine((config, ctx) => {
     const experts = config.experts === 'paper' ? PAPER_EXPERTS_PRESET : config.experts;
@@ -176,6 +220,16 @@ export const configSchema = z
     } else {
       for (const [alias, expert] of Object.entries(experts)) check(expert.provider, ['experts', alias, 'provider']);
     }
+    const customNames = new Set<string>();
+    config.customTools.forEach((tool, index) => {
+      const path = ['customTools', index, 'name'];
+      if (BUILT_IN_TOOL_NAMES.includes(tool.name)) {
+        ctx.addIssue({ code: 'custom', path, message: `"${tool.name}" is a built-in tool's name; choose another` });
+      } else if (customNames.has(tool.name)) {
+        ctx.addIssue({ code: 'custom', path, message: `"${tool.name}" names two custom tools; each needs its own name` });
+      }
+      customNames.add(tool.name);
+    });
     const used = new Set<string>(Object.values(experts).map((e) => e.tool));
     if (config.protocol === 'paper') {
       for (const tool of PAPER_TOOLS) {

@@ -10,12 +10,10 @@ import './CapabilityReport.css';
  */
 export function CapabilityReport({ place }: { place: 'welcome' | 'panel' }) {
   const capability = useCapability();
-  const lines = capability
-    ? [
-        ...capability.report.lines,
-        ...(place === 'welcome' || !capability.report.usable ? describeLocalModels(capability.report, QWEN3_MODELS) : []),
-      ]
-    : ['Checking WebGPU…'];
+  const advice = capability && (place === 'welcome' || !capability.report.usable) ? describeLocalModels(capability.report, QWEN3_MODELS) : [];
+  // The advice restates the report's own one-line verdict at more length: keep only one of them.
+  const reportLines = capability?.report.lines.filter((line) => advice.length === 0 || !line.startsWith('Local models cannot run')) ?? [];
+  const lines = capability ? [...reportLines, ...advice] : ['Checking WebGPU…'];
   const body = lines.map((line) => <p key={line}>{line}</p>);
   return place === 'welcome' ? (
     <div role="status" aria-label="WebGPU" aria-live="polite" className="capability-report">

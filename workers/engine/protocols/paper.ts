@@ -4,7 +4,7 @@
 // The strings below are interface constants: Orchestrator-8B was trained on them.
 
 import type { PythonRunner } from '../../../tools/python/types.ts';
-import type { Retriever } from '../../../tools/search/retriever.ts';
+import type { Retriever, SourceFailure } from '../../../tools/search/retriever.ts';
 import { needsUserAction, toErrorInfo } from '../../backends/errors.ts';
 import type { PaperToolName } from '../config.ts';
 import type { ModelPrice } from '../pricing.ts';
@@ -292,8 +292,13 @@ export function createPaperProtocol(options: PaperProtocolOptions): Protocol {
           return { ok: false, content: 'The expert wrote no usable query.', detail: { query, raw: completion.content } };
         }
         const started = performance.now();
+        const problems: SourceFailure[] = [];
         const found = await context.race(
-          options.retriever.search(query.slice(0, MAX_QUERY_CHARS), { limit: options.searchTopK, signal: context.signal }),
+          options.retriever.search(query.slice(0, MAX_QUERY_CHARS), {
+            limit: options.searchTopK,
+            signal: context.signal,
+            onSourceFailure: (failure) => problems.push(failure),
+          }),
         );
         context.chargeSearch({ callId, latencyMs: performance.now() - started, usd: options.searchUsdPerCall });
         // The reference appends results in reverse rank order, skipping documents it already has.
@@ -304,10 +309,11 @@ export function createPaperProtocol(options: PaperProtocolOptions): Protocol {
           added++;
         }
         const titles = found.map((d) => d.title).join('; ');
+        const notSearched = problems.map((p) => `\nNot searched: ${p.source}: ${p.message}`).join('');
         return {
           ok: true,
-          content: `Query: ${query}\nFound ${found.length} document(s), ${added} new: ${titles || 'none'}`,
-          detail: { query, documents: found, added },
+          content: `Query: ${query}\nFound ${found.length} document(s), ${added} new: ${titles || 'none'}${notSearched}`,
+          detail: { query, documents: found, added, ...(problems.length > 0 ? { problems } : {}) },
         };
       };
 
