@@ -99,6 +99,7 @@ export const test = base.extend<{ playground: Playground; scripted: { start(scen
     await use(new Playground(page));
   },
   // Servers started by a test are closed when it ends.
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern; it has none.
   scripted: async ({}, use) => {
     const servers: ScriptedServer[] = [];
     await use({

@@ -9,7 +9,7 @@ import { useRunStore } from '../../state/runStore.ts';
 import { ChartBoundary } from './ChartBoundary.tsx';
 import { chartSeries, compareWithActual, costByTool, describeCost, stepCostSeries, summarizeLedger, type LedgerSummary } from './costData.ts';
 import { seriesColor } from './series.ts';
-import { useElapsedMs } from './useElapsedMs.ts';
+import { useElapsedMs } from '../../hooks/useElapsedMs.ts';
 import { useThrottled } from './useThrottled.ts';
 import './Cost.css';
 

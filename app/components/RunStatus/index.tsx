@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { describeStopReason, explainError, isAnswered } from '../../errors/explain.ts';
 import { formatMs, formatUsd } from '../../format.ts';
 import { useRunStore } from '../../state/runStore.ts';
-import { useNow } from './useNow.ts';
+import { useElapsedMs } from '../../hooks/useElapsedMs.ts';
 import './RunStatus.css';
 
 /** One line on where the run is: starting, running (step, cost, time), stopping, or how it ended. */
@@ -12,18 +12,16 @@ export function RunStatus() {
   const crash = useRunStore((state) => state.crash);
   const lastStopMs = useRunStore((state) => state.lastStopMs);
   const status = useRunStore((state) => state.run?.status);
-  const startedAt = useRunStore((state) => state.run?.startedAt);
   const stepCount = useRunStore((state) => state.run?.steps.length ?? 0);
   const totalUsd = useRunStore((state) => state.run?.totalUsd ?? 0);
   const stopReason = useRunStore((state) => state.run?.stopReason);
-  const latencyMs = useRunStore((state) => state.run?.totals?.latencyMs);
   const fatal = useRunStore((state) => {
     const run = state.run;
     if (!run) return undefined;
     return [...run.errors, ...run.steps.flatMap((step) => step.errors)].find((error) => error.fatal);
   });
   const running = phase === 'running' || phase === 'starting' || phase === 'stopping';
-  const now = useNow(running);
+  const elapsedMs = useElapsedMs();
 
   let tone: 'neutral' | 'success' | 'warning' | 'danger' = 'neutral';
   let body: ReactNode;
@@ -45,11 +43,10 @@ export function RunStatus() {
   } else if (phase === 'starting' && status === undefined) {
     body = 'Starting…';
   } else if (running) {
-    const elapsed = startedAt ? now - Date.parse(startedAt) : 0;
     body = (
       <>
         {phase === 'stopping' ? 'Stopping…' : 'Running'} · step {Math.max(stepCount, 1)} · {formatUsd(totalUsd)} ·{' '}
-        {formatMs(Math.max(0, elapsed))}
+        {formatMs(elapsedMs ?? 0)}
       </>
     );
   } else if (stopReason) {
@@ -59,7 +56,7 @@ export function RunStatus() {
         <strong>{describeStopReason(stopReason)}</strong>
         {stopReason === 'aborted' && lastStopMs !== null && <> in {formatMs(lastStopMs)}</>}
         {' · '}
-        {stepCount} {stepCount === 1 ? 'step' : 'steps'} · {formatUsd(totalUsd)} · {formatMs(latencyMs)}
+        {stepCount} {stepCount === 1 ? 'step' : 'steps'} · {formatUsd(totalUsd)} · {formatMs(elapsedMs)}
         {stopReason === 'error' && fatal && (
           <span className="run-status-detail">
             {explainError(fatal.code).title}: {fatal.message}

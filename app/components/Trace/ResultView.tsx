@@ -1,7 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import { formatMs } from '../../format.ts';
 import type { ToolResultView } from '../../state/runView.ts';
-import { readDetail, type DocumentHit } from './detail.ts';
+import { searchSourceLabel } from '../../../tools/search/searchSources.ts';
+import { readDetail, type DocumentHit, type SourceProblem } from './detail.ts';
 
 /** What a tool call produced: documents, code and its output, an answer, or its text. */
 export function ResultView({ result, argumentCode }: { result: ToolResultView; argumentCode?: unknown }) {
@@ -11,7 +12,7 @@ export function ResultView({ result, argumentCode }: { result: ToolResultView; a
     <div className="call-result">
       {failure ? <p className="result-failure">{failure}</p> : null}
       {detail.kind === 'documents' ? (
-        <Documents query={detail.query} documents={detail.documents} added={detail.added} />
+        <Documents query={detail.query} documents={detail.documents} added={detail.added} problems={detail.problems ?? []} />
       ) : detail.kind === 'code' ? (
         <>
           <Block label="Code">
@@ -54,7 +55,17 @@ function Block({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function Documents({ query, documents, added }: { query: string; documents: DocumentHit[]; added: number | null }) {
+function Documents({
+  query,
+  documents,
+  added,
+  problems,
+}: {
+  query: string;
+  documents: DocumentHit[];
+  added: number | null;
+  problems: SourceProblem[];
+}) {
   const found = `${documents.length} document${documents.length === 1 ? '' : 's'}`;
   return (
     <div className="result-block">
@@ -65,6 +76,11 @@ function Documents({ query, documents, added }: { query: string; documents: Docu
           {added !== null ? `, ${added} new` : ''}
         </span>
       </p>
+      {problems.map((problem) => (
+        <p key={problem.source} className="search-problem">
+          {searchSourceLabel(problem.source)} was not searched: {problem.message}
+        </p>
+      ))}
       {documents.length > 0 ? (
         <ol className="documents" aria-label="Documents">
           {documents.map((doc) => (
@@ -85,6 +101,7 @@ function DocumentItem({ doc }: { doc: DocumentHit }) {
     <li className="document">
       <div className="document-head">
         <span className="document-title">{doc.title}</span>
+        {doc.source ? <span className="document-source">{searchSourceLabel(doc.source)}</span> : null}
         {doc.score !== null ? <span className="document-score">score {doc.score.toFixed(1)}</span> : null}
       </div>
       <p className="document-text">

@@ -1,7 +1,7 @@
 import { formatMs } from '../../format.ts';
 import type { RetryView } from '../../state/runView.ts';
 import { secondsLeft } from './summary.ts';
-import { useNow } from './useNow.ts';
+import { useNow } from '../../hooks/useNow.ts';
 
 interface RetryNoticeProps {
   retry: RetryView;

@@ -7,10 +7,18 @@ export interface DocumentHit {
   title: string;
   text: string;
   score: number | null;
+  /** The search source that found it ('local', 'documents', 'wikipedia'), when the search says. */
+  source?: string;
+}
+
+/** A search source that failed while the others answered. */
+export interface SourceProblem {
+  source: string;
+  message: string;
 }
 
 export type ResultDetail =
-  | { kind: 'documents'; query: string; documents: DocumentHit[]; added: number | null }
+  | { kind: 'documents'; query: string; documents: DocumentHit[]; added: number | null; problems?: SourceProblem[] }
   | {
       kind: 'code';
       code: string;
@@ -47,7 +55,13 @@ function readDocument(value: unknown, index: number): DocumentHit | null {
     title: title || '(untitled)',
     text: body,
     score: typeof value.score === 'number' && Number.isFinite(value.score) ? value.score : null,
+    ...(typeof value.source === 'string' && value.source ? { source: value.source } : {}),
   };
+}
+
+function readProblem(value: unknown): SourceProblem | null {
+  if (!isFields(value) || typeof value.source !== 'string' || typeof value.message !== 'string') return null;
+  return { source: value.source, message: value.message };
 }
 
 /** `argumentCode` is the call's own `code` argument, for tools that get code from the model. */
@@ -62,6 +76,9 @@ export function readDetail(detail: unknown, argumentCode?: unknown): ResultDetai
       query: text(detail.query),
       documents,
       added: typeof detail.added === 'number' ? detail.added : null,
+      ...(Array.isArray(detail.problems)
+        ? { problems: detail.problems.map(readProblem).filter((problem): problem is SourceProblem => problem !== null) }
+        : {}),
     };
   }
   if (typeof detail.stdout === 'string') {

@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { useRunStore } from '../../state/runStore.ts';
+import { useRunStore } from '../state/runStore.ts';
+import { useNow } from './useNow.ts';
 
 const TICK_MS = 200;
 
@@ -9,12 +9,7 @@ export function useElapsedMs(): number | null {
   const startedAt = useRunStore((state) => state.run?.startedAt);
   const running = useRunStore((state) => state.run?.status === 'running');
   const reportedMs = useRunStore((state) => state.run?.totals?.latencyMs ?? state.run?.elapsedMs ?? null);
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (!running) return;
-    const timer = setInterval(() => setNow(Date.now()), TICK_MS);
-    return () => clearInterval(timer);
-  }, [running]);
+  const now = useNow(running ? TICK_MS : null);
   if (startedAt === undefined || reportedMs === null) return null;
   if (!running) return reportedMs;
   return Math.max(reportedMs, now - Date.parse(startedAt));
