@@ -40,6 +40,8 @@ test.describe('a run in the playground', () => {
     scripted,
     consoleErrors,
   }) => {
+    // The code step boots Pyodide in the browser: seconds on a quiet machine, much longer on a loaded CI box.
+    test.setTimeout(180_000);
     const scenario = loadScenario('cli-paper-prompt');
     const server = await scripted.start(scenario);
     // Code seconds are priced at 0 here, so every figure is exact; the CLI tests cover the code rate.
@@ -54,7 +56,7 @@ test.describe('a run in the playground', () => {
     // The first step is on screen while the run still goes.
     await expect(playground.steps().first()).toBeVisible();
     await expect(playground.stopButton).toBeEnabled();
-    await playground.waitForFinish();
+    await playground.waitForFinish(150_000);
 
     const orchestrator = scenario.models[ORCHESTRATOR] ?? [];
     // The scenario's orchestrator responses are listed last turn first (matched by `when`).

@@ -11,7 +11,7 @@ import type { CorpusDocument } from '../tools/search/corpus.ts';
 import { createDocumentRetriever } from '../tools/search/documentRetriever.ts';
 import { openDocumentStore } from '../tools/search/documentStore.ts';
 import { createCorpusRetriever, type Retriever } from '../tools/search/retriever.ts';
-import { ConfigError, parseConfig } from './engine/config.ts';
+import { ConfigError, parseConfig, protocolExperts, type OrchestraConfig } from './engine/config.ts';
 import type { RunEvent } from './engine/events.ts';
 import { runOrchestration } from './engine/run.ts';
 import { describeError } from './backends/errors.ts';
@@ -76,10 +76,19 @@ const localRetriever: Retriever = {
 // IndexedDB, and this index is rebuilt from there whenever the store's revision moves.
 const documentRetriever = createDocumentRetriever(() => openDocumentStore());
 
+function usesPython(config: OrchestraConfig): boolean {
+  return config.protocol === 'paper'
+    ? protocolExperts(config).some(([, expert]) => expert.tool === 'enhance_reasoning')
+    : config.functionCalling.tools.includes('run_python');
+}
+
 async function start(runId: string, configValue: unknown, task: string): Promise<void> {
   let prepared: ReturnType<typeof prepareRun>;
   try {
     const config = parseConfig(configValue);
+    // Pyodide takes seconds to start: it boots while the first turns stream, so the first code
+    // run does not wait for it.
+    if (usesPython(config)) void python.warmUp();
     prepared = prepareRun(config, {
       apiKey: (name) => keys.get(name),
       retriever: localRetriever,
