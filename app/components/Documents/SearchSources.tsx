@@ -1,0 +1,37 @@
+import { SEARCH_SOURCES, type SearchSourceName } from '../../../workers/engine/config.ts';
+import { SEARCH_SOURCE_LABELS } from '../../../tools/search/searchSources.ts';
+import { setupActions, useSetupStore } from '../../state/setupStore.ts';
+import { draftSearchSources, withSearchSource } from './searchSourcesDraft.ts';
+
+const HINTS: Record<SearchSourceName, string> = {
+  local: 'countries and cities, built into the app',
+  documents: 'the files listed above',
+  wikipedia: 'its public API, when online',
+};
+
+/** Which sources the run's search tool looks in: the config's `search.sources`. */
+export function SearchSources() {
+  const sources = useSetupStore((state) => draftSearchSources(state.draft));
+  const toggle = (source: SearchSourceName, searched: boolean) =>
+    setupActions.setDraft(withSearchSource(useSetupStore.getState().draft, source, searched));
+  return (
+    <fieldset className="search-sources">
+      <legend>Search uses</legend>
+      {SEARCH_SOURCES.map((source) => {
+        const checked = sources.includes(source);
+        return (
+          <label key={source}>
+            <input
+              type="checkbox"
+              checked={checked}
+              // The search needs at least one source.
+              disabled={checked && sources.length === 1}
+              onChange={(event) => toggle(source, event.target.checked)}
+            />{' '}
+            {SEARCH_SOURCE_LABELS[source]} <span className="muted">({HINTS[source]})</span>
+          </label>
+        );
+      })}
+    </fieldset>
+  );
+}

@@ -1,0 +1,105 @@
+import { useEffect, useRef, useState, type DragEvent } from 'react';
+import { documentsClient } from './documentsClient.ts';
+import { describeIndexed, formatFileSize, plural } from './documentFigures.ts';
+import { documentsStoreActions, useDocumentsStore } from './documentsStore.ts';
+import { SearchSources } from './SearchSources.tsx';
+import './Documents.css';
+
+const ACCEPT = '.txt,.text,.md,.markdown,.pdf,text/plain,text/markdown,application/pdf';
+const KIND_LABELS = { text: 'text', markdown: 'Markdown', pdf: 'PDF' } as const;
+
+/** The user's own documents: added by button or drop, read and indexed off this thread, kept in
+ * this browser (IndexedDB) and searched when the config's search uses them. */
+export function DocumentsPanel() {
+  const loaded = useDocumentsStore((state) => state.loaded);
+  const documents = useDocumentsStore((state) => state.documents);
+  const indexing = useDocumentsStore((state) => state.indexing);
+  const problems = useDocumentsStore((state) => state.problems);
+  const input = useRef<HTMLInputElement>(null);
+  const [dragging, setDragging] = useState(false);
+
+  useEffect(() => documentsClient.list(), []);
+
+  const onDragOver = (event: DragEvent) => {
+    if (!event.dataTransfer.types.includes('Files')) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = 'copy';
+    setDragging(true);
+  };
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    setDragging(false);
+    documentsClient.add([...event.dataTransfer.files]);
+  };
+
+  return (
+    <section
+      className="panel documents-panel"
+      aria-labelledby="documents-heading"
+      id="documents"
+      data-dragging={dragging || undefined}
+      onDragOver={onDragOver}
+      onDragLeave={() => setDragging(false)}
+      onDrop={onDrop}
+    >
+      <h2 id="documents-heading">Documents</h2>
+      <p className="muted">Text, Markdown and PDF files for the search tool to find passages in. They stay in this browser.</p>
+      <div className="documents-add">
+        <button type="button" onClick={() => input.current?.click()}>
+          Add documents
+        </button>
+        <span className="muted">or drop files here</span>
+        <input
+          ref={input}
+          type="file"
+          multiple
+          accept={ACCEPT}
+          className="visually-hidden"
+          tabIndex={-1}
+          aria-label="Documents to add"
+          onChange={(event) => {
+            documentsClient.add([...(event.target.files ?? [])]);
+            event.target.value = '';
+          }}
+        />
+      </div>
+      <p className="documents-count" role="status" aria-label="Documents indexed">
+        {loaded ? describeIndexed(documents) : 'Reading the stored documents…'}
+        {indexing.length > 0 ? <span className="muted"> · reading {indexing.join(', ')}…</span> : null}
+      </p>
+      {problems.length > 0 ? (
+        <ul className="documents-problems" aria-label="Documents not added">
+          {problems.map((problem) => (
+            <li key={problem.id} role="alert">
+              <span>
+                {problem.fileName ? <strong>{problem.fileName}: </strong> : null}
+                {problem.message}
+              </span>{' '}
+              <button type="button" onClick={() => documentsStoreActions.dismissProblem(problem.id)}>
+                Dismiss
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {documents.length > 0 ? (
+        <ul className="documents-list" aria-label="Your documents">
+          {documents.map((document) => (
+            <li key={document.id}>
+              <span className="documents-item-text">
+                <span className="documents-name">{document.name}</span>{' '}
+                <span className="muted documents-meta">
+                  {KIND_LABELS[document.kind]} · {formatFileSize(document.sizeBytes)} · {plural(document.chunkCount, 'passage')}
+                </span>
+              </span>{' '}
+              <button type="button" aria-label={`Remove ${document.name}`} onClick={() => documentsClient.remove(document.id)}>
+                Remove
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <SearchSources />
+    </section>
+  );
+}

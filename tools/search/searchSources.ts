@@ -1,0 +1,64 @@
+// The retriever a config's `search` section asks for: the local corpus, the user's documents and
+// Wikipedia, alone or merged by rank, each result naming its source.
+
+import type { OrchestraConfig, SearchSourceName } from '../../workers/engine/config.ts';
+import { createCombinedRetriever } from './combinedRetriever.ts';
+import type { Retriever } from './retriever.ts';
+import { createWikipediaRetriever } from './wikipedia.ts';
+
+export interface AvailableRetrievers {
+  /** The local corpus. */
+  local: Retriever;
+  /** The documents added in the playground (IndexedDB); absent outside the browser. */
+  documents?: Retriever;
+  fetch?: typeof fetch;
+}
+
+export const SEARCH_SOURCE_LABELS: Record<SearchSourceName, string> = {
+  local: 'Local corpus',
+  documents: 'Your documents',
+  wikipedia: 'Wikipedia',
+};
+
+const WHAT_EACH_HOLDS: Record<SearchSourceName, string> = {
+  local: 'a local encyclopedia of countries and cities',
+  documents: "the user's own documents",
+  wikipedia: 'English Wikipedia',
+};
+
+export function createSearchRetriever(search: OrchestraConfig['search'], available: AvailableRetrievers): Retriever {
+  const sources = search.sources.map((name) => ({ name, retriever: sourceRetriever(name, search, available) }));
+  return createCombinedRetriever(sources, search.perSourceLimit === undefined ? {} : { perSourceLimit: search.perSourceLimit });
+}
+
+function sourceRetriever(name: SearchSourceName, search: OrchestraConfig['search'], available: AvailableRetrievers): Retriever {
+  switch (name) {
+    case 'local':
+      return available.local;
+    case 'documents':
+      if (!available.documents) {
+        throw new Error(
+          'search.sources names "documents", the documents added in the playground, and they exist only in the browser: remove it from the config here.',
+        );
+      }
+      return available.documents;
+    case 'wikipedia':
+      return createWikipediaRetriever({
+        baseUrl: search.wikipediaBaseUrl,
+        timeoutMs: search.wikipediaTimeoutSeconds * 1000,
+        ...(available.fetch ? { fetch: available.fetch } : {}),
+      });
+  }
+}
+
+/** What the search tool searches, in the words the orchestrator reads. */
+export function describeSearchSources(sources: readonly SearchSourceName[]): string {
+  const held = sources.map((name) => WHAT_EACH_HOLDS[name]);
+  const list = held.length <= 1 ? (held[0] ?? '') : `${held.slice(0, -1).join(', ')} and ${held.at(-1)}`;
+  return `Search ${list}. Returns the best-matching documents with their text${sources.length > 1 ? ' and where each came from' : ''}.`;
+}
+
+/** A source's label for people, or the name itself for one this version does not know. */
+export function searchSourceLabel(source: string): string {
+  return source in SEARCH_SOURCE_LABELS ? SEARCH_SOURCE_LABELS[source as SearchSourceName] : source;
+}
