@@ -1,10 +1,12 @@
 import { CostPanel } from './components/Cost/index.tsx';
+import { DocumentsPanel } from './components/Documents/index.tsx';
 import { ModelsPanel } from './components/Models/index.tsx';
 import { PreferencesPanel } from './components/Preferences/index.tsx';
 import { RunStatus } from './components/RunStatus/index.tsx';
 import { ConfigFileButtons } from './components/Setup/ConfigFileButtons.tsx';
 import { SetupPanel } from './components/Setup/index.tsx';
 import { TaskPanel } from './components/TaskPanel/index.tsx';
+import { ToolsPanel } from './components/Tools/index.tsx';
 import { Trace } from './components/Trace/index.tsx';
 import { Welcome } from './components/Welcome/index.tsx';
 import { useWarnBeforeLeavingRun } from './hooks/useWarnBeforeLeavingRun.ts';
@@ -25,10 +27,12 @@ export function App() {
           <PreferencesPanel />
           <SetupPanel />
           <ModelsPanel />
+          <DocumentsPanel />
         </div>
         <div className="column-trace">
           {hasRun ? <RunStatus /> : <Welcome />}
           <Trace />
+          <ToolsPanel />
         </div>
         <div className="column-cost">
           <CostPanel />
