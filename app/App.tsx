@@ -1,3 +1,4 @@
+import { ErrorBoundary } from './components/ErrorBoundary/index.tsx';
 import { CostPanel } from './components/Cost/index.tsx';
 import { DocumentsPanel } from './components/Documents/index.tsx';
 import { ModelsPanel } from './components/Models/index.tsx';
@@ -23,19 +24,35 @@ export function App() {
       </header>
       <main className="workspace">
         <div className="column-controls">
-          <TaskPanel />
-          <PreferencesPanel />
-          <SetupPanel />
-          <ModelsPanel />
-          <DocumentsPanel />
+          <ErrorBoundary what="The task panel">
+            <TaskPanel />
+          </ErrorBoundary>
+          <ErrorBoundary what="Preferences">
+            <PreferencesPanel />
+          </ErrorBoundary>
+          <ErrorBoundary what="Setup">
+            <SetupPanel />
+          </ErrorBoundary>
+          <ErrorBoundary what="Models in this browser">
+            <ModelsPanel />
+          </ErrorBoundary>
+          <ErrorBoundary what="Documents">
+            <DocumentsPanel />
+          </ErrorBoundary>
         </div>
         <div className="column-trace">
           {hasRun ? <RunStatus /> : <Welcome />}
-          <Trace />
-          <ToolsPanel />
+          <ErrorBoundary what="The trace">
+            <Trace />
+          </ErrorBoundary>
+          <ErrorBoundary what="Tools">
+            <ToolsPanel />
+          </ErrorBoundary>
         </div>
         <div className="column-cost">
-          <CostPanel />
+          <ErrorBoundary what="Cost and latency">
+            <CostPanel />
+          </ErrorBoundary>
         </div>
       </main>
     </>

@@ -6,11 +6,12 @@ export { formatUsd } from '../workers/engine/ledger.ts';
 /** 850 ms, 1.2 s, 2 min 5 s; a dash when not known yet. */
 export function formatMs(ms: number | null | undefined): string {
   if (ms === null || ms === undefined) return '—';
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  const seconds = ms / 1000;
-  if (seconds < 60) return `${seconds.toFixed(1)} s`;
-  const minutes = Math.floor(seconds / 60);
-  return `${minutes} min ${Math.round(seconds % 60)} s`;
+  if (ms < 999.5) return `${Math.round(ms)} ms`;
+  // Round first, then split, so 59.96 s reads "1 min 0 s", never "60.0 s" or "1 min 60 s".
+  const tenths = Math.round(ms / 100);
+  if (tenths < 600) return `${(tenths / 10).toFixed(1)} s`;
+  const seconds = Math.round(ms / 1000);
+  return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
 }
 
 /** 1234 → "1,234". */

@@ -76,8 +76,19 @@ test.describe('a run in the playground', () => {
     await expect(playground.totalCost).toContainText(formatUsd(total));
     await expect(playground.runStatus).toContainText('Answered');
     await expect(playground.trace).toContainText('558,457');
-    // The code the coder wrote ran in the browser's Python sandbox.
+    // The code the coder wrote ran in the browser's Python sandbox, and code and output reached
+    // the next turn's context exactly as the protocol lays them out (a ```python block, then an
+    // ```output block, under "python code and execution outputs:").
     await expect(playground.trace).toContainText('Helsinki population in thousands: 558.5');
+    const coderReply = scenario.models['scripted/coder']?.[0]?.content ?? '';
+    const code = (coderReply.split('```python')[1] ?? '').split('```')[0]?.trim();
+    const orchestratorTurns = server.requests.filter(
+      (request) => request.method === 'POST' && (request.body as { model?: string } | undefined)?.model === ORCHESTRATOR,
+    );
+    const lastTurn = orchestratorTurns.at(-1)?.body as { messages: Array<{ role: string; content: string }> };
+    expect(lastTurn.messages.at(-1)?.content).toContain(
+      `\npython code and execution outputs:\n\`\`\`python\n${code}\n\`\`\`\n\n\`\`\`output\nHelsinki population in thousands: 558.5\n\n\`\`\`\n\n`,
+    );
     expect(consoleErrors).toEqual([]);
   });
 
@@ -100,10 +111,13 @@ test.describe('a run in the playground', () => {
     await playground.run(TASK);
 
     await expect(playground.steps().first()).toContainText('Thinking slowly');
-    const pressedAt = Date.now();
     await playground.stopButton.click();
-    await expect(playground.runStatus).toContainText('Stopped by you', { timeout: 1000 });
-    expect(Date.now() - pressedAt).toBeLessThan(1000);
+    // The page times the stop itself, from the press to the run's end, and says so; measuring
+    // from here would add the test driver's own round trips on a loaded machine.
+    await expect(playground.runStatus).toContainText(/Stopped by you in \d+/);
+    const stoppedIn = /Stopped by you in (\d+(?:\.\d)?) (ms|s)/.exec((await playground.runStatus.textContent()) ?? '');
+    const stopMs = Number(stoppedIn?.[1]) * (stoppedIn?.[2] === 's' ? 1000 : 1);
+    expect(stopMs).toBeLessThan(1000);
     await expect(playground.runButton).toBeEnabled();
 
     server.reset(quickAnswerScenario());
@@ -111,6 +125,9 @@ test.describe('a run in the playground', () => {
     await playground.waitForFinish();
     await expect(playground.runStatus).toContainText('Answered');
     await expect(playground.trace).toContainText('Helsinki');
+    // Only the new run is on screen: nothing of the stopped one leaks into it.
+    await expect(playground.steps()).toHaveCount(1);
+    await expect(playground.trace).not.toContainText('Thinking slowly');
   });
 
   const faults = [

@@ -14,7 +14,7 @@ import { createCorpusRetriever, type Retriever } from '../tools/search/retriever
 import { ConfigError, parseConfig, protocolExperts, type OrchestraConfig } from './engine/config.ts';
 import type { RunEvent } from './engine/events.ts';
 import { runOrchestration } from './engine/run.ts';
-import { describeError } from './backends/errors.ts';
+import { describeError, redact } from './backends/errors.ts';
 import { EVENT_BATCH_MS, type FromWorker, type ToWorker } from './messages.ts';
 import { createLocalModels, type LocalModelRequest } from './models/localModels.ts';
 import { prepareRun } from './prepareRun.ts';
@@ -130,7 +130,9 @@ async function start(runId: string, configValue: unknown, task: string): Promise
     });
   } catch (error) {
     flush();
-    post({ type: 'run_failed', runId, message: `The engine failed unexpectedly: ${(error as Error).message}` });
+    // Not a backend error, so nothing redacted it yet: no held key may reach the page's screen.
+    const message = redact(`The engine failed unexpectedly: ${(error as Error).message}`, [...keys.values()]);
+    post({ type: 'run_failed', runId, message });
   } finally {
     runs.delete(runId);
     flush();

@@ -41,6 +41,8 @@ const ERRORS: Record<string, ErrorExplanation> = {
     hint: 'A small or untuned model often does this; the run stops after a few such turns in a row.',
   },
   aborted: { title: 'Stopped' },
+  engine: { title: 'The engine failed unexpectedly', hint: 'This is a bug in the playground; the next run starts cleanly.' },
+  worker: { title: 'The orchestrator worker stopped' },
 };
 
 export function explainError(code: string): ErrorExplanation {

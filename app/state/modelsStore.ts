@@ -92,6 +92,10 @@ export const modelsActions = {
   editCustom(custom: ModelsState['custom']): void {
     useModelsStore.setState({ custom });
   },
+  /** The orchestrator worker was lost, and with it every model it drove. */
+  workerLost(): void {
+    useModelsStore.setState((state) => applyModelState(state, { loaded: [], loading: [] }));
+  },
   dismissFailure(modelId: string): void {
     useModelsStore.setState((state) => ({ failures: without(state.failures, modelId) }));
   },

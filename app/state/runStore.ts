@@ -1,9 +1,9 @@
 // The current run as the screen shows it: the folded event stream plus where the page is in the
-// run's life (starting, running, stopping). Only app/state/session.ts and tests change it.
+// run's life (starting, running, stopping). Only app/state/session.ts changes it.
 
 import { create } from 'zustand';
 import type { RunEvent } from '../../workers/engine/events.ts';
-import { foldEvents, type RunView } from './runView.ts';
+import { endRun, foldEvents, type RunView } from './runView.ts';
 
 export type RunPhase = 'idle' | 'starting' | 'running' | 'stopping';
 
@@ -14,7 +14,7 @@ export interface RunState {
   pendingRunId: string | null;
   /** Why the last run could not start (an invalid config), in plain words. */
   rejection: string[] | null;
-  /** The worker itself failed (it should not): shown instead of a blank screen. */
+  /** The worker itself was lost (it should not be): shown instead of a blank screen. */
   crash: string | null;
   /** When Stop was pressed (performance.now()), to say how long stopping took. */
   stopRequestedAt: number | null;
@@ -35,18 +35,16 @@ const initialState: RunState = {
 export const useRunStore = create<RunState>()(() => initialState);
 
 export const runActions = {
+  /** A new run replaces the last one on screen at once; its events follow. */
   starting(runId: string): void {
-    useRunStore.setState({ phase: 'starting', pendingRunId: runId, rejection: null, crash: null, stopRequestedAt: null, lastStopMs: null });
+    useRunStore.setState({ ...initialState, phase: 'starting', pendingRunId: runId });
   },
   applyEvents(events: readonly RunEvent[]): void {
     useRunStore.setState((state) => {
       const relevant = events.filter((event) => event.runId === state.pendingRunId);
-      if (relevant.length === 0) return state;
-      const run = foldEvents(state.run?.runId === state.pendingRunId ? state.run : null, relevant);
-      const finished = run?.status === 'finished';
-      const phase: RunPhase = finished ? 'idle' : state.phase === 'stopping' ? 'stopping' : 'running';
-      const lastStopMs = finished && state.stopRequestedAt !== null ? performance.now() - state.stopRequestedAt : state.lastStopMs;
-      return { run, phase, lastStopMs, stopRequestedAt: finished ? null : state.stopRequestedAt };
+      if (relevant.length === 0 || state.run?.status === 'finished') return state;
+      const run = foldEvents(state.run, relevant);
+      return run?.status === 'finished' ? { run, ...ended(state) } : { run, phase: state.phase === 'stopping' ? 'stopping' : 'running' };
     });
   },
   stopping(): void {
@@ -55,14 +53,35 @@ export const runActions = {
   rejected(runId: string, problems: string[]): void {
     useRunStore.setState((state) => (state.pendingRunId === runId ? { phase: 'idle', rejection: problems } : state));
   },
-  crashed(message: string): void {
-    useRunStore.setState({ phase: 'idle', crash: message });
+  /** The engine broke without finishing the run. */
+  failed(runId: string, message: string): void {
+    useRunStore.setState((state) => {
+      if (state.pendingRunId !== runId) return state;
+      return { ...ended(state), run: state.run && endRun(state.run, 'error', { code: 'engine', message }) };
+    });
   },
-  /** Shows a recorded run (an import) without running anything. */
-  show(run: RunView): void {
-    useRunStore.setState({ ...initialState, run, pendingRunId: run.runId });
+  /** A stop that did not land in time: the worker was ended under the run. */
+  forceStopped(runId: string): void {
+    useRunStore.setState((state) => {
+      if (state.pendingRunId !== runId || state.phase === 'idle') return state;
+      return { ...ended(state), run: state.run && endRun(state.run, 'aborted') };
+    });
   },
-  reset(): void {
-    useRunStore.setState(initialState);
+  /** The worker was lost; whatever ran in it is over. */
+  workerLost(message: string): void {
+    useRunStore.setState((state) => ({
+      ...ended(state),
+      crash: message,
+      run: state.run && endRun(state.run, 'error', { code: 'worker', message }),
+    }));
   },
 };
+
+/** The page's side of a run's end: idle again, and how long a requested stop took. */
+function ended(state: RunState): Pick<RunState, 'phase' | 'stopRequestedAt' | 'lastStopMs'> {
+  return {
+    phase: 'idle',
+    stopRequestedAt: null,
+    lastStopMs: state.stopRequestedAt === null ? state.lastStopMs : performance.now() - state.stopRequestedAt,
+  };
+}

@@ -121,12 +121,11 @@ export interface RunView {
   elapsedMs: number;
   /** Errors that belong to no step (a config or setup failure). */
   errors: ErrorView[];
+  /** The first error that ended the run, wherever it is shown. */
+  fatalError?: ErrorView;
   stopReason?: StopReason;
   answer?: string | null;
   totals?: RunTotals;
-  /** Every event as it arrived: the export and replay format. Append-only and shared by every
-   * version of this view (copying it per event would make a long run quadratic). */
-  events: RunEvent[];
 }
 
 export function startView(event: RunEventOf<'run_started'>): RunView {
@@ -148,7 +147,6 @@ export function startView(event: RunEventOf<'run_started'>): RunView {
     totalUsd: 0,
     elapsedMs: event.t,
     errors: [],
-    events: [event],
   };
 }
 
@@ -161,7 +159,6 @@ export function foldEvents(view: RunView | null, events: readonly RunEvent[]): R
       continue;
     }
     if (!next || event.runId !== next.runId) continue;
-    next.events.push(event);
     next = foldEvent(next, event);
   }
   return next;
@@ -288,6 +285,7 @@ function foldEvent(view: RunView, event: RunEvent): RunView {
       }));
     case 'error': {
       const error: ErrorView = { code: event.code, message: event.message, fatal: event.fatal, t: event.t };
+      if (error.fatal && !base.fatalError) base.fatalError = error;
       if (event.callId && base.calls[event.callId]) {
         return updateCall(base, event.callId, (call) => ({ ...call, errors: [...call.errors, error] }));
       }
@@ -341,7 +339,20 @@ export function callsOfStep(view: RunView, step: StepView): CallView[] {
   return out;
 }
 
-/** The step's total cost including its calls, from the ledger entries seen so far. */
-export function stepLedger(view: RunView, step: StepView): LedgerEntry[] {
-  return view.ledger.filter((entry) => entry.step === step.step);
+/**
+ * Ends a run the engine could not end itself (its worker was lost, or a stop did not land in
+ * time): every step is closed, and why is recorded on the run. No engine totals exist for it.
+ */
+export function endRun(view: RunView, stopReason: StopReason, error?: { code: string; message: string }): RunView {
+  if (view.status === 'finished') return view;
+  const fatal: ErrorView | undefined = error && { ...error, fatal: true, t: view.elapsedMs };
+  return {
+    ...view,
+    fatalError: view.fatalError ?? fatal,
+    status: 'finished',
+    stopReason,
+    answer: null,
+    steps: view.steps.map((step) => (step.status === 'done' ? step : { ...step, status: 'done' })),
+    errors: fatal ? [...view.errors, fatal] : view.errors,
+  };
 }

@@ -25,7 +25,14 @@ function orchestrator(): OrchestratorClient {
     onEvents: (events) => runActions.applyEvents(events),
     onRejected: (runId, problems) => runActions.rejected(runId, problems),
     onKeys: (providers) => setupActions.keysHeld(providers),
-    onCrash: (message) => runActions.crashed(message),
+    onRunFailed: (runId, message) => runActions.failed(runId, message),
+    onWorkerLost: (message) => {
+      runActions.workerLost(message);
+      // Keys held only in the lost worker's memory are gone; remembered ones go to the next worker.
+      setupActions.keysHeld([]);
+      modelsActions.workerLost();
+      restoreRememberedKeys();
+    },
     onModelProgress: (modelId, progress) => modelsActions.progress(modelId, progress),
     onModelState: (state) => {
       const before = new Set(useModelsStore.getState().loaded.map((model) => model.id));
@@ -96,11 +103,20 @@ export function startRun(task: string): void {
   orchestrator().start(runId, config, trimmed);
 }
 
+/** A stop lands within a fraction of a second; past this the worker is ended under the run. */
+const STOP_WATCHDOG_MS = 3000;
+
 export function stopRun(): void {
   const { phase, pendingRunId } = useRunStore.getState();
   if (!pendingRunId || (phase !== 'running' && phase !== 'starting')) return;
   runActions.stopping();
   orchestrator().stop(pendingRunId);
+  setTimeout(() => {
+    const now = useRunStore.getState();
+    if (now.pendingRunId !== pendingRunId || now.phase !== 'stopping') return;
+    runActions.forceStopped(pendingRunId);
+    orchestrator().restart('A run did not stop in time, so its worker was ended.');
+  }, STOP_WATCHDOG_MS);
 }
 
 /** The config file as the CLI reads it. It never contains a key: the format has no field for one. */

@@ -13,8 +13,11 @@ export interface OrchestratorHandlers {
   onEvents(events: RunEvent[]): void;
   onRejected(runId: string, problems: string[]): void;
   onKeys(providers: string[]): void;
-  /** The worker failed to load or threw outside a run. */
-  onCrash(message: string): void;
+  /** The engine broke without finishing this run (a bug): the run is over, the worker still works. */
+  onRunFailed(runId: string, message: string): void;
+  /** The worker itself failed (it did not load, or threw outside the engine). It and the model
+   * workers it drove are gone; the next call starts a fresh one, with no keys in memory. */
+  onWorkerLost(message: string): void;
   onModelProgress(modelId: string, progress: LoadProgress): void;
   onModelState(state: LocalModelsState): void;
   onModelCache(cached: Record<string, boolean>, problem: string | undefined): void;
@@ -31,7 +34,8 @@ export interface OrchestratorClient {
   unloadModel(modelId: string): void;
   checkModelCache(models: LocalModelRequest[]): void;
   deleteCachedModel(model: LocalModelRequest): void;
-  dispose(): void;
+  /** Ends the worker at once (a run that does not stop); the next call starts a fresh one. */
+  restart(message: string): void;
 }
 
 export function createOrchestratorClient(handlers: OrchestratorHandlers): OrchestratorClient {
@@ -64,7 +68,7 @@ export function createOrchestratorClient(handlers: OrchestratorHandlers): Orches
           handlers.onRejected(data.runId, data.problems);
           break;
         case 'run_failed':
-          handlers.onCrash(data.message);
+          handlers.onRunFailed(data.runId, data.message);
           break;
         case 'keys':
           handlers.onKeys(data.providers);
@@ -83,11 +87,25 @@ export function createOrchestratorClient(handlers: OrchestratorHandlers): Orches
     };
     created.onerror = (event) => {
       event.preventDefault();
-      handlers.onCrash(event.message || 'The orchestrator worker failed to start.');
+      lose(event.message || 'The orchestrator worker failed to start.');
     };
-    created.onmessageerror = () => handlers.onCrash('A message from the orchestrator worker could not be read.');
+    created.onmessageerror = () => lose('A message from the orchestrator worker could not be read.');
     worker = created;
     return created;
+  };
+
+  /** Ends the orchestrator worker and every model worker it drove. */
+  const terminateAll = () => {
+    worker?.terminate();
+    worker = null;
+    for (const modelWorker of modelWorkers.values()) modelWorker.terminate();
+    modelWorkers.clear();
+  };
+
+  // A worker in an unknown state is not trusted with another run: it is replaced.
+  const lose = (message: string) => {
+    terminateAll();
+    handlers.onWorkerLost(message);
   };
 
   const send = (message: ToWorker, transfer: Transferable[] = []) => connect().postMessage(message, transfer);
@@ -99,12 +117,13 @@ export function createOrchestratorClient(handlers: OrchestratorHandlers): Orches
       name: `web-llm ${model.id}`,
     });
     modelWorkers.set(model.id, modelWorker);
-    // A model worker that cannot start (its script failed to load) ends the load it was for.
+    // A model worker that fails (its script did not load, or it broke later) takes its model with
+    // it: unload covers both a load in progress and a loaded model, so no dead model stays "loaded".
     modelWorker.onerror = (event) => {
       event.preventDefault();
       modelWorker.terminate();
       modelWorkers.delete(model.id);
-      send({ type: 'cancel_load', modelId: model.id });
+      send({ type: 'unload_model', modelId: model.id });
       handlers.onModelWorkerFailed(model.id, `The model worker failed: ${event.message || 'its script did not load'}.`);
     };
     const channel = new MessageChannel();
@@ -117,16 +136,11 @@ export function createOrchestratorClient(handlers: OrchestratorHandlers): Orches
     setKey: (provider, key) => send({ type: 'set_key', provider, key }),
     start: (runId, config, task) => send({ type: 'start', runId, config, task }),
     stop: (runId) => send({ type: 'stop', runId }),
+    restart: (message) => lose(message),
     loadModel,
     cancelLoad: (modelId) => send({ type: 'cancel_load', modelId }),
     unloadModel: (modelId) => send({ type: 'unload_model', modelId }),
     checkModelCache: (models) => send({ type: 'check_model_cache', models }),
     deleteCachedModel: (model) => send({ type: 'delete_cached_model', model }),
-    dispose: () => {
-      worker?.terminate();
-      worker = null;
-      for (const modelWorker of modelWorkers.values()) modelWorker.terminate();
-      modelWorkers.clear();
-    },
   };
 }

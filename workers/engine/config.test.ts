@@ -58,6 +58,12 @@ describe('config', () => {
     }
   });
 
+  it('refuses credentials inside a base URL, which would be saved and exported', () => {
+    expect(
+      problemsOf({ ...minimal, providers: { ...minimal.providers, vllm: { kind: 'openai-compatible', baseUrl: 'https://user:sk-secret@host/v1' } } }),
+    ).toEqual(['providers.vllm.baseUrl: must not contain a user name or password: give the key in Setup (or its environment variable)']);
+  });
+
   it('checks cross-references once the fields are well-formed', () => {
     expect(problemsOf({ ...minimal, orchestrator: { provider: 'nowhere', model: 'm' } })).toEqual([
       'orchestrator.provider: names provider "nowhere", which is not in "providers" (known: vllm, openai, open-models)',

@@ -24,7 +24,11 @@ const providerSchema = z.strictObject({
   /** `webllm`: models run in this browser tab on WebGPU (web-llm); no endpoint, no key, $0. */
   kind: z.enum(['openai-compatible', 'anthropic', 'webllm']),
   // http(s) only: without it "localhost:8000/v1" would pass, read as a URL whose scheme is "localhost".
-  baseUrl: z.url({ protocol: /^https?$/, message: 'must be a full http(s) URL such as http://localhost:8000/v1' }).optional(),
+  baseUrl: z
+    .url({ protocol: /^https?$/, message: 'must be a full http(s) URL such as http://localhost:8000/v1' })
+    // A key written into the URL would be saved and exported with the config.
+    .refine((url) => !/^[a-z]+:\/\/[^/]*@/i.test(url), 'must not contain a user name or password: give the key in Setup (or its environment variable)')
+    .optional(),
   /** Name of the environment variable holding the key (the CLI reads it; it is never printed). */
   apiKeyEnv: z
     .string()
@@ -180,7 +184,7 @@ export const configSchema = z
   .superRefine((config, ctx) => {
     const experts = config.experts === 'paper' ? PAPER_EXPERTS_PRESET : config.experts;
     const check = (provider: string, path: (string | number)[]) => {
-      if (!(provider in config.providers)) {
+      if (!Object.hasOwn(config.providers, provider)) {
         ctx.addIssue({
           code: 'custom',
           path,
@@ -208,7 +212,7 @@ export const configSchema = z
     check(config.orchestrator.provider, ['orchestrator', 'provider']);
     if (config.experts === 'paper') {
       const missing = [...new Set(Object.values(PAPER_EXPERTS_PRESET).map((e) => e.provider))].filter(
-        (name) => !(name in config.providers),
+        (name) => !Object.hasOwn(config.providers, name),
       );
       if (missing.length > 0) {
         ctx.addIssue({

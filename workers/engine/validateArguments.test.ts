@@ -37,4 +37,11 @@ describe('validateArguments', () => {
       'arguments.city is required',
     ]);
   });
+
+  it('checks an argument named like an Object.prototype member as any other', () => {
+    expect(validateArguments({ city: 'Paris', constructor: 1, toString: 'x' }, schema)).toEqual([
+      'arguments.constructor is not an allowed argument',
+      'arguments.toString is not an allowed argument',
+    ]);
+  });
 });

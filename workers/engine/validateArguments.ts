@@ -43,7 +43,8 @@ function check(value: unknown, schema: SchemaNode, path: string, problems: strin
       if (!Object.hasOwn(object, key)) problems.push(`${path}.${key} is required`);
     }
     for (const [key, child] of Object.entries(object)) {
-      const childSchema = schema.properties?.[key];
+      // Own properties only: an argument named "constructor" or "__proto__" must not match the prototype.
+      const childSchema = schema.properties && Object.hasOwn(schema.properties, key) ? schema.properties[key] : undefined;
       if (childSchema) check(child, childSchema, `${path}.${key}`, problems);
       else if (schema.additionalProperties === false) problems.push(`${path}.${key} is not an allowed argument`);
     }

@@ -6,7 +6,7 @@ import { useShallow } from 'zustand/react/shallow';
 import type { LedgerEntry, RunTotals } from '../../../workers/engine/events.ts';
 import { formatCount, formatMs } from '../../format.ts';
 import { useRunStore } from '../../state/runStore.ts';
-import { ChartBoundary } from './ChartBoundary.tsx';
+import { ErrorBoundary } from '../ErrorBoundary/index.tsx';
 import { chartSeries, compareWithActual, costByTool, describeCost, stepCostSeries, summarizeLedger, type LedgerSummary } from './costData.ts';
 import { seriesColor } from './series.ts';
 import { useElapsedMs } from '../../hooks/useElapsedMs.ts';
@@ -178,11 +178,14 @@ function Breakdown({ ledger }: { ledger: LedgerEntry[] }) {
   let pricedIndex = 0;
   return (
     <>
-      <ChartBoundary>
+      <ErrorBoundary
+        what="The chart"
+        fallback={<p className="muted">The chart could not be loaded; the table below has the same figures.</p>}
+      >
         <Suspense fallback={<p className="muted cost-chart-loading">Loading the charts…</p>}>
           <CostCharts steps={chartSteps} tools={chartTools} />
         </Suspense>
-      </ChartBoundary>
+      </ErrorBoundary>
       <table className="cost-table" aria-labelledby={tableCaptionId}>
         <caption id={tableCaptionId}>Where it went</caption>
         <thead>

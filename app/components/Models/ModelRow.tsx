@@ -5,6 +5,7 @@ import type { LocalModelRequest } from '../../../workers/models/localModels.ts';
 import { explainError } from '../../errors/explain.ts';
 import { formatCount } from '../../format.ts';
 import { modelsActions, useModelsStore } from '../../state/modelsStore.ts';
+import { useRunStore } from '../../state/runStore.ts';
 import { cancelLocalModelLoad, deleteCachedModel, loadLocalModel, unloadLocalModel } from '../../state/session.ts';
 import { setupActions, useSetupStore } from '../../state/setupStore.ts';
 import { contextWindowChoices, formatBytes, formatMegabytes } from './figures.ts';
@@ -115,6 +116,7 @@ export const ModelRow = memo(function ModelRow({ model, request, report, onAskDo
 
 /** A loaded model: put it to work in the config, or unload it. */
 function LoadedControls({ model, request }: { model: LocalModel; request: LocalModelRequest }) {
+  const runBusy = useRunStore((state) => state.phase !== 'idle');
   const draft = useSetupStore((state) => state.draft);
   const choices = aliasChoices(draft);
   const [choice, setChoice] = useState('');
@@ -148,7 +150,13 @@ function LoadedControls({ model, request }: { model: LocalModel; request: LocalM
           Use as expert
         </button>
       </span>
-      <button type="button" onClick={() => unloadLocalModel(model.id)}>
+      {/* A model unloaded under a run would leave its call waiting on a worker that is gone. */}
+      <button
+        type="button"
+        onClick={() => unloadLocalModel(model.id)}
+        disabled={runBusy}
+        title={runBusy ? 'Stop the run first: it may be using this model.' : undefined}
+      >
         Unload
       </button>
     </div>

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { startRun, stopRun } from '../../state/session.ts';
 import { useRunStore } from '../../state/runStore.ts';
 import { setupActions, useSetupStore } from '../../state/setupStore.ts';
@@ -17,6 +17,16 @@ export function TaskPanel() {
   const samples = useSampleTasks();
   const taskId = useId();
   const busy = phase !== 'idle';
+  const runButton = useRef<HTMLButtonElement>(null);
+  const stopButton = useRef<HTMLButtonElement>(null);
+
+  // Run and Stop disable themselves under the keyboard's focus: hand focus to the other one, so
+  // a keyboard user can stop the run they just started, and run again once it ended.
+  useEffect(() => {
+    const focused = document.activeElement;
+    if (busy && focused === runButton.current) stopButton.current?.focus();
+    if (!busy && (focused === stopButton.current || focused === document.body)) runButton.current?.focus();
+  }, [busy]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -87,10 +97,10 @@ export function TaskPanel() {
           ))}
         </fieldset>
         <div className="task-actions">
-          <button type="submit" className="primary" disabled={busy}>
+          <button ref={runButton} type="submit" className="primary" disabled={busy}>
             Run
           </button>
-          <button type="button" onClick={stopRun} disabled={phase !== 'running' && phase !== 'starting'}>
+          <button ref={stopButton} type="button" onClick={stopRun} disabled={phase !== 'running' && phase !== 'starting'}>
             Stop
           </button>
           <span className="muted task-shortcut">Ctrl+Enter runs</span>

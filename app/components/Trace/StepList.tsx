@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, type RefObject } from 'react';
 import { useRunStore } from '../../state/runStore.ts';
+import { ErrorBoundary } from '../ErrorBoundary/index.tsx';
 import { StepCard } from './StepCard.tsx';
 import { useTraceUi } from './traceUiStore.ts';
 
@@ -15,7 +16,9 @@ export function PlainSteps({ count }: { count: number }) {
     <ol className="steps" aria-label="Steps">
       {Array.from({ length: count }, (_, index) => (
         <li key={index} className="step-row">
-          <StepCard index={index} />
+          <ErrorBoundary what={`Step ${index + 1}`}>
+            <StepCard index={index} />
+          </ErrorBoundary>
         </li>
       ))}
     </ol>
@@ -53,7 +56,9 @@ export function VirtualSteps({ count, scrollerRef }: { count: number; scrollerRe
           aria-setsize={count}
           style={{ transform: `translateY(${item.start}px)` }}
         >
-          <StepCard index={item.index} />
+          <ErrorBoundary what={`Step ${item.index + 1}`}>
+            <StepCard index={item.index} />
+          </ErrorBoundary>
         </li>
       ))}
     </ol>

@@ -4,7 +4,7 @@ import { parseStepHash, traceUiActions } from './traceUiStore.ts';
 
 /**
  * `#step-3` in the address opens step 3 and moves focus to it: at once if the step is there,
- * or as soon as it streams in.
+ * or as soon as it streams in during the current run.
  */
 export function useStepDeepLink(stepCount: number): void {
   const wanted = useRef<number | null>(null);
@@ -22,6 +22,13 @@ export function useStepDeepLink(stepCount: number): void {
   useEffect(() => {
     if (stepCount > 0) wanted.current = reveal(wanted.current);
   }, [stepCount]);
+
+  // A link left in the address from an earlier run must not pull focus into a new one (out of the
+  // task box, off Stop): a new run forgets what was still wanted.
+  const runId = useRunStore((state) => state.run?.runId);
+  useEffect(() => {
+    wanted.current = null;
+  }, [runId]);
 }
 
 /** Opens and focuses `step` if the run has it; returns what is still to be revealed. */
