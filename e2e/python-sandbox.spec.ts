@@ -290,6 +290,29 @@ test.describe('Python sandbox', () => {
       code: `import ctypes\nctypes.CDLL(None).emscripten_run_script(b"fetch('${CANARY}')")`,
       error: /^Python crashed/,
     },
+    // Reaching the global object through an accessor planted on Object.prototype, which the
+    // runtime reads there (Emscripten's devicePixelRatio): then Function runs any JavaScript.
+    {
+      name: 'an accessor on Object.prototype that catches the global object',
+      code: [
+        'import ctypes',
+        'from pyodide.ffi import create_proxy, to_js',
+        'Object = to_js({}).constructor',
+        'caught = []',
+        'descriptor = Object.new()',
+        'descriptor.get = create_proxy(lambda this: caught.append(this), capture_this=True)',
+        'Object.defineProperty(Object.prototype, "devicePixelRatio", descriptor)',
+        'ctypes.PyDLL(None).emscripten_get_device_pixel_ratio()',
+        'scope = [o for o in caught if hasattr(o, "Function")][0]',
+        `scope.Function.new("return import('${CANARY}')")()`,
+      ].join('\n'),
+      error: /TypeError: Cannot define property devicePixelRatio, object is not extensible$/,
+    },
+    {
+      name: 'replacing Object.assign to catch what the worker passes it',
+      code: 'from pyodide.ffi import to_js\nto_js({}).constructor.assign = lambda *args: None',
+      error: /TypeError: Cannot assign to read only property 'assign'/,
+    },
   ];
 
   for (const escape of escapes) {
@@ -302,6 +325,40 @@ test.describe('Python sandbox', () => {
       expect(webSockets).toEqual([]);
     });
   }
+
+  // The worker lends `fetch` to the package loader before each run; a setter planted on
+  // Object.prototype would receive the global object there and hand it to the next run.
+  test('contains a sandbox escape attempt: a fetch setter on Object.prototype caught at the next package load', async () => {
+    const plant = [
+      'import sys',
+      'from pyodide.ffi import create_proxy, to_js',
+      'Object = to_js({}).constructor',
+      'sys.caught = []',
+      'catch = create_proxy(lambda this, *args: sys.caught.append(this), capture_this=True)',
+      'descriptor = Object.new()',
+      'descriptor.get = catch',
+      'descriptor.set = catch',
+      'Object.defineProperty(Object.prototype, "fetch", descriptor)',
+    ].join('\n');
+    const planted = await run(page, plant);
+    expect(planted.error).toMatch(/TypeError: Cannot define property fetch, object is not extensible$/);
+
+    const use = [
+      'import sys',
+      'scopes = [o for o in getattr(sys, "caught", []) if hasattr(o, "Function")]',
+      'print(len(scopes))',
+      `scopes[0].Function.new("return import('${CANARY}')")() if scopes else None`,
+    ].join('\n');
+    const used = await run(page, use.replaceAll(CANARY, `${appOrigin()}${CANARY_PATH}`));
+    expect(used).toMatchObject({ stdout: '0\n', error: null });
+    expect(requests.filter((url) => url.includes(CANARY_PATH))).toEqual([]);
+  });
+
+  test('still works with JavaScript objects after the lockdown', async () => {
+    // hasattr on a JS function goes through Pyodide's `instanceof Function` check.
+    const code = 'from pyodide.ffi import to_js\nprint(to_js([1, 2, 3]).length, hasattr(to_js([]).push, "call"))';
+    expect(await run(page, code)).toMatchObject({ stdout: '3 True\n', error: null });
+  });
 
   test('loads packages from the CDN on demand and says when it cannot (offline)', async () => {
     const cdnRequests: string[] = [];

@@ -139,4 +139,24 @@ describe('calculator', () => {
   it('loads mathjs once and shares the locked-down instance', async () => {
     expect(await loadCalculator()).toBe(await loadCalculator());
   });
+
+  it('refuses matrix products, broadcasts, concatenations and index assignments that would outgrow the caps', async () => {
+    await expectRefusal('A = [1:10000]; transpose(A) * A', /multiply: multiplying a 10000 × 1 by a 1 × 10000 matrix takes 100000000 steps; the limit is 10000/);
+    await expectRefusal('[1:10000] + transpose([1:10000])', /add: that would make a matrix of 100000000 elements; the limit is 400/);
+    await expectRefusal('[1:10000] .* transpose([1:10000])', /dotMultiply: that would make a matrix/);
+    await expectRefusal('[1:10000] == transpose([1:10000])', /equal: that would make a matrix/);
+    await expectRefusal('A = [1:3000]; concat(A, A, A, A)', /concat: that would make a matrix of 12000 elements/);
+    await expectRefusal('A = [1]; A[10000, 10000] = 1', /index: an index reaching 100000000 elements is past the limit of 10000/);
+    await expectRefusal('reshape([1:6], [100, 200])', /reshape: that would make a matrix of 20000 elements/);
+  });
+
+  it('still multiplies, broadcasts and indexes within the caps', async () => {
+    await expectResult('A = [1:10000]; A * transpose(A)', '[[333383335000]]');
+    await expectResult('size(ones(20, 20) * ones(20, 20))', '[20, 20]');
+    await expectResult('[1, 2; 3, 4] * [5; 6]', '[[17], [39]]');
+    await expectResult('[1:3] + transpose([1:3])', '[[2, 3, 4], [3, 4, 5], [4, 5, 6]]');
+    await expectResult('sum([1:10000] * 2 + 1)', '100020000');
+    await expectResult('A = [1:10000]; A[1, 10000]', '10000');
+    await expectResult('size(reshape([1:6], [2, 3]))', '[2, 3]');
+  });
 });

@@ -16,6 +16,14 @@ export const MAX_VECTOR_ELEMENTS = 10_000;
  * slow (measured: inverting 50 × 50 took 6.5 s, multiplying two 1.5 s). */
 export const MAX_MATRIX_ELEMENTS = 400;
 const MAX_ITERATIVE_MATRIX_ELEMENTS = 100;
+/** Multiply-adds one matrix product may take: a 20 × 20 product (8,000), a 10,000-element dot product. */
+export const MAX_MULTIPLY_STEPS = 10_000;
+/** Element-wise functions, which broadcast operands of different shapes against each other. */
+const BROADCASTING_FUNCTIONS = [
+  'add', 'subtract', 'dotMultiply', 'dotDivide', 'dotPow', 'mod', 'gcd', 'lcm', 'atan2', 'nthRoot', 'log',
+  'bitAnd', 'bitOr', 'bitXor', 'leftShift', 'rightArithShift', 'rightLogShift', 'and', 'or', 'xor',
+  'compare', 'compareNatural', 'compareText', 'equal', 'unequal', 'larger', 'largerEq', 'smaller', 'smallerEq',
+] as const;
 /** isPrime's Miller-Rabin on BigNumbers took a minute for 2^89 - 1; up to 2^64 it takes under a second. */
 const MAX_PRIME_CANDIDATE = 2 ** 64;
 /** Largest n for n!, gamma(n) and the loop counts of the other combinatorics functions. */
@@ -246,6 +254,44 @@ function argumentChecks({ isCollection, numberOf, dimensionsOf, numbersIn }: Siz
     return tooMany(product(dimensions), dimensions.length);
   };
   const elementCount = (value: unknown) => product(dimensionsOf(value));
+  /** Refuses a result of `shape` past the caps, unless no operand is smaller (nothing grows). */
+  const grows = (shape: number[], operands: number[][]) => {
+    const count = product(shape);
+    return count <= Math.max(0, ...operands.map(product)) ? null : tooMany(count, shape.length);
+  };
+  const broadcast: ArgumentCheck = (args) => {
+    const shapes = args.filter(isCollection).map(dimensionsOf);
+    if (shapes.length < 2) return null;
+    const rank = Math.max(...shapes.map((shape) => shape.length));
+    const padded = shapes.map((shape) => [...Array<number>(rank - shape.length).fill(1), ...shape]);
+    return grows(Array.from({ length: rank }, (_, axis) => Math.max(...padded.map((shape) => shape[axis] ?? 1))), shapes);
+  };
+  const multiply: ArgumentCheck = (args) => {
+    const [first = [], ...rest] = args.map(dimensionsOf);
+    let shape = first;
+    for (const next of rest) {
+      if (shape.length === 0 || next.length === 0) {
+        shape = shape.length === 0 ? next : shape;
+        continue;
+      }
+      const [rows = 1, inner = 1] = shape.length === 1 ? [1, shape[0]] : shape;
+      const columns = next.length === 1 ? 1 : (next[1] ?? 1);
+      const steps = rows * inner * columns;
+      if (steps > MAX_MULTIPLY_STEPS) {
+        return `multiplying a ${shape.join(' × ')} by a ${next.join(' × ')} matrix takes ${steps} steps; the limit is ${MAX_MULTIPLY_STEPS}`;
+      }
+      const product: number[] = shape.length === 1 ? (next.length === 1 ? [] : [columns]) : next.length === 1 ? [rows] : [rows, columns];
+      const problem = grows(product, [shape, next]);
+      if (problem) return problem;
+      shape = product;
+    }
+    return null;
+  };
+  const concat: ArgumentCheck = (args) => {
+    const shapes = args.filter(isCollection).map(dimensionsOf);
+    const total = shapes.reduce((sum, shape) => sum + product(shape), 0);
+    return grows([total, ...Array<number>(Math.max(0, ...shapes.map((shape) => shape.length)) - 1).fill(1)], shapes);
+  };
   const atMost = (limit: number, label = String(limit)) => (args: unknown[]) => {
     const largest = Math.max(...args.flatMap(numbersIn));
     return largest > limit ? `arguments above ${label} are too costly for this calculator` : null;
@@ -284,6 +330,15 @@ function argumentChecks({ isCollection, numberOf, dimensionsOf, numbersIn }: Siz
       return dimensions.length === 1 ? tooMany((dimensions[0] ?? 0) ** 2, 2) : null;
     },
     kron: (args) => tooMany(elementCount(args[0]) * elementCount(args[1]), 2),
+    multiply,
+    concat,
+    // An index reaching far out grows the matrix it assigns to (`A[10000, 10000] = 1`).
+    index: (args) => {
+      const reach = product(args.map((range) => Math.max(0, ...numbersIn(range))));
+      return reach > MAX_VECTOR_ELEMENTS ? `an index reaching ${reach} elements is past the limit of ${MAX_VECTOR_ELEMENTS}` : null;
+    },
+    reshape: (args) => grows(sizeList(args.slice(1, 2)), [dimensionsOf(args[0])]),
+    ...Object.fromEntries(BROADCASTING_FUNCTIONS.map((name) => [name, broadcast])),
     factorial: combinatoric,
     gamma: combinatoric,
     combinations: combinatoric,

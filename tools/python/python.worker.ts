@@ -17,6 +17,7 @@ import {
   BLOCKED_NAVIGATOR_MEMBERS,
   PYTHON_LOCKDOWN,
   failedPackages,
+  hardenJavaScriptRealm,
   isUnderBaseUrl,
   type PackageFailure,
   packageBaseUrlFor,
@@ -97,16 +98,6 @@ function lockDown(pyodide: PyodideAPI): void {
     scope.destroy();
   }
 
-  // Any JavaScript function Python still holds (Pyodide keeps a few) leads, through
-  // `.constructor`, to Function and so to arbitrary code. Without these properties it leads to Object.
-  const functionPrototypes = [
-    Function.prototype,
-    Object.getPrototypeOf(async () => {}) as object,
-    Object.getPrototypeOf(function* () {}) as object,
-    Object.getPrototypeOf(async function* () {}) as object,
-  ];
-  const constructorsLeft = functionPrototypes.filter((prototype) => !Reflect.deleteProperty(prototype, 'constructor'));
-
   // Timers evaluate a string handler as code; Pyodide only ever passes functions.
   self.setTimeout = ((handler: TimerHandler, timeout?: number, ...args: unknown[]) =>
     realSetTimeout(functionOnly(handler), timeout, ...args)) as typeof self.setTimeout;
@@ -116,7 +107,8 @@ function lockDown(pyodide: PyodideAPI): void {
   const left = [
     ...removeProperties(self, [...BLOCKED_GLOBALS, 'postMessage', 'close']),
     ...removeProperties(self.navigator, BLOCKED_NAVIGATOR_MEMBERS).map((name) => `navigator.${name}`),
-    ...(constructorsLeft.length > 0 ? ['Function.prototype.constructor'] : []),
+    // Last: it freezes what the steps above still change.
+    ...hardenJavaScriptRealm(),
   ];
   if (left.length > 0) throw new Error(`the sandbox could not remove ${left.join(', ')}`);
 }
@@ -146,7 +138,9 @@ async function withPackageLoading<T>(packageBaseUrl: string, load: () => Promise
     } satisfies RequestInit);
     return networkFetch(url, request);
   };
-  Object.assign(self, { fetch: packageFetch });
+  // Defined, not assigned: an assignment would run any setter named `fetch` up the global's prototype chain.
+  const lent = Object.freeze({ value: packageFetch, writable: false, configurable: true });
+  if (!Reflect.defineProperty(self, 'fetch', lent)) throw new Error('the sandbox could not lend fetch for package loading');
   try {
     return await load();
   } finally {

@@ -153,3 +153,104 @@ pyodide.code.run_js = _disabled
 pyodide._run_js.run_js = _disabled
 pyodide.ffi.register_js_module = _disabled
 `;
+
+export const FUNCTION_UNAVAILABLE = 'Function is not available in the Python sandbox';
+
+/** ECMAScript and WebAssembly globals whose objects code running in the realm shares. */
+const INTRINSIC_GLOBALS = [
+  'Object', 'Function', 'Array', 'Number', 'Boolean', 'String', 'Symbol', 'BigInt', 'Date', 'Promise', 'RegExp',
+  'Error', 'AggregateError', 'EvalError', 'RangeError', 'ReferenceError', 'SyntaxError', 'TypeError', 'URIError',
+  'ArrayBuffer', 'SharedArrayBuffer', 'DataView', 'Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array',
+  'Uint16Array', 'Int32Array', 'Uint32Array', 'Float16Array', 'Float32Array', 'Float64Array', 'BigInt64Array',
+  'BigUint64Array', 'Map', 'Set', 'WeakMap', 'WeakSet', 'WeakRef', 'FinalizationRegistry', 'Proxy', 'Reflect',
+  'JSON', 'Math', 'Atomics', 'Intl', 'Iterator', 'WebAssembly',
+] as const;
+
+/** Data properties that must stay assignable (V8 assigns Error.stackTraceLimit; Pyodide does too). */
+const STILL_WRITABLE = new Map<unknown, string>([[Error, 'stackTraceLimit']]);
+
+/**
+ * Makes the realm's shared objects immutable before untrusted code runs. Code holding any
+ * JavaScript object reaches Object, Object.prototype and the like; were they mutable it could plant
+ * an accessor (say `devicePixelRatio` or `fetch` on Object.prototype) that the runtime later reads
+ * or sets on the global object, handing that code the global and so everything. Also takes the
+ * Function constructors out of reach: their `constructor` links go, and the `Function` global
+ * becomes a stand-in that throws but keeps `instanceof Function` working (Pyodide relies on it).
+ * The global object's prototypes are frozen too; the global object itself stays extensible.
+ * Returns what could not be hardened.
+ */
+export function hardenJavaScriptRealm(): string[] {
+  const global = globalThis as unknown as Record<string, unknown>;
+  const problems: string[] = [];
+  const functionPrototypes = [
+    Function.prototype,
+    Object.getPrototypeOf(async () => {}) as object,
+    Object.getPrototypeOf(function* () {}) as object,
+    Object.getPrototypeOf(async function* () {}) as object,
+  ];
+  for (const prototype of functionPrototypes) {
+    if (!Reflect.deleteProperty(prototype, 'constructor')) problems.push('Function.prototype.constructor');
+  }
+  const roots: unknown[] = INTRINSIC_GLOBALS.map((name) => global[name]);
+  const standIn = function Function(): never {
+    throw new TypeError(FUNCTION_UNAVAILABLE);
+  };
+  standIn.prototype = Function.prototype;
+  if (!Reflect.defineProperty(globalThis, 'Function', { value: standIn, writable: false, configurable: false })) {
+    problems.push('Function');
+  }
+  roots.push(
+    standIn,
+    ...functionPrototypes,
+    Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]())),
+    Object.getPrototypeOf([][Symbol.iterator]()),
+    Object.getPrototypeOf(''[Symbol.iterator]()),
+    Object.getPrototypeOf(new Map()[Symbol.iterator]()),
+    Object.getPrototypeOf(new Set()[Symbol.iterator]()),
+    Object.getPrototypeOf(/x/[Symbol.matchAll]('')),
+    Object.getPrototypeOf((function* () {})()),
+    Object.getPrototypeOf((async function* () {})()),
+    Object.getPrototypeOf(Object.getPrototypeOf(Object.getPrototypeOf((async function* () {})()))),
+  );
+  for (let owner = Object.getPrototypeOf(globalThis) as object | null; owner !== null; owner = Object.getPrototypeOf(owner) as object | null) {
+    roots.push(owner);
+  }
+  const seen = new Set<object>([globalThis]);
+  const pending = roots.filter((root): root is object => isObject(root));
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (seen.has(next)) continue;
+    seen.add(next);
+    if (!freezeKeeping(next, STILL_WRITABLE.get(next))) problems.push(describeObject(next));
+    const prototype = Object.getPrototypeOf(next) as unknown;
+    if (isObject(prototype)) pending.push(prototype);
+    for (const key of Reflect.ownKeys(next)) {
+      const descriptor = Reflect.getOwnPropertyDescriptor(next, key);
+      for (const reached of [descriptor?.value, descriptor?.get, descriptor?.set]) if (isObject(reached)) pending.push(reached);
+    }
+  }
+  return problems;
+}
+
+function isObject(value: unknown): value is object {
+  return (typeof value === 'object' && value !== null) || typeof value === 'function';
+}
+
+/** Object.freeze, except that the data property named `writable` (if any) stays assignable. */
+function freezeKeeping(target: object, writable: string | undefined): boolean {
+  try {
+    for (const key of Reflect.ownKeys(target)) {
+      const descriptor = Reflect.getOwnPropertyDescriptor(target, key);
+      if (descriptor === undefined) continue;
+      const keepWritable = key === writable || !('value' in descriptor);
+      Reflect.defineProperty(target, key, keepWritable ? { configurable: false } : { configurable: false, writable: false });
+    }
+    return Reflect.preventExtensions(target) && (writable !== undefined || Object.isFrozen(target));
+  } catch {
+    return false;
+  }
+}
+
+function describeObject(target: object): string {
+  const name = (Reflect.getOwnPropertyDescriptor(target, 'name')?.value as unknown) ?? '';
+  return typeof name === 'string' && name !== '' ? name : Object.prototype.toString.call(target);
+}

@@ -20,12 +20,12 @@ export function TaskPanel() {
   const runButton = useRef<HTMLButtonElement>(null);
   const stopButton = useRef<HTMLButtonElement>(null);
 
-  // Run and Stop disable themselves under the keyboard's focus: hand focus to the other one, so
-  // a keyboard user can stop the run they just started, and run again once it ended.
+  // Run and Stop are marked unavailable with aria-disabled rather than disabled, so the keyboard's
+  // focus is never dropped on the page; it follows to the button that now applies.
   useEffect(() => {
     const focused = document.activeElement;
     if (busy && focused === runButton.current) stopButton.current?.focus();
-    if (!busy && (focused === stopButton.current || focused === document.body)) runButton.current?.focus();
+    if (!busy && focused === stopButton.current) runButton.current?.focus();
   }, [busy]);
 
   const submit = (event: FormEvent) => {
@@ -97,10 +97,10 @@ export function TaskPanel() {
           ))}
         </fieldset>
         <div className="task-actions">
-          <button ref={runButton} type="submit" className="primary" disabled={busy}>
+          <button ref={runButton} type="submit" className="primary" aria-disabled={busy}>
             Run
           </button>
-          <button ref={stopButton} type="button" onClick={stopRun} disabled={phase !== 'running' && phase !== 'starting'}>
+          <button ref={stopButton} type="button" onClick={stopRun} aria-disabled={phase !== 'running' && phase !== 'starting'}>
             Stop
           </button>
           <span className="muted task-shortcut">Ctrl+Enter runs</span>
