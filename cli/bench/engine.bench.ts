@@ -14,6 +14,7 @@ import { buildPaperTools, createPaperProtocol, type PaperExpert } from '../../wo
 import { parseModelOutput } from '../../workers/engine/qwen3/parse.ts';
 import { formatToolCall, renderChatML } from '../../workers/engine/qwen3/render.ts';
 import { runOrchestration } from '../../workers/engine/run.ts';
+import { median } from './stats.ts';
 import type { ChatCompletion, ChatDelta, ChatModel, ChatRequest } from '../../workers/engine/types.ts';
 
 const RUNS = 100;
@@ -151,11 +152,6 @@ async function bareRuns(kind: 'paper' | 'fc'): Promise<{ ms: number; turns: numb
     }
   }
   return { ms: performance.now() - started, turns };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
 async function loopBench(name: string, kind: 'paper' | 'fc') {

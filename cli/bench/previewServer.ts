@@ -2,7 +2,7 @@
 // never races the browser tests' dist/), and `vite preview` serving it on a free port.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,4 +79,10 @@ function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** The Chromium the benchmarks drive: Debian's where installed, else CHROMIUM_PATH, else Playwright's own (as the tests do). */
+export function chromiumPath(): string | undefined {
+  if (existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';
+  return process.env.CHROMIUM_PATH || undefined;
 }

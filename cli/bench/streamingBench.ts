@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
+import { chromiumPath } from './previewServer.ts';
 import { parseScenario } from '../../e2e/fixtures/scenario.ts';
 import { startScriptedServer } from '../../e2e/fixtures/scriptedServer.ts';
 import { mainThreadTasksOf, type MainThreadTasks } from './mainThreadTasks.ts';
@@ -230,10 +231,6 @@ function observeLongTasks(): void {
   }
 }
 
-function chromiumPath(): string | undefined {
-  if (existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';
-  return process.env.CHROMIUM_PATH || undefined;
-}
 
 /** cli/examples/local-scripted.json pointed at the scripted server, ending after `steps` turns. */
 function streamingConfig(serverUrl: string, steps: number): Record<string, unknown> {

@@ -1,0 +1,343 @@
+// The sandboxes' measured limits (run with `npm run bench -- --only sandbox`): the browser Python
+// runner (Pyodide) and the JavaScript runner (QuickJS), each in its worker, driven in Chromium
+// through the production build's harness pages (e2e/harness/). Prints figures; asserts only that
+// each run ended the way it should, so a figure never comes from a run that did something else.
+
+import { readFileSync, rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import type { JavaScriptHarness } from '../../e2e/harness/javascript.ts';
+import type { PythonHarness } from '../../e2e/harness/python.ts';
+import type { JsRunResult } from '../../tools/javascript/types.ts';
+import type { PythonRunResult } from '../../tools/python/types.ts';
+import { buildApp, chromiumPath, startPreview } from './previewServer.ts';
+import { summarize, type Summary } from './stats.ts';
+
+export const SANDBOX_LIMIT_MS = 500;
+/** Fresh browser contexts per cold-start figure. */
+export const COLD_SAMPLES = 3;
+/** Runs per figure on a warm page. */
+export const RUN_SAMPLES = 7;
+
+const PYTHON_HARNESS = '/e2e/harness/python.html';
+const JAVASCRIPT_HARNESS = '/e2e/harness/javascript.html';
+const PYTHON_LOOP = 'while True: pass';
+const JS_LOOP = 'while(true){}';
+/** From e2e/javascript-sandbox.spec.ts: fills the guest's 64 MiB heap. */
+const JS_MEMORY_BOMB = 'const keep = []; while (true) keep.push(new Array(10000).fill(keep.length));';
+const JS_MEMORY_BOMB_TIMEOUT_MS = 20_000;
+/** From the spec: one call into QuickJS that never polls the deadline, so only the host's backstop stops it. */
+const JS_STUCK_NATIVE_CALL = '"a".repeat(1e6).indexOf("a".repeat(5e5) + "b")';
+
+export interface SandboxBenchOptions {
+  /** An existing build to serve; otherwise the app is built into a temporary folder. */
+  distDir?: string;
+  /** Progress lines (stderr). */
+  log: (line: string) => void;
+}
+
+/** A runaway run: how long past its limit its result came back, and how long after that the next
+ * run's result did. */
+export interface StopFigures {
+  pastLimitMs: Summary;
+  nextRunMs: Summary;
+}
+
+export interface PythonStopFigures extends StopFigures {
+  crossOriginIsolated: boolean;
+  /** Runs after which the next run found the same interpreter (the rest got a fresh one). */
+  interpreterKept: number;
+}
+
+export interface SandboxBenchResult {
+  chromium: string;
+  pyodideVersion: string;
+  quickjsVersion: string;
+  limitMs: number;
+  coldSamples: number;
+  runSamples: number;
+  python: {
+    /** warmUp() from its call to Pyodide ready, in a fresh browser context (empty cache). */
+    coldBootMs: Summary;
+    terminate: PythonStopFigures;
+    interrupt: PythonStopFigures;
+  };
+  javascript: {
+    /** The first run (`1 + 1`) of a fresh page: worker start and QuickJS load, plus the run. */
+    workerStartMs: Summary;
+    /** `1 + 1` on a warm worker, for reference. */
+    warmRunMs: Summary;
+    loop: StopFigures & { error: string };
+    memoryBomb: { errorMs: Summary; error: string; nextRunMs: Summary };
+    backstop: StopFigures & { error: string };
+  };
+  /** Load average (1 min) of this machine before and after: other work on it shows here. */
+  loadAverage: [number, number];
+  pageErrors: string[];
+}
+
+export async function runSandboxBenchmarks(options: SandboxBenchOptions): Promise<SandboxBenchResult> {
+  const { log } = options;
+  const built = options.distDir === undefined;
+  if (built) log('Building the app (vite build) for the sandbox harness pages …');
+  const distDir = options.distDir ?? (await buildApp());
+  const loadBefore = loadavg()[0] ?? 0;
+  const pageErrors: string[] = [];
+  try {
+    const preview = await startPreview(distDir);
+    let browser: Browser | undefined;
+    try {
+      browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-background-networking'] });
+      const open = (context: BrowserContext, path: string) => openPage(context, `${preview.url}${path}`, pageErrors);
+
+      log(`Python: cold boot in ${COLD_SAMPLES} fresh browser contexts …`);
+      const coldBoots: number[] = [];
+      for (let sample = 0; sample < COLD_SAMPLES; sample++) {
+        await withContext(browser, async (context) => coldBoots.push(await bootPython(await open(context, PYTHON_HARNESS))));
+      }
+      log(`Python: ${RUN_SAMPLES} runaway loops without cross-origin isolation …`);
+      const terminate = await withContext(browser, async (context) => pythonStops(await open(context, PYTHON_HARNESS), false));
+      log(`Python: ${RUN_SAMPLES} runaway loops with cross-origin isolation …`);
+      const interrupt = await withContext(browser, async (context) => {
+        await serveIsolated(context, preview.url);
+        return pythonStops(await open(context, PYTHON_HARNESS), true);
+      });
+
+      log(`JavaScript: worker start in ${COLD_SAMPLES} fresh browser contexts …`);
+      const workerStarts: number[] = [];
+      for (let sample = 0; sample < COLD_SAMPLES; sample++) {
+        await withContext(browser, async (context) => workerStarts.push(await startJavaScript(await open(context, JAVASCRIPT_HARNESS))));
+      }
+      log(`JavaScript: ${RUN_SAMPLES} each of a warm run, a runaway loop, a memory bomb and a stuck native call …`);
+      const javascript = await withContext(browser, async (context) => {
+        const page = await open(context, JAVASCRIPT_HARNESS);
+        await startJavaScript(page);
+        return {
+          warmRunMs: summarize(await repeat(async () => (await jsTrial(page, '1 + 1', 5_000)).totalMs)),
+          loop: await jsStops(page, JS_LOOP, SANDBOX_LIMIT_MS, /^Stopped: the code ran longer than 0\.5 s\.$/),
+          memoryBomb: await jsMemoryBomb(page),
+          backstop: await jsStops(page, JS_STUCK_NATIVE_CALL, SANDBOX_LIMIT_MS, /could not be interrupted, so the sandbox was restarted/),
+        };
+      });
+
+      return {
+        chromium: browser.version(),
+        pyodideVersion: packageVersion('pyodide'),
+        quickjsVersion: packageVersion('@jitl/quickjs-wasmfile-release-sync'),
+        limitMs: SANDBOX_LIMIT_MS,
+        coldSamples: COLD_SAMPLES,
+        runSamples: RUN_SAMPLES,
+        python: { coldBootMs: summarize(coldBoots), terminate, interrupt },
+        javascript: { workerStartMs: summarize(workerStarts), ...javascript },
+        loadAverage: [loadBefore, loadavg()[0] ?? 0],
+        pageErrors,
+      };
+    } finally {
+      await browser?.close();
+      await preview.close();
+    }
+  } finally {
+    if (built) rmSync(distDir, { recursive: true, force: true });
+  }
+}
+
+async function withContext<T>(browser: Browser, use: (context: BrowserContext) => Promise<T>): Promise<T> {
+  const context = await browser.newContext();
+  try {
+    return await use(context);
+  } finally {
+    await context.close();
+  }
+}
+
+/** A page at the harness `url`, its script's `window` object ready. */
+async function openPage(context: BrowserContext, url: string, pageErrors: string[]): Promise<Page> {
+  const page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  await page.goto(url);
+  await page.waitForFunction(() => 'pythonHarness' in window || 'javascriptHarness' in window);
+  return page;
+}
+
+/** Every response of the app's origin carries COOP/COEP, so its pages are cross-origin isolated
+ * and the Python runner gets its SharedArrayBuffer interrupt (as e2e/python-sandbox.spec.ts does). */
+async function serveIsolated(context: BrowserContext, origin: string): Promise<void> {
+  await context.route(
+    (url) => url.origin === origin,
+    async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({
+        response,
+        headers: {
+          ...response.headers(),
+          'cross-origin-opener-policy': 'same-origin',
+          'cross-origin-embedder-policy': 'require-corp',
+        },
+      });
+    },
+  );
+}
+
+async function repeat(measure: () => Promise<number>, times = RUN_SAMPLES): Promise<number[]> {
+  const values: number[] = [];
+  for (let attempt = 0; attempt < times; attempt++) values.push(await measure());
+  return values;
+}
+
+// --- Python ---
+
+/** Boots Pyodide in the harness page; returns warmUp()'s time. */
+async function bootPython(page: Page): Promise<number> {
+  const warm = await page.evaluate(() => window.pythonHarness.warmUp());
+  if (!warm.ready) throw new Error(`Pyodide did not start: ${warm.error}`);
+  return warm.ms;
+}
+
+interface PythonTrial {
+  result: PythonRunResult;
+  next: PythonRunResult;
+  totalMs: number;
+  nextRunMs: number;
+}
+
+/** A runaway loop under the limit, then a run that says whether it found the same interpreter. */
+async function pythonStops(page: Page, isolated: boolean): Promise<PythonStopFigures> {
+  await bootPython(page);
+  const crossOriginIsolated = await page.evaluate(() => window.pythonHarness.crossOriginIsolated);
+  if (crossOriginIsolated !== isolated) {
+    throw new Error(`The Python harness page is ${crossOriginIsolated ? '' : 'not '}cross-origin isolated; the bench needs it ${isolated ? '' : 'not '}to be.`);
+  }
+  const trials: PythonTrial[] = [];
+  for (let attempt = 0; attempt < RUN_SAMPLES; attempt++) {
+    const trial = await page.evaluate(
+      async ([loop, limitMs]) => {
+        const harness: PythonHarness = window.pythonHarness;
+        await harness.run('import sys\nsys.bench_marker = "kept"', 60_000);
+        const startedAt = performance.now();
+        const result = await harness.run(loop, limitMs);
+        const returnedAt = performance.now();
+        const next = await harness.run('import sys\nprint(getattr(sys, "bench_marker", "fresh"))', 60_000);
+        return { result, next, totalMs: returnedAt - startedAt, nextRunMs: performance.now() - returnedAt };
+      },
+      [PYTHON_LOOP, SANDBOX_LIMIT_MS] as const,
+    );
+    if (!trial.result.timedOut) throw new Error(`\`${PYTHON_LOOP}\` did not time out: ${JSON.stringify(trial.result)}`);
+    if (trial.next.error !== null || !/^(kept|fresh)\n$/.test(trial.next.stdout)) {
+      throw new Error(`The run after the loop failed: ${JSON.stringify(trial.next)}`);
+    }
+    trials.push(trial);
+  }
+  return {
+    crossOriginIsolated,
+    pastLimitMs: summarize(trials.map((trial) => trial.totalMs - SANDBOX_LIMIT_MS)),
+    nextRunMs: summarize(trials.map((trial) => trial.nextRunMs)),
+    interpreterKept: trials.filter((trial) => trial.next.stdout === 'kept\n').length,
+  };
+}
+
+// --- JavaScript ---
+
+interface JsTrial {
+  result: JsRunResult;
+  next: JsRunResult;
+  totalMs: number;
+  nextRunMs: number;
+}
+
+/** Times the harness page's first run, which starts the worker and loads QuickJS. */
+async function startJavaScript(page: Page): Promise<number> {
+  const first = await jsTrial(page, '1 + 1', 30_000);
+  if (first.result.value !== 2) throw new Error(`The first JavaScript run did not return 2: ${JSON.stringify(first.result)}`);
+  return first.totalMs;
+}
+
+/** Runs `code`, then a plain run; checks that the plain run worked. */
+async function jsTrial(page: Page, code: string, timeoutMs: number): Promise<JsTrial> {
+  const trial = await page.evaluate(
+    async ([source, limitMs]) => {
+      const harness: JavaScriptHarness = window.javascriptHarness;
+      const startedAt = performance.now();
+      const result = await harness.run(source, { timeoutMs: limitMs });
+      const returnedAt = performance.now();
+      const next = await harness.run('[1, 2, 3].length', { timeoutMs: 5_000 });
+      return { result, next, totalMs: returnedAt - startedAt, nextRunMs: performance.now() - returnedAt };
+    },
+    [code, timeoutMs] as const,
+  );
+  if (trial.next.value !== 3) throw new Error(`The run after \`${code}\` failed: ${JSON.stringify(trial.next)}`);
+  return trial;
+}
+
+async function jsStops(page: Page, code: string, limitMs: number, error: RegExp): Promise<StopFigures & { error: string }> {
+  const trials: JsTrial[] = [];
+  for (let attempt = 0; attempt < RUN_SAMPLES; attempt++) {
+    const trial = await jsTrial(page, code, limitMs);
+    if (!trial.result.timedOut || !error.test(trial.result.error ?? '')) {
+      throw new Error(`\`${code}\` did not stop as expected (${error}): ${JSON.stringify(trial.result)}`);
+    }
+    trials.push(trial);
+  }
+  return {
+    pastLimitMs: summarize(trials.map((trial) => trial.totalMs - limitMs)),
+    nextRunMs: summarize(trials.map((trial) => trial.nextRunMs)),
+    error: trials[0]?.result.error ?? '',
+  };
+}
+
+async function jsMemoryBomb(page: Page): Promise<SandboxBenchResult['javascript']['memoryBomb']> {
+  const trials: JsTrial[] = [];
+  for (let attempt = 0; attempt < RUN_SAMPLES; attempt++) {
+    const trial = await jsTrial(page, JS_MEMORY_BOMB, JS_MEMORY_BOMB_TIMEOUT_MS);
+    if (trial.result.timedOut || !/^Stopped: the code ran out of memory/.test(trial.result.error ?? '')) {
+      throw new Error(`The memory bomb did not stop with an out-of-memory error: ${JSON.stringify(trial.result)}`);
+    }
+    trials.push(trial);
+  }
+  return {
+    errorMs: summarize(trials.map((trial) => trial.totalMs)),
+    error: trials[0]?.result.error ?? '',
+    nextRunMs: summarize(trials.map((trial) => trial.nextRunMs)),
+  };
+}
+
+// --- Report ---
+
+const whole = (value: number) => Math.round(value).toLocaleString('en-US');
+const figure = (summary: Summary) => `${whole(summary.median)} ms (${whole(summary.min)}–${whole(summary.max)})`;
+const row = (label: string, text: string) => `  ${label.padEnd(46)} ${text}`;
+
+export function formatSandboxReport(r: SandboxBenchResult): string {
+  const { python, javascript } = r;
+  const stops = (figures: StopFigures) => `result ${figure(figures.pastLimitMs)} past the limit, next run ${figure(figures.nextRunMs)} after it`;
+  const kept = (figures: PythonStopFigures) => `; interpreter kept ${figures.interpreterKept} of ${r.runSamples} times`;
+  const lines = [
+    `Sandbox limits: Chromium ${r.chromium} headless, the production build's harness pages (e2e/harness/) under vite preview.`,
+    `Medians (min–max) of ${r.runSamples} runs on a warm page; cold starts in ${r.coldSamples} fresh browser contexts (empty cache). Timed in the page from the call.`,
+    `Runaway code runs under a ${whole(r.limitMs)} ms limit; "next run" is the following trivial run's result, timed from the runaway's.`,
+    `Python (Pyodide ${r.pyodideVersion}, in its worker)`,
+    row('cold boot (warmUp() to ready)', figure(python.coldBootMs)),
+    row(`\`${PYTHON_LOOP}\`, terminate (not isolated)`, stops(python.terminate) + kept(python.terminate)),
+    row(`\`${PYTHON_LOOP}\`, interrupt (COOP/COEP)`, stops(python.interrupt) + kept(python.interrupt)),
+    `JavaScript (QuickJS: @jitl/quickjs-wasmfile-release-sync ${r.quickjsVersion}, in its worker)`,
+    row("worker start (a fresh page's first `1 + 1`)", figure(javascript.workerStartMs)),
+    row('`1 + 1` on a warm worker', figure(javascript.warmRunMs)),
+    row(`\`${JS_LOOP}\``, stops(javascript.loop)),
+    row('memory bomb (64 MiB heap)', `error after ${figure(javascript.memoryBomb.errorMs)}, next run ${figure(javascript.memoryBomb.nextRunMs)} after it`),
+    row('', `"${firstLine(javascript.memoryBomb.error)}"`),
+    row('backstop: native call ignoring the deadline', stops(javascript.backstop)),
+    row('', `"${firstLine(javascript.backstop.error)}"`),
+    row('load average (1 min)', `${r.loadAverage[0].toFixed(2)} before, ${r.loadAverage[1].toFixed(2)} after`),
+  ];
+  if (r.pageErrors.length > 0) lines.push(row('page errors', `${r.pageErrors.length}, first: ${r.pageErrors[0]}`));
+  return lines.join('\n');
+}
+
+function firstLine(text: string): string {
+  return text.split('\n')[0] ?? '';
+}
+
+function packageVersion(name: string): string {
+  const file = new URL(`../../node_modules/${name}/package.json`, import.meta.url);
+  return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+}
+
