@@ -15,6 +15,7 @@ import {
   type SandboxLimits,
   type SandboxRunResult,
 } from './types.ts';
+import { settledOrAborted } from '../settledOrAborted.ts';
 
 export interface JavaScriptRunnerOptions {
   /** Cap on captured console output, in characters. */
@@ -147,24 +148,6 @@ function emptyResult(durationMs: number): JsRunResult {
   return { value: undefined, logs: '', error: null, timedOut: false, aborted: false, durationMs, truncated: false };
 }
 
-/** Waits for `promise` to settle or `signal` to abort, whichever comes first; returns whether it aborted. */
-async function settledOrAborted(promise: Promise<unknown>, signal?: AbortSignal): Promise<boolean> {
-  if (!signal) {
-    await promise;
-    return false;
-  }
-  if (signal.aborted) return true;
-  let onAbort = () => {};
-  const aborted = new Promise<true>((resolve) => {
-    onAbort = () => resolve(true);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([promise.then(() => false), aborted]);
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-  }
-}
 
 function checkOptions(options: JsRunOptions): string | null {
   if (!(options.timeoutMs > 0)) return `timeoutMs must be positive, got ${options.timeoutMs}`;

@@ -8,6 +8,7 @@ import {
   type PythonRunner,
   type SessionRunResult,
 } from './types.ts';
+import { settledOrAborted } from '../settledOrAborted.ts';
 
 export interface NodePythonRunnerOptions {
   /** Cap per stream (stdout, stderr), in UTF-8 bytes. */
@@ -114,24 +115,6 @@ function emptyResult(durationMs: number): PythonRunResult {
   return { stdout: '', stderr: '', error: null, timedOut: false, aborted: false, durationMs, truncated: false };
 }
 
-/** Waits for `promise` to settle or `signal` to abort, whichever comes first; returns whether it aborted. */
-async function settledOrAborted(promise: Promise<unknown>, signal?: AbortSignal): Promise<boolean> {
-  if (!signal) {
-    await promise;
-    return false;
-  }
-  if (signal.aborted) return true;
-  let onAbort = () => {};
-  const aborted = new Promise<true>((resolve) => {
-    onAbort = () => resolve(true);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([promise.then(() => false), aborted]);
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-  }
-}
 
 /**
  * A Python runner backed by Pyodide in a worker thread. The worker starts on the first run and
