@@ -6,6 +6,7 @@
 import { indexDocument } from './documentIndexer.ts';
 import { openDocumentStore, type DocumentStore } from './documentStore.ts';
 import type { FromDocumentsWorker, ToDocumentsWorker } from './documentsProtocol.ts';
+import { DocumentProblem } from './documentText.ts';
 import { readPdfPages, type PdfjsModule } from './pdfText.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -24,12 +25,26 @@ function openStore(): Promise<DocumentStore> {
 }
 
 let pdfjs: Promise<PdfjsModule> | null = null;
+let pdfWorker: Worker | null = null;
+
+/** Forgets pdf.js's worker (it failed or hangs); the next PDF starts a fresh one. */
+function resetPdfjs(): void {
+  pdfWorker?.terminate();
+  pdfWorker = null;
+  pdfjs = null;
+}
+
 function loadPdfjs(): Promise<PdfjsModule> {
   pdfjs ??= Promise.all([import('pdfjs-dist/legacy/build/pdf.mjs'), import('pdfjs-dist/legacy/build/pdf.worker.min.mjs?url')])
     .then(([module, workerUrl]) => {
       // pdf.js would start its worker from `window.location`, which a worker lacks, and fall back
       // to parsing here; handed a worker it parses there, and this one only gathers the text.
-      module.GlobalWorkerOptions.workerPort = new Worker(workerUrl.default, { type: 'module', name: 'pdf.js' });
+      pdfWorker = new Worker(workerUrl.default, { type: 'module', name: 'pdf.js' });
+      pdfWorker.onerror = (event) => {
+        event.preventDefault();
+        resetPdfjs();
+      };
+      module.GlobalWorkerOptions.workerPort = pdfWorker;
       return module;
     })
     .catch((error: unknown) => {
@@ -37,6 +52,26 @@ function loadPdfjs(): Promise<PdfjsModule> {
       throw new Error(`The PDF reader (pdf.js) could not be loaded: ${(error as Error).message}`);
     });
   return pdfjs;
+}
+
+/** A PDF that pdf.js cannot finish (its worker died, or the file makes it hang) must not hold up
+ * every document queued after it. */
+const PDF_TIMEOUT_MS = 60_000;
+
+async function readPdfWithTimeout(data: Uint8Array): Promise<string[]> {
+  const module = await loadPdfjs();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      resetPdfjs();
+      reject(new DocumentProblem(`Reading this PDF took longer than ${PDF_TIMEOUT_MS / 1000} s, so it was skipped.`));
+    }, PDF_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([readPdfPages(module, data), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 const indexing: string[] = [];
@@ -54,7 +89,7 @@ async function add(file: File): Promise<void> {
   try {
     await indexDocument(file, {
       store: await openStore(),
-      readPdfPages: async (data) => readPdfPages(await loadPdfjs(), data),
+      readPdfPages: readPdfWithTimeout,
     });
   } catch (error) {
     post({ type: 'problem', fileName: file.name, message: error instanceof Error ? error.message : String(error) });

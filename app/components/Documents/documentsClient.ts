@@ -3,7 +3,7 @@
 // only when a PDF is added.
 
 import type { FromDocumentsWorker, ToDocumentsWorker } from '../../../tools/search/documentsProtocol.ts';
-import { documentsStoreActions } from './documentsStore.ts';
+import { documentsStoreActions, useDocumentsStore } from './documentsStore.ts';
 
 let worker: Worker | null = null;
 
@@ -21,6 +21,8 @@ function connect(): Worker {
   created.onerror = (event) => {
     event.preventDefault();
     documentsStoreActions.problem(`The documents worker failed: ${event.message || 'it could not start'}.`);
+    // What it was reading is not being read any more.
+    documentsStoreActions.listed(useDocumentsStore.getState().documents, []);
     created.terminate();
     worker = null;
   };

@@ -34,6 +34,19 @@ describe('weighedTargets', () => {
     ]);
   });
 
+  it('lists the enabled tools you wrote beside the built-in ones', () => {
+    const base = example('function-calling-scripted') as Record<string, unknown>;
+    const customTool = (name: string, enabled: boolean) => ({
+      name,
+      description: `${name} does a thing.`,
+      parameters: { type: 'object', properties: {} },
+      code: 'return 1;',
+      enabled,
+    });
+    const config = parseConfig({ ...base, customTools: [customTool('convert_units', true), customTool('switched_off', false)] });
+    expect(weighedTargets(config, {}).groups.map((group) => group.tool.name)).toEqual(['search_corpus', 'convert_units', 'call_expert']);
+  });
+
   it('keeps weighted names the config lacks, and lists only those when the config is invalid', () => {
     const config = parseConfig(example('local-scripted'));
     expect(weighedTargets(config, { 'search-1': 0.5, 'old-alias': -0.4 }).others.map((other) => other.name)).toEqual(['old-alias']);

@@ -55,6 +55,9 @@ export function weighedTargets(config: OrchestraConfig | null, weights: Readonly
       for (const tool of PAPER_TOOLS) groups.push({ tool: { name: tool, kind: 'tool' }, aliases: aliasesOf(tool) });
     } else {
       for (const tool of config.functionCalling.tools) groups.push({ tool: { name: tool, kind: 'tool' }, aliases: [] });
+      for (const tool of config.customTools.filter((custom) => custom.enabled)) {
+        groups.push({ tool: { name: tool.name, kind: 'tool', description: tool.description || undefined }, aliases: [] });
+      }
       const callExperts = aliasesOf(CALL_EXPERT_TOOL);
       if (callExperts.length > 0) groups.push({ tool: { name: CALL_EXPERT_TOOL, kind: 'tool' }, aliases: callExperts });
     }
