@@ -20,7 +20,7 @@ import {
 
 const TASK = 'What is the population of the capital of Finland?';
 const KEY_VARIABLE = 'SCRIPTED_API_KEY';
-const KEY = 'scripted-test-key-7f3a9c1e5b2d4f60';
+const KEY = 'placeholder-key-for-fault-tests';
 
 let server: ScriptedServer;
 const dir = makeTempDir();

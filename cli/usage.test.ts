@@ -66,14 +66,14 @@ describe('orchestra configuration errors', () => {
 
 describe('orchestra validate, tasks and help', () => {
   it('summarises a valid configuration: experts per alias with model and price, pricing date, keys', async () => {
-    const result = await runCli(['validate', '--config', 'cli/examples/paper-vllm.json'], { env: { OPENAI_API_KEY: 'sk-never-shown-0000' } });
+    const result = await runCli(['validate', '--config', 'cli/examples/paper-vllm.json'], { env: { OPENAI_API_KEY: 'placeholder-never-shown' } });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('cli/examples/paper-vllm.json is valid.');
     expect(result.stdout).toMatch(/search-2\s+search\s+gpt-5-mini\s+openai\s+\$0\.25\s+\$2\s+16s/);
     expect(result.stdout).toMatch(/answer-4\s+answer\s+Qwen\/Qwen3-32B\s+open-models\s+\$0\.8\s+\$0\.8\s+11s/);
     expect(result.stdout).toContain('as of 2025-11-26');
     expect(result.stdout).toContain('openai: OPENAI_API_KEY (set)');
-    expect(result.stdout).not.toContain('sk-never-shown-0000');
+    expect(result.stdout).not.toContain('placeholder-never-shown');
   }, 30_000);
 
   it('prints the sample tasks as JSONL, and help for every command', async () => {

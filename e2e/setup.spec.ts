@@ -10,7 +10,7 @@ import type { ScriptedServer } from './fixtures/scriptedServer.ts';
 import { expect, scriptedConfig, test, type Playground } from './support/playground.ts';
 
 const ORCHESTRATOR = 'nvidia/Nemotron-Orchestrator-8B';
-const KEY = 'sk-test-7f3a9c1e5b2d48f6a0c9e1d3b5f7a9c2';
+const KEY = 'not-a-real-key-setup-spec-placeholder';
 
 /** One step: the orchestrator answers through answer-2 straight away. */
 const quickAnswer: Scenario = {

@@ -5,7 +5,7 @@ const failure = { provider: 'OpenRouter', url: 'https://openrouter.ai/api/v1/cha
 
 describe('BackendError', () => {
   it('prefixes the message with its code and hides secrets', () => {
-    const error = new BackendError({ code: 'auth', provider: 'X', message: 'bad key sk-abc123456', secrets: ['sk-abc123456'] });
+    const error = new BackendError({ code: 'auth', provider: 'X', message: 'bad key placeholder-secret-two', secrets: ['placeholder-secret-two'] });
     expect(error.name).toBe('BackendError');
     expect(error.message).toBe('[auth] bad key ***');
     expect(error.description).toBe('bad key ***');
@@ -63,8 +63,8 @@ describe('errorFromStatus', () => {
   });
 
   it('redacts the key the server echoed and shortens long bodies', () => {
-    const error = errorFromStatus({ ...failure, status: 401, bodyText: `Invalid key sk-live-XYZ987654 ${'x'.repeat(1000)}`, secrets: ['sk-live-XYZ987654'] });
-    expect(error.message).not.toContain('sk-live-XYZ987654');
+    const error = errorFromStatus({ ...failure, status: 401, bodyText: `Invalid key placeholder-secret-one ${'x'.repeat(1000)}`, secrets: ['placeholder-secret-one'] });
+    expect(error.message).not.toContain('placeholder-secret-one');
     expect(error.message.length).toBeLessThan(450);
   });
 });

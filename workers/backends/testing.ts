@@ -5,7 +5,7 @@ import type { ScriptedServer } from '../../e2e/fixtures/scriptedServer.ts';
 import type { ChatCompletion, ChatDelta, ChatModel, ChatRequest } from '../engine/types.ts';
 import { BackendError } from './errors.ts';
 
-export const TEST_KEY = 'test-key-SECRET-9f8e7d6c5b4a';
+export const TEST_KEY = 'placeholder-key-for-backend-tests';
 export const MODEL = 'scripted-model';
 
 export interface Outcome {

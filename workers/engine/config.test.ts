@@ -60,7 +60,7 @@ describe('config', () => {
 
   it('refuses credentials inside a base URL, which would be saved and exported', () => {
     expect(
-      problemsOf({ ...minimal, providers: { ...minimal.providers, vllm: { kind: 'openai-compatible', baseUrl: 'https://user:sk-secret@host/v1' } } }),
+      problemsOf({ ...minimal, providers: { ...minimal.providers, vllm: { kind: 'openai-compatible', baseUrl: 'https://user:placeholder@host/v1' } } }),
     ).toEqual(['providers.vllm.baseUrl: must not contain a user name or password: give the key in Setup (or its environment variable)']);
   });
 
