@@ -49,12 +49,14 @@ export function writeCorpusFiles(outputDir: URL = defaultOutputDir): string {
   );
 }
 
-/** The corpus for the browser, generated when a Vite build or dev server starts. */
+/** The corpus for the browser, generated when a Vite build or dev server starts. Written as soon as
+ * the config is resolved: the dev server lists public/ once when it starts, so files written later
+ * (at buildStart) were answered with index.html on a fresh clone. */
 export function corpusPlugin(): Plugin {
   return {
     name: 'orchestra-corpus',
-    buildStart() {
-      this.info(writeCorpusFiles());
+    configResolved(config) {
+      config.logger.info(writeCorpusFiles());
     },
   };
 }
