@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
 
-const port = 4173;
+// PLAYWRIGHT_PORT lets two checkouts run their browser tests side by side.
+const port = Number(process.env.PLAYWRIGHT_PORT) || 4173;
 const isCI = Boolean(process.env.CI);
 
 // Debian's Chromium where installed (CI installs it), else CHROMIUM_PATH, else the browser
