@@ -36,6 +36,15 @@ export default defineConfig(
     languageOptions: { globals: { ...globals.worker, ...globals.node } },
   },
   {
+    // A domain's tools (docs/evaluation.md) are a plain script run in the QuickJS sandbox: its
+    // top-level functions are the tools, called by name, and nothing of a browser or Node exists.
+    files: ['tools/domains/*/tools.js'],
+    languageOptions: { sourceType: 'script', globals: {} },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { vars: 'local', args: 'none' }],
+    },
+  },
+  {
     // The engine runs unchanged in a worker, in Node tests and in the CLI: no DOM, no Node, no React.
     // Its tests run under Node (real HTTP servers) and are exempt.
     files: ['workers/engine/**/*.ts'],

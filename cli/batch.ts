@@ -5,6 +5,7 @@
 // stopped on an error (a refused key, an outage), and its new line supersedes the old one.
 
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { parseSuite, SuiteError, type SuiteTask } from '../workers/engine/eval/suite.ts';
 import { formatUsd } from '../workers/engine/ledger.ts';
 import { formatDuration, oneLine, type Style } from './format.ts';
 import { NORMAL_STOPS, type RunSummary } from './summary.ts';
@@ -19,41 +20,25 @@ export interface BatchTask {
 
 export type BatchLine = { id: string; task: string; expected?: string } & RunSummary;
 
-/** Parses the input JSONL: `{"id", "question" | "task", "answer"?}` per line; blank lines are skipped. */
+/** Parses the input JSONL, the suite format (`{"id", "task" | "question", "answer"?}` per line; blank
+ * lines are skipped). Domains and checks other than the answer need `orchestra eval`. */
 export function parseTasksFile(text: string, path: string): BatchTask[] {
-  const tasks: BatchTask[] = [];
-  const seen = new Set<string>();
-  text.split('\n').forEach((raw, index) => {
-    const where = `${path} line ${index + 1}`;
-    if (!raw.trim()) return;
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch (error) {
-      throw new UsageError(`${where}: not valid JSON (${(error as Error).message}).`);
+  let tasks: SuiteTask[];
+  try {
+    tasks = parseSuite(text, { source: path, requireCheck: false }).tasks;
+  } catch (error) {
+    if (error instanceof SuiteError) {
+      const [first, ...more] = error.problems;
+      throw new UsageError(more.length === 0 ? `${path} ${first}.` : `${path}:\n${error.problems.map((p) => `  - ${p}`).join('\n')}`);
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      throw new UsageError(`${where}: expected an object {"id", "question", "answer"?}.`);
+    throw error;
+  }
+  return tasks.map((task) => {
+    if (task.domain !== undefined || (task.check && task.check.kind !== 'exact') || (task.check?.kind === 'exact' && task.check.answer !== task.answer)) {
+      throw new UsageError(`${path} line ${task.line}: a domain task or a "check" needs "orchestra eval", which grades them; "run --tasks" compares answers only.`);
     }
-    const record = value as Record<string, unknown>;
-    const id = record.id;
-    if (typeof id !== 'string' && typeof id !== 'number') {
-      throw new UsageError(`${where}: "id" must be a string or a number (it is how a resumed batch knows what is done).`);
-    }
-    const task = record.question ?? record.task;
-    if (typeof task !== 'string' || !task.trim()) {
-      throw new UsageError(`${where}: "question" (or "task") must be a non-empty string.`);
-    }
-    const answer = record.answer;
-    if (answer !== undefined && answer !== null && typeof answer !== 'string' && typeof answer !== 'number') {
-      throw new UsageError(`${where}: "answer" must be a string or a number when given.`);
-    }
-    const key = String(id);
-    if (seen.has(key)) throw new UsageError(`${where}: the id "${key}" appears twice.`);
-    seen.add(key);
-    tasks.push({ id: key, task, ...(answer === undefined || answer === null ? {} : { answer: String(answer) }) });
+    return { id: task.id, task: task.task, ...(task.answer === undefined ? {} : { answer: task.answer }) };
   });
-  return tasks;
 }
 
 /** What an earlier run left in `path`: the ids done (the last line per id wins; a line whose

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseTasksFile } from './batch.ts';
 import { colorWanted, createStyle, oneLine } from './format.ts';
-import { isCorrect, rewardToolCounts } from './summary.ts';
+import { rewardToolCounts } from '../workers/engine/eval/results.ts';
+import { isCorrect } from './summary.ts';
 
 describe('colour', () => {
   it('is used only on a terminal without NO_COLOR', () => {
@@ -20,8 +21,9 @@ describe('text helpers', () => {
     expect(oneLine('abcdefghijkl', 5)).toBe('abcd…');
   });
 
-  it('compares answers case-insensitively, trimmed', () => {
+  it('compares answers after normalisation: case, spaces, punctuation and number formatting aside', () => {
     expect(isCorrect('  Helsinki ', 'helsinki')).toBe(true);
+    expect(isCorrect('558,457', '558457')).toBe(true);
     expect(isCorrect('Helsinki', 'Espoo')).toBe(false);
     expect(isCorrect(null, 'Helsinki')).toBe(false);
   });
@@ -43,7 +45,13 @@ describe('parseTasksFile', () => {
 
   it('names the line of a mistake', () => {
     expect(() => parseTasksFile('{"id":"a","question":"Q"}\n{"question":"Q"}', 't.jsonl')).toThrow('t.jsonl line 2: "id"');
-    expect(() => parseTasksFile('{"id":"a","question":"Q"}\n{"id":"a","question":"R"}', 't.jsonl')).toThrow('appears twice');
+    expect(() => parseTasksFile('{"id":"a","question":"Q"}\n{"id":"a","question":"R"}', 't.jsonl')).toThrow('t.jsonl line 2: the id "a" is already used on line 1');
     expect(() => parseTasksFile('nope', 't.jsonl')).toThrow('t.jsonl line 1: not valid JSON');
+  });
+
+  it('reads the suite format, and sends domains and other checks to orchestra eval', () => {
+    expect(parseTasksFile('{"id":"a","task":"Q","answer":"x","check":{"kind":"exact"},"meta":{"k":1}}', 't.jsonl')).toEqual([{ id: 'a', task: 'Q', answer: 'x' }]);
+    expect(() => parseTasksFile('{"id":"a","task":"Q","check":{"kind":"regex","pattern":"x"}}', 't.jsonl')).toThrow('t.jsonl line 1: a domain task or a "check" needs "orchestra eval"');
+    expect(() => parseTasksFile('{"id":"a","task":"Q","domain":"retail","check":{"kind":"db","actions":[]}}', 't.jsonl')).toThrow('needs "orchestra eval"');
   });
 });

@@ -1,8 +1,11 @@
-// The command-line runner: `npm run orchestra -- <command>` (run, reward, validate, tasks).
+// The command-line runner: `npm run orchestra -- <command>` (run, eval, reward, validate, tasks).
 // It drives the same engine as the playground, from Node.
 
 import { pathToFileURL } from 'node:url';
+import { BUILT_IN_DOMAINS, builtInDomainDir, loadDomainDir } from '../tools/domains/nodeDomains.ts';
 import { loadNodeSampleTasks } from '../tools/search/nodeCorpus.ts';
+import { corpusSuite, suiteToJsonl } from '../workers/engine/eval/suite.ts';
+import { evalCommand } from './evalCommand.ts';
 import type { CliIo } from './io.ts';
 import { rewardCommand } from './rewardCommand.ts';
 import { runCommand } from './runCommand.ts';
@@ -10,17 +13,26 @@ import { EXIT_CODES, MAIN_USAGE, parseCommandArgs, TASKS_USAGE, UsageError } fro
 import { validateCommand } from './validateCommand.ts';
 
 async function tasksCommand(argv: string[], io: CliIo): Promise<number> {
-  const args = parseCommandArgs(argv, { help: { type: 'boolean', short: 'h' } } as const, TASKS_USAGE);
+  const args = parseCommandArgs(argv, { help: { type: 'boolean', short: 'h' }, suite: { type: 'string' } } as const, TASKS_USAGE);
   if (args.help) {
     io.stdout.write(`${TASKS_USAGE}\n`);
     return EXIT_CODES.ok;
   }
-  for (const task of loadNodeSampleTasks()) io.stdout.write(`${JSON.stringify(task)}\n`);
+  if (args.suite === undefined) {
+    for (const task of loadNodeSampleTasks()) io.stdout.write(`${JSON.stringify(task)}\n`);
+  } else if (args.suite === 'corpus') {
+    io.stdout.write(suiteToJsonl(corpusSuite(loadNodeSampleTasks())));
+  } else if ((BUILT_IN_DOMAINS as readonly string[]).includes(args.suite)) {
+    io.stdout.write(suiteToJsonl(loadDomainDir(builtInDomainDir(args.suite as (typeof BUILT_IN_DOMAINS)[number])).tasks));
+  } else {
+    throw new UsageError(`--suite must be corpus, ${BUILT_IN_DOMAINS.join(' or ')}; got "${args.suite}".`, TASKS_USAGE);
+  }
   return EXIT_CODES.ok;
 }
 
 const COMMANDS: Record<string, (argv: string[], io: CliIo) => Promise<number>> = {
   run: runCommand,
+  eval: evalCommand,
   reward: rewardCommand,
   validate: validateCommand,
   tasks: tasksCommand,
@@ -64,9 +76,9 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
     if (error.code === 'EPIPE') process.exit(EXIT_CODES.ok);
     throw error;
   });
-  const canWindDown = process.argv[2] === 'run';
+  const canWindDown = process.argv[2] === 'run' || process.argv[2] === 'eval';
   process.on('SIGINT', () => {
-    // Only `run` has calls to cancel and results to keep; anything else stops at once.
+    // Only `run` and `eval` have calls to cancel and results to keep; anything else stops at once.
     if (!canWindDown || controller.signal.aborted) process.exit(EXIT_CODES.interrupted);
     process.stderr.write('\nStopping: in-flight calls are being cancelled (Ctrl-C again to quit at once).\n');
     controller.abort();

@@ -5,6 +5,8 @@ import type { RunEvent, RunTotals, StopReason, ToolCounts } from '../workers/eng
 import type { PreferenceVector } from '../workers/engine/preferences.ts';
 import { computeGroupReward, MIN_GROUP_SIZE, type GroupReward } from '../workers/engine/reward.ts';
 import type { RunResult } from '../workers/engine/run.ts';
+import { answersMatch, normalizeAnswer } from '../workers/engine/eval/answers.ts';
+import { rewardToolCounts } from '../workers/engine/eval/results.ts';
 
 /** The run's totals, with what the summary line adds to them. */
 export interface RunSummary extends RunTotals {
@@ -46,13 +48,10 @@ export interface GroupSummary extends RunSummary {
 
 export const NORMAL_STOPS: ReadonlySet<StopReason> = new Set(['answered', 'final_message']);
 
-/** Lower-case, trimmed, inner whitespace collapsed. */
-export function normalizeAnswer(answer: string): string {
-  return answer.trim().replace(/\s+/g, ' ').toLowerCase();
-}
-
+/** Whether an answer is the expected one: the evaluation's exact check (case, accents,
+ * punctuation, articles and number formatting aside: "558,457" = "558457"). */
 export function isCorrect(answer: string | null, expected: string): boolean {
-  return answer !== null && normalizeAnswer(answer) === normalizeAnswer(expected);
+  return answersMatch(answer, expected);
 }
 
 /** Watches a run's events for what the result alone does not carry: the fatal error's message. */
@@ -82,16 +81,6 @@ export function summarizeRun(
   if (extra.error !== undefined && !NORMAL_STOPS.has(result.stopReason)) summary.error = extra.error;
   if (extra.expected !== undefined) summary.correct = isCorrect(result.answer, extra.expected);
   return summary;
-}
-
-/** Calls per alias, plus calls to tools that never carry one (a function-calling domain tool):
- * "one count per tool alias used", the paper's tool features. */
-export function rewardToolCounts(counts: ToolCounts, expertTools: ReadonlySet<string>): Record<string, number> {
-  const features: Record<string, number> = { ...counts.aliases };
-  for (const [tool, n] of Object.entries(counts.tools)) {
-    if (!expertTools.has(tool)) features[tool] = (features[tool] ?? 0) + n;
-  }
-  return features;
 }
 
 function addCounts(into: Record<string, number>, from: Record<string, number>): void {

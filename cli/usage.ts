@@ -30,6 +30,7 @@ export const MAIN_USAGE = `Usage: orchestra <command> [options]
 Commands:
   run        Run a task (or a batch of tasks) through the orchestrator, with a live trace
   reward     Compute the paper's group reward and advantages for a set of rollouts
+  eval       Run a suite of tasks under several policies and report accuracy, cost and latency
   validate   Check a configuration file and show what it resolves to
   tasks      Print the built-in sample multi-hop tasks as JSONL
 
@@ -47,10 +48,12 @@ One task:
   --json                 print the engine's events as JSON, one per line, then a summary line
   --rollouts <N>         run the task N times and compute the group reward (default 1)
   --correct <answer>     the expected answer; a rollout is correct when its answer equals it
-                         (case-insensitive, trimmed). Rewards need it.
+                         after normalisation (case, accents, punctuation, articles and number
+                         formatting aside: "558,457" = "558457"). Rewards need it.
 
 A batch:
-  --tasks <file.jsonl>   one {"id", "question" or "task", "answer"?} per line
+  --tasks <file.jsonl>   one {"id", "question" or "task", "answer"?} per line (the suite format
+                         of "orchestra eval", without domains or other checks)
   --out <file.jsonl>     summaries are appended here as tasks finish; ids already in it are
                          skipped, so an interrupted batch resumes where it stopped
   --concurrency <K>      tasks run at once (default 2)
@@ -85,12 +88,54 @@ every field that is wrong.
   --config <file>  the configuration (JSON)
   -h, --help       show this help`;
 
-export const TASKS_USAGE = `Usage: orchestra tasks
+export const TASKS_USAGE = `Usage: orchestra tasks [--suite corpus|retail|clinic]
 
 Prints the built-in sample multi-hop tasks (answerable from the local corpus) as JSONL:
-{"id", "question", "answer"} per line, ready for "orchestra run --tasks".
+{"id", "question", "answer"} per line, ready for "orchestra run --tasks" or "orchestra eval".
+With --suite, prints that built-in suite in the suite format ({"id", "task", "answer"?,
+"check"?, "domain"?, "meta"?}), to copy and edit.
 
-  -h, --help  show this help`;
+  --suite <name>  corpus (the 50 questions), retail or clinic (a domain's tasks)
+  -h, --help      show this help`;
+
+export const EVAL_USAGE = `Usage:
+  orchestra eval --config <file> --suite <file.jsonl | builtin:NAME> --out <results.jsonl>
+                 [--policy NAME ...] [--sweep presets | cost=W,W,...] [--rollouts N]
+                 [--concurrency K] [--seed S] [--budget USD] [--domain DIR ...]
+                 [--json] [--csv FILE] [--report FILE]
+
+Runs every task of the suite under each policy, N rollouts each, grades each answer with the
+task's check, and prints the results: accuracy with its 95% Wilson interval, mean cost and
+latency per task, cost per correct answer, tool-call shares, and the Pareto front over cost and
+accuracy. docs/evaluation.md explains suites, checks, domains and policies.
+
+  --config <file>         the configuration (JSON; see cli/examples/)
+  --suite <file.jsonl>    one {"id", "task", "answer"?, "check"?, "domain"?, "meta"?} per line;
+                          or builtin:corpus (50 questions), builtin:retail, builtin:clinic
+  --out <file.jsonl>      each rollout is appended here as it finishes; run the same command
+                          again to resume (rollouts already there are skipped; those that
+                          stopped on an error run again)
+  --policy <name>         repeat for several (default: orchestrator):
+                            orchestrator, orchestrator@<preset>, orchestrator@cost=<0..1>,
+                            strongest, cheapest (that expert answering alone), random,
+                            qwen3=<provider>/<model> (a prompted Qwen3 as orchestrator)
+  --sweep <spec>          adds orchestrator policies: "presets" (cheapest, balanced,
+                          best-answer, fastest) or "cost=0,0.5,1" (a grid over the cost weight)
+  --rollouts <N>          rollouts per task and policy (default 1); with 2 or more the report
+                          has each task's group rewards and advantages
+  --concurrency <K>       rollouts at once (default 2)
+  --seed <text>           seeds the random policy (default "0"); the same seed, the same routes
+  --budget <usd>          no new rollout starts once this run has spent this much
+  --domain <dir>          a domain folder of your own (domain.json, policy.md, db.json,
+                          tools.js, tasks.jsonl); repeat for several
+  --json                  end with one line {"type":"eval_summary","policies":[…]} instead of the
+                          table
+  --csv <file>            also write the per-policy table as CSV
+  --report <file>         also write the full report as JSON (with per-task groups)
+  -h, --help              show this help
+
+Exit codes: 0 every rollout ran and none stopped on an error (wrong answers are results, not
+failures), 1 some stopped on an error or did not run (budget), 2 usage, 130 interrupted.`;
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 

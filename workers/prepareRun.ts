@@ -9,7 +9,7 @@ import type { Retriever } from '../tools/search/retriever.ts';
 import { createSearchRetriever, describeSearchSources } from '../tools/search/searchSources.ts';
 import { createAnthropicModel } from './backends/anthropic.ts';
 import { createOpenAICompatibleModel } from './backends/openaiCompatible.ts';
-import { protocolExperts, type ExpertConfig, type OrchestraConfig, type ProviderConfig } from './engine/config.ts';
+import { CALL_EXPERT_TOOL, protocolExperts, resolveExperts, type ExpertConfig, type OrchestraConfig, type ProviderConfig } from './engine/config.ts';
 import { fitPaperBudgets, replyTokens, type WindowedExpert } from './engine/contextWindow.ts';
 import { pickCounterfactualModel } from './engine/ledger.ts';
 import { PREFERENCE_PRESETS, preferenceInstruction, type PreferenceVector } from './engine/preferences.ts';
@@ -20,7 +20,7 @@ import { buildPaperTools, createPaperProtocol, PAPER_SYSTEM_PROMPT, type PaperEx
 import { systemWithTools } from './engine/qwen3/render.ts';
 import type { OrchestratorOptions, RunLimits } from './engine/run.ts';
 import { budgetTokens } from './engine/tokens.ts';
-import type { ChatModel } from './engine/types.ts';
+import type { ChatModel, Tool } from './engine/types.ts';
 
 /** A model loaded in this browser (web-llm), with the context window it was loaded with. */
 export interface LocalChatModel {
@@ -88,7 +88,33 @@ export function resolvePreference(config: OrchestraConfig): PreferenceVector {
   return typeof config.preference === 'string' ? PREFERENCE_PRESETS[config.preference] : config.preference;
 }
 
-export function prepareRun(config: OrchestraConfig, environment: RunEnvironment): PreparedRun {
+/** A domain environment's tools and policy (tools/domains/): the run uses the function-calling
+ * protocol over them, with the config's `call_expert` experts, whatever the config's protocol. */
+export interface DomainTools {
+  system: string;
+  tools: Tool[];
+  /** Offer the config's `call_expert` experts (default true; false for a model acting alone). */
+  experts?: boolean;
+}
+
+export interface PrepareOptions {
+  domain?: DomainTools;
+}
+
+/** The experts a run calls: the config protocol's, or for a domain run its `call_expert` ones. */
+function runExperts(config: OrchestraConfig, domain: DomainTools | undefined): Array<[alias: string, expert: ExpertConfig]> {
+  if (!domain) return protocolExperts(config);
+  if (domain.experts === false) return [];
+  return Object.entries(resolveExperts(config)).filter(([, expert]) => expert.tool === CALL_EXPERT_TOOL);
+}
+
+/** One chat model of the config, as a run would get it: loaded in this browser for a `webllm`
+ * provider (with its context window), an API client otherwise. */
+export function createModel(config: OrchestraConfig, environment: RunEnvironment, providerName: string, model: string): ChatModel {
+  return localChatModel(providerName, model, config, environment)?.model ?? createChatModel(providerName, model, config, environment);
+}
+
+export function prepareRun(config: OrchestraConfig, environment: RunEnvironment, options: PrepareOptions = {}): PreparedRun {
   const pricing = effectivePricing(config);
   const models = new Map<string, ChatModel>();
   /** Models loaded in the browser have a context window the run must fit into. */
@@ -124,10 +150,17 @@ export function prepareRun(config: OrchestraConfig, environment: RunEnvironment)
   let orchestratorMaxTokens =
     orchestratorWindow === undefined ? config.orchestrator.maxTokens : replyTokens(orchestratorWindow, config.orchestrator.maxTokens);
 
-  const experts = protocolExperts(config);
+  const experts = runExperts(config, options.domain);
   const search = searchFor(config, environment);
   let protocol: Protocol;
-  if (config.protocol === 'paper') {
+  if (options.domain) {
+    protocol = createFunctionCallingProtocol({
+      system: options.domain.system,
+      tools: options.domain.tools,
+      experts: experts.map(([alias, expert]) => expertParts(alias, expert)),
+      toolTimeoutMs: config.paper.codeTimeoutSeconds * 1000 + 5000,
+    });
+  } else if (config.protocol === 'paper') {
     const paperExperts: PaperExpert[] = experts.map(([alias, expert]) => ({
         ...expertParts(alias, expert),
         tool: expert.tool as PaperExpert['tool'],

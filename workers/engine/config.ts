@@ -151,6 +151,11 @@ const searchSchema = z.strictObject({
   perSourceLimit: z.number().int().positive().max(100).optional(),
 });
 
+const evaluationSchema = z.strictObject({
+  /** The model that grades answers of "judge" checks, with the paper's HLE judge prompt. */
+  judge: z.strictObject({ provider: z.string().min(1), model: z.string().min(1) }).optional(),
+});
+
 const limitsSchema = z.strictObject({
   maxTurns: z.number().int().positive().max(500).default(50),
   maxCostUsd: z.number().positive().nullable().default(null),
@@ -180,6 +185,8 @@ export const configSchema = z
     preferenceInstruction: z.boolean().default(true),
     limits: limitsSchema.default(limitsSchema.parse({})),
     customTools: z.array(customToolSchema).default([]),
+    /** Evaluation settings (orchestra eval; docs/evaluation.md). */
+    evaluation: evaluationSchema.optional(),
   })
   .superRefine((config, ctx) => {
     const experts = config.experts === 'paper' ? PAPER_EXPERTS_PRESET : config.experts;
@@ -210,6 +217,7 @@ export const configSchema = z
       }
     }
     check(config.orchestrator.provider, ['orchestrator', 'provider']);
+    if (config.evaluation?.judge) check(config.evaluation.judge.provider, ['evaluation', 'judge', 'provider']);
     if (config.experts === 'paper') {
       const missing = [...new Set(Object.values(PAPER_EXPERTS_PRESET).map((e) => e.provider))].filter(
         (name) => !Object.hasOwn(config.providers, name),

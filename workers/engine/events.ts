@@ -4,7 +4,8 @@
 
 import type { ChatMessage, FinishReason, ToolSchema, Usage } from './types.ts';
 
-export type ProtocolName = 'paper' | 'function-calling';
+/** `direct`: a model answers the task alone, with no tools (an evaluation baseline). */
+export type ProtocolName = 'paper' | 'function-calling' | 'direct';
 
 export type StopReason =
   /** The paper protocol's `answer` tool ran. */

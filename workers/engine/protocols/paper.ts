@@ -88,8 +88,8 @@ const SEARCH_INSTRUCTION =
   'Instead of directly answering the question, please write a query to search for a piece of relevant and missing information. The query should be a few key words about the information to search or a short sentence. Wrap the query within <query> and </query>.';
 const CODE_INSTRUCTION =
   'Instead of directly answering the question, please write additional python code that will give intermidiate results after execution. Wrap the code within ```python and ```. The code should be self-contained with all the import and initialization.';
-const BOXED_SYSTEM_PROMPT = 'Please reason step by step, and put your final answer within \\boxed{}.';
-const TAGGED_ANSWER_INSTRUCTION =
+export const BOXED_SYSTEM_PROMPT = 'Please reason step by step, and put your final answer within \\boxed{}.';
+export const TAGGED_ANSWER_INSTRUCTION =
   'Wrap the thinking process and explanation between <think> and </think> and wrap only the exact answer without any explanation within <answer> and </answer>.';
 
 /** The reference drops queries shorter than this and cuts longer ones at 390 characters. */

@@ -1,0 +1,240 @@
+// `orchestra eval`: a suite under one or more policies, N rollouts per task, graded, summarised.
+// Everything but the files and the terminal is the engine's (workers/engine/eval/), which the
+// playground runs too.
+
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { DomainError, type Domain } from '../tools/domains/domain.ts';
+import { DomainEnvironment } from '../tools/domains/environment.ts';
+import { BUILT_IN_DOMAINS, builtInDomainDir, loadDomainDir } from '../tools/domains/nodeDomains.ts';
+import { loadNodeSampleTasks } from '../tools/search/nodeCorpus.ts';
+import { CALL_EXPERT_TOOL, resolveExperts, type OrchestraConfig } from '../workers/engine/config.ts';
+import type { JudgeModel } from '../workers/engine/eval/checks.ts';
+import { createPolicies, parsePolicy, PolicyError, sweepPolicies, type PolicySpec } from '../workers/engine/eval/policies.ts';
+import { evalHeader, summarizeEval, summaryLine, summaryToCsv } from '../workers/engine/eval/results.ts';
+import { checkDomainTasks, runEvaluation } from '../workers/engine/eval/runner.ts';
+import { corpusSuite, parseSuite, SuiteError, SUITE_LIMITS, type SuiteTask } from '../workers/engine/eval/suite.ts';
+import { createModel, effectivePricing } from '../workers/prepareRun.ts';
+import { createEvalProgress, formatEvalEnd, formatEvalTable } from './evalOutput.ts';
+import { openResults, readResults } from './evalStore.ts';
+import { colorWanted, createStyle } from './format.ts';
+import type { CliIo } from './io.ts';
+import { loadConfig } from './loadConfig.ts';
+import { createNodeEnvironment, describeMissingKeys, providersInUse, type MissingKey } from './nodeEnvironment.ts';
+import { EVAL_USAGE, EXIT_CODES, parseCommandArgs, positiveInteger, UsageError } from './usage.ts';
+
+const EVAL_OPTIONS = {
+  config: { type: 'string' },
+  suite: { type: 'string' },
+  policy: { type: 'string', multiple: true },
+  sweep: { type: 'string' },
+  rollouts: { type: 'string' },
+  concurrency: { type: 'string' },
+  seed: { type: 'string' },
+  budget: { type: 'string' },
+  domain: { type: 'string', multiple: true },
+  out: { type: 'string' },
+  json: { type: 'boolean' },
+  csv: { type: 'string' },
+  report: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const BUILT_IN_SUITES = ['corpus', ...BUILT_IN_DOMAINS] as const;
+
+export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
+  const args = parseCommandArgs(argv, EVAL_OPTIONS, EVAL_USAGE);
+  if (args.help) {
+    io.stdout.write(`${EVAL_USAGE}\n`);
+    return EXIT_CODES.ok;
+  }
+  if (!args.config) throw new UsageError('--config <file> is required.', EVAL_USAGE);
+  if (!args.suite) throw new UsageError(`--suite <file.jsonl> is required (or builtin:${BUILT_IN_SUITES.join(', builtin:')}).`, EVAL_USAGE);
+  if (!args.out) throw new UsageError('--out <file.jsonl> is required: each rollout is appended there as it finishes, so a stopped evaluation resumes.', EVAL_USAGE);
+  const rollouts = positiveInteger(args.rollouts, '--rollouts', 1, EVAL_USAGE);
+  const concurrency = positiveInteger(args.concurrency, '--concurrency', 2, EVAL_USAGE);
+  const budgetUsd = parseBudget(args.budget);
+  const seed = args.seed ?? '0';
+  const specs = policySpecs(args.policy ?? [], args.sweep);
+
+  const config = await loadConfig(args.config);
+  const domainDirs = (args.domain ?? []).map((dir) => resolve(dir));
+  const { tasks, source, warnings } = loadSuite(args.suite);
+  for (const warning of warnings) io.stderr.write(`orchestra: ${args.suite}: ${warning}\n`);
+  const domains = loadDomains(tasks, domainDirs);
+  const missing = missingEvalKeys(config, specs, io.env);
+  if (missing.length > 0) throw new UsageError(describeMissingKeys(missing));
+
+  const header = evalHeader({ suite: source, tasks, config, seed });
+  const stored = readResults(args.out);
+  const node = await createNodeEnvironment(io.env);
+  try {
+    const javascript = node.environment.javascript;
+    if (!javascript) throw new Error('The CLI environment has no JavaScript sandbox.');
+    const environments = new Map<string, DomainEnvironment>();
+    for (const domain of domains) {
+      const environment = new DomainEnvironment(domain, javascript);
+      const problems = await environment.verify();
+      if (problems.length > 0) throw new UsageError(new DomainError(domain.name, problems).message);
+      environments.set(domain.name, environment);
+    }
+    const brokenTasks = await checkDomainTasks(tasks, environments);
+    if (brokenTasks.length > 0) throw new UsageError(`${source} has tasks that cannot be graded:\n${brokenTasks.map((p) => `  - ${p}`).join('\n')}`);
+
+    let policies;
+    try {
+      policies = createPolicies(specs, { config, environment: node.environment, domains: environments, seed });
+    } catch (error) {
+      if (error instanceof PolicyError) throw new UsageError(error.message, EVAL_USAGE);
+      throw error;
+    }
+    const judge = judgeOf(config, node.environment, tasks);
+    for (const path of [args.csv, args.report]) if (path !== undefined) writeOutput(path, '');
+    const append = openResults(args.out, stored, header);
+    const style = createStyle(colorWanted(io.stderr, io.env));
+    const printProgress = createEvalProgress(io.stderr, style);
+    const outcome = await runEvaluation({
+      tasks,
+      policies,
+      rollouts,
+      concurrency,
+      budgetUsd,
+      grading: { javascript, domains: environments, ...(judge ? { judge } : {}) },
+      previous: stored.records,
+      signal: io.signal,
+      onRecord: append,
+      onProgress: printProgress,
+    });
+    if (io.stderr.isTTY) io.stderr.write('\r\u001b[K');
+    io.stderr.write(formatEvalEnd(outcome));
+
+    const report = summarizeEval({
+      taskIds: tasks.map((task) => task.id),
+      policies: policies.map(({ name, label, model, preference }) => ({ name, label, model, preference })),
+      rollouts,
+      records: outcome.records,
+    });
+    if (args.csv) writeOutput(args.csv, summaryToCsv(report));
+    if (args.report) writeOutput(args.report, `${JSON.stringify(report, null, 2)}\n`);
+    if (args.json) io.stdout.write(`${JSON.stringify(summaryLine(report))}\n`);
+    else io.stdout.write(formatEvalTable(report, createStyle(colorWanted(io.stdout, io.env))));
+
+    if (outcome.interrupted) return EXIT_CODES.interrupted;
+    const errors = outcome.records.some((record) => record.stopReason === 'error');
+    return errors || outcome.missing > 0 ? EXIT_CODES.failed : EXIT_CODES.ok;
+  } finally {
+    await node.dispose();
+  }
+}
+
+function parseBudget(text: string | undefined): number | null {
+  if (text === undefined) return null;
+  const usd = Number(text.replace(/^\$/, ''));
+  if (!Number.isFinite(usd) || usd <= 0) throw new UsageError(`--budget must be a positive amount of US dollars, such as 2.50; got "${text}".`, EVAL_USAGE);
+  return usd;
+}
+
+function policySpecs(names: string[], sweep: string | undefined): PolicySpec[] {
+  try {
+    const specs = names.map(parsePolicy);
+    if (sweep !== undefined) specs.push(...sweepPolicies(sweep));
+    return specs.length > 0 ? specs : [parsePolicy('orchestrator')];
+  } catch (error) {
+    if (error instanceof PolicyError) throw new UsageError(error.message, EVAL_USAGE);
+    throw error;
+  }
+}
+
+/** A built-in suite (builtin:corpus, builtin:retail, builtin:clinic) or a JSONL file. */
+function loadSuite(spec: string): { tasks: SuiteTask[]; source: string; warnings: string[] } {
+  if (spec.startsWith('builtin:')) {
+    const name = spec.slice('builtin:'.length);
+    if (name === 'corpus') return { tasks: corpusSuite(loadNodeSampleTasks()), source: spec, warnings: [] };
+    if ((BUILT_IN_DOMAINS as readonly string[]).includes(name)) {
+      return { tasks: loadDomainDir(builtInDomainDir(name as (typeof BUILT_IN_DOMAINS)[number])).tasks, source: spec, warnings: [] };
+    }
+    throw new UsageError(`There is no built-in suite "${name}"; built in: ${BUILT_IN_SUITES.map((s) => `builtin:${s}`).join(', ')}.`);
+  }
+  let text: string;
+  try {
+    const size = statSync(spec).size;
+    if (size > SUITE_LIMITS.fileChars) {
+      throw new UsageError(`The suite "${spec}" is ${size.toLocaleString('en-US')} bytes; a suite may hold ${SUITE_LIMITS.fileChars.toLocaleString('en-US')}.`);
+    }
+    text = readFileSync(spec, 'utf8');
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
+    throw new UsageError(`Cannot read the suite "${spec}": ${reason}.`);
+  }
+  try {
+    const parsed = parseSuite(text, { source: spec, requireCheck: true });
+    return { tasks: parsed.tasks, source: spec, warnings: parsed.warnings };
+  } catch (error) {
+    if (error instanceof SuiteError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/** The domains the suite's tasks name: the built-in ones, or those in --domain folders (which
+ * win over a built-in of the same name). */
+function loadDomains(tasks: readonly SuiteTask[], dirs: readonly string[]): Domain[] {
+  const wanted = [...new Set(tasks.flatMap((task) => (task.domain === undefined ? [] : [task.domain])))];
+  if (wanted.length === 0) return [];
+  const byName = new Map<string, Domain>();
+  const load = (dir: string) => {
+    try {
+      return loadDomainDir(dir);
+    } catch (error) {
+      if (error instanceof DomainError) throw new UsageError(error.message);
+      throw error;
+    }
+  };
+  for (const dir of dirs) {
+    if (!existsSync(dir)) throw new UsageError(`--domain ${dir}: no such folder.`);
+    const domain = load(dir);
+    byName.set(domain.name, domain);
+  }
+  for (const name of wanted) {
+    if (byName.has(name)) continue;
+    if (!(BUILT_IN_DOMAINS as readonly string[]).includes(name)) {
+      throw new UsageError(`The suite has tasks of the domain "${name}", which is not built in (${BUILT_IN_DOMAINS.join(', ')}): pass its folder with --domain <dir>.`);
+    }
+    byName.set(name, load(builtInDomainDir(name as (typeof BUILT_IN_DOMAINS)[number])));
+  }
+  return wanted.map((name) => byName.get(name) as Domain);
+}
+
+/** Key variables the evaluation needs and the environment lacks: the run's providers, the judge's,
+ * a prompted Qwen3's, and call_expert experts' (domain tasks use them whatever the protocol). */
+function missingEvalKeys(config: OrchestraConfig, specs: readonly PolicySpec[], env: NodeJS.ProcessEnv): MissingKey[] {
+  const providers = new Set(providersInUse(config));
+  if (config.evaluation?.judge) providers.add(config.evaluation.judge.provider);
+  for (const spec of specs) if (spec.kind === 'qwen3' && spec.provider) providers.add(spec.provider);
+  for (const expert of Object.values(resolveExperts(config))) if (expert.tool === CALL_EXPERT_TOOL || expert.tool === 'answer') providers.add(expert.provider);
+  return [...providers].flatMap((name) => {
+    const variable = config.providers[name]?.apiKeyEnv;
+    return variable !== undefined && !env[variable] ? [{ provider: name, variable }] : [];
+  });
+}
+
+/** The judge model, when the configuration names one (a suite with judge checks needs it). */
+function judgeOf(config: OrchestraConfig, environment: Parameters<typeof createModel>[1], tasks: readonly SuiteTask[]): JudgeModel | undefined {
+  const judge = config.evaluation?.judge;
+  if (!judge) {
+    const needing = tasks.find((task) => task.check?.kind === 'judge');
+    if (needing) {
+      throw new UsageError(`Task "${needing.id}" (line ${needing.line}) has a judge check, and the configuration names no judge: add "evaluation": {"judge": {"provider": "…", "model": "…"}}.`);
+    }
+    return undefined;
+  }
+  return { model: createModel(config, environment, judge.provider, judge.model), pricing: effectivePricing(config) };
+}
+
+function writeOutput(path: string, text: string): void {
+  try {
+    writeFileSync(path, text);
+  } catch (error) {
+    throw new UsageError(`Cannot write "${path}": ${(error as Error).message}.`);
+  }
+}

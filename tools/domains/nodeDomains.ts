@@ -1,0 +1,47 @@
+// Node-only: reads a domain's files from a folder (the built-in ones live next to this file).
+// Sizes are checked before anything is read.
+
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DOMAIN_FILE_NAMES, DOMAIN_LIMITS, DomainError, parseDomain, type Domain, type DomainFiles } from './domain.ts';
+
+export const BUILT_IN_DOMAINS = ['retail', 'clinic'] as const;
+
+const HERE = fileURLToPath(new URL('.', import.meta.url));
+
+/** The folder of a built-in domain. */
+export function builtInDomainDir(name: (typeof BUILT_IN_DOMAINS)[number]): string {
+  return join(HERE, name);
+}
+
+/** At most this many bytes per file (tasks.jsonl is capped by the suite's own limit). */
+const FILE_BYTES: Record<keyof DomainFiles, number> = {
+  manifest: DOMAIN_LIMITS.manifestChars * 4,
+  policy: DOMAIN_LIMITS.policyChars * 4,
+  db: DOMAIN_LIMITS.dbChars * 4,
+  tools: DOMAIN_LIMITS.toolsChars * 4,
+  tasks: 20_000_000,
+};
+
+export function readDomainFiles(dir: string): DomainFiles {
+  const read = (file: keyof DomainFiles): string => {
+    const path = join(dir, DOMAIN_FILE_NAMES[file]);
+    let size: number;
+    try {
+      size = statSync(path).size;
+    } catch (error) {
+      const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'it does not exist' : (error as Error).message;
+      throw new DomainError(dir, [`${DOMAIN_FILE_NAMES[file]} cannot be read: ${reason}`]);
+    }
+    if (size > FILE_BYTES[file]) {
+      throw new DomainError(dir, [`${DOMAIN_FILE_NAMES[file]} is ${size.toLocaleString('en-US')} bytes; at most ${FILE_BYTES[file].toLocaleString('en-US')}`]);
+    }
+    return readFileSync(path, 'utf8');
+  };
+  return { manifest: read('manifest'), policy: read('policy'), db: read('db'), tools: read('tools'), tasks: read('tasks') };
+}
+
+export function loadDomainDir(dir: string): Domain {
+  return parseDomain(readDomainFiles(dir), dir);
+}

@@ -1,0 +1,414 @@
+// What an evaluation records and reports. Each finished rollout is one RolloutRecord (a line of
+// the CLI's results file; a stored run's summary in the browser). The summary is a pure function
+// of the records, so a resumed evaluation, the CLI and the browser report the same figures.
+
+import type { OrchestraConfig } from '../config.ts';
+import type { StopReason, ToolCounts } from '../events.ts';
+import type { PreferenceVector } from '../preferences.ts';
+import { computeGroupReward, type GroupReward } from '../reward.ts';
+import type { Verdict } from './checks.ts';
+import { hashText } from './random.ts';
+import { paretoFront, wilsonInterval } from './stats.ts';
+import type { SuiteTask } from './suite.ts';
+
+export const RESULTS_VERSION = 1;
+
+/** One rollout of one task under one policy, graded. */
+export interface RolloutRecord {
+  type: 'rollout';
+  policy: string;
+  taskId: string;
+  /** 1-based. */
+  rollout: number;
+  runId: string;
+  answer: string | null;
+  stopReason: StopReason;
+  /** The message of the error that stopped the run, when one did. */
+  error?: string;
+  correct: boolean;
+  verdict: Verdict;
+  /** The run's cost plus what grading it cost (a judge's call). */
+  costUsd: number;
+  runCostUsd: number;
+  gradingCostUsd: number;
+  /** Costs whose price is unknown (not in costUsd). */
+  unknownCostEntries: number;
+  hasEstimates: boolean;
+  /** The run's wall-clock time. */
+  latencyMs: number;
+  turns: number;
+  toolCounts: ToolCounts;
+  /** The reward's tool features: calls per alias, plus calls to tools that have no alias. */
+  toolFeatures: Record<string, number>;
+  /** Model calls per provider model id (the orchestrator's turns and each expert call). */
+  modelCalls: Record<string, number>;
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/** The identity of a rollout: what a resumed evaluation skips when it is done. */
+export function rolloutKey(record: Pick<RolloutRecord, 'policy' | 'taskId' | 'rollout'>): string {
+  return JSON.stringify([record.policy, record.taskId, record.rollout]);
+}
+
+/** Calls per alias, plus calls to tools that never carry one (a function-calling domain tool):
+ * "one count per tool alias used", the paper's tool features. */
+export function rewardToolCounts(counts: ToolCounts, expertTools: ReadonlySet<string>): Record<string, number> {
+  const features: Record<string, number> = { ...counts.aliases };
+  for (const [tool, n] of Object.entries(counts.tools)) {
+    if (!expertTools.has(tool)) features[tool] = (features[tool] ?? 0) + n;
+  }
+  return features;
+}
+
+/** What a policy is, for the report. */
+export interface PolicyDescription {
+  name: string;
+  label: string;
+  model: string;
+  preference: PreferenceVector;
+}
+
+export interface PolicySummary {
+  name: string;
+  label: string;
+  model: string;
+  /** Tasks with at least one graded rollout. */
+  tasks: number;
+  rollouts: number;
+  correct: number;
+  /** Correct rollouts over rollouts. */
+  accuracy: number;
+  /** The 95% Wilson score interval of the accuracy (over rollouts). */
+  accuracyLow: number;
+  accuracyHigh: number;
+  /** Mean cost per rollout, grading included. */
+  costUsd: number;
+  totalCostUsd: number;
+  /** Of the total, what grading cost (judge calls). */
+  gradingCostUsd: number;
+  /** Mean wall-clock time per rollout. */
+  latencyMs: number;
+  /** Total cost over correct rollouts; null when none is correct. */
+  costPerCorrect: number | null;
+  /** Each tool feature's share of all tool calls (alias, or tool without one). */
+  toolShares: Record<string, number>;
+  toolCalls: Record<string, number>;
+  /** Each model's share of all model calls (orchestrator turns and expert calls). */
+  modelShares: Record<string, number>;
+  /** Rollouts that stopped abnormally (an error, a limit, invalid output). */
+  abnormalStops: number;
+  /** Rollouts whose check could not run as intended (they count as wrong). */
+  failedChecks: number;
+  unknownCostEntries: number;
+  hasEstimates: boolean;
+  /** On the Pareto front of (mean cost, accuracy) among the reported policies. */
+  pareto: boolean;
+  preference: PreferenceVector;
+}
+
+/** One task's group of rollouts under one policy, with the paper's rewards and advantages. */
+export interface TaskGroup {
+  policy: string;
+  taskId: string;
+  rollouts: number;
+  correct: number;
+  /** Absent for fewer than two rollouts: a group of one has nothing to compare. */
+  reward?: Pick<GroupReward, 'rewards' | 'advantages' | 'mean' | 'std' | 'lowSpread' | 'tooSmall' | 'normalized' | 'skippedFeatures'>;
+}
+
+export interface EvalSummary {
+  type: 'eval_summary';
+  version: number;
+  /** How accuracy intervals are computed. */
+  interval: 'wilson-95';
+  tasks: number;
+  rolloutsPerTask: number;
+  policies: PolicySummary[];
+  /** The policies on the Pareto front, cheapest first. */
+  pareto: string[];
+}
+
+export interface EvalReport extends EvalSummary {
+  groups: TaskGroup[];
+}
+
+const NORMAL: ReadonlySet<StopReason> = new Set(['answered', 'final_message']);
+
+function add(into: Record<string, number>, from: Record<string, number>): void {
+  for (const [key, n] of Object.entries(from)) into[key] = (into[key] ?? 0) + n;
+}
+
+function shares(counts: Record<string, number>): Record<string, number> {
+  const total = Object.values(counts).reduce((sum, n) => sum + n, 0);
+  const sorted = Object.entries(counts).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
+  return Object.fromEntries(sorted.map(([key, n]) => [key, total === 0 ? 0 : n / total]));
+}
+
+/** The latest record per rollout, in the order of the plan (policy, task, rollout). */
+export function latestRecords(records: readonly RolloutRecord[]): Map<string, RolloutRecord> {
+  const latest = new Map<string, RolloutRecord>();
+  for (const record of records) latest.set(rolloutKey(record), record);
+  return latest;
+}
+
+/**
+ * The report of an evaluation: per policy, accuracy with its 95% Wilson interval, mean cost and
+ * latency, cost per correct answer, tool and model shares; the Pareto front over (cost, accuracy);
+ * and per task, the group's rewards and advantages under the policy's preference. Only rollouts of
+ * the given tasks, policies and rollout count are counted, each once (its latest record).
+ */
+export function summarizeEval(options: {
+  taskIds: readonly string[];
+  policies: readonly PolicyDescription[];
+  rollouts: number;
+  records: readonly RolloutRecord[];
+}): EvalReport {
+  const latest = latestRecords(options.records);
+  const summaries: PolicySummary[] = [];
+  const groups: TaskGroup[] = [];
+  for (const policy of options.policies) {
+    const toolCalls: Record<string, number> = {};
+    const modelCalls: Record<string, number> = {};
+    let rollouts = 0;
+    let correct = 0;
+    let totalCostUsd = 0;
+    let gradingCostUsd = 0;
+    let latencyMs = 0;
+    let abnormalStops = 0;
+    let failedChecks = 0;
+    let unknownCostEntries = 0;
+    let hasEstimates = false;
+    let tasks = 0;
+    for (const taskId of options.taskIds) {
+      const group: RolloutRecord[] = [];
+      for (let rollout = 1; rollout <= options.rollouts; rollout++) {
+        const record = latest.get(rolloutKey({ policy: policy.name, taskId, rollout }));
+        if (record) group.push(record);
+      }
+      if (group.length === 0) continue;
+      tasks += 1;
+      for (const record of group) {
+        rollouts += 1;
+        if (record.correct) correct += 1;
+        totalCostUsd += record.costUsd;
+        gradingCostUsd += record.gradingCostUsd;
+        latencyMs += record.latencyMs;
+        if (!NORMAL.has(record.stopReason)) abnormalStops += 1;
+        if (record.verdict.failed) failedChecks += 1;
+        unknownCostEntries += record.unknownCostEntries;
+        hasEstimates ||= record.hasEstimates;
+        add(toolCalls, record.toolFeatures);
+        add(modelCalls, record.modelCalls);
+      }
+      groups.push(groupOf(policy, taskId, group));
+    }
+    const interval = wilsonInterval(correct, rollouts);
+    summaries.push({
+      name: policy.name,
+      label: policy.label,
+      model: policy.model,
+      tasks,
+      rollouts,
+      correct,
+      accuracy: rollouts === 0 ? 0 : correct / rollouts,
+      accuracyLow: interval.low,
+      accuracyHigh: interval.high,
+      costUsd: rollouts === 0 ? 0 : totalCostUsd / rollouts,
+      totalCostUsd,
+      gradingCostUsd,
+      latencyMs: rollouts === 0 ? 0 : latencyMs / rollouts,
+      costPerCorrect: correct === 0 ? null : totalCostUsd / correct,
+      toolShares: shares(toolCalls),
+      toolCalls,
+      modelShares: shares(modelCalls),
+      abnormalStops,
+      failedChecks,
+      unknownCostEntries,
+      hasEstimates,
+      pareto: false,
+      preference: policy.preference,
+    });
+  }
+  // A mean cost that leaves unknown prices out is no point to compare: it stays off the front.
+  const front = paretoFront(
+    summaries
+      .filter((s) => s.rollouts > 0)
+      .map((s) => ({ name: s.name, costUsd: s.unknownCostEntries > 0 ? null : s.costUsd, accuracy: s.accuracy })),
+  );
+  for (const summary of summaries) summary.pareto = front.includes(summary.name);
+  return {
+    type: 'eval_summary',
+    version: RESULTS_VERSION,
+    interval: 'wilson-95',
+    tasks: options.taskIds.length,
+    rolloutsPerTask: options.rollouts,
+    policies: summaries,
+    pareto: front,
+    groups,
+  };
+}
+
+function groupOf(policy: PolicyDescription, taskId: string, group: RolloutRecord[]): TaskGroup {
+  const result: TaskGroup = { policy: policy.name, taskId, rollouts: group.length, correct: group.filter((r) => r.correct).length };
+  if (group.length < 2) return result;
+  const reward = computeGroupReward(
+    group.map((record) => ({ correct: record.correct, costUsd: record.costUsd, latencyMs: record.latencyMs, toolCounts: record.toolFeatures })),
+    policy.preference,
+  );
+  result.reward = {
+    rewards: reward.rewards,
+    advantages: reward.advantages,
+    mean: reward.mean,
+    std: reward.std,
+    lowSpread: reward.lowSpread,
+    tooSmall: reward.tooSmall,
+    normalized: reward.normalized,
+    skippedFeatures: reward.skippedFeatures,
+  };
+  return result;
+}
+
+/** The summary without the per-task groups: the CLI's last `--json` line. */
+export function summaryLine(report: EvalReport): EvalSummary {
+  const { groups: _groups, ...summary } = report;
+  return summary;
+}
+
+/** A spreadsheet cell: quoted when it must be, and never read as a formula (a name that starts
+ * with "=", "+", "-" or "@" would run in a spreadsheet). */
+function cell(value: string | number | boolean | null): string {
+  if (value === null) return '';
+  let text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : String(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+const CSV_COLUMNS = [
+  'policy',
+  'label',
+  'model',
+  'tasks',
+  'rollouts',
+  'correct',
+  'accuracy',
+  'accuracy_low_95',
+  'accuracy_high_95',
+  'mean_cost_usd',
+  'total_cost_usd',
+  'grading_cost_usd',
+  'mean_latency_ms',
+  'cost_per_correct_usd',
+  'pareto',
+  'abnormal_stops',
+  'failed_checks',
+  'unknown_cost_entries',
+  'tool_shares',
+  'model_shares',
+] as const;
+
+const sharesText = (values: Record<string, number>) =>
+  Object.entries(values)
+    .map(([key, share]) => `${key}=${Number(share.toFixed(4))}`)
+    .join('; ');
+
+/** The per-policy table as CSV (one header row, one row per policy). */
+export function summaryToCsv(summary: EvalSummary): string {
+  const rows = summary.policies.map((p) =>
+    [
+      p.name,
+      p.label,
+      p.model,
+      p.tasks,
+      p.rollouts,
+      p.correct,
+      p.accuracy,
+      p.accuracyLow,
+      p.accuracyHigh,
+      p.costUsd,
+      p.totalCostUsd,
+      p.gradingCostUsd,
+      Math.round(p.latencyMs),
+      p.costPerCorrect,
+      p.pareto,
+      p.abnormalStops,
+      p.failedChecks,
+      p.unknownCostEntries,
+      sharesText(p.toolShares),
+      sharesText(p.modelShares),
+    ]
+      .map(cell)
+      .join(','),
+  );
+  return `${[CSV_COLUMNS.join(','), ...rows].join('\n')}\n`;
+}
+
+/** The first line of a results file: which evaluation its records belong to. A resumed
+ * evaluation must match it, or its figures would mix two suites, configurations or seeds. */
+export interface EvalHeader {
+  type: 'eval_started';
+  version: number;
+  /** Where the suite came from (a file name or builtin:<name>). */
+  suite: string;
+  suiteHash: string;
+  configHash: string;
+  seed: string;
+  startedAt: string;
+}
+
+/** What an evaluation's header is made of: hashes of the suite's tasks and of the config. */
+export function evalHeader(options: { suite: string; tasks: readonly SuiteTask[]; config: OrchestraConfig; seed: string }): EvalHeader {
+  const tasks = options.tasks.map(({ line: _line, ...task }) => task);
+  return {
+    type: 'eval_started',
+    version: RESULTS_VERSION,
+    suite: options.suite,
+    suiteHash: hashText(JSON.stringify(tasks)),
+    configHash: hashText(JSON.stringify(options.config)),
+    seed: options.seed,
+    startedAt: new Date().toISOString(),
+  };
+}
+
+/** Why a results file's header does not fit this evaluation, or null when it does. */
+export function headerMismatch(found: EvalHeader, wanted: EvalHeader): string | null {
+  if (found.version !== wanted.version) return `it was written by another version of the results format (${found.version}, this is ${wanted.version})`;
+  const differ: string[] = [];
+  if (found.suiteHash !== wanted.suiteHash) differ.push('suite');
+  if (found.configHash !== wanted.configHash) differ.push('configuration');
+  if (found.seed !== wanted.seed) differ.push(`seed ("${found.seed}" then, "${wanted.seed}" now)`);
+  return differ.length === 0 ? null : `it holds results of another evaluation: the ${differ.join(', the ')} differ${differ.length === 1 ? 's' : ''}`;
+}
+
+function isCounts(value: unknown): value is Record<string, number> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((n) => typeof n === 'number' && Number.isFinite(n));
+}
+
+/** A results-file line read back: a record when it has every field the summary uses, with the
+ * right types; null for anything else (a line cut short by a crash, another kind of line). */
+export function readRecord(value: unknown): RolloutRecord | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const r = value as Partial<RolloutRecord>;
+  const ok =
+    r.type === 'rollout' &&
+    typeof r.policy === 'string' &&
+    typeof r.taskId === 'string' &&
+    typeof r.rollout === 'number' &&
+    Number.isInteger(r.rollout) &&
+    typeof r.stopReason === 'string' &&
+    typeof r.correct === 'boolean' &&
+    typeof r.verdict === 'object' &&
+    r.verdict !== null &&
+    [r.costUsd, r.runCostUsd, r.gradingCostUsd, r.latencyMs, r.unknownCostEntries].every((n) => typeof n === 'number' && Number.isFinite(n)) &&
+    isCounts(r.toolFeatures) &&
+    isCounts(r.modelCalls);
+  return ok ? (r as RolloutRecord) : null;
+}
+
+export function readHeader(value: unknown): EvalHeader | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const h = value as Partial<EvalHeader>;
+  return h.type === 'eval_started' && typeof h.version === 'number' && typeof h.suiteHash === 'string' && typeof h.configHash === 'string' && typeof h.seed === 'string'
+    ? (h as EvalHeader)
+    : null;
+}

@@ -1,0 +1,268 @@
+// Runs a suite under several policies: every (policy, task, rollout) is one ordinary run of the
+// engine, graded by the task's check, recorded at once (the host persists it), so an interrupted
+// evaluation resumes where it stopped. Bounded concurrency, a budget that stops new rollouts, and
+// progress after each one. Pure TypeScript: the CLI and the browser drive the same loop.
+
+import type { DomainEnvironment } from '../../../tools/domains/environment.ts';
+import type { JavaScriptRunner } from '../../../tools/javascript/types.ts';
+import type { RunEvent } from '../events.ts';
+import { runOrchestration } from '../run.ts';
+import { grade, type JudgeModel, type Verdict } from './checks.ts';
+import type { Policy } from './policies.ts';
+import { latestRecords, rewardToolCounts, rolloutKey, type RolloutRecord } from './results.ts';
+import type { SuiteTask } from './suite.ts';
+
+export interface RolloutKey {
+  policy: string;
+  taskId: string;
+  rollout: number;
+}
+
+/** What grading needs from the host. */
+export interface Grading {
+  /** The QuickJS sandbox, for regex and js checks. */
+  javascript?: JavaScriptRunner;
+  judge?: JudgeModel;
+  /** The domains of the suite's tasks (their golden states and comparisons). */
+  domains: ReadonlyMap<string, DomainEnvironment>;
+}
+
+export interface EvalProgress {
+  /** Rollouts in the plan. */
+  total: number;
+  /** Done before this session (a resumed evaluation). */
+  skipped: number;
+  /** Finished and recorded in this session. */
+  finished: number;
+  running: number;
+  /** Correct among every recorded rollout (skipped ones included). */
+  correct: number;
+  graded: number;
+  /** What this session has spent, grading included. */
+  spentUsd: number;
+  elapsedMs: number;
+  /** Time left at this session's pace; null until a rollout has finished. */
+  etaMs: number | null;
+}
+
+export type EvalProgressEvent =
+  | { type: 'started'; progress: EvalProgress; retried: number }
+  | { type: 'rollout_finished'; record: RolloutRecord; progress: EvalProgress }
+  /** Stopped (Ctrl-C, Stop): not recorded, it runs again next time. What it spent still counts. */
+  | { type: 'rollout_abandoned'; key: RolloutKey; costUsd: number; progress: EvalProgress }
+  /** Failed before it could run (a policy that cannot prepare the task): not recorded. */
+  | { type: 'rollout_crashed'; key: RolloutKey; message: string; progress: EvalProgress }
+  | { type: 'budget_reached'; progress: EvalProgress };
+
+export interface RunEvalOptions {
+  tasks: readonly SuiteTask[];
+  policies: readonly Policy[];
+  /** Rollouts per task and policy. */
+  rollouts: number;
+  concurrency: number;
+  /** No new rollout starts once this session has spent this much (those in flight finish). */
+  budgetUsd: number | null;
+  grading: Grading;
+  /** Records an earlier session left (the latest per rollout counts). Those that stopped on an
+   * error run again; the others are skipped. */
+  previous: readonly RolloutRecord[];
+  signal: AbortSignal;
+  /** Keeps a record (the CLI appends it to the results file). Called once per finished rollout. */
+  onRecord(record: RolloutRecord): void;
+  onProgress?(event: EvalProgressEvent): void;
+  /** Every event of every run, for a host that stores or shows runs. */
+  onRunEvent?(key: RolloutKey, event: RunEvent): void;
+}
+
+export interface EvalOutcome {
+  /** The latest record of every planned rollout that has one, in plan order. */
+  records: RolloutRecord[];
+  progress: EvalProgress;
+  crashed: number;
+  interrupted: boolean;
+  budgetReached: boolean;
+  /** Planned rollouts with no record (not started, abandoned or crashed). */
+  missing: number;
+}
+
+/** The plan's rollouts, rollout-major so that every task has a first rollout before any a second
+ * (accuracy so far means something early), policies interleaved task by task. */
+function planOf(tasks: readonly SuiteTask[], policies: readonly Policy[], rollouts: number): RolloutKey[] {
+  const keys: RolloutKey[] = [];
+  for (let rollout = 1; rollout <= rollouts; rollout++) {
+    for (const task of tasks) for (const policy of policies) keys.push({ policy: policy.name, taskId: task.id, rollout });
+  }
+  return keys;
+}
+
+/** Works out every domain task's golden state before anything is spent: a task whose golden
+ * actions do not run is a broken suite, said up front. Returns the problems. */
+export async function checkDomainTasks(tasks: readonly SuiteTask[], domains: ReadonlyMap<string, DomainEnvironment>): Promise<string[]> {
+  const problems: string[] = [];
+  for (const task of tasks) {
+    if (task.domain === undefined) continue;
+    const domain = domains.get(task.domain);
+    if (!domain) {
+      problems.push(`line ${task.line} ("${task.id}"): no domain named "${task.domain}" is loaded`);
+      continue;
+    }
+    const golden = await domain.goldenState(task);
+    if (!golden.ok) problems.push(`line ${task.line} ("${task.id}"): ${golden.error}`);
+  }
+  return problems;
+}
+
+export async function runEvaluation(options: RunEvalOptions): Promise<EvalOutcome> {
+  const started = performance.now();
+  const tasksById = new Map(options.tasks.map((task) => [task.id, task]));
+  const policiesByName = new Map(options.policies.map((policy) => [policy.name, policy]));
+  const plan = planOf(options.tasks, options.policies, options.rollouts);
+  const planned = new Set(plan.map(rolloutKey));
+  const latest = latestRecords(options.previous.filter((record) => planned.has(rolloutKey(record))));
+  const done = new Set([...latest].filter(([, record]) => record.stopReason !== 'error').map(([key]) => key));
+  const retried = latest.size - done.size;
+  const pending = plan.filter((key) => !done.has(rolloutKey(key)));
+
+  let finished = 0;
+  let running = 0;
+  let spentUsd = 0;
+  let crashed = 0;
+  let budgetReached = false;
+  let correct = 0;
+  for (const key of done) if (latest.get(key)?.correct) correct += 1;
+
+  const progress = (): EvalProgress => {
+    const elapsedMs = performance.now() - started;
+    const remaining = pending.length - finished;
+    return {
+      total: plan.length,
+      skipped: done.size,
+      finished,
+      running,
+      correct,
+      graded: done.size + finished,
+      spentUsd,
+      elapsedMs,
+      etaMs: finished > 0 && remaining > 0 ? (elapsedMs / finished) * remaining : finished > 0 ? 0 : null,
+    };
+  };
+  options.onProgress?.({ type: 'started', progress: progress(), retried });
+
+  const runOne = async (key: RolloutKey): Promise<void> => {
+    const task = tasksById.get(key.taskId);
+    const policy = policiesByName.get(key.policy);
+    if (!task || !policy) return;
+    let prepared;
+    try {
+      prepared = policy.prepare(task, key.rollout);
+    } catch (error) {
+      crashed += 1;
+      options.onProgress?.({ type: 'rollout_crashed', key, message: error instanceof Error ? error.message : String(error), progress: progress() });
+      return;
+    }
+    const modelCalls: Record<string, number> = {};
+    let fatal: string | undefined;
+    const result = await runOrchestration({
+      ...prepared.run,
+      task: task.task,
+      signal: options.signal,
+      onEvent: (event) => {
+        if (event.type === 'usage' && (event.entry.kind === 'orchestrator' || event.entry.kind === 'expert') && event.entry.model) {
+          modelCalls[event.entry.model] = (modelCalls[event.entry.model] ?? 0) + 1;
+        } else if (event.type === 'error' && event.fatal) {
+          fatal = event.message;
+        }
+        options.onRunEvent?.(key, event);
+      },
+    });
+    if (result.stopReason === 'aborted' || options.signal.aborted) {
+      spentUsd += result.totals.costUsd;
+      options.onProgress?.({ type: 'rollout_abandoned', key, costUsd: result.totals.costUsd, progress: progress() });
+      return;
+    }
+    const domain = task.domain === undefined ? undefined : options.grading.domains.get(task.domain);
+    const verdict: Verdict = task.check
+      ? await grade(task.check, {
+          task: task.task,
+          answer: result.answer,
+          ...(task.answer === undefined ? {} : { expected: task.answer }),
+          ...(task.meta === undefined ? {} : { meta: task.meta }),
+          ...(options.grading.javascript ? { javascript: options.grading.javascript } : {}),
+          ...(options.grading.judge ? { judge: options.grading.judge } : {}),
+          ...(domain && prepared.session ? { database: domain.comparison(task, prepared.session) } : {}),
+          signal: options.signal,
+        })
+      : { check: 'exact', correct: false, failed: true, reason: 'the task has no check' };
+    const gradingCostUsd = verdict.costUsd ?? 0;
+    spentUsd += result.totals.costUsd + gradingCostUsd;
+    if (options.signal.aborted) {
+      options.onProgress?.({ type: 'rollout_abandoned', key, costUsd: result.totals.costUsd + gradingCostUsd, progress: progress() });
+      return;
+    }
+    const { totals } = result;
+    const record: RolloutRecord = {
+      type: 'rollout',
+      policy: key.policy,
+      taskId: key.taskId,
+      rollout: key.rollout,
+      runId: result.runId,
+      answer: result.answer,
+      stopReason: result.stopReason,
+      ...(fatal !== undefined && result.stopReason === 'error' ? { error: fatal } : {}),
+      correct: verdict.correct,
+      verdict,
+      costUsd: totals.costUsd + gradingCostUsd,
+      runCostUsd: totals.costUsd,
+      gradingCostUsd,
+      unknownCostEntries: totals.unknownCostEntries + (verdict.costUsd === null ? 1 : 0),
+      hasEstimates: totals.hasEstimates,
+      latencyMs: totals.latencyMs,
+      turns: totals.turns,
+      toolCounts: totals.toolCounts,
+      toolFeatures: rewardToolCounts(totals.toolCounts, prepared.expertTools),
+      modelCalls,
+      promptTokens: totals.promptTokens,
+      completionTokens: totals.completionTokens,
+    };
+    options.onRecord(record);
+    latest.set(rolloutKey(record), record);
+    finished += 1;
+    if (record.correct) correct += 1;
+    options.onProgress?.({ type: 'rollout_finished', record, progress: progress() });
+  };
+
+  let next = 0;
+  const worker = async () => {
+    while (!options.signal.aborted) {
+      if (options.budgetUsd !== null && spentUsd >= options.budgetUsd) {
+        if (!budgetReached) {
+          budgetReached = true;
+          options.onProgress?.({ type: 'budget_reached', progress: progress() });
+        }
+        return;
+      }
+      const key = pending[next++];
+      if (!key) return;
+      running += 1;
+      try {
+        await runOne(key);
+      } finally {
+        running -= 1;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, pending.length)) }, worker));
+
+  const records = plan.flatMap((key) => {
+    const record = latest.get(rolloutKey(key));
+    return record ? [record] : [];
+  });
+  return {
+    records,
+    progress: progress(),
+    crashed,
+    interrupted: options.signal.aborted,
+    budgetReached,
+    missing: plan.length - records.length,
+  };
+}

@@ -1,0 +1,52 @@
+// The statistics an evaluation reports: a confidence interval for accuracy and the Pareto front
+// over cost and accuracy.
+
+/** z for a two-sided 95% interval. */
+const Z95 = 1.959963984540054;
+
+export interface Interval {
+  low: number;
+  high: number;
+}
+
+/**
+ * The Wilson score interval for a proportion (95% unless `z` says otherwise). Unlike the normal
+ * approximation ("p ± 1.96·√(p(1−p)/n)") it stays inside [0, 1] and is honest at 0 or n successes
+ * and for small n, which is what a 20-task suite gives. Empty: [0, 1], nothing is known.
+ */
+export function wilsonInterval(successes: number, n: number, z = Z95): Interval {
+  if (n <= 0) return { low: 0, high: 1 };
+  const p = successes / n;
+  const z2 = z * z;
+  const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
+  const half = (z / (1 + z2 / n)) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
+  // Rounding can leave the bounds a hair outside [0, 1] or off the exact ends.
+  return {
+    low: successes === 0 ? 0 : Math.max(0, centre - half),
+    high: successes === n ? 1 : Math.min(1, centre + half),
+  };
+}
+
+export interface CostAccuracyPoint {
+  name: string;
+  /** Mean cost per task; null when unknown (such a point is left off the front). */
+  costUsd: number | null;
+  accuracy: number;
+}
+
+/**
+ * The names of the points no other point beats: none is both at most as costly and at least as
+ * accurate, and strictly better in one of the two. Sorted by cost, cheapest first (the paper's
+ * Fig. 6 reads the front left to right). Ties (the same cost and accuracy) all stay on it.
+ */
+export function paretoFront(points: readonly CostAccuracyPoint[]): string[] {
+  const known = points.filter((p): p is CostAccuracyPoint & { costUsd: number } => p.costUsd !== null);
+  const dominated = (p: { costUsd: number; accuracy: number }) =>
+    known.some(
+      (q) => q.costUsd <= p.costUsd && q.accuracy >= p.accuracy && (q.costUsd < p.costUsd || q.accuracy > p.accuracy),
+    );
+  return known
+    .filter((p) => !dominated(p))
+    .sort((a, b) => a.costUsd - b.costUsd || b.accuracy - a.accuracy || (a.name < b.name ? -1 : 1))
+    .map((p) => p.name);
+}
