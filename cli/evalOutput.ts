@@ -36,7 +36,7 @@ export function createEvalProgress(stream: { write(text: string): unknown; isTTY
         const { record, progress } = event;
         const mark = record.verdict.failed ? style.red('!') : record.correct ? style.green('✓') : style.yellow('✗');
         const stop = record.stopReason === 'answered' || record.stopReason === 'final_message' ? '' : ` · ${record.stopReason}`;
-        const line = `${mark} ${record.policy} · ${record.taskId} #${record.rollout}${stop} · ${formatUsd(record.costUsd)} · ${oneLine(`${record.verdict.check}: ${record.verdict.reason}`, 140)}`;
+        const line = `${mark} ${record.policy} · ${record.taskId} #${record.rollout}${stop} · ${formatUsd(record.costUsd)} · ${oneLine(`${record.verdict.check}: ${record.verdict.reason}`, 200)}`;
         if (live) say(line, progress);
         else stream.write(`${line} · ${status(progress)}\n`);
         return;

@@ -187,6 +187,7 @@ export class DomainSession {
 
   #apply(changes: Change[]): RowChange[] {
     const applied: RowChange[] = [];
+    changes.sort((a, b) => (a.table === b.table ? (a.id < b.id ? -1 : 1) : a.table < b.table ? -1 : 1));
     for (const { table, id, row } of changes) {
       const rows = Object.hasOwn(this.db, table) ? this.db[table] : undefined;
       const before = rows && Object.hasOwn(rows, id) ? (rows[id] ?? null) : null;

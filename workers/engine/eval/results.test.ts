@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest';
+import { PREFERENCE_PRESETS } from '../preferences.ts';
+import { computeGroupReward } from '../reward.ts';
+import { headerMismatch, readRecord, summarizeEval, summaryLine, summaryToCsv, type EvalHeader, type RolloutRecord } from './results.ts';
+
+function record(policy: string, taskId: string, rollout: number, fields: Partial<RolloutRecord>): RolloutRecord {
+  const correct = fields.correct ?? true;
+  return {
+    type: 'rollout',
+    policy,
+    taskId,
+    rollout,
+    runId: `${policy}-${taskId}-${rollout}`,
+    answer: 'x',
+    stopReason: 'answered',
+    correct,
+    verdict: { check: 'exact', correct, reason: 'r' },
+    costUsd: 0.01,
+    runCostUsd: 0.01,
+    gradingCostUsd: 0,
+    unknownCostEntries: 0,
+    hasEstimates: false,
+    latencyMs: 1000,
+    turns: 1,
+    toolCounts: { tools: {}, aliases: {} },
+    toolFeatures: {},
+    modelCalls: {},
+    promptTokens: 0,
+    completionTokens: 0,
+    ...fields,
+  };
+}
+
+const policies = [
+  { name: 'orchestrator', label: 'the orchestrator', model: 'orch-8b', preference: PREFERENCE_PRESETS.balanced },
+  { name: 'strongest', label: 'gpt-5 alone', model: 'gpt-5', preference: PREFERENCE_PRESETS.balanced },
+];
+
+describe('summarizeEval', () => {
+  const records = [
+    record('orchestrator', 'a', 1, { correct: true, costUsd: 0.002, toolFeatures: { 'search-1': 1, 'answer-2': 1 }, modelCalls: { 'orch-8b': 2, 'gpt-5-mini': 2 } }),
+    record('orchestrator', 'a', 2, { correct: false, costUsd: 0.004, latencyMs: 3000, toolFeatures: { 'answer-1': 1 }, modelCalls: { 'orch-8b': 1, 'gpt-5': 1 } }),
+    record('orchestrator', 'b', 1, { correct: true, costUsd: 0.003, gradingCostUsd: 0.001, toolFeatures: { 'answer-2': 2 }, modelCalls: { 'orch-8b': 2, 'gpt-5-mini': 2 } }),
+    // An earlier record of the same rollout, superseded by the one after it.
+    record('orchestrator', 'b', 2, { correct: false, stopReason: 'error', costUsd: 0 }),
+    record('orchestrator', 'b', 2, { correct: true, costUsd: 0.003, toolFeatures: { 'answer-2': 1 }, modelCalls: { 'orch-8b': 1, 'gpt-5-mini': 1 } }),
+    record('strongest', 'a', 1, { correct: true, costUsd: 0.02 }),
+    record('strongest', 'a', 2, { correct: true, costUsd: 0.02 }),
+    record('strongest', 'b', 1, { correct: false, costUsd: 0.02, verdict: { check: 'judge', correct: false, failed: true, reason: 'no judge' } }),
+    record('strongest', 'b', 2, { correct: true, costUsd: 0.02, stopReason: 'max_turns' }),
+    // Not in the plan: another task, a third rollout.
+    record('strongest', 'z', 1, { costUsd: 100 }),
+    record('strongest', 'a', 3, { costUsd: 100 }),
+  ];
+  const report = summarizeEval({ taskIds: ['a', 'b'], policies, rollouts: 2, records });
+
+  it('gives each policy its accuracy with the Wilson interval, mean cost and latency, and cost per correct answer', () => {
+    const [orchestrator, strongest] = report.policies;
+    expect(orchestrator).toMatchObject({
+      name: 'orchestrator',
+      tasks: 2,
+      rollouts: 4,
+      correct: 3,
+      accuracy: 0.75,
+      totalCostUsd: 0.012,
+      gradingCostUsd: 0.001,
+      abnormalStops: 0,
+      failedChecks: 0,
+    });
+    expect(orchestrator?.costUsd).toBeCloseTo(0.003, 12);
+    expect(orchestrator?.latencyMs).toBe(1500);
+    expect(orchestrator?.costPerCorrect).toBeCloseTo(0.004, 12);
+    expect(orchestrator?.accuracyLow).toBeCloseTo(0.3006, 4);
+    expect(orchestrator?.accuracyHigh).toBeCloseTo(0.9544, 4);
+    expect(strongest).toMatchObject({ rollouts: 4, correct: 3, accuracy: 0.75, abnormalStops: 1, failedChecks: 1 });
+    expect(strongest?.costUsd).toBeCloseTo(0.02, 12);
+  });
+
+  it('shares tool calls and model calls out, largest first', () => {
+    const [orchestrator] = report.policies;
+    expect(orchestrator?.toolCalls).toEqual({ 'search-1': 1, 'answer-2': 4, 'answer-1': 1 });
+    expect(orchestrator?.toolShares).toEqual({ 'answer-2': 4 / 6, 'answer-1': 1 / 6, 'search-1': 1 / 6 });
+    expect(Object.keys(orchestrator?.toolShares ?? {})).toEqual(['answer-2', 'answer-1', 'search-1']);
+    expect(orchestrator?.modelShares).toEqual({ 'orch-8b': 6 / 12, 'gpt-5-mini': 5 / 12, 'gpt-5': 1 / 12 });
+  });
+
+  it('marks the Pareto front: the cheaper policy with equal accuracy beats the dearer one', () => {
+    expect(report.pareto).toEqual(['orchestrator']);
+    expect(report.policies.map((p) => p.pareto)).toEqual([true, false]);
+  });
+
+  it('computes each task\'s group reward under the policy\'s preference, as the reward module does', () => {
+    const group = report.groups.find((g) => g.policy === 'orchestrator' && g.taskId === 'a');
+    const expected = computeGroupReward(
+      [
+        { correct: true, costUsd: 0.002, latencyMs: 1000, toolCounts: { 'search-1': 1, 'answer-2': 1 } },
+        { correct: false, costUsd: 0.004, latencyMs: 3000, toolCounts: { 'answer-1': 1 } },
+      ],
+      PREFERENCE_PRESETS.balanced,
+    );
+    expect(group).toMatchObject({ rollouts: 2, correct: 1 });
+    expect(group?.reward?.rewards).toEqual(expected.rewards);
+    expect(group?.reward?.advantages).toEqual(expected.advantages);
+    expect(group?.reward?.normalized[0]).toMatchObject({ outcome: 1, cost: 1, latency: 1 });
+  });
+
+  it('keeps a policy whose costs are partly unpriced off the front', () => {
+    const unpriced = summarizeEval({
+      taskIds: ['a'],
+      policies,
+      rollouts: 1,
+      records: [record('orchestrator', 'a', 1, { costUsd: 0.001, unknownCostEntries: 2 }), record('strongest', 'a', 1, { costUsd: 0.02 })],
+    });
+    expect(unpriced.pareto).toEqual(['strongest']);
+  });
+
+  it('leaves the groups out of the summary line', () => {
+    const line = summaryLine(report);
+    expect(line).not.toHaveProperty('groups');
+    expect(line).toMatchObject({ type: 'eval_summary', interval: 'wilson-95', tasks: 2, rolloutsPerTask: 2 });
+  });
+});
+
+describe('summaryToCsv', () => {
+  it('writes one row per policy, quoting where needed and never as a formula', () => {
+    const hostile = [{ name: '=HYPERLINK("http://x")', label: 'a, "quoted" label', model: '@model', preference: PREFERENCE_PRESETS.balanced }];
+    const report = summarizeEval({ taskIds: ['a'], policies: hostile, rollouts: 1, records: [record('=HYPERLINK("http://x")', 'a', 1, { toolFeatures: { 'answer-1': 1 } })] });
+    const [header, row] = summaryToCsv(report).trimEnd().split('\n');
+    expect(header).toBe(
+      'policy,label,model,tasks,rollouts,correct,accuracy,accuracy_low_95,accuracy_high_95,mean_cost_usd,total_cost_usd,grading_cost_usd,mean_latency_ms,cost_per_correct_usd,pareto,abnormal_stops,failed_checks,unknown_cost_entries,tool_shares,model_shares',
+    );
+    expect(row).toMatch(/^"'=HYPERLINK\(""http:\/\/x""\)","a, ""quoted"" label",'@model,1,1,1,1,/);
+    expect(row).toMatch(/,answer-1=1,$/);
+  });
+});
+
+describe('results files', () => {
+  const header: EvalHeader = { type: 'eval_started', version: 1, suite: 's.jsonl', suiteHash: 'a', configHash: 'b', seed: '0', startedAt: '' };
+
+  it('say why a resumed evaluation does not fit', () => {
+    expect(headerMismatch(header, { ...header, startedAt: 'later' })).toBeNull();
+    expect(headerMismatch(header, { ...header, suiteHash: 'c', seed: '1' })).toBe('it holds results of another evaluation: the suite, the seed ("0" then, "1" now) differ');
+    expect(headerMismatch(header, { ...header, version: 2 })).toMatch(/another version/);
+  });
+
+  it('read back only whole, well-typed records', () => {
+    const good = record('p', 't', 1, {});
+    expect(readRecord(JSON.parse(JSON.stringify(good)))).toEqual(good);
+    expect(readRecord({ ...good, costUsd: 'free' })).toBeNull();
+    expect(readRecord({ ...good, toolFeatures: { a: 'x' } })).toBeNull();
+    expect(readRecord({ ...good, rollout: 1.5 })).toBeNull();
+    expect(readRecord(null)).toBeNull();
+  });
+});
