@@ -11,7 +11,7 @@ const percent = (x: number) => `${(x * 100).toFixed(1)}%`;
 function status(progress: EvalProgress): string {
   const done = progress.skipped + progress.finished;
   const accuracy = progress.graded === 0 ? '—' : `${percent(progress.correct / progress.graded)} (${progress.correct}/${progress.graded})`;
-  const eta = progress.etaMs !== null && progress.etaMs > 0 ? ` · ${formatDuration(progress.etaMs)} left` : '';
+  const eta = progress.etaMs !== null && progress.etaMs >= 1000 ? ` · ${formatDuration(progress.etaMs)} left` : '';
   return `${done}/${progress.total} rollouts · accuracy ${accuracy} · ${formatUsd(progress.spentUsd)} spent · ${progress.running} running${eta}`;
 }
 

@@ -1,8 +1,8 @@
 // `npm run bench`: prints the benchmark figures and their targets. Record them in
 // docs/benchmarks.md with the command and the machine they came from.
 //
-//   npm run bench                                  engine, bundle size, the 500-step streaming run and the sandboxes
-//   npm run bench -- --only engine|ui|bundle|stream|sandbox
+//   npm run bench                                  engine, evaluation, bundle size, the 500-step streaming run and the sandboxes
+//   npm run bench -- --only engine|eval|ui|bundle|stream|sandbox
 //   npm run bench -- --only ui --steps 50          a quick streaming check
 //   npm run bench -- --only ui --dist dist         measure and serve an existing build (also for sandbox)
 //   npm run bench -- --only stream --profile       say where long tasks spend their time
@@ -11,12 +11,13 @@
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { runEngineBenchmarks } from './engine.bench.ts';
+import { formatEvalReport, runEvalBenchmarks } from './eval.bench.ts';
 import { formatSandboxReport, runSandboxBenchmarks } from './sandbox.bench.ts';
 import { formatUiReport, runUiBenchmarks } from './ui.bench.ts';
 
 const TARGET_TURN_OVERHEAD_MS = 0.2;
 const TARGET_CONTEXT_MS = 2;
-const PARTS = ['engine', 'ui', 'bundle', 'stream', 'sandbox'] as const;
+const PARTS = ['engine', 'eval', 'ui', 'bundle', 'stream', 'sandbox'] as const;
 type Part = (typeof PARTS)[number];
 
 const fmt = (ms: number) => `${ms.toFixed(4)} ms`;
@@ -57,6 +58,7 @@ async function main() {
   const log = (line: string) => console.error(line);
 
   const engine = wants('engine') ? await runEngineBenchmarks() : undefined;
+  const evaluation = wants('eval') ? await runEvalBenchmarks() : undefined;
   const ui =
     wants('bundle') || wants('stream')
       ? await runUiBenchmarks({
@@ -73,14 +75,16 @@ async function main() {
     : undefined;
 
   if (options.json) {
-    console.log(JSON.stringify({ machine: machine(), date: new Date().toISOString(), engine, ui, sandbox }, null, 2));
+    console.log(JSON.stringify({ machine: machine(), date: new Date().toISOString(), engine, evaluation, ui, sandbox }, null, 2));
     return;
   }
   console.log(`Benchmarks on ${machine()}, ${new Date().toISOString().slice(0, 10)}\n`);
   if (engine) printEngine(engine);
-  if (engine && ui) console.log('');
+  if (engine && evaluation) console.log('');
+  if (evaluation) console.log(formatEvalReport(evaluation));
+  if ((engine || evaluation) && ui) console.log('');
   if (ui) console.log(formatUiReport(ui));
-  if ((engine || ui) && sandbox) console.log('');
+  if ((engine || evaluation || ui) && sandbox) console.log('');
   if (sandbox) console.log(formatSandboxReport(sandbox));
 }
 
