@@ -218,6 +218,62 @@ describe('orchestra eval: the random policy', () => {
   }, 120_000);
 });
 
+describe('orchestra eval: a prompted Qwen3 as orchestrator', () => {
+  it('runs the same protocol with that model, the tools rendered into its prompt', async () => {
+    const [task] = TASKS;
+    const qwen = 'Qwen/Qwen3-8B';
+    const suite = join(dir, 'one.jsonl');
+    writeFileSync(suite, `${JSON.stringify({ id: task!.id, task: task!.question, answer: task!.answer })}\n`);
+    server.reset({
+      models: {
+        [qwen]: [{ repeat: true, content: callAnswer('answer-1'), usage: { prompt_tokens: 900, completion_tokens: 25 } }],
+        'scripted/answerer': [{ repeat: true, content: `<answer>${task!.answer}</answer>`, usage: { prompt_tokens: 300, completion_tokens: 10 } }],
+      },
+    });
+    const { path } = writeConfig(dir, 'local-scripted.json', server.url, (config) => {
+      config.orchestrator.toolMode = 'server';
+    });
+    const result = await runCli(['eval', '--config', path, '--suite', suite, '--out', join(dir, 'qwen.jsonl'), '--policy', `qwen3=scripted/${qwen}`, '--json']);
+    expect(result.code).toBe(0);
+    expect(policy(summaryOf(result.stdout), `qwen3=scripted/${qwen}`)).toMatchObject({ model: qwen, correct: 1, toolShares: { 'answer-1': 1 } });
+    const [request] = requestsFor(server.requests, qwen);
+    expect(request?.body.tools).toBeUndefined();
+    expect(request?.body.messages[0]?.content).toContain('<tools>');
+    expect(requestsFor(server.requests, ORCHESTRATOR_MODEL)).toHaveLength(0);
+  }, 60_000);
+});
+
+describe('orchestra eval: Ctrl-C', () => {
+  it('stops at once, writes nothing half-done, and the next run resumes', async () => {
+    server.reset(corpusScenario());
+    server.setFault({ kind: 'hang' });
+    const { path } = writeConfig(dir, 'local-scripted.json', server.url);
+    const out = join(dir, 'interrupted.jsonl');
+    const args = ['eval', '--config', path, '--suite', suitePath, '--out', out, '--concurrency', '2', '--json'];
+    const stopped = await runCli(args, {
+      onSpawn: (child) => {
+        const poll = setInterval(() => {
+          if (requestsFor(server.requests, ORCHESTRATOR_MODEL).length >= 2) {
+            clearInterval(poll);
+            child.kill('SIGINT');
+          }
+        }, 20);
+        child.on('exit', () => clearInterval(poll));
+      },
+    });
+    server.setFault(null);
+    expect(stopped.code).toBe(130);
+    expect(stopped.stderr).toContain('interrupted, not recorded (it runs again next time)');
+    expect(stopped.stderr).toMatch(/Interrupted: 0 rollouts run, 0 skipped, 20 not run/);
+    // Only the header: no rollout was half-written.
+    expect(readFileSync(out, 'utf8').trim().split('\n')).toHaveLength(1);
+
+    const resumed = await runCli(args);
+    expect(resumed.code).toBe(0);
+    expect(policy(summaryOf(resumed.stdout), 'orchestrator')).toMatchObject({ rollouts: 20, correct: 15 });
+  }, 60_000);
+});
+
 describe('orchestra eval: a judge', () => {
   it('grades with the configured judge, and its cost is in the suite\'s cost', async () => {
     const suite = join(dir, 'judged.jsonl');
