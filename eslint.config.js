@@ -46,9 +46,10 @@ export default defineConfig(
   },
   {
     // The engine runs unchanged in a worker, in Node tests and in the CLI: no DOM, no Node, no React.
-    // Its tests run under Node (real HTTP servers) and are exempt.
-    files: ['workers/engine/**/*.ts'],
-    ignores: ['**/*.test.ts'],
+    // So do the evaluation domains, but for the Node reader of their folders. Tests run under Node
+    // (real HTTP servers) and are exempt.
+    files: ['workers/engine/**/*.ts', 'tools/domains/**/*.ts'],
+    ignores: ['**/*.test.ts', 'tools/domains/nodeDomains.ts'],
     rules: {
       'no-restricted-globals': [
         'error',
