@@ -99,7 +99,8 @@ describe('orchestra eval: 20 corpus tasks against the scripted server', () => {
     expect(alone).toHaveLength(20);
     expect(alone[0]?.body.tools).toBeUndefined();
     expect(alone[0]?.body.messages).toHaveLength(1);
-    expect(alone[0]?.body.messages[0]?.content).toMatch(/^Problem:\n.*\nWrap the thinking process/);
+    // The answer expert's prompt with no context: as the reference lays it out, a blank line first.
+    expect(alone[0]?.body.messages[0]?.content).toMatch(/^\n\nProblem:\n.*\nWrap the thinking process/);
 
     // One header line, then one line per rollout; every verdict says why.
     const lines = readFileSync(out, 'utf8').trim().split('\n');

@@ -109,7 +109,7 @@ describe('orchestra run (paper protocol)', () => {
       expect(request.body.messages[0]).toEqual({ role: 'system', content: PAPER_SYSTEM_PROMPT });
       expect(request.body.messages[1]?.role).toBe('user');
       expect(request.body.messages[1]?.content).toMatch(/^Problem: What is the population of the capital of Finland\?/);
-      expect(request.body.messages[1]?.content).toMatch(/\n\nChoose an appropriate tool\.$/);
+      expect(request.body.messages[1]?.content).toMatch(/\n\nChoose an appropriate tool\.'$/);
     }
     expect(lastUserContent(orchestratorRequests[1]!)).toMatch(/Documents:\nDoc 1: [^]*Doc \d: Helsinki is a city in Finland \(Northern Europe\)\. Its population is 558,457\./);
 

@@ -9,13 +9,23 @@ import type { Retriever } from '../tools/search/retriever.ts';
 import { createSearchRetriever, describeSearchSources } from '../tools/search/searchSources.ts';
 import { createAnthropicModel } from './backends/anthropic.ts';
 import { createOpenAICompatibleModel } from './backends/openaiCompatible.ts';
-import { CALL_EXPERT_TOOL, protocolExperts, resolveExperts, type ExpertConfig, type OrchestraConfig, type ProviderConfig } from './engine/config.ts';
-import { fitPaperBudgets, replyTokens, type WindowedExpert } from './engine/contextWindow.ts';
+import {
+  CALL_EXPERT_TOOL,
+  ORCHESTRATOR_MAX_TOKENS,
+  protocolExperts,
+  resolveExperts,
+  VARIANT_DEFAULTS,
+  type ExpertConfig,
+  type OrchestraConfig,
+  type ProviderConfig,
+} from './engine/config.ts';
+import { fitExpertBudgets, fitPaperBudgets, replyTokens } from './engine/contextWindow.ts';
 import { pickCounterfactualModel } from './engine/ledger.ts';
 import { PREFERENCE_PRESETS, preferenceInstruction, type PreferenceVector } from './engine/preferences.ts';
 import { lookupPrice, REFERENCE_PRICING, type PricingTable } from './engine/pricing.ts';
 import type { Protocol } from './engine/protocol.ts';
 import { createFunctionCallingProtocol } from './engine/protocols/functionCalling.ts';
+import { referenceAnswerStyle, referenceExpertBudgets, type ExpertBudgets } from './engine/protocols/expertFamilies.ts';
 import { buildPaperTools, createPaperProtocol, PAPER_SYSTEM_PROMPT, type PaperExpert } from './engine/protocols/paper.ts';
 import { systemWithTools } from './engine/qwen3/render.ts';
 import type { OrchestratorOptions, RunLimits } from './engine/run.ts';
@@ -147,8 +157,10 @@ export function prepareRun(config: OrchestraConfig, environment: RunEnvironment,
 
   const orchestratorModel = modelFor(config.orchestrator.provider, config.orchestrator.model);
   const orchestratorWindow = windows.get(orchestratorModel);
+  // A domain run speaks the function-calling protocol, whatever the config's.
+  const configuredMaxTokens = config.orchestrator.maxTokens ?? ORCHESTRATOR_MAX_TOKENS[options.domain ? 'function-calling' : config.protocol];
   let orchestratorMaxTokens =
-    orchestratorWindow === undefined ? config.orchestrator.maxTokens : replyTokens(orchestratorWindow, config.orchestrator.maxTokens);
+    orchestratorWindow === undefined ? configuredMaxTokens : replyTokens(orchestratorWindow, configuredMaxTokens);
 
   const experts = runExperts(config, options.domain);
   const search = searchFor(config, environment);
@@ -161,31 +173,39 @@ export function prepareRun(config: OrchestraConfig, environment: RunEnvironment,
       toolTimeoutMs: config.paper.codeTimeoutSeconds * 1000 + 5000,
     });
   } else if (config.protocol === 'paper') {
-    const paperExperts: PaperExpert[] = experts.map(([alias, expert]) => ({
-        ...expertParts(alias, expert),
-        tool: expert.tool as PaperExpert['tool'],
-        answerStyle: expert.answerStyle ?? (/qwen/i.test(expert.model) ? 'boxed' : 'tagged'),
-      }));
-    const localExperts: WindowedExpert[] = paperExperts.flatMap((expert) => {
-      const contextWindow = windows.get(expert.model);
-      return contextWindow === undefined ? [] : [{ label: expert.model.model, contextWindow, maxTokens: expert.maxTokens }];
+    const { variant } = config.paper;
+    const paperExperts: PaperExpert[] = experts.map(([alias, expert]) => {
+      const parts = expertParts(alias, expert);
+      const tool = expert.tool as PaperExpert['tool'];
+      const reference = referenceExpertBudgets(tool, expert.model, variant);
+      const budgets: ExpertBudgets = {
+        documentChars: expert.documentChars === undefined ? reference.documentChars : expert.documentChars,
+        codeContextTokens: expert.codeContextTokens ?? reference.codeContextTokens,
+        contextTokens: expert.contextTokens ?? reference.contextTokens,
+      };
+      const window = windows.get(parts.model);
+      return {
+        ...parts,
+        tool,
+        answerStyle: expert.answerStyle ?? referenceAnswerStyle(expert.model),
+        budgets:
+          window === undefined ? budgets : fitExpertBudgets(budgets, { label: parts.model.model, contextWindow: window, maxTokens: parts.maxTokens }),
+      };
     });
     const fit = fitPaperBudgets(
       {
-        contextTokens: config.paper.contextTokens,
+        contextTokens: config.paper.contextTokens ?? VARIANT_DEFAULTS[variant].contextTokens,
         codeContextTokens: config.paper.codeContextTokens,
-        documentChars: config.paper.documentChars,
-        expertContextTokens: config.paper.contextTokens,
+        documentChars: config.paper.documentChars ?? VARIANT_DEFAULTS[variant].documentChars,
       },
       orchestratorWindow === undefined
         ? undefined
         : {
             label: orchestratorModel.model,
             contextWindow: orchestratorWindow,
-            maxTokens: config.orchestrator.maxTokens,
+            maxTokens: configuredMaxTokens,
             fixedPromptTokens: budgetTokens(systemWithTools(PAPER_SYSTEM_PROMPT, buildPaperTools(paperExperts))),
           },
-      localExperts,
     );
     orchestratorMaxTokens = fit.orchestratorMaxTokens ?? orchestratorMaxTokens;
     protocol = createPaperProtocol({
@@ -193,7 +213,7 @@ export function prepareRun(config: OrchestraConfig, environment: RunEnvironment,
       retriever: search.retriever,
       searchUsdPerCall: search.usdPerCall,
       python: environment.python,
-      variant: config.paper.variant,
+      variant,
       searchTopK: config.paper.searchTopK,
       codeTimeoutMs: config.paper.codeTimeoutSeconds * 1000,
       budgets: fit.budgets,

@@ -10,6 +10,7 @@ import type { RunEvent } from '../../workers/engine/events.ts';
 import { REFERENCE_PRICING } from '../../workers/engine/pricing.ts';
 import type { Protocol } from '../../workers/engine/protocol.ts';
 import { createFunctionCallingProtocol } from '../../workers/engine/protocols/functionCalling.ts';
+import type { ExpertBudgets } from '../../workers/engine/protocols/expertFamilies.ts';
 import { buildPaperTools, createPaperProtocol, type PaperExpert } from '../../workers/engine/protocols/paper.ts';
 import { parseModelOutput } from '../../workers/engine/qwen3/parse.ts';
 import { formatToolCall, renderChatML } from '../../workers/engine/qwen3/render.ts';
@@ -80,10 +81,12 @@ const searchExpert = new InstantModel('gpt-5-mini', () => '<query>capital of Fra
 const answerExpert = new InstantModel('gpt-5', () => '<answer>Paris</answer>');
 const retriever = instantRetriever();
 
+/** What every expert here is shown: whole documents, the Qwen3 token budgets. */
+const EXPERT_BUDGETS: ExpertBudgets = { documentChars: null, codeContextTokens: 12000, contextTokens: 24000 };
 const paperExperts: PaperExpert[] = [
-  { alias: 'search-2', tool: 'search', model: searchExpert, description: 'writes queries.', answerStyle: 'tagged' },
-  { alias: 'answer-2', tool: 'answer', model: answerExpert, description: 'answers.', answerStyle: 'tagged' },
-  { alias: 'reasoner-2', tool: 'enhance_reasoning', model: answerExpert, description: 'reasons.', answerStyle: 'tagged' },
+  { alias: 'search-2', tool: 'search', model: searchExpert, description: 'writes queries.', answerStyle: 'tagged', budgets: EXPERT_BUDGETS },
+  { alias: 'answer-2', tool: 'answer', model: answerExpert, description: 'answers.', answerStyle: 'tagged', budgets: EXPERT_BUDGETS },
+  { alias: 'reasoner-2', tool: 'enhance_reasoning', model: answerExpert, description: 'reasons.', answerStyle: 'tagged', budgets: EXPERT_BUDGETS },
 ];
 const paperProtocol = createPaperProtocol({
   experts: paperExperts,
@@ -93,7 +96,7 @@ const paperProtocol = createPaperProtocol({
   variant: 'hle',
   searchTopK: 2,
   codeTimeoutMs: 60_000,
-  budgets: { contextTokens: 24_000, codeContextTokens: 12_000, documentChars: 4000, expertContextTokens: 24_000 },
+  budgets: { contextTokens: 24_000, codeContextTokens: 12_000, documentChars: 4000 },
 });
 
 const orchestratorFc = new InstantModel('Qwen/Qwen3-8B', (turn) =>

@@ -20,6 +20,7 @@ import { runEvaluation, type Grading } from '../../workers/engine/eval/runner.ts
 import type { SuiteTask } from '../../workers/engine/eval/suite.ts';
 import { REFERENCE_PRICING } from '../../workers/engine/pricing.ts';
 import { createFunctionCallingProtocol } from '../../workers/engine/protocols/functionCalling.ts';
+import type { ExpertBudgets } from '../../workers/engine/protocols/expertFamilies.ts';
 import { createPaperProtocol } from '../../workers/engine/protocols/paper.ts';
 import { formatToolCall } from '../../workers/engine/qwen3/render.ts';
 import { runOrchestration } from '../../workers/engine/run.ts';
@@ -62,6 +63,9 @@ const corpusTasks: SuiteTask[] = Array.from({ length: TASKS }, (_, i) => ({
   line: i + 1,
 }));
 
+/** What every expert here is shown: whole documents, the Qwen3 token budgets. */
+const EXPERT_BUDGETS: ExpertBudgets = { documentChars: null, codeContextTokens: 12000, contextTokens: 24000 };
+
 function paperRun(task: SuiteTask): PreparedTask['run'] {
   const index = Number(task.id.slice(1));
   const orchestrator = instantModel('Qwen/Qwen3-8B', (turn) =>
@@ -69,9 +73,9 @@ function paperRun(task: SuiteTask): PreparedTask['run'] {
   );
   const protocol = createPaperProtocol({
     experts: [
-      { alias: 'search-2', tool: 'search', model: instantModel('gpt-5-mini', () => `<query>population city ${index}</query>`), description: 'writes queries.', answerStyle: 'tagged' },
-      { alias: 'answer-2', tool: 'answer', model: instantModel('gpt-5-mini', () => `<answer>${index % 4 === 3 ? 0 : 1000 + index}</answer>`), description: 'answers.', answerStyle: 'tagged' },
-      { alias: 'reasoner-2', tool: 'enhance_reasoning', model: instantModel('gpt-5-mini', () => ''), description: 'reasons.', answerStyle: 'tagged' },
+      { alias: 'search-2', tool: 'search', model: instantModel('gpt-5-mini', () => `<query>population city ${index}</query>`), description: 'writes queries.', answerStyle: 'tagged', budgets: EXPERT_BUDGETS },
+      { alias: 'answer-2', tool: 'answer', model: instantModel('gpt-5-mini', () => `<answer>${index % 4 === 3 ? 0 : 1000 + index}</answer>`), description: 'answers.', answerStyle: 'tagged', budgets: EXPERT_BUDGETS },
+      { alias: 'reasoner-2', tool: 'enhance_reasoning', model: instantModel('gpt-5-mini', () => ''), description: 'reasons.', answerStyle: 'tagged', budgets: EXPERT_BUDGETS },
     ],
     retriever,
     searchUsdPerCall: 0,
@@ -79,7 +83,7 @@ function paperRun(task: SuiteTask): PreparedTask['run'] {
     variant: 'hle',
     searchTopK: 2,
     codeTimeoutMs: 60_000,
-    budgets: { contextTokens: 24_000, codeContextTokens: 12_000, documentChars: 4000, expertContextTokens: 24_000 },
+    budgets: { contextTokens: 24_000, codeContextTokens: 12_000, documentChars: 4000 },
   });
   return {
     protocol,

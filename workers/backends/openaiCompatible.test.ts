@@ -104,7 +104,8 @@ describe('createOpenAICompatibleModel', () => {
         {
           role: 'assistant',
           content: '',
-          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'answer', arguments: '{"model":"answer-1"}' } }],
+          // As tau2 sends arguments: Python's json.dumps.
+          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'answer', arguments: '{"model": "answer-1"}' } }],
         },
         { role: 'tool', tool_call_id: 'c1', content: '4' },
       ],

@@ -10,6 +10,7 @@ import type {
   FinishReason,
   Usage,
 } from '../engine/types.ts';
+import { toPythonJson } from '../engine/qwen3/render.ts';
 import { BackendError, errorFromStatus } from './errors.ts';
 import { postWithRetry, type Attempt } from './http.ts';
 import { readSse } from './sse.ts';
@@ -108,7 +109,8 @@ function toOpenAIMessage(message: ChatMessage): Record<string, unknown> {
         tool_calls: message.toolCalls.map((call) => ({
           id: call.id,
           type: 'function',
-          function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+          // As tau2 sends them (json.dumps), so a model that reads the string sees the reference's bytes.
+          function: { name: call.name, arguments: toPythonJson(call.arguments, { ensureAscii: true }) },
         })),
       };
     case 'tool':

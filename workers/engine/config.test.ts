@@ -25,13 +25,42 @@ describe('config', () => {
   it('fills defaults and resolves the paper preset', () => {
     const config = parseConfig(minimal);
     expect(config.protocol).toBe('paper');
-    expect(config.orchestrator).toMatchObject({ toolMode: 'server', temperature: 1, maxTokens: 12000 });
+    expect(config.orchestrator).toMatchObject({ toolMode: 'server', temperature: 1 });
+    expect(config.orchestrator.maxTokens).toBeUndefined(); // by protocol: 12,000 (paper), 8,000 (function calling)
     expect(config.limits).toEqual({ maxTurns: 50, maxCostUsd: null, maxWallSeconds: null, maxInvalidTurns: 3 });
     expect(config.paper.codeTimeoutSeconds).toBe(60);
     expect(config.preference).toBe('balanced');
     const experts = resolveExperts(config);
     expect(Object.keys(experts)).toHaveLength(12);
     expect(experts['answer-1']).toMatchObject({ tool: 'answer', provider: 'openai', model: 'gpt-5' });
+  });
+
+  it('still loads files written before the per-variant and per-expert budgets', () => {
+    // Fields and values the format had before (explicit orchestrator budgets, boxed/tagged) keep
+    // their meaning; unset budgets now follow the variant and the expert's model family.
+    const config = parseConfig({
+      ...minimal,
+      experts: {
+        'answer-1': { tool: 'answer', provider: 'vllm', model: 'm', answerStyle: 'tagged' },
+        'answer-2': { tool: 'answer', provider: 'vllm', model: 'q', answerStyle: 'boxed' },
+      },
+      protocol: 'function-calling',
+      paper: { variant: 'frames', contextTokens: 24000, codeContextTokens: 12000, documentChars: 4000 },
+    });
+    expect(config.paper).toMatchObject({ variant: 'frames', contextTokens: 24000, documentChars: 4000 });
+    expect(parseConfig(minimal).paper.contextTokens).toBeUndefined();
+  });
+
+  it('takes per-expert budgets and the GPT-5 answer style, and refuses nonsense', () => {
+    const experts = (expert: Record<string, unknown>) => ({
+      ...minimal,
+      experts: { 'answer-1': { tool: 'answer', provider: 'vllm', model: 'gpt-5', ...expert } },
+      protocol: 'function-calling',
+    });
+    const config = parseConfig(experts({ answerStyle: 'think-hard', documentChars: null, codeContextTokens: 1000, contextTokens: 2000 }));
+    expect(resolveExperts(config)['answer-1']).toMatchObject({ answerStyle: 'think-hard', documentChars: null, contextTokens: 2000 });
+    expect(problemsOf(experts({ answerStyle: 'loud' }))).toHaveLength(1);
+    expect(problemsOf(experts({ documentChars: 0 }))).toHaveLength(1);
   });
 
   it('names the field and says what is wrong', () => {

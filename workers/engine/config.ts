@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { preferenceSchema } from './preferences.ts';
 import { PAPER_EXPERTS_PRESET } from './presets.ts';
+import { ANSWER_STYLES } from './protocols/expertFamilies.ts';
 import { checkToolParameters, TOOL_NAME_PATTERN, TOOL_NAME_RULE } from './toolSchema.ts';
 
 export const PAPER_TOOLS = ['search', 'enhance_reasoning', 'answer'] as const;
@@ -73,9 +74,13 @@ const orchestratorSchema = z.strictObject({
    * `prompt`: render the tools into the system prompt ourselves and parse `<tool_call>` text. */
   toolMode: z.enum(['server', 'prompt']).default('server'),
   temperature: z.number().min(0).max(2).default(1),
-  maxTokens: z.number().int().positive().default(12000),
+  /** Default by protocol, as the reference: 12,000 (eval_hle.py), 8,000 (tau2's generate). */
+  maxTokens: z.number().int().positive().optional(),
   enableThinking: z.boolean().optional(),
 });
+
+/** The orchestrator's reply length the reference gives it in each protocol. */
+export const ORCHESTRATOR_MAX_TOKENS = { paper: 12000, 'function-calling': 8000 } as const;
 
 const expertSchema = z.strictObject({
   tool: z.enum([...PAPER_TOOLS, CALL_EXPERT_TOOL]),
@@ -87,21 +92,35 @@ const expertSchema = z.strictObject({
   latencySeconds: z.number().nonnegative().optional(),
   temperature: z.number().min(0).max(2).optional(),
   maxTokens: z.number().int().positive().optional(),
-  /** How the answer expert is asked to mark its answer: `\boxed{}` (Qwen family) or `<answer>` tags. */
-  answerStyle: z.enum(['boxed', 'tagged']).optional(),
+  /** How an answer expert is asked for its answer: `boxed` (Qwen), `tagged` (Llama wording),
+   * `think-hard` (GPT-5 wording). Default by model family, as the reference does. */
+  answerStyle: z.enum(ANSWER_STYLES).optional(),
+  /** Paper protocol: what this expert is shown of the gathered material. Defaults follow the
+   * reference by model family and variant (protocols/expertFamilies.ts). */
+  documentChars: z.number().int().positive().nullable().optional(),
+  codeContextTokens: z.number().int().positive().optional(),
+  contextTokens: z.number().int().positive().optional(),
 });
 
 const paperSchema = z.strictObject({
-  /** `frames` stops offering `search` once documents exist (the FRAMES evaluation); `hle` never does. */
+  /** Whose layout the prompts follow: the HLE evaluation's or the FRAMES evaluation's (which also
+   * stops offering `search` once documents exist). */
   variant: z.enum(['hle', 'frames']).default('hle'),
   searchTopK: z.number().int().positive().max(100).default(5),
   codeTimeoutSeconds: z.number().positive().default(60),
-  /** Token budgets of the rebuilt context (estimated tokens). */
-  contextTokens: z.number().int().positive().default(24000),
+  /** Token budget of the orchestrator's rebuilt context (estimated tokens); by variant when unset. */
+  contextTokens: z.number().int().positive().optional(),
   codeContextTokens: z.number().int().positive().default(12000),
-  /** Each document is cut to this many characters in the orchestrator's context. */
-  documentChars: z.number().int().positive().default(4000),
+  /** Each document is cut to this many characters in the orchestrator's context; by variant when unset. */
+  documentChars: z.number().int().positive().optional(),
 });
+
+/** The orchestrator's budgets each evaluation used: HLE 27,000 tokens less the problem's, documents
+ * cut to 1,200 characters; FRAMES 24,000 tokens, documents cut to 4,000. */
+export const VARIANT_DEFAULTS = {
+  hle: { contextTokens: 27000, documentChars: 1200 },
+  frames: { contextTokens: 24000, documentChars: 4000 },
+} as const;
 
 const functionCallingSchema = z.strictObject({
   /** The domain policy: the system prompt of the conversation. */

@@ -4,6 +4,7 @@
 // tokens and the paper protocol's budgets are cut until prompt + reply fit the window, and a
 // window too small for the fixed part of the prompt is refused before anything runs.
 
+import type { ExpertBudgets } from './protocols/expertFamilies.ts';
 import type { PaperBudgets } from './protocols/paper.ts';
 
 /** Chat-template markers (`<|im_start|>` …, the empty think block) and the fixed words the paper
@@ -47,11 +48,11 @@ export class ContextWindowTooSmallError extends Error {
 }
 
 /**
- * The paper protocol's budgets, cut so that every prompt it builds plus its reply fits the window
- * of each model that has one (budgets count 3 characters per token, which errs on the large side).
- * Models without a window (remote ones) leave the budgets as configured.
+ * The orchestrator's budgets in the paper protocol, cut so that its prompt plus its reply fits the
+ * window it was loaded with (budgets count 3 characters per token, which errs on the large side).
+ * A remote orchestrator (no window) leaves the budgets as configured.
  */
-export function fitPaperBudgets(budgets: PaperBudgets, orchestrator: WindowedOrchestrator | undefined, experts: readonly WindowedExpert[]): PaperWindowFit {
+export function fitPaperBudgets(budgets: PaperBudgets, orchestrator: WindowedOrchestrator | undefined): PaperWindowFit {
   const fitted: PaperBudgets = { ...budgets };
   const fit: PaperWindowFit = { budgets: fitted };
   if (orchestrator) {
@@ -65,19 +66,24 @@ export function fitPaperBudgets(budgets: PaperBudgets, orchestrator: WindowedOrc
       );
     }
     fitted.contextTokens = Math.min(fitted.contextTokens, room);
+    // FRAMES does not count the problem within its budget; in a window it must be counted.
+    fitted.windowTokens = room;
     // The code part may stand alone in the context (when it outgrows the rest), so it keeps
     // half, leaving the other half for the task.
     fitted.codeContextTokens = Math.min(fitted.codeContextTokens, Math.floor(fitted.contextTokens / 2));
     fit.orchestratorMaxTokens = reply;
   }
-  for (const expert of experts) {
-    const room = expert.contextWindow - replyTokens(expert.contextWindow, expert.maxTokens) - EXPERT_INSTRUCTION_TOKENS;
-    if (room < MIN_CONTEXT_TOKENS) {
-      throw new ContextWindowTooSmallError(
-        `${expert.label} is loaded with a ${expert.contextWindow.toLocaleString('en-US')}-token context window, too small for an expert's prompt and reply. Load it with a larger context window.`,
-      );
-    }
-    fitted.expertContextTokens = Math.min(fitted.expertContextTokens, room);
-  }
   return fit;
+}
+
+/** An expert's budgets, cut so that its prompt plus its reply fits the window it was loaded with. */
+export function fitExpertBudgets(budgets: ExpertBudgets, expert: WindowedExpert): ExpertBudgets {
+  const room = expert.contextWindow - replyTokens(expert.contextWindow, expert.maxTokens) - EXPERT_INSTRUCTION_TOKENS;
+  if (room < MIN_CONTEXT_TOKENS) {
+    throw new ContextWindowTooSmallError(
+      `${expert.label} is loaded with a ${expert.contextWindow.toLocaleString('en-US')}-token context window, too small for an expert's prompt and reply. Load it with a larger context window.`,
+    );
+  }
+  const contextTokens = Math.min(budgets.contextTokens, room);
+  return { ...budgets, contextTokens, codeContextTokens: Math.min(budgets.codeContextTokens, contextTokens) };
 }

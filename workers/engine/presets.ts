@@ -1,12 +1,13 @@
 // The paper's evaluation mapping (alias → model) with the capability sentences the reference
 // code lists for each alias. GPT-5 models go to the provider named `openai`; the open models to
-// the provider named `open-models` (any OpenAI-compatible host serving them).
+// the provider named `open-models` (any OpenAI-compatible host serving them). Temperatures and
+// reply lengths are the ones evaluation/eval_hle.py passes each model (`max_length`).
 
 import type { ExpertConfig } from './config.ts';
 
-const GPT5 = { provider: 'openai', model: 'gpt-5', temperature: 1 } as const;
-const GPT5_MINI = { provider: 'openai', model: 'gpt-5-mini', temperature: 1 } as const;
-const open = (model: string) => ({ provider: 'open-models', model, temperature: 0.2 }) as const;
+const GPT5 = { provider: 'openai', model: 'gpt-5', temperature: 1, maxTokens: 40000 } as const;
+const GPT5_MINI = { provider: 'openai', model: 'gpt-5-mini', temperature: 1, maxTokens: 40000 } as const;
+const open = (model: string, maxTokens: number) => ({ provider: 'open-models', model, temperature: 0.2, maxTokens }) as const;
 
 export const PAPER_EXPERTS_PRESET: Record<string, ExpertConfig> = {
   'reasoner-1': {
@@ -23,7 +24,7 @@ export const PAPER_EXPERTS_PRESET: Record<string, ExpertConfig> = {
   },
   'reasoner-3': {
     tool: 'enhance_reasoning',
-    ...open('Qwen/Qwen2.5-Coder-32B-Instruct'),
+    ...open('Qwen/Qwen2.5-Coder-32B-Instruct', 8000),
     description: 'can reason over the context and reveal the logic.',
     latencySeconds: 9,
   },
@@ -43,27 +44,27 @@ export const PAPER_EXPERTS_PRESET: Record<string, ExpertConfig> = {
   },
   'answer-3': {
     tool: 'answer',
-    ...open('meta-llama/Llama-3.3-70B-Instruct'),
+    ...open('meta-llama/Llama-3.3-70B-Instruct', 40000),
     description:
       'could solve easy to medium tasks, but is not capable of tackling tasks with strong expertise and long-horizon planning.',
     latencySeconds: 15,
   },
   'answer-4': {
     tool: 'answer',
-    ...open('Qwen/Qwen3-32B'),
+    ...open('Qwen/Qwen3-32B', 8000),
     description:
       'demonstrates basic capability: it can understand basic instructions, do simple steps, yet it sometimes misreads details, mixes concepts.',
     latencySeconds: 11,
   },
   'answer-math-1': {
     tool: 'answer',
-    ...open('Qwen/Qwen2.5-Math-72B-Instruct'),
+    ...open('Qwen/Qwen2.5-Math-72B-Instruct', 2000),
     description: 'can solve moderate (middle school) math problem, though it becomes incapable in more difficult tasks.',
     latencySeconds: 13,
   },
   'answer-math-2': {
     tool: 'answer',
-    ...open('Qwen/Qwen2.5-Math-7B-Instruct'),
+    ...open('Qwen/Qwen2.5-Math-7B-Instruct', 2000),
     description:
       'can follow simple instructions and perform easy (primary-level) math problems, but struggle in more complex logic.',
     latencySeconds: 9,
@@ -82,7 +83,7 @@ export const PAPER_EXPERTS_PRESET: Record<string, ExpertConfig> = {
   },
   'search-3': {
     tool: 'search',
-    ...open('Qwen/Qwen3-32B'),
+    ...open('Qwen/Qwen3-32B', 8000),
     description: 'can also write queries to find information.',
     latencySeconds: 8,
   },

@@ -171,11 +171,12 @@ describe('a run on local models only (no key, $0)', () => {
     expect(result.answer).toBe('Paris.');
     const [first, second] = orchestrator.fake.requests;
     if (!first || !second) throw new Error('expected two orchestrator turns');
-    // The second turn extends the first exactly, the raw reply included: web-llm reuses its KV cache.
+    // The second turn extends the first exactly (web-llm reuses its KV cache), with the reply kept
+    // as tau2 keeps it: no reasoning, the call as Qwen3's template writes it.
     expect(second.messages.slice(0, first.messages.length)).toEqual(first.messages);
     expect(second.messages[first.messages.length]).toEqual({
       role: 'assistant',
-      content: `<think>\nSearch first.\n</think>\n\n${toolCall('search_corpus', { query: 'capital of France' })}`,
+      content: toolCall('search_corpus', { query: 'capital of France' }),
     });
     // A reply keeps at most a quarter of the model's window (12,000 configured).
     expect(first.max_tokens).toBe(1024);

@@ -86,8 +86,16 @@ export function asExpert(draft: ConfigDraft, choice: string, model: LocalModelRe
     const alias = choice.slice('alias:'.length);
     const expert = current[alias];
     if (!expert) return draft;
-    // Qwen models answer in \boxed{} (the default for a Qwen model id).
-    const { answerStyle: _style, ...kept } = expert;
+    // What followed the old model's family goes, so the new model's family defaults apply: the
+    // answer style (Qwen answers in \boxed{}), the reply length, what of the context it is shown.
+    const {
+      answerStyle: _style,
+      maxTokens: _maxTokens,
+      documentChars: _documentChars,
+      codeContextTokens: _codeContextTokens,
+      contextTokens: _contextTokens,
+      ...kept
+    } = expert;
     return { ...next, experts: { ...current, [alias]: { ...kept, provider, model: model.id } } };
   }
   const tool = choice.slice('new:'.length) as ExpertTool;

@@ -6,28 +6,21 @@
 // stream and ledger like any run.
 
 import type { Protocol, ProtocolSession, TurnOutcome } from '../protocol.ts';
-import { BOXED_SYSTEM_PROMPT, extractBoxed, extractTaggedAnswer, TAGGED_ANSWER_INSTRUCTION } from '../protocols/paper.ts';
-import type { ChatMessage } from '../types.ts';
+import type { AnswerStyle, PaperVariant } from '../protocols/expertFamilies.ts';
+import { answerMessages, extractAnswer } from '../protocols/paper.ts';
 
-export function createDirectAnswerProtocol(answerStyle: 'boxed' | 'tagged'): Protocol {
+export function createDirectAnswerProtocol(answerStyle: AnswerStyle, variant: PaperVariant): Protocol {
   return {
     name: 'direct',
     start(task: string): ProtocolSession {
-      const problem = `Problem:\n${task}`;
-      const messages: ChatMessage[] =
-        answerStyle === 'boxed'
-          ? [
-              { role: 'system', content: BOXED_SYSTEM_PROMPT },
-              { role: 'user', content: problem },
-            ]
-          : [{ role: 'user', content: `${problem}\n${TAGGED_ANSWER_INSTRUCTION}` }];
+      const messages = answerMessages(answerStyle, variant, '', task);
       return {
         name: 'direct',
         tools: () => [],
         messages: () => messages,
         async handleOutput(output): Promise<TurnOutcome> {
           const raw = output.completion.content;
-          const answer = answerStyle === 'boxed' ? extractBoxed(raw) : extractTaggedAnswer(raw);
+          const answer = extractAnswer(answerStyle, raw);
           return { kind: 'done', stopReason: 'answered', answer };
         },
       };

@@ -17,6 +17,7 @@ import { createModel, prepareRun, type PreparedRun, type RunEnvironment } from '
 import { CALL_EXPERT_TOOL, protocolExperts, resolveExperts, type ExpertConfig, type OrchestraConfig } from '../config.ts';
 import { lookupPrice } from '../pricing.ts';
 import { PREFERENCE_PRESETS, type PreferencePresetName, type PreferenceVector } from '../preferences.ts';
+import { referenceAnswerStyle } from '../protocols/expertFamilies.ts';
 import type { RunOptions } from '../run.ts';
 import { createDirectAnswerProtocol } from './direct.ts';
 import { createRandomOrchestrator, RANDOM_POLICY_MODEL } from './random.ts';
@@ -207,8 +208,8 @@ function alonePolicy(spec: PolicySpec, context: PolicyContext): Policy {
     ...config,
     orchestrator: { ...config.orchestrator, provider: expert.provider, model: expert.model, toolMode: 'server', temperature: expert.temperature ?? config.orchestrator.temperature, ...(expert.maxTokens === undefined ? {} : { maxTokens: expert.maxTokens }) },
   };
-  const answerStyle = expert.answerStyle ?? (/qwen/i.test(expert.model) ? 'boxed' : 'tagged');
-  const direct = createDirectAnswerProtocol(answerStyle);
+  const answerStyle = expert.answerStyle ?? referenceAnswerStyle(expert.model);
+  const direct = createDirectAnswerProtocol(answerStyle, config.paper.variant);
   return {
     name: spec.name,
     kind: spec.kind,

@@ -1,7 +1,10 @@
 // The function-calling protocol (tau2-Bench style): a real multi-turn conversation over arbitrary
-// tools. The history only ever grows at the end, so an engine that keeps its KV cache (web-llm)
-// reuses it turn after turn. Independent calls of one turn run concurrently; a bad call becomes
-// an error observation the model can correct; `call_expert` hands the turn to a stronger model.
+// tools, laid out as the reference's tau2 harness lays it out for Orchestrator-8B
+// (NVlabs/ToolOrchestra evaluation/tau2-bench/tau2/utils/llm_utils.py at upstream commit 6859b65:
+// to_litellm_messages, generate, extra_tool). The history only grows at the end; each orchestrator
+// turn is stored as tau2 stores it (its message without the reasoning, its calls as structured
+// calls); `call_expert` hands the turn to a stronger model, whose reply then stands as the turn.
+// Independent calls of one turn run concurrently; a bad call becomes an error observation.
 
 import { needsUserAction, toErrorInfo } from '../../backends/errors.ts';
 import { CALL_EXPERT_TOOL } from '../config.ts';
@@ -16,8 +19,9 @@ import {
   type TurnContext,
   type TurnOutcome,
 } from '../protocol.ts';
+import { pythonStrip } from '../pythonStrings.ts';
 import { toPromptMessages, wrapToolResponse } from '../qwen3/render.ts';
-import type { ChatMessage, ChatModel, Tool, ToolSchema } from '../types.ts';
+import type { ChatMessage, ChatModel, Tool, ToolCallRequest, ToolSchema } from '../types.ts';
 import { validateArguments } from '../validateArguments.ts';
 import { describeAliases, type AliasDescription } from './paper.ts';
 
@@ -36,20 +40,26 @@ export interface FunctionCallingOptions {
   toolTimeoutMs: number;
 }
 
-/** The output format Orchestrator-8B uses in this mode, told to the model in our own words. */
-export const OUTPUT_FORMAT_INSTRUCTION =
-  'Think inside <think></think>. Write any message to the user inside <message></message>. Call tools inside <tool_call></tool_call>.';
+/** What the reference appends to the policy in the orchestrator's system turn (to_litellm_messages;
+ * the training copy, training/rollout/tau2, omits the first sentence). Two spaces lead it. */
+export const SYSTEM_SUFFIX =
+  '  You are dedicated to provide the best service. Wrap thinking process between <think> </think>, message between <message> </message> and the tool call between <tool_call> </tool_call> .';
+/** What the reference appends to the last message when GPT-5 takes a turn (to_litellm_messages). */
+export const GPT5_LAST_MESSAGE_SUFFIX = '\n\nWait, the information I provide may not be correct, please ask again.';
+/** tau2 keeps at most this many calls of a turn (`if len(tool_calls)>5: break` after appending). */
+export const MAX_CALLS_PER_TURN = 6;
 
+/** The reference's `call_expert` tool (llm_utils.py, `extra_tool`), generated from the aliases. */
 export function buildCallExpertTool(experts: readonly AliasDescription[]): ToolSchema {
   const { choices, sentences, table } = describeAliases(experts);
   return {
     name: CALL_EXPERT_TOOL,
-    description:
-      'Hand this turn to a stronger expert model, which reads the conversation and writes the reply or the tool calls.',
+    description: 'Call the expert such that the user request can be better solved compared to existing functions',
     parameters: {
       properties: {
         expert: {
-          description: `The expert to call. Choices: ${choices}. ${sentences} The table below shows the pricing and latency of each model:\n${table}`,
+          description: `The expert. Choices: ${choices}. ${sentences} The table below shows the pricing and latency of each model:\n${table}`,
+          title: 'Expression',
           type: 'string',
         },
       },
@@ -58,6 +68,32 @@ export function buildCallExpertTool(experts: readonly AliasDescription[]): ToolS
       type: 'object',
     },
   };
+}
+
+/** What tau2 keeps of the orchestrator's reply as the turn's content (generate): the text after
+ * the reasoning, stripped; the inside of the last `<message>` when there is one. Calls written as
+ * text are cut off first, as vLLM's hermes parser leaves only the text before the first call. */
+export function orchestratorTurnContent(raw: string, hasTextCalls: boolean): string {
+  const beforeCalls = hasTextCalls && raw.includes('<tool_call>') ? raw.slice(0, raw.indexOf('<tool_call>')) : raw;
+  const content = pythonStrip(beforeCalls.split('</think>').pop()!);
+  if (content.length > 5 && content.includes('<message>') && content.includes('</message>')) {
+    return content.split('<message>').pop()!.split('</message>')[0]!;
+  }
+  return content;
+}
+
+/** The messages an expert reads (to_litellm_messages for the expert's model): the policy alone,
+ * or, for a Qwen-family expert, the orchestrator's system turn with its suffix; GPT-5 also gets a
+ * line appended to the last message. */
+export function expertConversation(history: readonly ChatMessage[], policy: string, expertModel: string): ChatMessage[] {
+  const model = expertModel.toLowerCase();
+  const keepsSuffix = ['qwen', 'train', 'huggingface'].some((part) => model.includes(part));
+  const messages = history.map((message, index): ChatMessage =>
+    index === 0 && message.role === 'system' && !keepsSuffix ? { role: 'system', content: policy } : message,
+  );
+  const last = messages.at(-1);
+  if (model.includes('gpt-5') && last) messages[messages.length - 1] = { ...last, content: last.content + GPT5_LAST_MESSAGE_SUFFIX };
+  return messages;
 }
 
 /** Races a tool against a deadline and the run; the tool's own signal aborts on either. */
@@ -90,8 +126,6 @@ interface CallResult {
   ok: boolean;
   /** The call itself was wrong (unknown tool or expert, bad arguments), not merely unsuccessful. */
   invalid?: boolean;
-  /** A message an expert wrote to the user (ends the run). */
-  finalMessage?: string;
 }
 
 type ReportedResult = CallResult & { detail?: unknown; error?: string };
@@ -132,7 +166,7 @@ export function createFunctionCallingProtocol(options: FunctionCallingOptions): 
   const domainSchemas: ToolSchema[] = options.tools.map(({ name, description, parameters }) => ({ name, description, parameters }));
   const domainNames = domainSchemas.map((t) => t.name);
   const menu = options.experts.length > 0 ? [...domainSchemas, buildCallExpertTool(options.experts)] : domainSchemas;
-  const system = `${options.system}\n\n${OUTPUT_FORMAT_INSTRUCTION}`;
+  const system = options.system + SYSTEM_SUFFIX;
 
   return {
     name: 'function-calling',
@@ -185,31 +219,52 @@ export function createFunctionCallingProtocol(options: FunctionCallingOptions): 
         return result;
       };
 
-      /** Hands the turn to an expert: it reads the conversation so far and replies or calls tools. */
-      const runExpertCall = async (call: ParsedCall, context: TurnContext, offered: string[]): Promise<CallResult> => {
-        const expert = options.experts.find((e) => e.alias === call.arguments.expert);
+      /** Runs a turn's calls concurrently and appends the turn and its results to the history. */
+      const runTurnCalls = async (
+        turn: { content: string; calls: ParsedCall[] },
+        context: TurnContext,
+        run: (call: ParsedCall) => Promise<CallResult>,
+      ): Promise<CallResult[]> => {
+        history.push({ role: 'assistant', content: turn.content, toolCalls: turn.calls.map(asRequest) });
+        const results = await settleAll(turn.calls.map(run));
+        turn.calls.forEach((call, i) => history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: results[i]?.content ?? '' }));
+        return results;
+      };
+
+      /**
+       * Hands the turn to an expert, as the reference does: the expert reads the conversation so far
+       * (not this turn), and its reply stands as the turn: its calls run and its message ends the
+       * run. The orchestrator's own turn, call_expert included, is not kept.
+       */
+      const runExpertTurn = async (
+        call: ParsedCall,
+        expert: FunctionCallingExpert,
+        fallback: { content: string; calls: ParsedCall[] },
+        context: TurnContext,
+      ): Promise<TurnOutcome> => {
+        const offered = menu.map((t) => t.name);
         context.emit({
           type: 'tool_call',
           step: context.step,
           callId: call.id,
           name: call.name,
           arguments: call.arguments,
-          alias: expert?.alias,
-          model: expert?.model.model,
+          alias: expert.alias,
+          model: expert.model.model,
           offered,
         });
         const started = performance.now();
         const finish = (result: CallResult) => reportResult(context, call, started, result);
-        if (!expert) {
-          return finish({
-            ok: false,
-            invalid: true,
-            content: `Error: "expert" must be one of ${options.experts.map((e) => e.alias).join(', ')}; got ${JSON.stringify(call.arguments.expert ?? null)}.`,
-          });
-        }
-        // The expert sees the conversation up to, not including, the turn that called it.
-        const expertMessages: ChatMessage[] = history.slice(0, -1);
+        /** An expert that failed: the orchestrator's own turn stays, with the failure as the result. */
+        const failed = (content: string): TurnOutcome => {
+          finish({ ok: false, content });
+          history.push({ role: 'assistant', content: fallback.content, toolCalls: [asRequest(call)] });
+          history.push({ role: 'tool', toolCallId: call.id, name: call.name, content });
+          return { kind: 'continue', validCall: true };
+        };
+        const messages = expertConversation(history, options.system, expert.model.model);
         const serverTools = expert.model.supportsServerTools;
+        let reply: OrchestratorOutput;
         try {
           const completion = await context.callModel({
             callId: call.id,
@@ -217,38 +272,53 @@ export function createFunctionCallingProtocol(options: FunctionCallingOptions): 
             alias: expert.alias,
             model: expert.model,
             request: {
-              messages: serverTools ? expertMessages : toPromptMessages(expertMessages, domainSchemas),
+              messages: serverTools ? messages : toPromptMessages(messages, domainSchemas),
               tools: serverTools && domainSchemas.length > 0 ? domainSchemas : undefined,
               temperature: expert.temperature,
               maxTokens: expert.maxTokens,
             },
           });
-          const reply = context.interpret(completion);
-          const calls = reply.calls.filter((c) => c.name !== CALL_EXPERT_TOOL);
-          if (calls.length === 0) {
-            if (reply.message && reply.rejected.length === 0) {
-              return finish({ ok: true, content: `${expert.alias} replied: ${reply.message}`, finalMessage: reply.message });
-            }
-            const why = reply.rejected.map((r) => r.reason).join('; ') || 'an empty reply';
-            return finish({ ok: false, content: `Error: ${expert.alias} replied with neither a message nor a valid call (${why}).` });
-          }
-          const outcomes = await settleAll(calls.map((c) => runDomainCall(c, context, domainNames, call.id)));
-          const lines = calls.map((c, i) => `${c.name}(${JSON.stringify(c.arguments)}) -> ${outcomes[i]?.content ?? ''}`);
-          return finish({
-            ok: true,
-            content: [`${expert.alias} called:`, ...lines, reply.message ? `${expert.alias} said: ${reply.message}` : '']
-              .filter(Boolean)
-              .join('\n'),
-          });
+          reply = context.interpret(completion);
         } catch (error) {
           if (error instanceof RunStop || context.signal.aborted) {
             finish({ ok: false, content: stoppedMessage(error) });
             throw error;
           }
-          const failure = finish({ ok: false, content: `Error: ${expert.alias} failed: ${toErrorInfo(error).message}` });
+          const outcome = failed(`Error: ${expert.alias} failed: ${toErrorInfo(error).message}`);
           if (needsUserAction(error)) throw error;
-          return failure;
+          return outcome;
         }
+        const calls = reply.calls.filter((c) => c.name !== CALL_EXPERT_TOOL).slice(0, MAX_CALLS_PER_TURN);
+        const raw = reply.completion.content;
+        // The expert's text stands as it wrote it (the reference keeps it whole), less any calls
+        // written as text, which become structured calls as a server's parser would make them.
+        const content = calls.some((c) => c.origin !== 'server') && raw.includes('<tool_call>') ? raw.slice(0, raw.indexOf('<tool_call>')) : raw;
+        if (calls.length === 0) {
+          if (reply.message && reply.rejected.length === 0) {
+            finish({ ok: true, content: `${expert.alias} replied: ${reply.message}` });
+            history.push({ role: 'assistant', content });
+            return { kind: 'done', stopReason: 'final_message', answer: reply.message };
+          }
+          const why = reply.rejected.map((r) => r.reason).join('; ') || 'an empty reply';
+          return failed(`Error: ${expert.alias} replied with neither a message nor a valid call (${why}).`);
+        }
+        let outcomes: CallResult[];
+        try {
+          outcomes = await runTurnCalls({ content, calls }, context, (c) => runDomainCall(c, context, domainNames, call.id));
+        } catch (error) {
+          finish({ ok: false, content: stoppedMessage(error) });
+          throw error;
+        }
+        const lines = calls.map((c, i) => `${c.name}(${JSON.stringify(c.arguments)}) -> ${outcomes[i]?.content ?? ''}`);
+        finish({
+          ok: true,
+          content: [`${expert.alias} called:`, ...lines, reply.message ? `${expert.alias} said: ${reply.message}` : '']
+            .filter(Boolean)
+            .join('\n'),
+        });
+        return outcomes.some((r) => !r.invalid)
+          ? { kind: 'continue', validCall: true }
+          : { kind: 'continue', validCall: false, invalidReason: outcomes.map((r) => r.content).join('; ') };
       };
 
       return {
@@ -256,22 +326,19 @@ export function createFunctionCallingProtocol(options: FunctionCallingOptions): 
         tools: () => menu,
         messages: () => history,
         async handleOutput(output: OrchestratorOutput, context: TurnContext): Promise<TurnOutcome> {
-          const raw = output.completion.content;
-          const serverCalls = output.calls.filter((c) => c.origin === 'server');
-          const textCalls = output.calls.filter((c) => c.origin !== 'server');
-          // Append the reply exactly as produced: rebuilding it would defeat KV-cache reuse.
-          history.push(
-            serverCalls.length > 0
-              ? { role: 'assistant', content: raw, toolCalls: serverCalls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args })) }
-              : { role: 'assistant', content: raw },
-          );
+          const content = orchestratorTurnContent(output.completion.content, output.calls.some((c) => c.origin !== 'server'));
           const rejections = output.rejected.map((r) => wrapToolResponse(`Error: ${r.reason}. Send the call again as valid JSON.`));
+          const reportRejections = () => {
+            if (rejections.length > 0) history.push({ role: 'user', content: rejections.join('\n') });
+          };
 
           if (output.calls.length === 0) {
-            if (output.rejected.length === 0 && output.message) {
-              return { kind: 'done', stopReason: 'final_message', answer: output.message };
+            if (output.rejected.length === 0 && content) {
+              history.push({ role: 'assistant', content });
+              return { kind: 'done', stopReason: 'final_message', answer: pythonStrip(content) };
             }
             const reason = output.rejected.map((r) => r.reason).join('; ') || 'the reply had neither a message nor a tool call';
+            history.push({ role: 'assistant', content });
             history.push({
               role: 'user',
               content:
@@ -282,30 +349,41 @@ export function createFunctionCallingProtocol(options: FunctionCallingOptions): 
           }
 
           context.assertBudget();
-          const offered = menu.map((t) => t.name);
-          const results = await settleAll(
-            output.calls.map((call) =>
-              call.name === CALL_EXPERT_TOOL ? runExpertCall(call, context, offered) : runDomainCall(call, context, offered),
-            ),
+          // As in the reference, a call_expert naming a known expert (the last one, if several)
+          // hands the whole turn over; the orchestrator's other calls do not run.
+          const expertCall = output.calls.findLast(
+            (call) => call.name === CALL_EXPERT_TOOL && options.experts.some((e) => e.alias === call.arguments.expert),
           );
-
-          // Results go back in call order: as `tool` turns for calls the server parsed, and as one
-          // `<tool_response>` user turn for calls parsed from text (the server knows no ids for
-          // those), with an error observation for each call that could not be read.
-          const resultOf = (call: ParsedCall) => results[output.calls.indexOf(call)]?.content ?? '';
-          for (const call of serverCalls) {
-            history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: resultOf(call) });
+          const calls = output.calls.slice(0, MAX_CALLS_PER_TURN);
+          if (expertCall) {
+            const expert = options.experts.find((e) => e.alias === expertCall.arguments.expert)!;
+            return runExpertTurn(expertCall, expert, { content, calls }, context);
           }
-          const userTurn = [...textCalls.map((call) => wrapToolResponse(resultOf(call))), ...rejections];
-          if (userTurn.length > 0) history.push({ role: 'user', content: userTurn.join('\n') });
 
-          const finalMessage = results.find((r) => r.finalMessage !== undefined)?.finalMessage;
-          if (finalMessage !== undefined) return { kind: 'done', stopReason: 'final_message', answer: finalMessage };
+          const offered = menu.map((t) => t.name);
+          const results = await runTurnCalls({ content, calls }, context, (call) =>
+            call.name === CALL_EXPERT_TOOL ? Promise.resolve(unknownExpert(call, context, offered)) : runDomainCall(call, context, offered),
+          );
+          reportRejections();
           return results.some((r) => !r.invalid)
             ? { kind: 'continue', validCall: true }
             : { kind: 'continue', validCall: false, invalidReason: results.map((r) => r.content).join('; ') };
         },
       };
+
+      /** A call_expert naming no configured expert: an error the orchestrator can correct. */
+      function unknownExpert(call: ParsedCall, context: TurnContext, offered: string[]): CallResult {
+        context.emit({ type: 'tool_call', step: context.step, callId: call.id, name: call.name, arguments: call.arguments, offered });
+        return reportResult(context, call, performance.now(), {
+          ok: false,
+          invalid: true,
+          content: `Error: "expert" must be one of ${options.experts.map((e) => e.alias).join(', ')}; got ${JSON.stringify(call.arguments.expert ?? null)}.`,
+        });
+      }
     },
   };
+}
+
+function asRequest(call: ParsedCall): ToolCallRequest {
+  return { id: call.id, name: call.name, arguments: call.arguments };
 }

@@ -9,6 +9,7 @@ import { REFERENCE_PRICING, lookupPrice } from '../pricing.ts';
 import { formatToolCall } from '../qwen3/render.ts';
 import { runOrchestration } from '../run.ts';
 import type { ChatModel } from '../types.ts';
+import type { ExpertBudgets } from './expertFamilies.ts';
 import {
   buildOrchestratorContext,
   buildPaperTools,
@@ -28,6 +29,9 @@ const unusedModel: ChatModel = {
   complete: () => Promise.reject(new Error('not called')),
 };
 
+/** What every expert here is shown: whole documents, the Qwen3 token budgets. */
+const EXPERT_BUDGETS: ExpertBudgets = { documentChars: null, codeContextTokens: 12000, contextTokens: 24000 };
+
 const presetExperts: PaperExpert[] = Object.entries(PAPER_EXPERTS_PRESET).map(([alias, expert]) => ({
   alias,
   tool: expert.tool as PaperExpert['tool'],
@@ -36,6 +40,7 @@ const presetExperts: PaperExpert[] = Object.entries(PAPER_EXPERTS_PRESET).map(([
   price: lookupPrice(REFERENCE_PRICING, expert.model),
   latencySeconds: expert.latencySeconds,
   answerStyle: 'tagged',
+  budgets: EXPERT_BUDGETS,
 }));
 
 describe('tool descriptions', () => {
@@ -77,25 +82,35 @@ describe('tool descriptions', () => {
 describe('context', () => {
   const budgets = { contextTokens: 24000, codeContextTokens: 12000, documentChars: 20 };
 
-  it('is empty before anything was gathered', () => {
-    expect(buildOrchestratorContext('Q?', [], [], budgets)).toBe('');
+  it('is empty before anything was gathered (HLE); FRAMES always writes the code separator', () => {
+    expect(buildOrchestratorContext('Q?', [], [], budgets, 'hle')).toBe('');
+    expect(buildOrchestratorContext('Q?', [], [], budgets, 'frames')).toBe('\npython code and execution outputs:\n');
   });
 
-  it('lists documents, cut to the character budget, then code runs', () => {
-    const context = buildOrchestratorContext(
-      'Q?',
-      [{ id: 'a', title: 'A', text: 'France is a country in Western Europe.' }],
-      [{ code: 'print(1+1)', output: '2\n' }],
-      budgets,
+  it('lists documents, cut to the character budget, then code runs, in each variant’s layout', () => {
+    const documents = [{ id: 'a', title: 'A', text: 'France is a country in Western Europe.' }];
+    const runs = [{ code: '\nprint(1+1)\n', output: '2\n' }];
+    const code = '```python\n\nprint(1+1)\n\n```\n\n```output\n2\n\n```\n\n';
+    expect(buildOrchestratorContext('Q?', documents, runs, budgets, 'hle')).toBe(
+      `Documents:\nDoc 1: France is a country  ...\n\n\npython code and execution outputs:\n${code}`,
     );
-    expect(context).toBe(
-      'Documents:\nDoc 1: France is a country \n\n\npython code and execution outputs:\n```python\nprint(1+1)\n```\n\n```output\n2\n\n```\n\n',
+    expect(buildOrchestratorContext('Q?', documents, runs, budgets, 'frames')).toBe(
+      `Documents:\nDoc 1: France is a country \n\n\npython code and execution outputs:\n${code}`,
     );
+    expect(buildOrchestratorContext('Q?', documents, [], budgets, 'hle')).toBe('Documents:\nDoc 1: France is a country  ...\n\n');
+    expect(buildOrchestratorContext('Q?', documents, [], budgets, 'frames')).toBe(
+      'Documents:\nDoc 1: France is a country \n\n\npython code and execution outputs:\n',
+    );
+  });
+
+  it('cuts documents by code points, as Python slices', () => {
+    const documents = [{ id: 'a', title: 'A', text: '😀😀😀 emoji' }];
+    expect(buildOrchestratorContext('Q?', documents, [], { ...budgets, documentChars: 2 }, 'frames')).toMatch(/^Documents:\nDoc 1: 😀😀\n\n/);
   });
 
   it('keeps the most recent material when over budget', () => {
     const documents = Array.from({ length: 50 }, (_, i) => ({ id: `d${i}`, title: `D${i}`, text: `document number ${i} `.repeat(10) }));
-    const context = buildOrchestratorContext('Q?', documents, [], { ...budgets, documentChars: 400, contextTokens: 200 });
+    const context = buildOrchestratorContext('Q?', documents, [], { ...budgets, documentChars: 400, contextTokens: 200 }, 'hle');
     expect(context.startsWith('Documents:\n')).toBe(true);
     expect(context).toContain('Doc 50: document number 49');
     expect(context).not.toContain('Doc 1: ');
@@ -104,7 +119,7 @@ describe('context', () => {
 
   it('drops documents when the code alone fills the budget', () => {
     const runs = [{ code: 'x'.repeat(2000), output: 'ok' }];
-    const context = buildOrchestratorContext('Q?', [{ id: 'a', title: 'A', text: 'doc' }], runs, { ...budgets, contextTokens: 100, codeContextTokens: 50 });
+    const context = buildOrchestratorContext('Q?', [{ id: 'a', title: 'A', text: 'doc' }], runs, { ...budgets, contextTokens: 100, codeContextTokens: 50 }, 'hle');
     expect(context).not.toContain('Documents:');
     expect(context.startsWith('```\n')).toBe(true);
   });
@@ -113,7 +128,10 @@ describe('context', () => {
 describe('expert output extraction', () => {
   it('reads the query, code and answer as the reference does', () => {
     expect(extractQuery('<think>hmm <query>no</query></think>Sure: <query>capital of France</query>')).toBe('capital of France');
-    expect(extractCode('Here:\n```python\nprint(2)\n```\nand\n```python\nprint(3)\n```')).toBe('print(3)');
+    // The code keeps its newlines: the reference runs and shows it exactly as extracted.
+    expect(extractCode('Here:\n```python\nprint(2)\n```\nand\n```python\nprint(3)\n```')).toBe('\nprint(3)\n');
+    expect(extractCode('no fence at all')).toBe('no fence at all');
+    expect(extractQuery(' <query> spaced </query>')).toBe(' spaced ');
     expect(extractBoxed('so \\boxed{\\frac{1}{2}} and finally \\boxed{x^{2}}')).toBe('x^{2}');
     expect(extractBoxed('no box')).toBe('');
     expect(extractTaggedAnswer('<think>Paris?</think><answer>\nParis\n</answer>')).toBe('Paris');
@@ -153,8 +171,8 @@ describe('code runs through the real Python sandbox', () => {
     const model = (id: string) => createOpenAICompatibleModel({ baseUrl: `${server.url}/v1`, model: id, supportsServerTools: false });
     const protocol = createPaperProtocol({
       experts: [
-        { alias: 'reasoner-1', tool: 'enhance_reasoning', model: model('coder'), description: 'codes.', answerStyle: 'tagged' },
-        { alias: 'answer-1', tool: 'answer', model: model('answerer'), description: 'answers.', answerStyle: 'tagged' },
+        { alias: 'reasoner-1', tool: 'enhance_reasoning', model: model('coder'), description: 'codes.', answerStyle: 'tagged', budgets: EXPERT_BUDGETS },
+        { alias: 'answer-1', tool: 'answer', model: model('answerer'), description: 'answers.', answerStyle: 'tagged', budgets: EXPERT_BUDGETS },
       ],
       retriever: createCorpusRetriever([]),
       searchUsdPerCall: 0,
@@ -162,7 +180,7 @@ describe('code runs through the real Python sandbox', () => {
       variant: 'hle',
       searchTopK: 3,
       codeTimeoutMs: 1500,
-      budgets: { contextTokens: 24000, codeContextTokens: 12000, documentChars: 4000, expertContextTokens: 24000 },
+      budgets: { contextTokens: 24000, codeContextTokens: 12000, documentChars: 4000 },
     });
     const events: RunEvent[] = [];
     const result = await runOrchestration({
@@ -178,7 +196,7 @@ describe('code runs through the real Python sandbox', () => {
     const orchestratorPrompts = server.requests
       .filter((r) => (r.body as { model: string }).model === 'orch')
       .map((r) => (r.body as { messages: Array<{ content: string }> }).messages[1]?.content ?? '');
-    const withOutput = '\npython code and execution outputs:\n```python\nprint(sum(range(101)))\n```\n\n```output\n5050\n\n```\n\n';
+    const withOutput = '\npython code and execution outputs:\n```python\n\nprint(sum(range(101)))\n\n```\n\n```output\n5050\n\n```\n\n';
     expect(orchestratorPrompts[1]).toContain(withOutput);
     // The second run printed nothing, so the third prompt is unchanged.
     expect(orchestratorPrompts[2]).toBe(orchestratorPrompts[1]);

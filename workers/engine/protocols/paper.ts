@@ -1,7 +1,10 @@
 // The paper protocol (HLE / FRAMES style): three tools whose single argument `model` picks an
 // expert by alias; a fresh two-message prompt each turn with the context rebuilt from what was
 // gathered; only the first valid call of a turn runs; `answer` ends the run.
-// The strings below are interface constants: Orchestrator-8B was trained on them.
+// The strings below are interface constants: Orchestrator-8B was trained and evaluated on them.
+// Each variant lays the prompts out as its evaluation script does (NVlabs/ToolOrchestra,
+// evaluation/eval_hle.py at upstream commit 74de70a, evaluation/eval_frames.py at 9d34d87);
+// docs/protocol.md lists where we differ and why.
 
 import type { PythonRunner } from '../../../tools/python/types.ts';
 import type { Retriever, SourceFailure } from '../../../tools/search/retriever.ts';
@@ -20,6 +23,8 @@ import {
 import { budgetTokens, keepLastTokens } from '../tokens.ts';
 import type { ChatMessage, ChatModel, ToolSchema } from '../types.ts';
 import { formatSeconds } from '../format.ts';
+import { pythonLength, pythonPrefix, pythonStrip } from '../pythonStrings.ts';
+import type { AnswerStyle, ExpertBudgets, PaperVariant } from './expertFamilies.ts';
 
 export interface PaperExpert {
   alias: string;
@@ -31,19 +36,24 @@ export interface PaperExpert {
   latencySeconds?: number;
   temperature?: number;
   maxTokens?: number;
-  /** `boxed`: "put your final answer within \boxed{}" (Qwen family); `tagged`: `<answer>` tags. */
-  answerStyle: 'boxed' | 'tagged';
+  /** How an `answer` expert is asked for its answer (see expertFamilies.ts). */
+  answerStyle: AnswerStyle;
+  /** The part of the gathered material this expert is shown. */
+  budgets: ExpertBudgets;
 }
 
+/** The orchestrator's rebuilt context. */
 export interface PaperBudgets {
-  /** Estimated tokens of the orchestrator's rebuilt context (problem included). */
+  /** Estimated tokens of the context: HLE counts the problem in, FRAMES does not (as each
+   * evaluation does). */
   contextTokens: number;
   /** Estimated tokens of code runs kept (the most recent ones). */
   codeContextTokens: number;
-  /** Each document is cut to this many characters in the orchestrator's context. */
+  /** Each document is cut to this many characters. */
   documentChars: number;
-  /** Estimated tokens of the context an expert is given. */
-  expertContextTokens: number;
+  /** When the orchestrator runs in a context window: the most the context and the problem may
+   * take together, whatever the variant counts. */
+  windowTokens?: number;
 }
 
 export interface PaperProtocolOptions {
@@ -53,7 +63,7 @@ export interface PaperProtocolOptions {
    * table's per-call rate for a paid search, as an estimate. */
   searchUsdPerCall?: number;
   python: PythonRunner;
-  variant: 'hle' | 'frames';
+  variant: PaperVariant;
   searchTopK: number;
   codeTimeoutMs: number;
   budgets: PaperBudgets;
@@ -84,17 +94,59 @@ const TOOL_TEXT: Record<PaperToolName, { description: string; verb: string; befo
   },
 };
 
-const SEARCH_INSTRUCTION =
-  'Instead of directly answering the question, please write a query to search for a piece of relevant and missing information. The query should be a few key words about the information to search or a short sentence. Wrap the query within <query> and </query>.';
 const CODE_INSTRUCTION =
   'Instead of directly answering the question, please write additional python code that will give intermidiate results after execution. Wrap the code within ```python and ```. The code should be self-contained with all the import and initialization.';
-export const BOXED_SYSTEM_PROMPT = 'Please reason step by step, and put your final answer within \\boxed{}.';
-export const TAGGED_ANSWER_INSTRUCTION =
-  'Wrap the thinking process and explanation between <think> and </think> and wrap only the exact answer without any explanation within <answer> and </answer>.';
-
-/** The reference drops queries shorter than this and cuts longer ones at 390 characters. */
-const MIN_QUERY_CHARS = 5;
+/** The answer instructions of eval_hle.py's call_tool, by expert family. */
+const BOXED_SYSTEM_PROMPT = 'Please reason step by step, and put your final answer within \\boxed{}.';
+const TAGGED_ANSWER_INSTRUCTION =
+  '\nWrap the thinking process and explanation between <think> and </think> and wrap only the exact answer without any explanation within <answer> and </answer>.';
+const THINK_HARD_ANSWER_INSTRUCTION =
+  '\n\nTake a deep breath and think hard with high reasoning, wrap the thoughts within <think> and </think>, and wrap only the exact answer without any explanation within <answer> and </answer>.' +
+  'Output using the following format:\n<think>\n...\n</think>\n<answer>\n...\n</answer>';
+/** Between the documents and the code runs in the orchestrator's context. */
+const CODE_SEPARATOR = '\npython code and execution outputs:\n';
+/** Longer queries are cut to this many characters (both evaluations). */
 const MAX_QUERY_CHARS = 390;
+
+/** Where the two evaluations lay the prompts out differently. */
+interface VariantLayout {
+  /** One document in the orchestrator's context, already cut. */
+  documentLine(index: number, text: string): string;
+  /** FRAMES writes the code separator even when no code ran; HLE only when some did. */
+  alwaysSeparator: boolean;
+  /** HLE subtracts the problem's tokens from the context budget; FRAMES does not. */
+  budgetIncludesProblem: boolean;
+  /** The end of the orchestrator's user turn (HLE's has a stray quote). */
+  turnEnd: string;
+  searchInstruction: string;
+  /** Queries shorter than this (characters) are not searched. */
+  minQueryChars: number;
+  /** The answer expert's user prompt before its style's instruction. */
+  answerPrompt(context: string, problem: string): string;
+}
+
+const VARIANTS: Record<PaperVariant, VariantLayout> = {
+  hle: {
+    documentLine: (index, text) => `Doc ${index}: ${text} ...\n\n`,
+    alwaysSeparator: false,
+    budgetIncludesProblem: true,
+    turnEnd: "\n\nChoose an appropriate tool.'",
+    searchInstruction:
+      'Instead of directly answering the question, please write a query to search for a piece of relevant and missing information. The query should be a few key words about the information to search or a short sentence. Wrap the query within <query> and </query>.',
+    minQueryChars: 5,
+    answerPrompt: (context, problem) => `${context}\n\nProblem:\n${problem}`,
+  },
+  frames: {
+    documentLine: (index, text) => `Doc ${index}: ${text}\n\n`,
+    alwaysSeparator: true,
+    budgetIncludesProblem: false,
+    turnEnd: '\n\nChoose an appropriate tool.',
+    searchInstruction:
+      'Instead of directly answering the question, please think hard and write a concise query to search Wikipedia. Wrap the query within <query> and </query>.',
+    minQueryChars: 10,
+    answerPrompt: (context, problem) => `${context}\n\n${problem}`,
+  },
+};
 
 function formatPrice(perMillion: number | undefined): string {
   return perMillion === undefined ? 'unknown' : `$${Number(perMillion.toFixed(6))}`;
@@ -159,47 +211,64 @@ export interface CodeRun {
   output: string;
 }
 
-/** The orchestrator's `{context}`: documents, then code runs, keeping the most recent within budget. */
-export function buildOrchestratorContext(
-  problem: string,
-  documents: readonly GatheredDocument[],
-  codeRuns: readonly CodeRun[],
-  budgets: Pick<PaperBudgets, 'contextTokens' | 'codeContextTokens' | 'documentChars'>,
-): string {
-  const documentText = documents
-    .map((doc, i) => `Doc ${i + 1}: ${doc.text.slice(0, budgets.documentChars)}\n\n`)
-    .join('');
-  const codeText = renderCodeRuns(codeRuns);
-  let code = keepLastTokens(codeText, budgets.codeContextTokens);
-  if (code && !code.startsWith('```')) code = '```\n' + code;
-  const room = budgets.contextTokens - budgetTokens(problem);
-  if (budgetTokens(codeText) >= room) return code;
-  const body = code
-    ? keepLastTokens(`${documentText}\npython code and execution outputs:\n${code}`, room)
-    : keepLastTokens(documentText, room);
-  return documentText ? `Documents:\n${body}` : body;
-}
-
+/** Each code run as the reference lays it out: the code exactly as extracted, then its stdout. */
 function renderCodeRuns(codeRuns: readonly CodeRun[]): string {
   return codeRuns.map((run) => `\`\`\`python\n${run.code}\n\`\`\`\n\n\`\`\`output\n${run.output}\n\`\`\`\n\n`).join('');
 }
 
-/** What an expert sees before its instruction: full documents and code runs within its budget. */
-function buildExpertContext(
-  task: string,
+/** The most recent code runs within a budget; a cut that lands mid-run reopens a fence. */
+function recentCodeRuns(codeRuns: readonly CodeRun[], budget: number): { whole: string; kept: string } {
+  const whole = renderCodeRuns(codeRuns);
+  const kept = keepLastTokens(whole, budget);
+  return { whole, kept: kept && !kept.startsWith('```') ? '```\n' + kept : kept };
+}
+
+/** The orchestrator's `{context}`, as the variant's evaluation rebuilds it each turn: documents,
+ * the code separator, code runs; the most recent material kept within budget. */
+export function buildOrchestratorContext(
+  problem: string,
   documents: readonly GatheredDocument[],
   codeRuns: readonly CodeRun[],
   budgets: PaperBudgets,
+  variant: PaperVariant,
 ): string {
-  const documentText = documents.map((doc, i) => `Doc ${i + 1}: ${doc.text}\n\n`).join('');
-  let code = keepLastTokens(renderCodeRuns(codeRuns), budgets.codeContextTokens);
-  if (code && !code.startsWith('```')) code = '```\n' + code;
-  const body = keepLastTokens(documentText + code, budgets.expertContextTokens - budgetTokens(task));
-  return (documentText ? `Documents:\n${body}` : body).trim();
+  const layout = VARIANTS[variant];
+  const documentText = documents
+    .map((doc, i) => layout.documentLine(i + 1, pythonPrefix(doc.text, budgets.documentChars)))
+    .join('');
+  const code = recentCodeRuns(codeRuns, budgets.codeContextTokens);
+  const problemTokens = budgetTokens(problem);
+  let room = layout.budgetIncludesProblem ? budgets.contextTokens - problemTokens : budgets.contextTokens;
+  if (budgets.windowTokens !== undefined) room = Math.min(room, budgets.windowTokens - problemTokens);
+  if (budgetTokens(code.whole) >= room) return code.kept;
+  const body = keepLastTokens(
+    code.kept || layout.alwaysSeparator ? `${documentText}${CODE_SEPARATOR}${code.kept}` : documentText,
+    room,
+  );
+  return documentText ? `Documents:\n${body}` : body;
 }
 
-function withContext(context: string, text: string): string {
-  return context ? `${context}\n\n${text}` : text;
+/** What an expert is shown before its instruction: documents and code runs within its own budget
+ * (no separator between them, as in the reference). */
+export function buildExpertContext(
+  problem: string,
+  documents: readonly GatheredDocument[],
+  codeRuns: readonly CodeRun[],
+  budgets: ExpertBudgets,
+): string {
+  const { documentChars } = budgets;
+  const documentText = documents
+    .map((doc, i) => `Doc ${i + 1}: ${documentChars === null ? doc.text : pythonPrefix(doc.text, documentChars)}\n\n`)
+    .join('');
+  const code = recentCodeRuns(codeRuns, budgets.codeContextTokens).kept;
+  const body = keepLastTokens(documentText + code, budgets.contextTokens - budgetTokens(problem));
+  return documentText ? `Documents:\n${body}` : body;
+}
+
+/** An expert's user prompt: its context, stripped as Python strips it, a blank line, the rest
+ * (the blank line stays when the context is empty, as in the reference). */
+function expertPrompt(context: string, rest: string): string {
+  return `${pythonStrip(context)}\n\n${rest}`;
 }
 
 function stripThink(text: string): string {
@@ -207,14 +276,16 @@ function stripThink(text: string): string {
   return end === -1 ? text : text.slice(end + '</think>'.length);
 }
 
+/** The query as the reference reads it: after the last `<query>`, up to `</query>`, untouched
+ * (the whole reply when there is no tag). */
 export function extractQuery(text: string): string {
-  const afterOpen = stripThink(text).split('<query>').pop() ?? '';
-  return (afterOpen.split('</query>')[0] ?? '').trim();
+  return text.split('<query>').pop()!.split('</query>')[0]!;
 }
 
+/** The code as the reference reads it, byte for byte: after the last ```` ```python ````, up to
+ * the next fence, leading and trailing newlines kept. This is what runs and what the context shows. */
 export function extractCode(text: string): string {
-  const afterOpen = stripThink(text).split('```python').pop() ?? '';
-  return (afterOpen.split('```')[0] ?? '').trim();
+  return text.split('```python').pop()!.split('```')[0]!;
 }
 
 /** The content of the last `\boxed{…}`, braces balanced; '' when there is none. */
@@ -232,6 +303,24 @@ export function extractBoxed(text: string): string {
     }
   }
   return text.slice(open).trim();
+}
+
+/** An answer expert's request: its context and the problem as the variant lays them out, asked
+ * for the answer in the expert's style (eval_hle.py / eval_frames.py, call_tool, tool `answer`). */
+export function answerMessages(style: AnswerStyle, variant: PaperVariant, context: string, problem: string): ChatMessage[] {
+  const prompt = VARIANTS[variant].answerPrompt(pythonStrip(context), problem);
+  if (style === 'boxed') {
+    return [
+      { role: 'system', content: BOXED_SYSTEM_PROMPT },
+      { role: 'user', content: prompt },
+    ];
+  }
+  return [{ role: 'user', content: prompt + (style === 'think-hard' ? THINK_HARD_ANSWER_INSTRUCTION : TAGGED_ANSWER_INSTRUCTION) }];
+}
+
+/** The answer in a reply written in `style`. */
+export function extractAnswer(style: AnswerStyle, text: string): string {
+  return style === 'boxed' ? extractBoxed(text) : extractTaggedAnswer(text);
 }
 
 export function extractTaggedAnswer(text: string): string {
@@ -263,6 +352,7 @@ export function createPaperProtocol(options: PaperProtocolOptions): Protocol {
       const documents: GatheredDocument[] = [];
       const codeRuns: CodeRun[] = [];
 
+      const layout = VARIANTS[options.variant];
       const tools = () =>
         options.variant === 'frames' && documents.length > 0 ? toolsWithoutSearch : allTools;
 
@@ -275,36 +365,32 @@ export function createPaperProtocol(options: PaperProtocolOptions): Protocol {
           request: { messages, temperature: expert.temperature, maxTokens: expert.maxTokens },
         });
 
-      const expertMessages = (instructionText: string): ChatMessage[] => [
-        {
-          role: 'user',
-          content: withContext(
-            buildExpertContext(task, documents, codeRuns, options.budgets),
-            `Question: ${task}\n${instructionText}`,
-          ),
-        },
+      /** The expert's context, as it stands when the expert is called. */
+      const contextFor = (expert: PaperExpert) => buildExpertContext(task, documents, codeRuns, expert.budgets);
+      const instructed = (expert: PaperExpert, instructionText: string): ChatMessage[] => [
+        { role: 'user', content: expertPrompt(contextFor(expert), `Question: ${task}\n${instructionText}`) },
       ];
 
       const runSearch = async (expert: PaperExpert, callId: string, context: TurnContext): Promise<ToolRunResult> => {
-        const completion = await askExpert(expert, callId, context, expertMessages(SEARCH_INSTRUCTION));
+        const completion = await askExpert(expert, callId, context, instructed(expert, layout.searchInstruction));
         const query = extractQuery(completion.content);
-        if (query.length < MIN_QUERY_CHARS) {
+        if (pythonLength(query) < layout.minQueryChars) {
           return { ok: false, content: 'The expert wrote no usable query.', detail: { query, raw: completion.content } };
         }
         const started = performance.now();
         const problems: SourceFailure[] = [];
         const found = await context.race(
-          options.retriever.search(query.slice(0, MAX_QUERY_CHARS), {
+          options.retriever.search(pythonPrefix(query, MAX_QUERY_CHARS), {
             limit: options.searchTopK,
             signal: context.signal,
             onSourceFailure: (failure) => problems.push(failure),
           }),
         );
         context.chargeSearch({ callId, latencyMs: performance.now() - started, usd: options.searchUsdPerCall });
-        // The reference appends results in reverse rank order, skipping documents it already has.
+        // The reference appends results in reverse rank order, skipping texts it already has.
         let added = 0;
         for (const doc of [...found].reverse()) {
-          if (documents.some((d) => d.id === doc.id)) continue;
+          if (documents.some((d) => d.text === doc.text)) continue;
           documents.push({ id: doc.id, title: doc.title, text: doc.text });
           added++;
         }
@@ -312,20 +398,22 @@ export function createPaperProtocol(options: PaperProtocolOptions): Protocol {
         const notSearched = problems.map((p) => `\nNot searched: ${p.source}: ${p.message}`).join('');
         return {
           ok: true,
-          content: `Query: ${query}\nFound ${found.length} document(s), ${added} new: ${titles || 'none'}${notSearched}`,
+          content: `Query: ${query.trim()}\nFound ${found.length} document(s), ${added} new: ${titles || 'none'}${notSearched}`,
           detail: { query, documents: found, added, ...(problems.length > 0 ? { problems } : {}) },
         };
       };
 
       const runCode = async (expert: PaperExpert, callId: string, context: TurnContext): Promise<ToolRunResult> => {
-        const completion = await askExpert(expert, callId, context, expertMessages(CODE_INSTRUCTION));
+        const completion = await askExpert(expert, callId, context, instructed(expert, CODE_INSTRUCTION));
         const code = extractCode(completion.content);
         if (!code) return { ok: false, content: 'The expert wrote no Python code.', detail: { code, raw: completion.content } };
         const result = await context.race(options.python.run(code, { timeoutMs: options.codeTimeoutMs, signal: context.signal }));
         context.chargeCode({ callId, seconds: result.durationMs / 1000, latencyMs: result.durationMs });
         if (result.aborted) throw new RunStop('aborted');
-        // As in the reference, only stdout is kept, and a run with no output adds nothing.
-        if (result.stdout.trim()) codeRuns.push({ code, output: result.stdout });
+        // As in the reference: only stdout is kept, read as Python's text mode reads a pipe
+        // (universal newlines); a run with no output, or one that timed out, adds nothing.
+        const stdout = result.stdout.replace(/\r\n?/g, '\n');
+        if (!result.timedOut && pythonStrip(stdout)) codeRuns.push({ code, output: stdout });
         const error = result.timedOut
           ? `Python timed out after ${formatSeconds(options.codeTimeoutMs)} and was stopped`
           : (result.error ?? undefined);
@@ -338,17 +426,9 @@ export function createPaperProtocol(options: PaperProtocolOptions): Protocol {
       };
 
       const runAnswer = async (expert: PaperExpert, callId: string, context: TurnContext): Promise<ToolRunResult> => {
-        const base = withContext(buildExpertContext(task, documents, codeRuns, options.budgets), `Problem:\n${task}`);
-        const messages: ChatMessage[] =
-          expert.answerStyle === 'boxed'
-            ? [
-                { role: 'system', content: BOXED_SYSTEM_PROMPT },
-                { role: 'user', content: base },
-              ]
-            : [{ role: 'user', content: `${base}\n${TAGGED_ANSWER_INSTRUCTION}` }];
+        const messages = answerMessages(expert.answerStyle, options.variant, contextFor(expert), task);
         const completion = await askExpert(expert, callId, context, messages);
-        const answer =
-          expert.answerStyle === 'boxed' ? extractBoxed(completion.content) : extractTaggedAnswer(completion.content);
+        const answer = extractAnswer(expert.answerStyle, completion.content);
         return { ok: true, content: answer, detail: { answer, raw: completion.content } };
       };
 
@@ -365,7 +445,7 @@ export function createPaperProtocol(options: PaperProtocolOptions): Protocol {
           { role: 'system', content: PAPER_SYSTEM_PROMPT },
           {
             role: 'user',
-            content: `Problem: ${problem}\n\n${buildOrchestratorContext(problem, documents, codeRuns, options.budgets)}\n\nChoose an appropriate tool.`,
+            content: `Problem: ${problem}\n\n${buildOrchestratorContext(problem, documents, codeRuns, options.budgets, options.variant)}${layout.turnEnd}`,
           },
         ],
         async handleOutput(output: OrchestratorOutput, context: TurnContext): Promise<TurnOutcome> {
@@ -374,11 +454,13 @@ export function createPaperProtocol(options: PaperProtocolOptions): Protocol {
           let chosen: { callId: string; tool: PaperToolName; expert: PaperExpert; args: Record<string, unknown> } | null =
             null;
           for (const call of output.calls) {
-            if (!offered.includes(call.name)) {
-              problems.push(`"${call.name}" is not one of the offered tools (${offered.join(', ')})`);
+            // As in the reference, a call is checked against all the paper's tools, not only the
+            // ones offered this turn (FRAMES stops listing `search`, but still runs it).
+            const experts = aliasesByTool.get(call.name);
+            if (!experts) {
+              problems.push(`"${call.name}" is not one of the tools (${[...aliasesByTool.keys()].join(', ')})`);
               continue;
             }
-            const experts = aliasesByTool.get(call.name) ?? [];
             const expert = experts.find((e) => e.alias === call.arguments.model);
             if (!expert) {
               problems.push(

@@ -61,6 +61,13 @@ const WEATHER_LINE =
   '"parameters": {"type": "object", "properties": {"city": {"type": "string"}, "days": {"type": "integer", "minimum": 1, "maximum": 7}}, "required": ["city"]}}}';
 
 describe('toPythonJson', () => {
+  it('writes what plain json.dumps writes (ensure_ascii), as tau2 sends call arguments', () => {
+    // Python: json.dumps({'city': 'Zürich', 'k': 'é 中文 😀 \u2028 \x7f', 'l': 'lone \ud800', 'c': '\x01\n'})
+    expect(toPythonJson({ city: 'Zürich', k: 'é 中文 😀 \u2028 \u007f', l: 'lone \ud800', c: '\u0001\n' }, { ensureAscii: true })).toBe(
+      '{"city": "Z\\u00fcrich", "k": "\\u00e9 \\u4e2d\\u6587 \\ud83d\\ude00 \\u2028 \\u007f", "l": "lone \\ud800", "c": "\\u0001\\n"}',
+    );
+  });
+
   it('writes what json.dumps(ensure_ascii=False) writes', () => {
     // Each expected value is Python's output for the same data.
     expect(toPythonJson({ a: [1, 2.5, -3], b: {}, c: [], d: null, e: true, f: false })).toBe(

@@ -6,7 +6,12 @@ import type { ChatMessage, ToolCallRequest, ToolSchema } from '../types.ts';
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-function pythonString(text: string): string {
+const NON_ASCII = /[\u007f-\uffff]/g;
+
+function pythonString(text: string, ensureAscii: boolean): string {
+  // With ensure_ascii, Python escapes everything outside space…tilde as lowercase \uXXXX (a pair
+  // for characters beyond the BMP, as JS holds them), lone surrogates included.
+  if (ensureAscii) return JSON.stringify(text).replace(NON_ASCII, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
   // JSON.stringify escapes exactly what Python's json.dumps(ensure_ascii=False) escapes
   // (", \, \b \f \n \r \t, other controls as lowercase \u00XX), except lone surrogates,
   // which Python writes out raw.
@@ -36,11 +41,11 @@ function isOmitted(value: unknown): boolean {
   return value === undefined || typeof value === 'function' || typeof value === 'symbol';
 }
 
-function writePython(value: unknown, out: string[]): void {
+function writePython(value: unknown, out: string[], ensureAscii: boolean): void {
   if (value === null || isOmitted(value)) {
     out.push('null');
   } else if (typeof value === 'string') {
-    out.push(pythonString(value));
+    out.push(pythonString(value, ensureAscii));
   } else if (typeof value === 'number') {
     out.push(pythonNumber(value));
   } else if (typeof value === 'bigint') {
@@ -51,7 +56,7 @@ function writePython(value: unknown, out: string[]): void {
     out.push('[');
     for (let i = 0; i < value.length; i++) {
       if (i > 0) out.push(', ');
-      writePython(value[i], out);
+      writePython(value[i], out, ensureAscii);
     }
     out.push(']');
   } else {
@@ -61,22 +66,23 @@ function writePython(value: unknown, out: string[]): void {
       if (isOmitted(item)) continue;
       if (!first) out.push(', ');
       first = false;
-      out.push(pythonString(key), ': ');
-      writePython(item, out);
+      out.push(pythonString(key, ensureAscii), ': ');
+      writePython(item, out, ensureAscii);
     }
     out.push('}');
   }
 }
 
-/** JSON as Python's `json.dumps(x, ensure_ascii=False)` writes it, which is what the `tojson`
+/** JSON as Python's `json.dumps(x, ensure_ascii=False)` writes it (or, with `ensureAscii`, as
+ * plain `json.dumps(x)` does), which is what the `tojson`
  * filter of transformers' chat templating produces: `", "` and `": "` separators, key order
  * kept, non-ASCII kept. Integers print without `.0` (JS cannot tell 1.0 from 1); other
  * numbers as Python's float repr. Values JSON
  * cannot hold (undefined, functions) are dropped from objects and become null elsewhere, as
  * JSON.stringify does. Object keys that look like array indices come first: JS orders them so. */
-export function toPythonJson(value: unknown): string {
+export function toPythonJson(value: unknown, options: { ensureAscii?: boolean } = {}): string {
   const out: string[] = [];
-  writePython(value, out);
+  writePython(value, out, options.ensureAscii ?? false);
   return out.join('');
 }
 
@@ -159,12 +165,21 @@ function splitAssistantContent(content: string): { reasoning: string; content: s
   return { reasoning, content: stripLeadingNewlines(content.slice(lastClose + '</think>'.length)) };
 }
 
+/** A conversation's calls are rendered again every turn; like tool lists, they are treated as
+ * immutable, so a rendering is kept per call. */
+const renderedCalls = new WeakMap<ToolCallRequest, string>();
+
 /** The calls of an assistant turn as the template appends them after its content. */
 function renderToolCalls(content: string, calls: ToolCallRequest[]): string {
   const parts: string[] = [];
   calls.forEach((call, index) => {
     if (index > 0 || content !== '') parts.push('\n');
-    parts.push(formatToolCall(call));
+    let text = renderedCalls.get(call);
+    if (text === undefined) {
+      text = formatToolCall(call);
+      renderedCalls.set(call, text);
+    }
+    parts.push(text);
   });
   return parts.join('');
 }
