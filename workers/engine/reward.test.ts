@@ -157,6 +157,27 @@ describe('computeGroupReward: tool preferences', () => {
     expect(result.normalized[0]).toEqual({ 'search-1': 1, 'search-3': 0 });
   });
 
+  it('takes a tool’s min and max over the whole group, a rollout that never called it counting 0', () => {
+    // The reference (generation_quick3.py) takes them over the rollouts that called the tool only,
+    // then plugs in 0 for the others: a feature only some rollouts used is skipped when the users
+    // agree, and scores the others below 0 when they do not. Here both groups keep every term in
+    // [0, 1] and let the preference for the tool count.
+    const agreeing = computeGroupReward(
+      [rollout(true, 0.01, 1000, { 'search-1': 2 }), rollout(true, 0.01, 1000), rollout(true, 0.01, 1000, { 'search-1': 2 })],
+      prefer({ tools: { 'search-1': 1 } }),
+    );
+    // search-1 = [2, 0, 2] → [1, 0, 1] (the reference: min = max = 2, skipped, all rewards 0).
+    expect(agreeing.skippedFeatures).not.toContain('search-1');
+    expect(agreeing.rewards).toEqual([1, 0, 1]);
+    const differing = computeGroupReward(
+      [rollout(true, 0.01, 1000, { 'search-1': 1 }), rollout(true, 0.01, 1000), rollout(true, 0.01, 1000, { 'search-1': 3 })],
+      prefer({ tools: { 'search-1': 1 } }),
+    );
+    // search-1 = [1, 0, 3] → [1/3, 0, 1] (the reference: min 1, max 3 → [0, −0.5, 1]).
+    expect(differing.normalized.map((row) => row['search-1'])).toEqual([1 / 3, 0, 1]);
+    expect(Math.min(...differing.rewards)).toBe(0);
+  });
+
   it('refuses a tool key that reuses a built-in feature name', () => {
     expect(() => computeGroupReward([rollout(true, 0, 0, { cost: 1 })], prefer({}))).toThrow(/clashes/);
   });

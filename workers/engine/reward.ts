@@ -9,6 +9,10 @@
 // A tool the user wants avoided (a negative weight) is scored the same way: fewer calls score
 // higher, at weight |w|. Every term is then ≥ 0, so a correct rollout never scores below a wrong
 // one (which scores 0), as "R when correct, 0 otherwise" requires.
+// A tool's min and max are taken over the whole group, a rollout that never called it counting 0
+// calls. The reference takes them over the rollouts that called it only and then plugs in 0 for the
+// others, which scores those below 0, and skips the tool whenever its users agree even though
+// the others differ (docs/protocol.md).
 
 import type { PreferenceVector } from './preferences.ts';
 
