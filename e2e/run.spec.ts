@@ -78,10 +78,12 @@ test.describe('a run in the playground', () => {
     await expect(playground.trace).toContainText('558,457');
     // The code the coder wrote ran in the browser's Python sandbox, and code and output reached
     // the next turn's context exactly as the protocol lays them out (a ```python block, then an
-    // ```output block, under "python code and execution outputs:").
+    // ```output block, under "python code and execution outputs:"), the code byte for byte as
+    // extracted, newlines included, as the reference keeps it.
     await expect(playground.trace).toContainText('Helsinki population in thousands: 558.5');
     const coderReply = scenario.models['scripted/coder']?.[0]?.content ?? '';
-    const code = (coderReply.split('```python')[1] ?? '').split('```')[0]?.trim();
+    const code = (coderReply.split('```python').at(-1) ?? '').split('```')[0];
+    expect(code).toMatch(/^\n[^]*\n$/);
     const orchestratorTurns = server.requests.filter(
       (request) => request.method === 'POST' && (request.body as { model?: string } | undefined)?.model === ORCHESTRATOR,
     );
