@@ -179,8 +179,9 @@ describe('orchestra eval: the random policy', () => {
   const scenario = (): Scenario => ({
     models: {
       'scripted/searcher': [{ repeat: true, content: '<query>capital city population</query>', usage: { prompt_tokens: 200, completion_tokens: 8 } }],
-      // An empty code block, so nothing runs: a Python run is charged by the second, which no seed can fix.
-      'scripted/coder': [{ repeat: true, content: '```python\n```', usage: { prompt_tokens: 150, completion_tokens: 7 } }],
+      // No code at all, so nothing runs: a Python run is charged by the second, which no seed can fix.
+      // (A block holding a newline is code, byte for byte as the reference extracts it, and runs.)
+      'scripted/coder': [{ repeat: true, content: '```python```', usage: { prompt_tokens: 150, completion_tokens: 7 } }],
       'scripted/answerer': TASKS.map((task) => ({ when: task.question, repeat: true, content: `<answer>${task.answer}</answer>`, usage: { prompt_tokens: 300, completion_tokens: 10 } })),
       'scripted/answerer-mini': [{ repeat: true, content: '<answer>0</answer>', usage: { prompt_tokens: 100, completion_tokens: 4 } }],
     },
