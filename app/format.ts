@@ -2,6 +2,7 @@
 // prints it: dollars use the engine's own formatter).
 
 export { formatUsd } from '../workers/engine/ledger.ts';
+export { formatCount } from '../workers/engine/format.ts';
 
 /** 850 ms, 1.2 s, 2 min 5 s; a dash when not known yet. */
 export function formatMs(ms: number | null | undefined): string {
@@ -12,9 +13,4 @@ export function formatMs(ms: number | null | undefined): string {
   if (tenths < 600) return `${(tenths / 10).toFixed(1)} s`;
   const seconds = Math.round(ms / 1000);
   return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
-}
-
-/** 1234 → "1,234". */
-export function formatCount(n: number): string {
-  return n.toLocaleString('en-US');
 }

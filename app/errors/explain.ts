@@ -24,6 +24,11 @@ const ERRORS: Record<string, ErrorExplanation> = {
   not_found: { title: 'Model or endpoint not found', hint: 'Check the base URL and the model id in Setup.' },
   context_length: { title: 'The prompt is longer than the model’s context window' },
   bad_response: { title: 'The provider sent a response that could not be read' },
+  redirect: {
+    title: 'The endpoint redirected the request elsewhere',
+    hint: 'Requests to model providers never follow a redirect, so the key was not sent on. Put the right address in the base URL.',
+  },
+  too_large: { title: 'The response was larger than the playground reads' },
   webgpu: {
     title: 'This browser’s GPU cannot run the local model',
     hint: 'Models in this browser lists what can run here; remote models work everywhere.',

@@ -4,6 +4,7 @@
 import type { ChatCompletion, ChatDelta, ChatMessage, ChatModel, ChatRequest, FinishReason, Usage } from '../engine/types.ts';
 import { BackendError, errorFromStatus } from './errors.ts';
 import { postWithRetry, type Attempt } from './http.ts';
+import { readWholeAnswer, ReplyBudget, sseLimits } from './limits.ts';
 import { readSse } from './sse.ts';
 
 export interface AnthropicOptions {
@@ -140,8 +141,10 @@ interface Gathered {
 
 async function readMessage(attempt: Attempt, context: ReadContext): Promise<ChatCompletion> {
   const gathered: Gathered = { content: '', reasoning: '' };
+  const budget = new ReplyBudget(PROVIDER);
   const emit = (type: 'reasoning' | 'content', text: string) => {
     if (text === '') return;
+    budget.spend(text.length);
     if (type === 'content') gathered.content += text;
     else gathered.reasoning += text;
     gathered.firstTokenAt ??= Date.now();
@@ -151,7 +154,7 @@ async function readMessage(attempt: Attempt, context: ReadContext): Promise<Chat
 
   const contentType = attempt.response.headers.get('content-type') ?? '';
   if (!contentType.includes('text/event-stream')) {
-    const message = parseJson(await attempt.response.text(), context);
+    const message = parseJson(await readWholeAnswer(attempt.response.body, PROVIDER), context);
     absorbMessageStart(message, gathered);
     for (const block of Array.isArray(message.content) ? (message.content as Array<Record<string, unknown>>) : []) {
       if (block.type === 'text' && typeof block.text === 'string') emit('content', block.text);
@@ -162,7 +165,7 @@ async function readMessage(attempt: Attempt, context: ReadContext): Promise<Chat
   }
 
   let stopped = false;
-  for await (const event of readSse(attempt.response.body, attempt.signal)) {
+  for await (const event of readSse(attempt.response.body, attempt.signal, sseLimits(PROVIDER))) {
     const data = parseJson(event.data, context);
     const type = typeof data.type === 'string' ? data.type : event.event;
     switch (type) {

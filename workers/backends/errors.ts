@@ -17,6 +17,10 @@ export type BackendErrorCode =
   | 'not_found'
   | 'context_length'
   | 'bad_response'
+  /** The endpoint answered with a redirect, which provider requests never follow (a key would go along). */
+  | 'redirect'
+  /** The response passed a size cap (workers/backends/limits.ts): reading stopped there. */
+  | 'too_large'
   /** The browser's GPU cannot run a local model (no WebGPU, no adapter, a missing feature or limit). */
   | 'webgpu'
   /** A local model ran out of memory, or the GPU gave up (device lost) under it. */
@@ -36,6 +40,8 @@ const CODES: ReadonlySet<string> = new Set<BackendErrorCode>([
   'not_found',
   'context_length',
   'bad_response',
+  'redirect',
+  'too_large',
   'webgpu',
   'out_of_memory',
   'storage_quota',
@@ -110,6 +116,7 @@ export function needsUserAction(error: unknown): boolean {
 const USER_ACTION_CODES: ReadonlySet<string> = new Set<BackendErrorCode>([
   'auth',
   'cors',
+  'redirect',
   'not_found',
   'bad_request',
   'webgpu',

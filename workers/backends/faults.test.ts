@@ -3,7 +3,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Fault, ScriptedResponse } from '../../e2e/fixtures/scenario.ts';
 import { startScriptedServer, type ScriptedServer } from '../../e2e/fixtures/scriptedServer.ts';
+import { startExfiltrationSink, type ExfiltrationSink } from '../../e2e/security/support.ts';
 import type { ChatModel } from '../engine/types.ts';
+import { MAX_REPLY_CHARS } from './limits.ts';
 import { createAnthropicModel } from './anthropic.ts';
 import { createOpenAICompatibleModel } from './openaiCompatible.ts';
 import { MODEL, TEST_KEY, call, expectFailure, retriesOf, textOf } from './testing.ts';
@@ -213,5 +215,67 @@ describe.each(clients)('$name client against faults', ({ make }) => {
     script(answerWith({ kind: 'no_cors' }));
     const outcome = await call(make(server));
     expect(outcome.completion?.content).toBe(ANSWER);
+  });
+});
+
+describe.each(clients)('$name client against a hostile server', ({ make }) => {
+  let sink: ExfiltrationSink;
+  beforeAll(async () => {
+    sink = await startExfiltrationSink();
+  });
+  afterAll(async () => {
+    await sink.close();
+  });
+  beforeEach(() => {
+    script();
+    sink.requests.length = 0;
+  });
+
+  it.each([307, 308, 302])('never follows a %i redirect, so the key stays here, and names where it pointed', async (status) => {
+    script(answerWith({ kind: 'redirect', status: status as 307, location: `${sink.url}/steal` }));
+    const error = expectFailure(await call(make(server)), 'redirect');
+    expect(error.retryable).toBe(false);
+    expect(error.message).toContain(`redirected the request (HTTP ${status}) to ${sink.url}/steal`);
+    expect(error.message).toContain('never follow a redirect');
+    expect(sink.requests).toEqual([]);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it.each([
+    ['content', 40_000_000],
+    ['reasoning', 150_000_000],
+    ['tool_arguments', 40_000_000],
+  ] as const)('stops reading a streamed %s flood of %i characters at the reply cap', async (field, chars) => {
+    script(answerWith({ kind: 'flood', field, chars }));
+    const outcome = await call(make(server));
+    const error = expectFailure(outcome, 'too_large');
+    expect(error.retryable).toBe(false);
+    expect(error.message).toContain(`passed ${MAX_REPLY_CHARS.toLocaleString('en-US')} characters`);
+    const delivered = textOf(outcome.deltas, 'content').length + textOf(outcome.deltas, 'reasoning').length;
+    expect(delivered).toBeLessThanOrEqual(MAX_REPLY_CHARS);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('stops reading a stream of tiny events at the byte cap', async () => {
+    script(answerWith({ kind: 'flood', field: 'reasoning', chars: 900_000, pieceChars: 1 }));
+    const outcome = await call(make(server));
+    const error = expectFailure(outcome, 'too_large');
+    expect(error.message).toContain('more than 64 MiB in one response');
+  });
+
+  it('stops reading a whole (non-streamed) JSON answer of 40 MB', async () => {
+    script(answerWith({ kind: 'flood', field: 'content', chars: 40_000_000 }, { ignoreStream: true }));
+    const error = expectFailure(await call(make(server)), 'too_large');
+    expect(error.message).toContain('more than 16 MiB of JSON');
+  });
+
+  it('reads only the start of a 150 MB error body, and shows a short message', async () => {
+    script(answerWith({ kind: 'flood', field: 'error_body', chars: 150_000_000 }));
+    const error = expectFailure(await call(make(server, { maxRetries: 0 })), 'server');
+    expect(error.message.length).toBeLessThan(1000);
+    expect(error.message).toContain('HTTP 500');
+    // The client hung up after the first bytes (what the sockets buffer in between aside).
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(server.requests[0]!.floodChars).toBeLessThan(20_000_000);
   });
 });

@@ -5,7 +5,8 @@
 // chunks; the error that comes out is translated to a BackendError by what fired it.
 
 import { BackendError, errorFromStatus, isAbortError } from './errors.ts';
-import { formatSeconds } from '../engine/format.ts';
+import { formatCount, formatSeconds } from '../engine/format.ts';
+import { MAX_ERROR_BODY_BYTES, MAX_STREAM_BYTES, readTextUpTo, tooLarge } from './limits.ts';
 
 export interface RetryInfo {
   /** 1 for the first retry. */
@@ -129,12 +130,15 @@ async function runAttempt<T>(request: PostRequest, consume: (attempt: Attempt) =
       method: 'POST',
       headers: request.headers,
       body: JSON.stringify(request.body),
+      // A followed redirect would carry the key (x-api-key, Authorization) to wherever it points.
+      redirect: 'manual',
       signal: controller.signal,
     });
     gotResponse = true;
     armTimer(idleTimeoutMs, idleTimeout);
+    if (isRedirect(response)) throw redirectError(request, response);
     if (!response.ok) {
-      const bodyText = await response.text();
+      const { text: bodyText } = await readTextUpTo(response.body, MAX_ERROR_BODY_BYTES);
       throw errorFromStatus({
         provider,
         status: response.status,
@@ -152,6 +156,11 @@ async function runAttempt<T>(request: PostRequest, consume: (attempt: Attempt) =
       response.body,
       () => armTimer(idleTimeoutMs, idleTimeout),
       (error) => (readError = error),
+      () =>
+        tooLarge(
+          provider,
+          `${provider} sent more than ${formatCount(MAX_STREAM_BYTES / (1024 * 1024))} MiB in one response, the most the playground reads from one model call, so reading stopped there. Check the server.`,
+        ),
     );
     const watched = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
     return await consume({
@@ -240,14 +249,47 @@ function describeCause(thrown: unknown): string {
   return detail ? `${thrown.message}: ${detail}` : thrown.message;
 }
 
-/** Re-arms the idle timer on every chunk, and reports read failures (the connection) apart from
- * anything else the consumer may throw. */
+/** A 3xx, or the opaque stand-in a browser gives for one under `redirect: 'manual'`. */
+function isRedirect(response: Response): boolean {
+  return response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
+}
+
+function redirectError(request: PostRequest, response: Response): BackendError {
+  const { provider } = request;
+  // Node shows where a redirect points; a browser hides it (an opaque redirect).
+  const location = response.headers.get('location');
+  let target = 'another address, which the browser does not reveal';
+  if (location) {
+    try {
+      target = new URL(location, request.url).href;
+    } catch {
+      target = JSON.stringify(location.slice(0, 200));
+    }
+  }
+  const status = response.status === 0 ? '' : ` (HTTP ${response.status})`;
+  return new BackendError({
+    code: 'redirect',
+    provider,
+    ...(response.status === 0 ? {} : { status: response.status }),
+    retryable: false,
+    message:
+      `${provider} at ${request.url} redirected the request${status} to ${target}. Requests to model providers never ` +
+      `follow a redirect, so nothing was sent there and the key stayed here. If the endpoint has moved, put its new ` +
+      `address in the base URL.`,
+    secrets: request.secrets ?? [],
+  });
+}
+
+/** Re-arms the idle timer on every chunk, reports read failures (the connection) apart from
+ * anything else the consumer may throw, and ends the body past MAX_STREAM_BYTES. */
 function watchIdle(
   body: ReadableStream<Uint8Array>,
   onChunk: () => void,
   onReadError: (error: unknown) => void,
+  tooMuch: () => BackendError,
 ): ReadableStream<Uint8Array> {
   const reader = body.getReader();
+  let bytes = 0;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       let chunk: ReadableStreamReadResult<Uint8Array>;
@@ -259,8 +301,16 @@ function watchIdle(
       }
       const { done, value } = chunk;
       onChunk();
-      if (done) controller.close();
-      else controller.enqueue(value);
+      if (done) {
+        controller.close();
+        return;
+      }
+      bytes += value.byteLength;
+      if (bytes > MAX_STREAM_BYTES) {
+        reader.cancel().catch(() => undefined);
+        throw tooMuch();
+      }
+      controller.enqueue(value);
     },
     cancel(reason) {
       return reader.cancel(reason);

@@ -13,6 +13,7 @@ import type {
 import { toPythonJson } from '../engine/qwen3/render.ts';
 import { BackendError, errorFromStatus } from './errors.ts';
 import { postWithRetry, type Attempt } from './http.ts';
+import { readWholeAnswer, ReplyBudget, sseLimits } from './limits.ts';
 import { readSse } from './sse.ts';
 
 export interface OpenAICompatibleOptions {
@@ -137,14 +138,18 @@ class CompletionBuilder {
   finishReason: FinishReason | undefined;
   model: string | undefined;
   firstTokenAt: number | undefined;
+  private readonly budget: ReplyBudget;
 
   constructor(
     private readonly attempt: Attempt,
     private readonly context: ReadContext,
-  ) {}
+  ) {
+    this.budget = new ReplyBudget(context.provider);
+  }
 
   emit(delta: { type: 'reasoning' | 'content'; text: string }): void {
     if (delta.text === '') return;
+    this.budget.spend(delta.text.length);
     if (delta.type === 'content') this.content += delta.text;
     else this.reasoning += delta.text;
     this.touch();
@@ -157,9 +162,14 @@ class CompletionBuilder {
     const slot = typeof index === 'number' ? index : position;
     const call = (this.toolCalls[slot] ??= { id: '', name: '', arguments: '' });
     if (typeof id === 'string' && id !== '' && call.id === '') call.id = id;
-    if (typeof fn?.name === 'string' && fn.name !== '' && call.name === '') call.name = fn.name;
-    if (typeof fn?.arguments === 'string') call.arguments += fn.arguments;
-    else if (typeof fn?.arguments === 'object' && fn.arguments !== null) call.arguments += JSON.stringify(fn.arguments);
+    if (typeof fn?.name === 'string' && fn.name !== '' && call.name === '') {
+      this.budget.spend(fn.name.length);
+      call.name = fn.name;
+    }
+    const args =
+      typeof fn?.arguments === 'string' ? fn.arguments : typeof fn?.arguments === 'object' && fn.arguments !== null ? JSON.stringify(fn.arguments) : '';
+    this.budget.spend(args.length);
+    call.arguments += args;
     this.touch();
   }
 
@@ -189,12 +199,12 @@ async function readCompletion(attempt: Attempt, context: ReadContext): Promise<C
   const contentType = attempt.response.headers.get('content-type') ?? '';
   if (!contentType.includes('text/event-stream')) {
     // The server ignored `stream: true` and answered in one piece.
-    const text = await attempt.response.text();
+    const text = await readWholeAnswer(attempt.response.body, context.provider);
     absorbChunk(parseJson(text, context), builder, context, 'message');
     return builder.finish();
   }
   let ended = false;
-  for await (const event of readSse(attempt.response.body, attempt.signal)) {
+  for await (const event of readSse(attempt.response.body, attempt.signal, sseLimits(context.provider))) {
     absorbChunk(parseJson(event.data, context), builder, context, 'delta');
     if (builder.finishReason !== undefined) ended = true;
   }

@@ -101,3 +101,49 @@ describe('readSse', () => {
     expect(Date.now() - started).toBeLessThan(500);
   });
 });
+
+describe('readSse on hostile streams', () => {
+  /** `total` characters of `data: xxx…` with no line end, in 64 KiB chunks. */
+  function endlessLine(total: number): ReadableStream<Uint8Array> {
+    const chunk = new TextEncoder().encode('x'.repeat(64 * 1024));
+    let sent = 0;
+    return new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('data: '));
+      },
+      pull(controller) {
+        if (sent >= total) controller.close();
+        else controller.enqueue(chunk);
+        sent += chunk.length;
+      },
+    });
+  }
+
+  it('ends a line that outgrows the event limit, with the error it is given', async () => {
+    const stream = endlessLine(40_000_000);
+    const reading = collect2(readSse(stream, undefined, { maxEventChars: 8_000_000, oversized: (max) => new Error(`over ${max}`) }));
+    await expect(reading).rejects.toThrow('over 8000000');
+  });
+
+  it('reads a long event split over many chunks whole, and many small events from one chunk', async () => {
+    const long = await collect2(readSse(endlessLine(5_000_000)));
+    expect(long).toHaveLength(1);
+    expect(long[0]!.data.length).toBe(5_046_272);
+    const many = Array.from({ length: 20_000 }, (_, i) => `data: ${i}\n\n`).join('');
+    const events = await collect(streamOf([new TextEncoder().encode(many)]));
+    expect(events).toHaveLength(20_000);
+    expect(events.at(-1)).toEqual({ data: '19999' });
+  });
+
+  it('counts the data lines of one event together', async () => {
+    const lines = `${'data: 0123456789\n'.repeat(100)}\n`;
+    const reading = collect2(readSse(streamOf([new TextEncoder().encode(lines)]), undefined, { maxEventChars: 500 }));
+    await expect(reading).rejects.toThrow('longer than 500 characters');
+  });
+});
+
+async function collect2(events: AsyncGenerator<SseEvent>): Promise<SseEvent[]> {
+  const result: SseEvent[] = [];
+  for await (const event of events) result.push(event);
+  return result;
+}

@@ -4,3 +4,8 @@
 export function formatSeconds(ms: number): string {
   return `${Number((ms / 1000).toFixed(2))} s`;
 }
+
+/** 1234 → "1,234". */
+export function formatCount(n: number): string {
+  return n.toLocaleString('en-US');
+}
