@@ -1,15 +1,20 @@
 // The orchestrator worker's boundary: every message the page and the worker exchange, and the
 // page's one message to a model worker. Nothing else calls postMessage by hand — the page goes through app/worker/orchestratorClient.ts, the worker
 // through workers/orchestrator.worker.ts. Keys travel only in `set_key`, page → worker, and never
-// come back: the worker answers with which providers have one, not with the keys.
+// come back: the worker answers with which providers have one and the origin each is bound to
+// (workers/keys.ts), not with the keys.
 
 import type { LoadProgress } from './backends/webllm/loadProgress.ts';
 import type { RunEvent } from './engine/events.ts';
+import type { HeldKey } from './keys.ts';
 import type { LocalModelRequest, LocalModelsState } from './models/localModels.ts';
 
 export type ToWorker =
-  /** Holds (or with `key: null` forgets) a provider's API key in the worker's memory. */
-  | { type: 'set_key'; provider: string; key: string | null }
+  /** Holds (or with `key: null` forgets) a provider's API key in the worker's memory, bound to the
+   * origin it was entered for (null: a key remembered before keys were bound, bound to none). */
+  | { type: 'set_key'; provider: string; key: string | null; origin: string | null }
+  /** The user agreed to send a held key to `to`: it moves there if still bound to `from`. */
+  | { type: 'bind_key'; provider: string; from: string | null; to: string }
   /** Starts a run. `config` is the config file's JSON value, validated by the worker. */
   | { type: 'start'; runId: string; config: unknown; task: string }
   | { type: 'stop'; runId: string }
@@ -29,8 +34,9 @@ export type FromWorker =
   | { type: 'run_rejected'; runId: string; problems: string[] }
   /** The engine broke without finishing the run (a bug): the page says so instead of waiting. */
   | { type: 'run_failed'; runId: string; message: string }
-  /** The providers whose key the worker holds, after any `set_key`. */
-  | { type: 'keys'; providers: string[] }
+  /** The providers whose key the worker holds and the origin each is bound to, after any `set_key`
+   * or `bind_key`. */
+  | { type: 'keys'; held: HeldKey[] }
   /** How a model's load is going: one bar across web-llm's phases. */
   | { type: 'model_progress'; modelId: string; progress: LoadProgress }
   /** The models loaded and loading, after every change, with the failure that caused it if any. */

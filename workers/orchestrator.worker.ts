@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
-// The orchestrator worker: runs the engine off the page's thread. It holds API keys in memory
-// (they arrive in `set_key` and never leave), holds the models loaded in this browser (each
+// The orchestrator worker: runs the engine off the page's thread. It holds API keys in memory,
+// each bound to the origin it was entered for (they arrive in `set_key` and never leave), holds the models loaded in this browser (each
 // engine in its own model worker, reached through a port the page hands over), builds each run
 // from the config through the same prepareRun the CLI uses, and posts the run's events back in
 // batches.
@@ -15,13 +15,14 @@ import { ConfigError, parseConfig, protocolExperts, type OrchestraConfig } from 
 import type { RunEvent } from './engine/events.ts';
 import { runOrchestration } from './engine/run.ts';
 import { describeError, redact } from './backends/errors.ts';
+import { KeyRing } from './keys.ts';
 import { EVENT_BATCH_MS, type FromWorker, type ToWorker } from './messages.ts';
 import { createLocalModels, type LocalModelRequest } from './models/localModels.ts';
 import { prepareRun } from './prepareRun.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
-const keys = new Map<string, string>();
+const keys = new KeyRing();
 const runs = new Map<string, AbortController>();
 const python = createBrowserPythonRunner();
 // QuickJS in its own worker, started from this one on the first run_javascript or custom tool call.
@@ -90,7 +91,8 @@ async function start(runId: string, configValue: unknown, task: string): Promise
     // run does not wait for it.
     if (usesPython(config)) void python.warmUp();
     prepared = prepareRun(config, {
-      apiKey: (name) => keys.get(name),
+      // A key goes only to the origin it was entered for; otherwise the run is refused, saying why.
+      apiKey: (name, provider) => keys.forRun(name, provider),
       retriever: localRetriever,
       documentRetriever,
       searchUsdPerCall: 0,
@@ -106,7 +108,7 @@ async function start(runId: string, configValue: unknown, task: string): Promise
     post({
       type: 'run_rejected',
       runId,
-      problems: error instanceof ConfigError ? error.problems : [(error as Error).message],
+      problems: error instanceof ConfigError ? error.problems : [redact((error as Error).message, keys.secrets())],
     });
     return;
   }
@@ -131,7 +133,7 @@ async function start(runId: string, configValue: unknown, task: string): Promise
   } catch (error) {
     flush();
     // Not a backend error, so nothing redacted it yet: no held key may reach the page's screen.
-    const message = redact(`The engine failed unexpectedly: ${(error as Error).message}`, [...keys.values()]);
+    const message = redact(`The engine failed unexpectedly: ${(error as Error).message}`, keys.secrets());
     post({ type: 'run_failed', runId, message });
   } finally {
     runs.delete(runId);
@@ -160,9 +162,13 @@ self.onmessage = (message: MessageEvent<ToWorker>) => {
   const data = message.data;
   switch (data.type) {
     case 'set_key':
-      if (data.key) keys.set(data.provider, data.key);
+      if (data.key) keys.set(data.provider, data.key, data.origin);
       else keys.delete(data.provider);
-      post({ type: 'keys', providers: [...keys.keys()] });
+      post({ type: 'keys', held: keys.held() });
+      break;
+    case 'bind_key':
+      keys.rebind(data.provider, data.from, data.to);
+      post({ type: 'keys', held: keys.held() });
       break;
     case 'start':
       void start(data.runId, data.config, data.task);

@@ -6,6 +6,7 @@ import { storageEstimate } from '../../workers/backends/webllm/modelCache.ts';
 import { newRunId } from '../../workers/engine/run.ts';
 import { ConfigError, parseConfigText } from '../../workers/engine/config.ts';
 import { PREFERENCE_PRESETS, type PreferencePresetName } from '../../workers/engine/preferences.ts';
+import { providerOrigin } from '../../workers/keys.ts';
 import type { LocalModelRequest } from '../../workers/models/localModels.ts';
 import { createOrchestratorClient, type OrchestratorClient } from '../worker/orchestratorClient.ts';
 import { customToolsActions, customToolsForConfig } from './customToolsStore.ts';
@@ -24,7 +25,7 @@ function orchestrator(): OrchestratorClient {
   client ??= createOrchestratorClient({
     onEvents: (events) => runActions.applyEvents(events),
     onRejected: (runId, problems) => runActions.rejected(runId, problems),
-    onKeys: (providers) => setupActions.keysHeld(providers),
+    onKeys: (held) => setupActions.keysHeld(held),
     onRunFailed: (runId, message) => runActions.failed(runId, message),
     onWorkerLost: (message) => {
       runActions.workerLost(message);
@@ -50,25 +51,70 @@ function orchestrator(): OrchestratorClient {
   return client;
 }
 
-/** Hands keys the user chose to remember on this device to the worker. */
+/** A key the user chose to remember, as kept in localStorage: with the origin it is bound to. */
+interface RememberedKey {
+  key: string;
+  /** null: stored (as the bare key) before keys were bound to an origin. */
+  origin: string | null;
+}
+
+function readRememberedKey(provider: string): RememberedKey | null {
+  const stored = localStorage.getItem(REMEMBERED_KEY_PREFIX + provider);
+  if (!stored) return null;
+  try {
+    const parsed = JSON.parse(stored) as Partial<RememberedKey> | null;
+    if (typeof parsed?.key === 'string' && parsed.key !== '' && typeof parsed.origin === 'string') {
+      return { key: parsed.key, origin: parsed.origin };
+    }
+  } catch {
+    // The bare key of an earlier version: see below.
+  }
+  return { key: stored, origin: null };
+}
+
+function writeRememberedKey(provider: string, remembered: RememberedKey): void {
+  localStorage.setItem(REMEMBERED_KEY_PREFIX + provider, JSON.stringify(remembered));
+}
+
+/** Hands keys the user chose to remember on this device to the worker, each bound to its origin. */
 export function restoreRememberedKeys(): void {
   for (const provider of useSetupStore.getState().rememberedProviders) {
-    const key = localStorage.getItem(REMEMBERED_KEY_PREFIX + provider);
-    if (key) orchestrator().setKey(provider, key);
+    const remembered = readRememberedKey(provider);
+    if (remembered) orchestrator().setKey(provider, remembered.key, remembered.origin);
     else setupActions.setRemembered(provider, false);
   }
 }
 
+/** The origin the draft sends a provider's requests to (undefined: none, or not a URL yet). */
+export function draftProviderOrigin(provider: string): string | undefined {
+  const { providers } = useSetupStore.getState().draft;
+  return Object.hasOwn(providers, provider) ? providerOrigin(providers[provider]) : undefined;
+}
+
 /**
- * Gives a provider's key to the worker, which holds it in memory. Only when `remember` is true is
- * it also written to this browser's localStorage; otherwise any stored copy is removed.
+ * Gives a provider's key to the worker, which holds it in memory, bound to the origin of the
+ * provider's base URL now. Only when `remember` is true is it also written to this browser's
+ * localStorage; otherwise any stored copy is removed. Returns why it could not, or null.
  */
-export function setProviderKey(provider: string, key: string | null, remember: boolean): void {
+export function setProviderKey(provider: string, key: string | null, remember: boolean): string | null {
   const trimmed = key?.trim() || null;
-  orchestrator().setKey(provider, trimmed);
-  if (remember && trimmed) localStorage.setItem(REMEMBERED_KEY_PREFIX + provider, trimmed);
+  const origin = draftProviderOrigin(provider);
+  if (trimmed && origin === undefined) {
+    return `Give "${provider}" a full base URL first: a key is sent only to the address it was entered for.`;
+  }
+  orchestrator().setKey(provider, trimmed, origin ?? null);
+  if (remember && trimmed && origin) writeRememberedKey(provider, { key: trimmed, origin });
   else localStorage.removeItem(REMEMBERED_KEY_PREFIX + provider);
   setupActions.setRemembered(provider, Boolean(remember && trimmed));
+  return null;
+}
+
+/** The user agreed, in Setup, to send a held key to `to` (the provider's origin now) instead of the
+ * origin it was entered for; a remembered copy moves with it. */
+export function bindKeyToOrigin(provider: string, from: string | null, to: string): void {
+  orchestrator().bindKey(provider, from, to);
+  const remembered = readRememberedKey(provider);
+  if (remembered && remembered.origin === from) writeRememberedKey(provider, { key: remembered.key, origin: to });
 }
 
 /** The config a run uses and an export writes: the draft with the current preferences and the

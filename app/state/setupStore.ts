@@ -1,12 +1,14 @@
 // The configuration being edited: the same file the CLI reads (docs/configuration.md). The
 // preference lives in the preferences store while editing and is merged back on export and run.
-// Which providers have a key is mirrored from the worker; the keys themselves never enter here.
+// Which providers have a key, and the origin each key is bound to, is mirrored from the worker;
+// the keys themselves never enter here.
 
 import type { z } from 'zod';
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
 import paperVllmExample from '../../cli/examples/paper-vllm.json' with { type: 'json' };
 import { ConfigError, parseConfig, type configSchema, type OrchestraConfig } from '../../workers/engine/config.ts';
+import type { HeldKey } from '../../workers/keys.ts';
 
 /** A config as written in the file (defaults not yet filled in). */
 export type ConfigDraft = z.input<typeof configSchema>;
@@ -15,8 +17,8 @@ export interface SetupState {
   draft: ConfigDraft;
   /** Where the draft came from: the built-in example, an imported file's name, or edits. */
   source: { kind: 'example' } | { kind: 'imported'; fileName: string } | { kind: 'edited' };
-  /** Providers whose key the worker holds right now. */
-  keyProviders: string[];
+  /** Providers whose key the worker holds right now, with the origin each key is bound to. */
+  heldKeys: HeldKey[];
   /** Providers whose key is also kept in this browser's localStorage, by the user's choice. */
   rememberedProviders: string[];
 }
@@ -25,7 +27,7 @@ export const EXAMPLE_CONFIG = withoutPreference(paperVllmExample as ConfigDraft)
 
 export const useSetupStore = create<SetupState>()(
   persist(
-    (): SetupState => ({ draft: EXAMPLE_CONFIG, source: { kind: 'example' }, keyProviders: [], rememberedProviders: [] }),
+    (): SetupState => ({ draft: EXAMPLE_CONFIG, source: { kind: 'example' }, heldKeys: [], rememberedProviders: [] }),
     {
       name: 'orchestra-playground:setup',
       version: 1,
@@ -63,8 +65,8 @@ export const setupActions = {
   useExample(): void {
     useSetupStore.setState({ draft: EXAMPLE_CONFIG, source: { kind: 'example' } });
   },
-  keysHeld(providers: string[]): void {
-    useSetupStore.setState({ keyProviders: providers });
+  keysHeld(heldKeys: HeldKey[]): void {
+    useSetupStore.setState({ heldKeys });
   },
   setRemembered(provider: string, remembered: boolean): void {
     useSetupStore.setState((state) => ({

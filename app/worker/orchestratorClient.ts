@@ -6,13 +6,14 @@
 
 import type { LoadProgress } from '../../workers/backends/webllm/loadProgress.ts';
 import type { RunEvent } from '../../workers/engine/events.ts';
+import type { HeldKey } from '../../workers/keys.ts';
 import type { FromWorker, ToModelWorker, ToWorker } from '../../workers/messages.ts';
 import type { LocalModelRequest, LocalModelsState } from '../../workers/models/localModels.ts';
 
 export interface OrchestratorHandlers {
   onEvents(events: RunEvent[]): void;
   onRejected(runId: string, problems: string[]): void;
-  onKeys(providers: string[]): void;
+  onKeys(held: HeldKey[]): void;
   /** The engine broke without finishing this run (a bug): the run is over, the worker still works. */
   onRunFailed(runId: string, message: string): void;
   /** The worker itself failed (it did not load, or threw outside the engine). It and the model
@@ -26,7 +27,10 @@ export interface OrchestratorHandlers {
 }
 
 export interface OrchestratorClient {
-  setKey(provider: string, key: string | null): void;
+  /** Hands a key to the worker, bound to `origin` (see workers/keys.ts); `key: null` forgets it. */
+  setKey(provider: string, key: string | null, origin: string | null): void;
+  /** Moves a held key from the origin it is bound to (`from`) to `to`, as the user agreed. */
+  bindKey(provider: string, from: string | null, to: string): void;
   start(runId: string, config: unknown, task: string): void;
   stop(runId: string): void;
   loadModel(model: LocalModelRequest, contextWindow: number): void;
@@ -71,7 +75,7 @@ export function createOrchestratorClient(handlers: OrchestratorHandlers): Orches
           handlers.onRunFailed(data.runId, data.message);
           break;
         case 'keys':
-          handlers.onKeys(data.providers);
+          handlers.onKeys(data.held);
           break;
         case 'model_progress':
           handlers.onModelProgress(data.modelId, data.progress);
@@ -133,7 +137,8 @@ export function createOrchestratorClient(handlers: OrchestratorHandlers): Orches
   };
 
   return {
-    setKey: (provider, key) => send({ type: 'set_key', provider, key }),
+    setKey: (provider, key, origin) => send({ type: 'set_key', provider, key, origin }),
+    bindKey: (provider, from, to) => send({ type: 'bind_key', provider, from, to }),
     start: (runId, config, task) => send({ type: 'start', runId, config, task }),
     stop: (runId) => send({ type: 'stop', runId }),
     restart: (message) => lose(message),

@@ -1,6 +1,7 @@
 // A ChatModel over Anthropic's Messages API, streamed. Used for experts only: it takes plain
 // messages (tool results become user text) and never server-side tools.
 
+import { ANTHROPIC_DEFAULT_BASE_URL } from '../engine/config.ts';
 import type { ChatCompletion, ChatDelta, ChatMessage, ChatModel, ChatRequest, FinishReason, Usage } from '../engine/types.ts';
 import { BackendError, errorFromStatus } from './errors.ts';
 import { postWithRetry, type Attempt } from './http.ts';
@@ -38,7 +39,7 @@ const ERROR_TYPE_STATUS: Record<string, number> = {
 };
 
 export function createAnthropicModel(options: AnthropicOptions): ChatModel {
-  const baseUrl = (options.baseUrl ?? 'https://api.anthropic.com').replace(/\/+$/, '').replace(/\/v1$/, '');
+  const baseUrl = (options.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL).replace(/\/+$/, '').replace(/\/v1$/, '');
   const url = `${baseUrl}/v1/messages`;
   const headers: Record<string, string> = {
     'content-type': 'application/json',

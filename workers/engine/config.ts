@@ -21,6 +21,9 @@ const customLocalModelSchema = z.strictObject({
   modelLibUrl: z.url({ protocol: /^https?$/, message: 'must be a full http(s) URL of a .wasm model library' }).optional(),
 });
 
+/** Where an `anthropic` provider without a base URL sends its requests. */
+export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
+
 const providerSchema = z.strictObject({
   /** `webllm`: models run in this browser tab on WebGPU (web-llm); no endpoint, no key, $0. */
   kind: z.enum(['openai-compatible', 'anthropic', 'webllm']),

@@ -9,14 +9,14 @@ const SCRIPTED_SERVER_COMMAND =
 export function Welcome() {
   const draft = useSetupStore((state) => state.draft);
   const source = useSetupStore((state) => state.source);
-  const keyProviders = useSetupStore((state) => state.keyProviders);
+  const heldKeys = useSetupStore((state) => state.heldKeys);
   const check = checkDraft(draft);
   const orchestrator = check.ok ? check.config.orchestrator : undefined;
   const orchestratorProvider = check.ok ? check.config.providers[check.config.orchestrator.provider] : undefined;
   const orchestratorUrl = orchestratorProvider?.baseUrl;
   const keyless = check.ok
     ? Object.entries(check.config.providers)
-        .filter(([name, provider]) => provider.apiKeyEnv !== undefined && !keyProviders.includes(name))
+        .filter(([name, provider]) => provider.apiKeyEnv !== undefined && !heldKeys.some((held) => held.provider === name))
         .map(([name]) => name)
     : [];
 
