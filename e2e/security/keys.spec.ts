@@ -101,8 +101,7 @@ test.describe('keys are bound to their endpoint', () => {
     playground,
     scripted,
   }) => {
-    const first = await scripted.start(quickAnswer);
-    const second = await scripted.start(quickAnswer);
+    const [first, second] = await Promise.all([scripted.start(quickAnswer), scripted.start(quickAnswer)]);
     await playground.open();
     await playground.importConfig(withProvider(first.url, 'openai'), 'mine.json');
     await setKey(page, 'openai', true);
@@ -143,13 +142,8 @@ test.describe('keys are bound to their endpoint', () => {
     await expect(keyRow(page, 'openai').getByRole('alert')).toHaveCount(0);
   });
 
-  test('an Anthropic key held in memory is held back when an edit points the provider elsewhere', async ({
-    page,
-    playground,
-    scripted,
-  }) => {
-    const first = await scripted.start(quickAnswer);
-    const second = await scripted.start(quickAnswer);
+  test('an Anthropic key held in memory is held back when an edit points the provider elsewhere', async ({ page, playground, scripted }) => {
+    const [first, second] = await Promise.all([scripted.start(quickAnswer), scripted.start(quickAnswer)]);
     await playground.open();
     await playground.importConfig(withAnthropicExperts(first.url, first.url));
     await setKey(page, 'claude', false);
