@@ -3,6 +3,16 @@
 
 export { formatUsd } from '../workers/engine/ledger.ts';
 export { formatCount } from '../workers/engine/format.ts';
+import { cutText } from '../workers/engine/truncate.ts';
+
+/** Characters of one block of untrusted text (model output, a prompt, an error) the page renders:
+ * a model reply may be up to 1,000,000 (workers/backends/limits.ts), and laying out that much on
+ * every streamed update stalls the page. The rest is cut with a note; Copy buttons copy it all. */
+export const MAX_DISPLAY_CHARS = 100_000;
+
+export function clipForDisplay(text: string): string {
+  return cutText(text, MAX_DISPLAY_CHARS);
+}
 
 /** 850 ms, 1.2 s, 2 min 5 s; a dash when not known yet. */
 export function formatMs(ms: number | null | undefined): string {

@@ -56,6 +56,22 @@ describe('createWikipediaRetriever against a Wikipedia-like server', () => {
     expect(doc?.text.endsWith('word…')).toBe(true);
   });
 
+  it('reads no more than 4 MiB of one answer, and cuts an overlong title', async () => {
+    server = await startWikipediaServer({
+      pages: [
+        { pageid: 1, title: `Flood ${'t'.repeat(5000)}`, text: 'flood '.repeat(5_000_000) },
+        { pageid: 2, title: `Title ${'t'.repeat(5000)}`, text: 'A short page about a flood.' },
+      ],
+    });
+    const retriever = createWikipediaRetriever({ baseUrl: server.url });
+    await expect(retriever.search('flood', { limit: 1 })).rejects.toThrow(
+      /Wikipedia \(127\.0\.0\.1:\d+\) sent more than 4 MiB for the page text request, more than any article: it was not read further\./,
+    );
+    const [doc] = await retriever.search('short page', { limit: 1 });
+    expect(doc?.title.length).toBeLessThanOrEqual(301);
+    expect(doc?.title.endsWith('…')).toBe(true);
+  });
+
   it('says plainly when the server fails, for the search and for the page text', async () => {
     const wiki = await start();
     const retriever = createWikipediaRetriever({ baseUrl: wiki.url });

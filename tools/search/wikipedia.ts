@@ -3,6 +3,7 @@
 // anonymous CORS requests, so a page (or a worker) can call the API directly. Failures are
 // thrown in plain words, never retried here: the orchestrator sees them as the search's result.
 
+import { readTextUpTo } from '../../workers/backends/limits.ts';
 import type { RetrievedDocument, Retriever } from './retriever.ts';
 import { DEFAULT_SEARCH_LIMIT } from './retriever.ts';
 
@@ -20,6 +21,11 @@ export interface WikipediaRetrieverOptions {
 
 export const DEFAULT_WIKIPEDIA_TIMEOUT_MS = 15_000;
 export const DEFAULT_WIKIPEDIA_PAGE_CHARS = 8_000;
+/** Bytes read of one API answer: the plain text of the longest articles is about 1 MB, and only the
+ * first 8,000 characters are kept, so a larger answer is not an article (docs/security.md). */
+export const MAX_WIKIPEDIA_ANSWER_BYTES = 4 * 1024 * 1024;
+/** Characters kept of a title: MediaWiki allows 255 bytes. */
+const MAX_TITLE_CHARS = 300;
 
 interface SearchHit {
   pageid: number;
@@ -56,9 +62,9 @@ export function createWikipediaRetriever(options: WikipediaRetrieverOptions): Re
           { cause: error },
         );
       }
-      let text: string;
+      let read: { text: string; truncated: boolean };
       try {
-        text = await response.text();
+        read = await readTextUpTo(response.body, MAX_WIKIPEDIA_ANSWER_BYTES);
       } catch (error) {
         signal?.throwIfAborted();
         if (timeout.signal.aborted) {
@@ -66,6 +72,12 @@ export function createWikipediaRetriever(options: WikipediaRetrieverOptions): Re
         }
         throw new Error(`Wikipedia (${host}) broke off its ${what} answer.`, { cause: error });
       }
+      if (read.truncated) {
+        throw new Error(
+          `Wikipedia (${host}) sent more than ${MAX_WIKIPEDIA_ANSWER_BYTES / (1024 * 1024)} MiB for the ${what}, more than any article: it was not read further.`,
+        );
+      }
+      const { text } = read;
       if (!response.ok) {
         throw new Error(`Wikipedia (${host}) answered the ${what} with HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}. Try again later.`);
       }
@@ -108,7 +120,7 @@ export function createWikipediaRetriever(options: WikipediaRetrieverOptions): Re
       const texts = await Promise.all(hits.map((hit) => pageText(hit, signal)));
       return hits.flatMap((hit, i): RetrievedDocument[] => {
         const text = texts[i]?.trim();
-        return text ? [{ id: `wikipedia-${hit.pageid}`, title: hit.title, text: cut(text, maxPageChars), score: Number.NaN }] : [];
+        return text ? [{ id: `wikipedia-${hit.pageid}`, title: cut(hit.title, MAX_TITLE_CHARS), text: cut(text, maxPageChars), score: Number.NaN }] : [];
       });
     },
   };

@@ -1,5 +1,5 @@
 import { describeStopReason, isAnswered } from '../../errors/explain.ts';
-import { formatCount, formatMs } from '../../format.ts';
+import { clipForDisplay, formatCount, formatMs } from '../../format.ts';
 import { useRunStore } from '../../state/runStore.ts';
 import { ErrorNotice } from './ErrorNotice.tsx';
 import { costFigure } from './summary.ts';
@@ -19,7 +19,7 @@ export function FinalAnswer() {
   return (
     <section className={`final-answer${answered ? ' answered' : ' stopped'}`} aria-label="Final answer">
       <p className="final-label">{answered ? 'Final answer' : describeStopReason(stopReason)}</p>
-      {answer !== null ? <p className="final-text">{answer || '(empty answer)'}</p> : <p className="muted">No answer.</p>}
+      {answer !== null ? <p className="final-text">{clipForDisplay(answer) || '(empty answer)'}</p> : <p className="muted">No answer.</p>}
       <p className="final-facts">
         {totals.turns} turn{totals.turns === 1 ? '' : 's'} · {formatMs(totals.latencyMs)} ·{' '}
         <span className={cost.estimated ? 'estimate-figure' : undefined} title={cost.estimated ? 'Includes estimates' : undefined}>

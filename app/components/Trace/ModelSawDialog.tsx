@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { ChatMessage } from '../../../workers/engine/types.ts';
+import { clipForDisplay } from '../../format.ts';
 import { useRunStore } from '../../state/runStore.ts';
 import type { StepView } from '../../state/runView.ts';
 import { CopyButton } from './CopyButton.tsx';
@@ -93,7 +94,7 @@ function Turn({ step, request }: { step: StepView; request: NonNullable<StepView
               <p className="muted small">Qwen3’s chat template applied to the messages. {toolNote}</p>
               <CopyButton text={request.renderedPrompt} label="Copy prompt" />
             </div>
-            <pre className="prompt">{request.renderedPrompt}</pre>
+            <pre className="prompt">{clipForDisplay(request.renderedPrompt)}</pre>
           </>
         ) : tab === 'messages' ? (
           <>
@@ -111,7 +112,7 @@ function Turn({ step, request }: { step: StepView; request: NonNullable<StepView
             {request.toolMode === 'server' ? (
               <>
                 <span className="section-label">Tools sent</span>
-                <pre>{JSON.stringify(request.tools, null, 2)}</pre>
+                <pre>{clipForDisplay(JSON.stringify(request.tools, null, 2))}</pre>
               </>
             ) : null}
           </>
@@ -121,12 +122,12 @@ function Turn({ step, request }: { step: StepView; request: NonNullable<StepView
               <p className="muted small">Exactly what the orchestrator wrote, before parsing.</p>
               <CopyButton text={step.output.raw} label="Copy raw output" />
             </div>
-            <pre className="prompt">{step.output.raw || '(empty)'}</pre>
+            <pre className="prompt">{clipForDisplay(step.output.raw) || '(empty)'}</pre>
           </>
         ) : (
           <>
             <p className="muted small">Still streaming; so far:</p>
-            <pre className="prompt">{step.content}</pre>
+            <pre className="prompt">{clipForDisplay(step.content)}</pre>
           </>
         )}
       </div>
@@ -138,8 +139,8 @@ function MessageItem({ message }: { message: ChatMessage }) {
   return (
     <li className={`message role-${message.role}`}>
       <span className="message-role">{message.role === 'tool' ? `tool · ${message.name}` : message.role}</span>
-      <pre>{message.content}</pre>
-      {message.role === 'assistant' && message.toolCalls?.length ? <pre>{JSON.stringify(message.toolCalls, null, 2)}</pre> : null}
+      <pre>{clipForDisplay(message.content)}</pre>
+      {message.role === 'assistant' && message.toolCalls?.length ? <pre>{clipForDisplay(JSON.stringify(message.toolCalls, null, 2))}</pre> : null}
     </li>
   );
 }

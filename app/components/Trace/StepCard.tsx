@@ -1,6 +1,6 @@
 import { memo, useEffect, useId, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { formatCount, formatMs } from '../../format.ts';
+import { clipForDisplay, formatCount, formatMs } from '../../format.ts';
 import type { ToolSchema } from '../../../workers/engine/types.ts';
 import { useRunStore } from '../../state/runStore.ts';
 import { callsOfStep, type CallView, type StepView } from '../../state/runView.ts';
@@ -145,10 +145,10 @@ function StepBody({ step, calls, topCalls, runTools, orchestratorModel, runStart
           openByDefault={thinking}
           className="reasoning"
         >
-          <p className="reasoning-text">{reasoning}</p>
+          <p className="reasoning-text">{clipForDisplay(reasoning)}</p>
         </Disclosure>
       ) : null}
-      {streamed?.rest ? <pre className="stream" aria-label="Streaming output">{streamed.rest}</pre> : null}
+      {streamed?.rest ? <pre className="stream" aria-label="Streaming output">{clipForDisplay(streamed.rest)}</pre> : null}
       {thinking && !reasoning && !streamed?.rest ? <p className="muted waiting">Waiting for the orchestrator…</p> : null}
       {step.retries.map((retry, i) => (
         <RetryNotice key={i} retry={retry} runStartedAt={runStartedAt} live={thinking && i === step.retries.length - 1} />
@@ -156,7 +156,7 @@ function StepBody({ step, calls, topCalls, runTools, orchestratorModel, runStart
       {output?.message ? (
         <div className="step-message">
           <span className="section-label">Message</span>
-          <p>{output.message}</p>
+          <p>{clipForDisplay(output.message)}</p>
         </div>
       ) : null}
       {output?.rejected.map((rejected, i) => (
@@ -164,7 +164,7 @@ function StepBody({ step, calls, topCalls, runTools, orchestratorModel, runStart
           <p>
             <span className="section-label">Rejected call</span> {rejected.reason}
           </p>
-          {rejected.raw ? <pre>{rejected.raw}</pre> : null}
+          {rejected.raw ? <pre>{clipForDisplay(rejected.raw)}</pre> : null}
         </div>
       ))}
       <ToolMenu choices={choices} />

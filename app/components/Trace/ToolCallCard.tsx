@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { formatCount, formatMs } from '../../format.ts';
+import { clipForDisplay, formatCount, formatMs } from '../../format.ts';
 import type { CallView } from '../../state/runView.ts';
 import { Disclosure } from './Disclosure.tsx';
 import { ErrorNotice } from './ErrorNotice.tsx';
@@ -42,7 +42,7 @@ export const ToolCallCard = memo(function ToolCallCard({ call, runStartedAt, run
       </div>
       <div className="call-args">
         <span className="section-label">Arguments</span>
-        {args.multiline ? <pre className="json">{args.text}</pre> : <code className="json">{args.text}</code>}
+        {args.multiline ? <pre className="json">{clipForDisplay(args.text)}</pre> : <code className="json">{clipForDisplay(args.text)}</code>}
       </div>
       {call.retries.map((retry, i) => (
         <RetryNotice key={i} retry={retry} runStartedAt={runStartedAt} live={inProgress && i === call.retries.length - 1} />
@@ -54,8 +54,8 @@ export const ToolCallCard = memo(function ToolCallCard({ call, runStartedAt, run
           openByDefault={inProgress}
           className="expert-output"
         >
-          {call.reasoning ? <p className="reasoning-text">{call.reasoning}</p> : null}
-          {call.content ? <pre className="stream">{call.content}</pre> : null}
+          {call.reasoning ? <p className="reasoning-text">{clipForDisplay(call.reasoning)}</p> : null}
+          {call.content ? <pre className="stream">{clipForDisplay(call.content)}</pre> : null}
         </Disclosure>
       ) : null}
       {call.errors.map((error, i) => (

@@ -21,6 +21,7 @@ import {
 } from '../protocol.ts';
 import { pythonStrip } from '../pythonStrings.ts';
 import { toPromptMessages, wrapToolResponse } from '../qwen3/render.ts';
+import { cutDetail, cutText } from '../truncate.ts';
 import type { ChatMessage, ChatModel, Tool, ToolCallRequest, ToolSchema } from '../types.ts';
 import { validateArguments } from '../validateArguments.ts';
 import { describeAliases, type AliasDescription } from './paper.ts';
@@ -130,14 +131,22 @@ interface CallResult {
 
 type ReportedResult = CallResult & { detail?: unknown; error?: string };
 
-/** Emits a call's tool_result (its latency counted from `started`) and returns the result. */
+/** Emits a call's tool_result (its latency counted from `started`) and returns the result, cut to
+ * size: what is returned is what the model reads. */
 function reportResult(
   context: TurnContext,
   call: ParsedCall,
   started: number,
-  result: ReportedResult,
+  uncut: ReportedResult,
   parentCallId?: string,
 ): ReportedResult {
+  const result: ReportedResult = {
+    ...uncut,
+    content: cutText(uncut.content),
+    ...(uncut.detail === undefined ? {} : { detail: cutDetail(uncut.detail) }),
+    ...(uncut.error === undefined ? {} : { error: cutText(uncut.error) }),
+    ...(uncut.finalMessage === undefined ? {} : { finalMessage: cutText(uncut.finalMessage) }),
+  };
   context.emit({
     type: 'tool_result',
     step: context.step,
@@ -214,9 +223,9 @@ export function createFunctionCallingProtocol(options: FunctionCallingOptions): 
             }
           }
         }
-        reportResult(context, call, started, result, parentCallId);
+        const reported = reportResult(context, call, started, result, parentCallId);
         if (stop) throw stop;
-        return result;
+        return reported;
       };
 
       /** Runs a turn's calls concurrently and appends the turn and its results to the history. */

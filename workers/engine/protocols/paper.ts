@@ -21,6 +21,7 @@ import {
   type TurnOutcome,
 } from '../protocol.ts';
 import { budgetTokens, keepLastTokens } from '../tokens.ts';
+import { cutDetail, cutText } from '../truncate.ts';
 import type { ChatMessage, ChatModel, ToolSchema } from '../types.ts';
 import { formatSeconds } from '../format.ts';
 import { pythonLength, pythonPrefix, pythonStrip } from '../pythonStrings.ts';
@@ -489,7 +490,14 @@ export function createPaperProtocol(options: PaperProtocolOptions): Protocol {
             offered,
           });
           const started = performance.now();
-          const finish = (result: ToolRunResult) =>
+          /** Reports the result cut to size, and returns what was reported. */
+          const finish = (uncut: ToolRunResult): ToolRunResult => {
+            const result: ToolRunResult = {
+              ok: uncut.ok,
+              content: cutText(uncut.content),
+              ...(uncut.detail === undefined ? {} : { detail: cutDetail(uncut.detail) }),
+              ...(uncut.error === undefined ? {} : { error: cutText(uncut.error) }),
+            };
             context.emit({
               type: 'tool_result',
               step: context.step,
@@ -501,9 +509,10 @@ export function createPaperProtocol(options: PaperProtocolOptions): Protocol {
               error: result.error,
               latencyMs: Math.round(performance.now() - started),
             });
+            return result;
+          };
           try {
-            const result = await runners[tool](expert, callId, context);
-            finish(result);
+            const result = finish(await runners[tool](expert, callId, context));
             if (tool === 'answer') return { kind: 'done', stopReason: 'answered', answer: result.content };
             return { kind: 'continue', validCall: true };
           } catch (error) {
