@@ -6,8 +6,8 @@
 import type { Page } from '@playwright/test';
 import type { Scenario } from '../fixtures/scenario.ts';
 import type { ScriptedServer } from '../fixtures/scriptedServer.ts';
-import { expect, scriptedConfig, test, type Playground } from '../support/playground.ts';
-import { installHeartbeat, longestStallMs, startExfiltrationSink, type ExfiltrationSink } from './support.ts';
+import { scriptedConfig, type Playground } from '../support/playground.ts';
+import { expect, test } from './fixtures.ts';
 
 const KEY = 'not-a-real-key-origin-binding-placeholder';
 const ORCHESTRATOR = 'nvidia/Nemotron-Orchestrator-8B';
@@ -83,17 +83,6 @@ async function runAndExpect(playground: Playground, outcome: string): Promise<vo
   await playground.waitForFinish();
   await expect(playground.runStatus).toContainText(outcome);
 }
-
-let sink: ExfiltrationSink;
-test.beforeEach(async ({ page }) => {
-  sink = await startExfiltrationSink();
-  await installHeartbeat(page);
-});
-test.afterEach(async ({ page }) => {
-  expect(sink.requests).toEqual([]);
-  expect(await longestStallMs(page)).toBeLessThan(1_000);
-  await sink.close();
-});
 
 test.describe('keys are bound to their endpoint', () => {
   test('a remembered OpenAI key is held back from the host an imported config names, until the user agrees', async ({
@@ -172,7 +161,7 @@ test.describe('keys are bound to their endpoint', () => {
 });
 
 test.describe('redirects', () => {
-  test('an endpoint that redirects to another host gets no key there: the run says where it pointed', async ({ playground, scripted }) => {
+  test('an endpoint that redirects to another host gets no key there: the run says where it pointed', async ({ playground, scripted, sink }) => {
     const server = await scripted.start(quickAnswer);
     await playground.open();
     await playground.importConfig(withAnthropicExperts(server.url, server.url));

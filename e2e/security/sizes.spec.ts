@@ -3,22 +3,11 @@
 // clear error and the page never stalls.
 
 import type { Scenario } from '../fixtures/scenario.ts';
-import { expect, scriptedConfig, test } from '../support/playground.ts';
-import { installHeartbeat, longestStallMs, startExfiltrationSink, type ExfiltrationSink } from './support.ts';
+import { scriptedConfig } from '../support/playground.ts';
+import { expect, test } from './fixtures.ts';
 
 const ORCHESTRATOR = 'nvidia/Nemotron-Orchestrator-8B';
 const TASK = 'What is the capital of Finland?';
-
-let sink: ExfiltrationSink;
-test.beforeEach(async ({ page }) => {
-  sink = await startExfiltrationSink();
-  await installHeartbeat(page);
-});
-test.afterEach(async ({ page }) => {
-  expect(sink.requests).toEqual([]);
-  expect(await longestStallMs(page)).toBeLessThan(1_000);
-  await sink.close();
-});
 
 test.describe('oversized replies', () => {
   for (const [field, megabytes] of [
