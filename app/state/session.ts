@@ -4,10 +4,10 @@
 import { assessWebGpu, probeWebGpu } from '../../workers/backends/webllm/capabilities.ts';
 import { storageEstimate } from '../../workers/backends/webllm/modelCache.ts';
 import { newRunId } from '../../workers/engine/run.ts';
-import { ConfigError, parseConfigText } from '../../workers/engine/config.ts';
 import { PREFERENCE_PRESETS, type PreferencePresetName } from '../../workers/engine/preferences.ts';
 import { providerOrigin } from '../../workers/keys.ts';
 import type { LocalModelRequest } from '../../workers/models/localModels.ts';
+import { readConfigOffThread } from '../worker/configImport.ts';
 import { createOrchestratorClient, type OrchestratorClient } from '../worker/orchestratorClient.ts';
 import { customToolsActions, customToolsForConfig } from './customToolsStore.ts';
 import { modelsActions, useModelsStore } from './modelsStore.ts';
@@ -172,18 +172,13 @@ export function exportConfigText(): string {
 
 export type ImportOutcome = { ok: true } | { ok: false; problems: string[] };
 
-/** Reads a config file; on success it replaces the draft and the preferences. */
-export function importConfigText(text: string, fileName: string): ImportOutcome {
-  let draft: ConfigDraft;
-  try {
-    const { customTools } = parseConfigText(text);
-    // The file's custom tools join the ones kept in this browser (replacing those of the same name).
-    const { customTools: _customTools, ...rest } = JSON.parse(text) as ConfigDraft;
-    draft = rest;
-    customToolsActions.imported(customTools);
-  } catch (error) {
-    return { ok: false, problems: error instanceof ConfigError ? error.problems : [(error as Error).message] };
-  }
+/** Reads a config file off the page's thread; on success it replaces the draft and the preferences,
+ * and its custom tools join the ones kept in this browser (replacing those of the same name). */
+export async function importConfigText(text: string, fileName: string): Promise<ImportOutcome> {
+  const read = await readConfigOffThread(text);
+  if (!read.ok) return read;
+  const draft = read.draft as ConfigDraft;
+  customToolsActions.imported(read.customTools);
   const preference = draft.preference ?? 'balanced';
   if (typeof preference === 'string') {
     const preset = preference as PreferencePresetName;

@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
 import paperVllmExample from '../../cli/examples/paper-vllm.json' with { type: 'json' };
-import { ConfigError, parseConfig, type configSchema, type OrchestraConfig } from '../../workers/engine/config.ts';
+import { ConfigError, configBoundsProblems, parseConfig, type configSchema, type OrchestraConfig } from '../../workers/engine/config.ts';
 import type { HeldKey } from '../../workers/keys.ts';
 
 /** A config as written in the file (defaults not yet filled in). */
@@ -21,18 +21,46 @@ export interface SetupState {
   heldKeys: HeldKey[];
   /** Providers whose key is also kept in this browser's localStorage, by the user's choice. */
   rememberedProviders: string[];
+  /** Why the config saved in this browser was not loaded (it broke the config's bounds), or null. */
+  setAside: string[] | null;
 }
 
 export const EXAMPLE_CONFIG = withoutPreference(paperVllmExample as ConfigDraft);
 
+/** The last draft within the config's bounds: the one kept on this device. */
+let safeDraft: ConfigDraft = EXAMPLE_CONFIG;
+
+function persistableDraft(draft: ConfigDraft): ConfigDraft {
+  if (draft !== safeDraft && configBoundsProblems(draft).length === 0) safeDraft = draft;
+  return safeDraft;
+}
+
+type Persisted = Pick<SetupState, 'draft' | 'source' | 'rememberedProviders'>;
+
 export const useSetupStore = create<SetupState>()(
   persist(
-    (): SetupState => ({ draft: EXAMPLE_CONFIG, source: { kind: 'example' }, heldKeys: [], rememberedProviders: [] }),
+    (): SetupState => ({ draft: EXAMPLE_CONFIG, source: { kind: 'example' }, heldKeys: [], rememberedProviders: [], setAside: null }),
     {
       name: 'orchestra-playground:setup',
       version: 1,
-      // Only the config (which holds no keys) and where it came from are kept on this device.
-      partialize: (state) => ({ draft: state.draft, source: state.source, rememberedProviders: state.rememberedProviders }),
+      // Only the config (which holds no keys) and where it came from are kept on this device, and
+      // only a config within its bounds: a draft that outgrew them (in edits) is not written.
+      partialize: (state): Persisted => ({
+        draft: persistableDraft(state.draft),
+        source: state.source,
+        rememberedProviders: state.rememberedProviders,
+      }),
+      // What was saved is checked before use: a config out of bounds (saved by an earlier version,
+      // or written by hand) is set aside with the reason, instead of freezing every page load.
+      merge: (persisted, current): SetupState => {
+        const saved = (persisted ?? {}) as Partial<Persisted>;
+        const rememberedProviders = Array.isArray(saved.rememberedProviders) ? saved.rememberedProviders : current.rememberedProviders;
+        if (saved.draft === undefined) return { ...current, rememberedProviders };
+        const problems = configBoundsProblems(saved.draft);
+        if (problems.length > 0) return { ...current, rememberedProviders, setAside: problems };
+        safeDraft = saved.draft;
+        return { ...current, draft: saved.draft, source: saved.source ?? current.source, rememberedProviders };
+      },
     },
   ),
 );
@@ -64,6 +92,9 @@ export const setupActions = {
   },
   useExample(): void {
     useSetupStore.setState({ draft: EXAMPLE_CONFIG, source: { kind: 'example' } });
+  },
+  dismissSetAside(): void {
+    useSetupStore.setState({ setAside: null });
   },
   keysHeld(heldKeys: HeldKey[]): void {
     useSetupStore.setState({ heldKeys });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig, parseConfigText, resolveExperts } from './config.ts';
+import { CONFIG_LIMITS, ConfigError, parseConfig, parseConfigText, resolveExperts } from './config.ts';
 
 const minimal = {
   providers: {
@@ -198,5 +198,60 @@ describe('config', () => {
         'providers.local.models.mine.weightsUrl: must be a full http(s) URL of the converted weights',
       ]);
     });
+  });
+});
+
+describe('config bounds', () => {
+  const manyProviders = (count: number) =>
+    Object.fromEntries(Array.from({ length: count }, (_, i) => [`p${i}`, { kind: 'openai-compatible', baseUrl: `http://host${i}.example/v1` }]));
+
+  it('refuses a config with more providers, experts or prices than any real one, saying how many are allowed', () => {
+    const problems = problemsOf({ ...minimal, providers: { ...minimal.providers, ...manyProviders(12_000) } });
+    expect(problems).toEqual([
+      `providers: 12,003 providers; a config may have at most ${CONFIG_LIMITS.providers.toLocaleString('en-US')}`,
+    ]);
+    const experts = Object.fromEntries(
+      Array.from({ length: 300 }, (_, i) => [`a${i}`, { tool: 'answer', provider: 'vllm', model: 'm' }]),
+    );
+    expect(problemsOf({ ...minimal, experts })).toEqual([`experts: 300 experts; a config may have at most ${CONFIG_LIMITS.experts}`]);
+    const models = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`m${i}`, { inputPerM: 1, outputPerM: 1 }]));
+    expect(problemsOf({ ...minimal, pricing: { asOf: '2026-01-01', models } })).toEqual([
+      `pricing.models: 2,000 prices; a config may have at most ${CONFIG_LIMITS.pricedModels}`,
+    ]);
+  });
+
+  it('refuses "__proto__" as a name anywhere, so the Setup and the engine never disagree', () => {
+    const text = JSON.stringify({ ...minimal, providers: { ...minimal.providers, x: 1 } }).replace('"x":1', '"__proto__":{"kind":"openai-compatible","baseUrl":"http://evil.example/v1"}');
+    expect(() => parseConfigText(text)).toThrow(ConfigError);
+    try {
+      parseConfigText(text);
+    } catch (error) {
+      expect((error as ConfigError).problems).toEqual([
+        'providers: "__proto__" cannot be a name: JavaScript reserves it, so it would be lost. Rename it.',
+      ]);
+    }
+    const nested = JSON.parse('{"pricing": {"asOf": "2026-01-01", "models": {"__proto__": {"inputPerM": 1, "outputPerM": 1}}}}') as object;
+    expect(problemsOf({ ...minimal, ...nested })).toEqual([
+      'pricing.models: "__proto__" cannot be a name: JavaScript reserves it, so it would be lost. Rename it.',
+    ]);
+    expect(({} as { kind?: unknown }).kind).toBeUndefined();
+  });
+
+  it('refuses a file over the size limit before parsing it, and nesting deeper than any config', () => {
+    expect(() => parseConfigText(`{"name": "${'x'.repeat(CONFIG_LIMITS.fileChars)}"}`)).toThrow(
+      `the file is 1,000,012 characters; a config file may be at most 1,000,000`,
+    );
+    let deep = '1';
+    for (let i = 0; i < 200; i++) deep = `[${deep}]`;
+    expect(problemsOf({ ...minimal, name: JSON.parse(deep) as unknown })).toEqual([
+      `name: nested more than ${CONFIG_LIMITS.depth} levels deep; no config is`,
+    ]);
+  });
+
+  it('allows a name of at most 200 characters', () => {
+    const long = 'n'.repeat(201);
+    expect(problemsOf({ ...minimal, providers: { ...minimal.providers, [long]: minimal.providers.vllm } })).toEqual([
+      `providers: the name "${'n'.repeat(40)}…" is 201 characters; a name may be at most 200`,
+    ]);
   });
 });

@@ -1,10 +1,9 @@
 import { useRef, useState } from 'react';
+import { CONFIG_LIMITS } from '../../../workers/engine/config.ts';
+import { formatCount } from '../../format.ts';
 import { exportConfigText, importConfigText } from '../../state/session.ts';
 import { splitProblem } from './draftEdits.ts';
 import './Setup.css';
-
-/** A config is a few kilobytes; anything this large is not one. */
-const MAX_CONFIG_BYTES = 1_000_000;
 
 interface ImportFailure {
   fileName: string;
@@ -12,8 +11,12 @@ interface ImportFailure {
 }
 
 async function readConfigFile(file: File): Promise<ImportFailure | null> {
-  if (file.size > MAX_CONFIG_BYTES) {
-    return { fileName: file.name, problems: [`the file is ${(file.size / 1_000_000).toFixed(1)} MB; a config file is a few KB of JSON`] };
+  // Not even read: a config is a few kilobytes of JSON.
+  if (file.size > CONFIG_LIMITS.fileChars) {
+    return {
+      fileName: file.name,
+      problems: [`the file is ${(file.size / 1_000_000).toFixed(1)} MB; a config file may be at most ${formatCount(CONFIG_LIMITS.fileChars)} characters`],
+    };
   }
   let text: string;
   try {
@@ -21,7 +24,7 @@ async function readConfigFile(file: File): Promise<ImportFailure | null> {
   } catch {
     return { fileName: file.name, problems: ['the file could not be read'] };
   }
-  const outcome = importConfigText(text, file.name);
+  const outcome = await importConfigText(text, file.name);
   return outcome.ok ? null : { fileName: file.name, problems: outcome.problems };
 }
 
@@ -41,18 +44,31 @@ function downloadConfig(): void {
 export function ConfigFileButtons() {
   const fileInput = useRef<HTMLInputElement>(null);
   const [failure, setFailure] = useState<ImportFailure | null>(null);
+  const [importing, setImporting] = useState(false);
 
   const onFile = async (input: HTMLInputElement) => {
     const file = input.files?.[0];
     // Cleared so that choosing the same file again (after fixing it) imports it again.
     input.value = '';
     if (!file) return;
-    setFailure(await readConfigFile(file));
+    setImporting(true);
+    try {
+      setFailure(await readConfigFile(file));
+    } finally {
+      setImporting(false);
+    }
   };
 
   return (
     <div className="config-file-buttons">
-      <button type="button" onClick={() => fileInput.current?.click()}>
+      <button
+        type="button"
+        aria-disabled={importing}
+        aria-busy={importing}
+        onClick={() => {
+          if (!importing) fileInput.current?.click();
+        }}
+      >
         Import config
       </button>
       <input

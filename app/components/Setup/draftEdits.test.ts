@@ -84,6 +84,11 @@ describe('nameProblem', () => {
     expect(nameProblem(' a ', ['a'])).toBe('"a" is already used.');
     expect(nameProblem('b', ['a'])).toBeNull();
   });
+
+  it('refuses "__proto__" and overlong names, as the config does', () => {
+    expect(nameProblem('__proto__', [])).toBe('"__proto__" is reserved in JavaScript: choose another name.');
+    expect(nameProblem('n'.repeat(201), [])).toBe('A name may be at most 200 characters.');
+  });
 });
 
 describe('orchestrator edits', () => {

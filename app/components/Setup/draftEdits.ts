@@ -2,6 +2,7 @@
 // the panel hands it to setupActions.setDraft. Nothing here can add a key: the format has no field
 // for one, and the API-key env var name (`apiKeyEnv`) is kept as imported, never edited.
 
+import { CONFIG_LIMITS } from '../../../workers/engine/config.ts';
 import { lookupPrice, type PricingTable } from '../../../workers/engine/pricing.ts';
 import { PAPER_EXPERTS_PRESET } from '../../../workers/engine/presets.ts';
 import type { ConfigDraft } from '../../state/setupStore.ts';
@@ -57,6 +58,8 @@ export function modelsInUse(draft: ConfigDraft): string[] {
 export function nameProblem(name: string, taken: readonly string[]): string | null {
   const trimmed = name.trim();
   if (trimmed === '') return 'Give it a name.';
+  if (trimmed === '__proto__') return '"__proto__" is reserved in JavaScript: choose another name.';
+  if (trimmed.length > CONFIG_LIMITS.nameChars) return `A name may be at most ${CONFIG_LIMITS.nameChars} characters.`;
   if (taken.includes(trimmed)) return `"${trimmed}" is already used.`;
   return null;
 }

@@ -23,6 +23,7 @@ function describeSource(source: SetupState['source']): string {
 export function SetupPanel() {
   const draft = useSetupStore((state) => state.draft);
   const source = useSetupStore((state) => state.source);
+  const setAside = useSetupStore((state) => state.setAside);
   const check = useMemo(() => checkDraft(draft), [draft]);
   const problems = check.ok ? [] : check.problems;
 
@@ -38,6 +39,19 @@ export function SetupPanel() {
           Reset to example
         </button>
       </div>
+      {setAside && (
+        <div className="setup-problems" role="alert">
+          <p>The config saved in this browser was not loaded, so the built-in example is shown instead:</p>
+          <ul>
+            {setAside.map((problem) => (
+              <li key={problem}>{problem}</li>
+            ))}
+          </ul>
+          <button type="button" onClick={() => setupActions.dismissSetAside()}>
+            Dismiss
+          </button>
+        </div>
+      )}
       {problems.length > 0 && <ProblemList problems={problems} />}
       <OrchestratorSection problems={problems} />
       <KeysSection />
