@@ -28,8 +28,9 @@ export interface ModelsState {
   storage: StorageUse | null;
   /** The context window chosen for each model (tokens). */
   contextWindows: Record<string, number>;
-  /** The user's converted Orchestrator-8B weights, as typed. */
-  custom: { weightsUrl: string; quantization: Quantization };
+  /** The user's converted Orchestrator-8B weights, as typed (or as the config names them);
+   * `modelLibUrl` '' means web-llm's prebuilt Qwen3-8B library. */
+  custom: { weightsUrl: string; quantization: Quantization; modelLibUrl: string };
 }
 
 const initialState: ModelsState = {
@@ -41,7 +42,7 @@ const initialState: ModelsState = {
   cacheProblem: null,
   storage: null,
   contextWindows: {},
-  custom: { weightsUrl: '', quantization: 'q4f16_1' },
+  custom: { weightsUrl: '', quantization: 'q4f16_1', modelLibUrl: '' },
 };
 
 export const useModelsStore = create<ModelsState>()(() => initialState);

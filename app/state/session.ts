@@ -5,6 +5,7 @@ import { assessWebGpu, probeWebGpu } from '../../workers/backends/webllm/capabil
 import { storageEstimate } from '../../workers/backends/webllm/modelCache.ts';
 import { newRunId } from '../../workers/engine/run.ts';
 import { PREFERENCE_PRESETS, type PreferencePresetName } from '../../workers/engine/preferences.ts';
+import { addressesOutsideCatalogue, type ForeignAddress } from '../../workers/backends/webllm/catalogue.ts';
 import { providerOrigin } from '../../workers/keys.ts';
 import type { LocalModelRequest } from '../../workers/models/localModels.ts';
 import { readConfigOffThread } from '../worker/configImport.ts';
@@ -201,8 +202,24 @@ export function refreshStorageEstimate(): void {
   void storageEstimate().then((storage) => modelsActions.storage(storage));
 }
 
-/** Loads a model in this browser: its own model worker, driven by the orchestrator worker. */
+/** The addresses outside the catalogue a model would load from that the user has not agreed to. */
+export function untrustedAddresses(model: LocalModelRequest): ForeignAddress[] {
+  const trusted = useSetupStore.getState().trustedAddresses;
+  return addressesOutsideCatalogue(model.custom).filter((address) => !trusted.includes(address.url));
+}
+
+/** Loads a model in this browser: its own model worker, driven by the orchestrator worker. A model
+ * whose files come from outside the catalogue loads only once the user has agreed to each address
+ * (the Models panel asks, and calls trustAddresses). */
 export function loadLocalModel(model: LocalModelRequest, contextWindow: number): void {
+  const unconfirmed = untrustedAddresses(model);
+  if (unconfirmed.length > 0) {
+    modelsActions.workerFailed(
+      model.id,
+      `Not loaded: confirm first that you trust ${unconfirmed.map((address) => address.url).join(' and ')}.`,
+    );
+    return;
+  }
   modelsActions.loadRequested(model.id);
   loadRequests.set(model.id, model);
   orchestrator().loadModel(model, contextWindow);

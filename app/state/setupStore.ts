@@ -23,6 +23,9 @@ export interface SetupState {
   rememberedProviders: string[];
   /** Why the config saved in this browser was not loaded (it broke the config's bounds), or null. */
   setAside: string[] | null;
+  /** Addresses outside web-llm's catalogue (custom weights, model libraries) the user agreed to
+   * load models from. Kept with the config they chose: a new config starts with none. */
+  trustedAddresses: string[];
 }
 
 export const EXAMPLE_CONFIG = withoutPreference(paperVllmExample as ConfigDraft);
@@ -35,11 +38,11 @@ function persistableDraft(draft: ConfigDraft): ConfigDraft {
   return safeDraft;
 }
 
-type Persisted = Pick<SetupState, 'draft' | 'source' | 'rememberedProviders'>;
+type Persisted = Pick<SetupState, 'draft' | 'source' | 'rememberedProviders' | 'trustedAddresses'>;
 
 export const useSetupStore = create<SetupState>()(
   persist(
-    (): SetupState => ({ draft: EXAMPLE_CONFIG, source: { kind: 'example' }, heldKeys: [], rememberedProviders: [], setAside: null }),
+    (): SetupState => ({ draft: EXAMPLE_CONFIG, source: { kind: 'example' }, heldKeys: [], rememberedProviders: [], setAside: null, trustedAddresses: [] }),
     {
       name: 'orchestra-playground:setup',
       version: 1,
@@ -49,6 +52,8 @@ export const useSetupStore = create<SetupState>()(
         draft: persistableDraft(state.draft),
         source: state.source,
         rememberedProviders: state.rememberedProviders,
+        // Trust goes with the config it was given for, so it is kept only while that one is.
+        trustedAddresses: state.draft === safeDraft ? state.trustedAddresses : [],
       }),
       // What was saved is checked before use: a config out of bounds (saved by an earlier version,
       // or written by hand) is set aside with the reason, instead of freezing every page load.
@@ -59,7 +64,8 @@ export const useSetupStore = create<SetupState>()(
         const problems = configBoundsProblems(saved.draft);
         if (problems.length > 0) return { ...current, rememberedProviders, setAside: problems };
         safeDraft = saved.draft;
-        return { ...current, draft: saved.draft, source: saved.source ?? current.source, rememberedProviders };
+        const trustedAddresses = Array.isArray(saved.trustedAddresses) ? saved.trustedAddresses.filter((url) => typeof url === 'string') : [];
+        return { ...current, draft: saved.draft, source: saved.source ?? current.source, rememberedProviders, trustedAddresses };
       },
     },
   ),
@@ -87,11 +93,15 @@ export const setupActions = {
   setDraft(draft: ConfigDraft): void {
     useSetupStore.setState({ draft: withoutPreference(draft), source: { kind: 'edited' } });
   },
+  /** A new config: the addresses trusted for the last one are not trusted for it. */
   imported(draft: ConfigDraft, fileName: string): void {
-    useSetupStore.setState({ draft: withoutPreference(draft), source: { kind: 'imported', fileName } });
+    useSetupStore.setState({ draft: withoutPreference(draft), source: { kind: 'imported', fileName }, trustedAddresses: [] });
   },
   useExample(): void {
-    useSetupStore.setState({ draft: EXAMPLE_CONFIG, source: { kind: 'example' } });
+    useSetupStore.setState({ draft: EXAMPLE_CONFIG, source: { kind: 'example' }, trustedAddresses: [] });
+  },
+  trustAddresses(urls: readonly string[]): void {
+    useSetupStore.setState((state) => ({ trustedAddresses: [...new Set([...state.trustedAddresses, ...urls])] }));
   },
   dismissSetAside(): void {
     useSetupStore.setState({ setAside: null });

@@ -4,7 +4,8 @@
 // message from the page and answers web-llm's worker protocol on that port with the fake engine,
 // so the page, the orchestrator worker and web-llm's own WebWorkerMLCEngine run as they do for
 // real. Like web-llm with its default cache backend, a load leaves the model's shard list and
-// shards in the browser's Cache Storage, so web-llm's own cache check and delete see them.
+// shards (and its model library) in the browser's Cache Storage, so web-llm's own cache check and
+// delete see them, and tests see which addresses a load used.
 // e2e/support/fakeWebllm.ts bundles it with the engine's script and serves it in place of the
 // model worker's script.
 
@@ -27,6 +28,8 @@ async function storeLikeWebLlm(modelId: string): Promise<void> {
   const cache = await caches.open('webllm/model');
   await cache.put(new URL('tensor-cache.json', base).href, Response.json({ records: shards.map((dataPath) => ({ dataPath })) }));
   for (const shard of shards) await cache.put(new URL(shard, base).href, new Response(new Uint8Array(1024)));
+  // web-llm keeps the model library it ran in its own cache, by URL.
+  await (await caches.open('webllm/wasm')).put(record.model_lib, new Response(new Uint8Array(64)));
 }
 
 const reload = engine.reload;

@@ -1,8 +1,9 @@
 import { useEffect, useId, useRef } from 'react';
-import { estimateVramMB, type LocalModel } from '../../../workers/backends/webllm/catalogue.ts';
+import { estimateVramMB, type ForeignAddress, type LocalModel } from '../../../workers/backends/webllm/catalogue.ts';
 import { describeStorage, type StorageUse } from '../../../workers/backends/webllm/modelCache.ts';
 import type { LocalModelRequest } from '../../../workers/models/localModels.ts';
 import { formatCount } from '../../format.ts';
+import { useModelsStore } from '../../state/modelsStore.ts';
 import { formatBytes, formatMegabytes } from './figures.ts';
 
 export interface PendingDownload {
@@ -11,20 +12,25 @@ export interface PendingDownload {
   contextWindow: number;
 }
 
-/** Asks before a download, saying how large it is and where it will be kept. */
+/** Asks before a download, saying how large it is and where it will be kept; and before loading
+ * files from addresses outside the catalogue (`untrusted`), naming each one. */
 export function ConfirmDownload({
   pending,
   storage,
+  untrusted,
   onConfirm,
   onClose,
 }: {
   pending: PendingDownload | null;
   storage: StorageUse | null;
-  onConfirm(pending: PendingDownload): void;
+  /** The pending model's addresses outside the catalogue the user has not agreed to yet. */
+  untrusted: readonly ForeignAddress[];
+  onConfirm(pending: PendingDownload, trusted: readonly ForeignAddress[]): void;
   onClose(): void;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  const cached = useModelsStore((state) => (pending ? state.cached[pending.model.id] === true : false));
   useEffect(() => {
     const element = dialog.current;
     if (!element) return;
@@ -32,21 +38,42 @@ export function ConfirmDownload({
     if (!pending && element.open) element.close();
   }, [pending]);
 
+  const size = pending ? formatBytes(pending.model.downloadBytesEstimate) : '';
+  const action = cached ? 'load' : `download ${size} and load`;
   return (
     <dialog ref={dialog} className="model-confirm" aria-labelledby={titleId} onClose={onClose}>
       {pending ? (
         <>
-          <h3 id={titleId}>Download {pending.model.label}?</h3>
-          <p>
-            About <strong>{formatBytes(pending.model.downloadBytesEstimate)}</strong> of weights will be downloaded and kept in
-            this browser’s cache, so loading it next time needs no download. With a{' '}
-            {formatCount(pending.contextWindow)}-token context window it then takes about{' '}
-            {formatMegabytes(estimateVramMB(pending.model, pending.contextWindow))} of GPU memory.
-          </p>
-          {storage ? <p className="muted">{describeStorage(storage)}</p> : null}
+          <h3 id={titleId}>
+            {cached ? 'Load' : 'Download'} {pending.model.label}?
+          </h3>
+          {untrusted.length > 0 ? (
+            <div className="model-foreign" role="note" aria-label="Addresses outside the catalogue">
+              <p>
+                <strong>These files do not come from web-llm’s catalogue.</strong> The config or the address you gave names:
+              </p>
+              <ul>
+                {untrusted.map((address) => (
+                  <li key={address.url}>
+                    {address.what === 'model library' ? 'Model library (code that runs on this computer’s GPU)' : 'Weights'}:{' '}
+                    <code>{address.url}</code>
+                  </li>
+                ))}
+              </ul>
+              <p>Load them only if you trust where they come from. You are asked once per address, for this config.</p>
+            </div>
+          ) : null}
+          {cached ? null : (
+            <p>
+              About <strong>{size}</strong> of weights will be downloaded and kept in this browser’s cache, so loading it next
+              time needs no download. With a {formatCount(pending.contextWindow)}-token context window it then takes about{' '}
+              {formatMegabytes(estimateVramMB(pending.model, pending.contextWindow))} of GPU memory.
+            </p>
+          )}
+          {storage && !cached ? <p className="muted">{describeStorage(storage)}</p> : null}
           <div className="model-confirm-buttons">
-            <button type="button" className="primary" onClick={() => onConfirm(pending)}>
-              Download {formatBytes(pending.model.downloadBytesEstimate)} and load
+            <button type="button" className="primary" onClick={() => onConfirm(pending, untrusted)}>
+              {untrusted.length > 0 ? `Trust ${untrusted.length === 1 ? 'it' : 'them'} and ${action}` : `${action[0]!.toUpperCase()}${action.slice(1)}`}
             </button>
             <button type="button" onClick={onClose}>
               Not now

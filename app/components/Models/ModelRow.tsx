@@ -1,6 +1,6 @@
 import { memo, useId, useState } from 'react';
 import { modelAvailability, SOFTWARE_ADAPTER_WARNING, type WebGpuReport } from '../../../workers/backends/webllm/capabilities.ts';
-import type { LocalModel } from '../../../workers/backends/webllm/catalogue.ts';
+import { addressesOutsideCatalogue, type LocalModel } from '../../../workers/backends/webllm/catalogue.ts';
 import type { LocalModelRequest } from '../../../workers/models/localModels.ts';
 import { explainError } from '../../errors/explain.ts';
 import { formatCount } from '../../format.ts';
@@ -32,9 +32,12 @@ export const ModelRow = memo(function ModelRow({ model, request, report, onAskDo
   const windowId = useId();
 
   const availability = modelAvailability(model, report, { contextWindow });
+  // Files from outside the catalogue are loaded only once the user agreed to their addresses.
+  const trusted = useSetupStore((state) => state.trustedAddresses);
+  const asks = !cached || addressesOutsideCatalogue(request.custom).some((address) => !trusted.includes(address.url));
   const load = () => {
-    if (cached) loadLocalModel(request, contextWindow);
-    else onAskDownload(model, request, contextWindow);
+    if (asks) onAskDownload(model, request, contextWindow);
+    else loadLocalModel(request, contextWindow);
   };
 
   return (
@@ -94,7 +97,7 @@ export const ModelRow = memo(function ModelRow({ model, request, report, onAskDo
               ))}
             </select>
             <button type="button" className="primary" onClick={load}>
-              {cached ? 'Load' : 'Load…'}
+              {asks ? 'Load…' : 'Load'}
             </button>
             {cached ? (
               <button type="button" onClick={() => deleteCachedModel(request)}>

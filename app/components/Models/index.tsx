@@ -1,10 +1,15 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { customOrchestrator8bRecord, QWEN3_MODELS, type LocalModel } from '../../../workers/backends/webllm/catalogue.ts';
+import {
+  addressesOutsideCatalogue,
+  customOrchestrator8bRecord,
+  QWEN3_MODELS,
+  type LocalModel,
+} from '../../../workers/backends/webllm/catalogue.ts';
 import { describeStorage } from '../../../workers/backends/webllm/modelCache.ts';
 import type { LocalModelRequest } from '../../../workers/models/localModels.ts';
 import { modelsActions, useModelsStore, type ModelsState } from '../../state/modelsStore.ts';
 import { checkModelCache, loadLocalModel, refreshStorageEstimate } from '../../state/session.ts';
-import { useSetupStore } from '../../state/setupStore.ts';
+import { setupActions, useSetupStore } from '../../state/setupStore.ts';
 import { CapabilityReport } from './CapabilityReport.tsx';
 import { ConfirmDownload, type PendingDownload } from './ConfirmDownload.tsx';
 import { CustomWeights } from './CustomWeights.tsx';
@@ -21,8 +26,13 @@ type CustomEntry = { model: LocalModel; request: LocalModelRequest } | { problem
 function customEntry(custom: ModelsState['custom']): CustomEntry {
   if (custom.weightsUrl === '') return { problem: null };
   try {
-    const model = customOrchestrator8bRecord({ weightsUrl: custom.weightsUrl, quantization: custom.quantization });
-    return { model, request: { id: model.id, custom: { weightsUrl: custom.weightsUrl, quantization: custom.quantization } } };
+    const options = {
+      weightsUrl: custom.weightsUrl,
+      quantization: custom.quantization,
+      ...(custom.modelLibUrl === '' ? {} : { modelLibUrl: custom.modelLibUrl }),
+    };
+    const model = customOrchestrator8bRecord(options);
+    return { model, request: { id: model.id, custom: options } };
   } catch (error) {
     return { problem: (error as Error).message };
   }
@@ -40,15 +50,22 @@ export function ModelsPanel() {
   const panel = useRef<HTMLElement>(null);
   const visible = useWhenVisible(panel);
 
-  // Converted weights named in the config fill the custom row.
+  // Converted weights named in the config fill the custom row, when it opens and whenever the config
+  // names others (an import); loading from them still asks.
+  const draftWeights = useSetupStore((state) => JSON.stringify(customWeightsInDraft(state.draft) ?? null));
   useEffect(() => {
-    if (useModelsStore.getState().custom.weightsUrl !== '') return;
-    const fromDraft = customWeightsInDraft(useSetupStore.getState().draft);
-    if (fromDraft) modelsActions.editCustom({ weightsUrl: fromDraft.weightsUrl, quantization: fromDraft.quantization ?? 'q4f16_1' });
-  }, []);
+    const fromDraft = JSON.parse(draftWeights) as ReturnType<typeof customWeightsInDraft> | null;
+    if (!fromDraft) return;
+    modelsActions.editCustom({
+      weightsUrl: fromDraft.weightsUrl,
+      quantization: fromDraft.quantization ?? 'q4f16_1',
+      modelLibUrl: fromDraft.modelLibUrl ?? '',
+    });
+  }, [draftWeights]);
 
   // The cache is read (in the orchestrator worker, through web-llm) once the panel is on screen.
   const customId = 'model' in entry ? entry.model.id : null;
+  const trusted = useSetupStore((state) => state.trustedAddresses);
   useEffect(() => {
     if (!visible || !usable) return;
     checkModelCache([...PREBUILT.map((row) => row.request), ...('request' in entry ? [entry.request] : [])]);
@@ -91,9 +108,11 @@ export function ModelsPanel() {
       <ConfirmDownload
         pending={pending}
         storage={storage}
+        untrusted={pending ? addressesOutsideCatalogue(pending.request.custom).filter((address) => !trusted.includes(address.url)) : []}
         onClose={() => setPending(null)}
-        onConfirm={(confirmed) => {
+        onConfirm={(confirmed, addresses) => {
           setPending(null);
+          setupActions.trustAddresses(addresses.map((address) => address.url));
           loadLocalModel(confirmed.request, confirmed.contextWindow);
         }}
       />

@@ -25,6 +25,9 @@ describe('putting a local model to work in the draft', () => {
     expect(customWeightsInDraft(draft)).toEqual({ id: CUSTOM.id, ...CUSTOM.custom });
     expect(customWeightsInDraft(EXAMPLE_CONFIG)).toBeUndefined();
     expect(() => parseConfig(draft)).not.toThrow();
+    // A model library the config names comes back too: the Models panel asks before using it.
+    const withLibrary = asOrchestrator(EXAMPLE_CONFIG, { ...CUSTOM, custom: { ...CUSTOM.custom, modelLibUrl: 'https://cdn.example/lib.wasm' } });
+    expect(customWeightsInDraft(withLibrary)?.modelLibUrl).toBe('https://cdn.example/lib.wasm');
   });
 
   it('names the provider around one that is taken by a remote endpoint', () => {

@@ -112,11 +112,20 @@ function isTool(value: string): value is ExpertTool {
 }
 
 /** The converted weights a draft lists under a webllm provider, to fill the custom row. */
-export function customWeightsInDraft(draft: ConfigDraft): { id: string; weightsUrl: string; quantization?: 'q4f16_1' | 'q4f32_1' } | undefined {
+export function customWeightsInDraft(
+  draft: ConfigDraft,
+): { id: string; weightsUrl: string; quantization?: 'q4f16_1' | 'q4f32_1'; modelLibUrl?: string } | undefined {
   for (const provider of Object.values(draft.providers)) {
     if (provider.kind !== 'webllm' || !provider.models) continue;
     const [id, weights] = Object.entries(provider.models)[0] ?? [];
-    if (id && weights) return { id, weightsUrl: weights.weightsUrl, ...(weights.quantization ? { quantization: weights.quantization } : {}) };
+    if (id && weights) {
+      return {
+        id,
+        weightsUrl: weights.weightsUrl,
+        ...(weights.quantization ? { quantization: weights.quantization } : {}),
+        ...(weights.modelLibUrl ? { modelLibUrl: weights.modelLibUrl } : {}),
+      };
+    }
   }
   return undefined;
 }

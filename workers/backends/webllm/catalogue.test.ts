@@ -2,6 +2,7 @@ import { modelLibURLPrefix, modelVersion, prebuiltAppConfig } from '@mlc-ai/web-
 import { describe, expect, it } from 'vitest';
 import { buildAppConfig } from './appConfig.ts';
 import {
+  addressesOutsideCatalogue,
   contextWindowOptions,
   countParameters,
   customOrchestrator8bRecord,
@@ -167,5 +168,20 @@ describe('buildAppConfig', () => {
   it('refuses two models with one id', () => {
     const custom = customOrchestrator8bRecord({ weightsUrl: 'https://example.org/o8b' });
     expect(() => buildAppConfig([custom, custom])).toThrow('Two models share the id "Orchestrator-8B-q4f16_1-MLC"');
+  });
+});
+
+describe('addressesOutsideCatalogue', () => {
+  it('names a custom model’s weights, and its library unless it is a prebuilt one; nothing for the catalogue', () => {
+    expect(addressesOutsideCatalogue(undefined)).toEqual([]);
+    expect(addressesOutsideCatalogue({ weightsUrl: 'https://huggingface.co/you/w' })).toEqual([
+      { what: 'weights', url: 'https://huggingface.co/you/w' },
+    ]);
+    const prebuiltLibrary = QWEN3_MODELS.find((model) => model.id === 'Qwen3-8B-q4f32_1-MLC')!.record.model_lib;
+    expect(addressesOutsideCatalogue({ weightsUrl: 'https://h.example/w', modelLibUrl: prebuiltLibrary })).toHaveLength(1);
+    expect(addressesOutsideCatalogue({ weightsUrl: 'https://h.example/w', modelLibUrl: 'https://evil.example/lib.wasm' })).toEqual([
+      { what: 'weights', url: 'https://h.example/w' },
+      { what: 'model library', url: 'https://evil.example/lib.wasm' },
+    ]);
   });
 });

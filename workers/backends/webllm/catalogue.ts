@@ -227,6 +227,36 @@ export function customOrchestrator8bRecord(options: CustomOrchestratorOptions): 
   };
 }
 
+/** An address a model's files would come from that is not web-llm's own catalogue. */
+export interface ForeignAddress {
+  /** `model library`: code (WebAssembly and GPU shaders) that web-llm runs on this computer. */
+  what: 'weights' | 'model library';
+  url: string;
+}
+
+const CATALOGUE_LIBRARIES: ReadonlySet<string> = new Set(QWEN3_MODELS.map((model) => model.record.model_lib));
+
+/** Where a custom model's files come from, outside the catalogue: the user's weights always, and
+ * a model library other than a prebuilt one. Nothing for a catalogue model (`custom` undefined).
+ * The page asks before loading from any of these (docs/security.md). */
+export function addressesOutsideCatalogue(
+  custom: Pick<CustomOrchestratorOptions, 'weightsUrl' | 'modelLibUrl'> | undefined,
+): ForeignAddress[] {
+  if (!custom) return [];
+  const href = (url: string) => {
+    try {
+      return new URL(url.trim()).href;
+    } catch {
+      return url;
+    }
+  };
+  const addresses: ForeignAddress[] = [{ what: 'weights', url: href(custom.weightsUrl) }];
+  if (custom.modelLibUrl !== undefined && !CATALOGUE_LIBRARIES.has(href(custom.modelLibUrl))) {
+    addresses.push({ what: 'model library', url: href(custom.modelLibUrl) });
+  }
+  return addresses;
+}
+
 function httpUrl(value: string, what: string): string {
   let url: URL;
   try {
