@@ -35,7 +35,7 @@ export function keyHeldBack(providerName: string, boundOrigin: string | null, ne
       : `The key for "${providerName}" was entered for ${boundOrigin}`;
   return (
     `${entered}, and this config sends ${providerName}'s requests to ${newOrigin}. The key was not sent. ` +
-    `In Setup, under API keys, choose whether to use it with ${newOrigin}, or enter another key.`
+    `In Setup, under API keys, choose whether to use it with ${newOrigin}, enter another key, or forget it.`
   );
 }
 

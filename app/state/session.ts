@@ -8,7 +8,7 @@ import { PREFERENCE_PRESETS, type PreferencePresetName } from '../../workers/eng
 import { addressesOutsideCatalogue, type ForeignAddress } from '../../workers/backends/webllm/catalogue.ts';
 import { providerOrigin } from '../../workers/keys.ts';
 import type { LocalModelRequest } from '../../workers/models/localModels.ts';
-import { readConfigOffThread } from '../worker/configImport.ts';
+import { readConfigText } from '../worker/configImport.ts';
 import { createOrchestratorClient, type OrchestratorClient } from '../worker/orchestratorClient.ts';
 import { customToolsActions, customToolsForConfig } from './customToolsStore.ts';
 import { modelsActions, useModelsStore } from './modelsStore.ts';
@@ -173,10 +173,11 @@ export function exportConfigText(): string {
 
 export type ImportOutcome = { ok: true } | { ok: false; problems: string[] };
 
-/** Reads a config file off the page's thread; on success it replaces the draft and the preferences,
- * and its custom tools join the ones kept in this browser (replacing those of the same name). */
+/** Reads a config file (a large one off the page's thread); on success it replaces the draft and
+ * the preferences, and its custom tools join the ones kept in this browser (replacing those of the
+ * same name). */
 export async function importConfigText(text: string, fileName: string): Promise<ImportOutcome> {
-  const read = await readConfigOffThread(text);
+  const read = await readConfigText(text);
   if (!read.ok) return read;
   const draft = read.draft as ConfigDraft;
   customToolsActions.imported(read.customTools);

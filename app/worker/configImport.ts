@@ -1,14 +1,18 @@
-// The page's side of the config import worker (configImport.worker.ts): one short-lived worker
-// per file, so reading a large or hostile file never runs on the page's thread.
+// Reading an imported config file without stalling the page: a small file (every real config) is
+// read on the page's thread in a few milliseconds; a larger one in a short-lived worker
+// (configImport.worker.ts), so a hostile file (12,000 providers, deep nesting) never runs here.
 
-import type { CustomToolConfig } from '../../workers/engine/config.ts';
+import { readConfig, type ConfigImportReply } from './readConfig.ts';
 
-export type ConfigImportReply =
-  /** `draft` is the file's JSON value without its custom tools, which come parsed. */
-  | { ok: true; draft: Record<string, unknown>; customTools: CustomToolConfig[] }
-  | { ok: false; problems: string[] };
+/** Files up to this many characters are read on the page's thread: reading one takes a few
+ * milliseconds whatever it holds, and the import feels instant. */
+export const READ_ON_PAGE_CHARS = 100_000;
 
-export function readConfigOffThread(text: string): Promise<ConfigImportReply> {
+export function readConfigText(text: string): Promise<ConfigImportReply> {
+  return text.length <= READ_ON_PAGE_CHARS ? Promise.resolve(readConfig(text)) : readConfigOffThread(text);
+}
+
+function readConfigOffThread(text: string): Promise<ConfigImportReply> {
   return new Promise((resolve) => {
     const worker = new Worker(new URL('./configImport.worker.ts', import.meta.url), { type: 'module', name: 'config import' });
     const finish = (reply: ConfigImportReply) => {

@@ -32,7 +32,10 @@ test.describe('hostile config files', () => {
     await playground.importConfig(scriptedConfig('http://127.0.0.1:4999'), 'good.json');
     const text = JSON.stringify(withProviders(12_000));
     expect(text.length).toBeLessThan(1_000_000);
+    // A file this large is read in a worker, not on the page's thread.
+    const reader = page.waitForEvent('worker', { predicate: (worker) => worker.url().includes('configImport.worker') });
     await importText(page, text, 'huge.json');
+    await reader;
     const alert = page.getByRole('alert').filter({ hasText: 'huge.json was not imported' });
     await expect(alert).toContainText('providers 12,001 providers; a config may have at most 50');
     await expect(setupPanel(page)).toContainText('Config: imported from good.json');

@@ -11,6 +11,26 @@ import { installHeartbeat, longestStallMs, startExfiltrationSink, type Exfiltrat
 /** The longest the page's main thread may go without a heartbeat tick. */
 export const MAX_STALL_MS = 1_000;
 
+export const ORCHESTRATOR = 'nvidia/Nemotron-Orchestrator-8B';
+
+/**
+ * A function-calling config on the scripted server that never starts Python: booting Pyodide
+ * compiles megabytes of WebAssembly on the machine's cores, which on a loaded 2-core box shows in
+ * the heartbeat as stalls that are not the page's. The orchestrator alone, with no tools, unless
+ * `overrides` (top-level fields) add some.
+ */
+export function lightConfig(serverUrl: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    protocol: 'function-calling',
+    providers: { scripted: { kind: 'openai-compatible', baseUrl: `${serverUrl}/v1` } },
+    orchestrator: { provider: 'scripted', model: ORCHESTRATOR, toolMode: 'prompt' },
+    experts: {},
+    functionCalling: { system: 'Be brief.', tools: [] },
+    limits: { maxTurns: 6 },
+    ...overrides,
+  };
+}
+
 export const test = playgroundTest.extend<{ sink: ExfiltrationSink; guards: void }>({
   // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern; it has none.
   sink: async ({}, use) => {

@@ -3,10 +3,7 @@
 // clear error and the page never stalls.
 
 import type { Scenario } from '../fixtures/scenario.ts';
-import { scriptedConfig } from '../support/playground.ts';
-import { expect, test } from './fixtures.ts';
-
-const ORCHESTRATOR = 'nvidia/Nemotron-Orchestrator-8B';
+import { expect, lightConfig, ORCHESTRATOR, test } from './fixtures.ts';
 const TASK = 'What is the capital of Finland?';
 
 test.describe('oversized replies', () => {
@@ -23,7 +20,7 @@ test.describe('oversized replies', () => {
       };
       const server = await scripted.start(scenario);
       await playground.open();
-      await playground.importConfig(scriptedConfig(server.url));
+      await playground.importConfig(lightConfig(server.url));
       await playground.run(TASK);
       await playground.waitForFinish(60_000);
       await expect(playground.runStatus).toContainText('Stopped by an error');

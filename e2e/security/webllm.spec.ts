@@ -10,6 +10,9 @@ import { serveFakeModelWorkers } from '../support/fakeWebllm.ts';
 import { expect, test } from './fixtures.ts';
 
 const LABEL = 'Orchestrator-8B (q4f32, your weights)';
+
+// The machine running these is shared and slow: every wait is generous.
+test.describe.configure({ timeout: 120_000 });
 const MODEL_ID = 'Orchestrator-8B-q4f32_1-MLC';
 
 function configNaming(weightsUrl: string, modelLibUrl: string): Record<string, unknown> {
@@ -69,6 +72,8 @@ test.describe('web-llm addresses from a config', () => {
     // Agreed once for this config: after a reload the cached model loads without asking again.
     await row.getByRole('button', { name: 'Unload', exact: true }).click();
     await page.reload();
+    // The cache is read once the panel is on screen.
+    await modelRow(page).scrollIntoViewIfNeeded();
     await modelRow(page).getByRole('button', { name: 'Load', exact: true }).click();
     await expect(modelRow(page)).toContainText('Loaded · 4,096 tokens', { timeout: 15_000 });
     await modelRow(page).getByRole('button', { name: 'Unload', exact: true }).click();

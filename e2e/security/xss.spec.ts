@@ -8,11 +8,8 @@
 import type { Page } from '@playwright/test';
 import type { Scenario } from '../fixtures/scenario.ts';
 import { startWikipediaServer } from '../fixtures/wikipediaServer.ts';
-import { scriptedConfig } from '../support/playground.ts';
 import { formatToolCall } from '../../workers/engine/qwen3/render.ts';
-import { expect, test } from './fixtures.ts';
-
-const ORCHESTRATOR = 'nvidia/Nemotron-Orchestrator-8B';
+import { expect, lightConfig, ORCHESTRATOR, test } from './fixtures.ts';
 
 // The machine running these is shared and slow: every wait is generous.
 test.describe.configure({ timeout: 120_000 });
@@ -66,8 +63,7 @@ test.describe('HTML and script from untrusted channels stay text', () => {
       },
     };
     const server = await scripted.start(scenario);
-    const config = scriptedConfig(server.url, {
-      protocol: 'function-calling',
+    const config = lightConfig(server.url, {
       experts: { 'expert-1': { tool: 'call_expert', provider: 'scripted', model: 'scripted/expert', description: p('description') } },
       functionCalling: { system: 'Be brief.', tools: ['search_corpus'] },
       search: { sources: ['documents', 'wikipedia'], wikipediaBaseUrl: wiki.url },
@@ -135,13 +131,12 @@ test.describe('HTML and script from untrusted channels stay text', () => {
     const p = (where: string) => payload(where, sink.url);
     const scenario: Scenario = {
       models: {
-        [ORCHESTRATOR]: [{ repeat: true, content: call('answer', { model: 'answer-1' }) }],
-        'scripted/answerer': [{ content: 'never served', fault: { kind: 'status', status: 400, message: p('server-error') } }],
+        [ORCHESTRATOR]: [{ repeat: true, content: call('call_expert', { expert: 'expert-1' }) }],
+        'scripted/expert': [{ content: 'never served', fault: { kind: 'status', status: 400, message: p('server-error') } }],
       },
     };
     const server = await scripted.start(scenario);
-    const base = scriptedConfig(server.url);
-    const experts = base.experts as Record<string, Record<string, unknown>>;
+    const base = lightConfig(server.url);
     await playground.open();
 
     // A config naming a provider and an alias with HTML, and a problem that quotes one.
@@ -149,7 +144,7 @@ test.describe('HTML and script from untrusted channels stay text', () => {
       ...base,
       name: p('config-name'),
       providers: { ...(base.providers as object), [namePayload('provider')]: { kind: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1' } },
-      experts: { ...experts, 'answer-1': { ...experts['answer-1'], description: p('alias-description') } },
+      experts: { 'expert-1': { tool: 'call_expert', provider: 'scripted', model: 'scripted/expert', description: p('alias-description') } },
     };
     await playground.importConfig({ ...hostile, orchestrator: { ...(base.orchestrator as object), provider: namePayload('missing-provider') } }, 'bad.json');
     await expect(page.getByRole('alert').filter({ hasText: 'bad.json was not imported' })).toContainText(`window.__pwned='missing-provider'`);
@@ -158,7 +153,7 @@ test.describe('HTML and script from untrusted channels stay text', () => {
     await expect(setup).toContainText(`window.__pwned='config-name'`);
     await expect(setup.getByRole('group', { name: /Key for <img/ })).toContainText(`window.__pwned='provider'`);
 
-    // The answer expert's provider refuses with HTML in its error message.
+    // The expert's provider refuses with HTML in its error message.
     await playground.run('What is the capital of Finland?');
     await playground.waitForFinish(90_000);
     await expect(playground.runStatus).toContainText('Stopped by an error');

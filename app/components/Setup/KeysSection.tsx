@@ -111,7 +111,7 @@ function KeyRow({
           <button type="button" onClick={() => bindKeyToOrigin(provider, held.origin, origin)}>
             Use it with {origin}
           </button>{' '}
-          <span className="muted">or enter another key below.</span>
+          <span className="muted">or enter another key below, or forget it.</span>
         </div>
       )}
       {inConfig ? (
