@@ -13,8 +13,10 @@ export function KeysSection() {
   const providers = useSetupStore((state) => state.draft.providers);
   const held = useSetupStore((state) => state.heldKeys);
   const remembered = useSetupStore((state) => state.rememberedProviders);
-  // The draft's providers, then any other that still holds a key (so it can be forgotten).
-  const names = [...new Set([...Object.keys(providers), ...held.map((key) => key.provider), ...remembered])];
+  // The draft's providers that take a key (a web-llm one runs here and needs none), then any other
+  // that still holds a key (so it can be forgotten).
+  const keyed = Object.entries(providers).filter(([, provider]) => provider.kind !== 'webllm').map(([name]) => name);
+  const names = [...new Set([...keyed, ...held.map((key) => key.provider), ...remembered])];
   const originOf = (name: string) => (Object.hasOwn(providers, name) ? providerOrigin(providers[name]) : undefined);
   const heldOf = (name: string) => held.find((key) => key.provider === name);
   const heldBackCount = names.filter((name) => heldBack(heldOf(name), originOf(name))).length;
@@ -29,7 +31,7 @@ export function KeysSection() {
         <KeyRow
           key={name}
           provider={name}
-          inConfig={Object.hasOwn(providers, name)}
+          inConfig={keyed.includes(name)}
           origin={originOf(name)}
           held={heldOf(name)}
           remembered={remembered.includes(name)}
