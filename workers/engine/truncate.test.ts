@@ -116,15 +116,51 @@ describe('tool results and expert answers in a run', () => {
     expect(of('tool_result')[0]!.content.length).toBeLessThan(MAX_TOOL_RESULT_CHARS + 100);
   });
 
+  it('function calling: an expert’s 300,000-character text is cut before it joins the conversation', async () => {
+    const echo: Tool = {
+      name: 'echo',
+      description: 'echoes',
+      parameters: { type: 'object', properties: {} },
+      run: async () => ({ content: 'echoed' }),
+    };
+    const protocol = createFunctionCallingProtocol({
+      system: 'Be brief.',
+      tools: [echo],
+      experts: [{ alias: 'expert-1', model: model('expert'), description: 'is strong.' }],
+      toolTimeoutMs: 5000,
+    });
+    await run(
+      {
+        models: {
+          orch: [{ content: formatToolCall({ name: 'call_expert', arguments: { expert: 'expert-1' } }) }, { content: '<message>Done.</message>' }],
+          expert: [{ content: `${'c'.repeat(300_000)}\n${formatToolCall({ name: 'echo', arguments: {} })}` }],
+        },
+      },
+      protocol,
+    );
+    const expertTurn = orchestratorMessages()[1]!.find((message) => message.role === 'assistant')!;
+    expect(expertTurn.content.length).toBeLessThan(MAX_TOOL_RESULT_CHARS + 200);
+    expect(expertTurn.content).toContain('more characters not shown');
+  });
+
   it('paper protocol: an answer expert’s huge answer is cut in the result and the run’s answer', async () => {
     const protocol = createPaperProtocol({
-      experts: [{ alias: 'answer-1', tool: 'answer', model: model('answerer'), description: 'answers.', answerStyle: 'tagged' }],
+      experts: [
+        {
+          alias: 'answer-1',
+          tool: 'answer',
+          model: model('answerer'),
+          description: 'answers.',
+          answerStyle: 'tagged',
+          budgets: { documentChars: null, codeContextTokens: 12000, contextTokens: 24000 },
+        },
+      ],
       retriever: createCorpusRetriever([]),
       python: { run: () => Promise.reject(new Error('no code here')), dispose: async () => undefined },
       variant: 'hle',
       searchTopK: 2,
       codeTimeoutMs: 1000,
-      budgets: { contextTokens: 24000, codeContextTokens: 12000, documentChars: 4000, expertContextTokens: 24000 },
+      budgets: { contextTokens: 24000, codeContextTokens: 12000, documentChars: 4000 },
     });
     const { result, of } = await run(
       {

@@ -145,7 +145,6 @@ function reportResult(
     content: cutText(uncut.content),
     ...(uncut.detail === undefined ? {} : { detail: cutDetail(uncut.detail) }),
     ...(uncut.error === undefined ? {} : { error: cutText(uncut.error) }),
-    ...(uncut.finalMessage === undefined ? {} : { finalMessage: cutText(uncut.finalMessage) }),
   };
   context.emit({
     type: 'tool_result',
@@ -266,9 +265,9 @@ export function createFunctionCallingProtocol(options: FunctionCallingOptions): 
         const finish = (result: CallResult) => reportResult(context, call, started, result);
         /** An expert that failed: the orchestrator's own turn stays, with the failure as the result. */
         const failed = (content: string): TurnOutcome => {
-          finish({ ok: false, content });
+          const reported = finish({ ok: false, content });
           history.push({ role: 'assistant', content: fallback.content, toolCalls: [asRequest(call)] });
-          history.push({ role: 'tool', toolCallId: call.id, name: call.name, content });
+          history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: reported.content });
           return { kind: 'continue', validCall: true };
         };
         const messages = expertConversation(history, options.system, expert.model.model);
@@ -300,13 +299,16 @@ export function createFunctionCallingProtocol(options: FunctionCallingOptions): 
         const calls = reply.calls.filter((c) => c.name !== CALL_EXPERT_TOOL).slice(0, MAX_CALLS_PER_TURN);
         const raw = reply.completion.content;
         // The expert's text stands as it wrote it (the reference keeps it whole), less any calls
-        // written as text, which become structured calls as a server's parser would make them.
-        const content = calls.some((c) => c.origin !== 'server') && raw.includes('<tool_call>') ? raw.slice(0, raw.indexOf('<tool_call>')) : raw;
+        // written as text, which become structured calls as a server's parser would make them; and
+        // cut, with a note, past MAX_TOOL_RESULT_CHARS, like any answer (docs/protocol.md).
+        const content = cutText(
+          calls.some((c) => c.origin !== 'server') && raw.includes('<tool_call>') ? raw.slice(0, raw.indexOf('<tool_call>')) : raw,
+        );
         if (calls.length === 0) {
           if (reply.message && reply.rejected.length === 0) {
             finish({ ok: true, content: `${expert.alias} replied: ${reply.message}` });
             history.push({ role: 'assistant', content });
-            return { kind: 'done', stopReason: 'final_message', answer: reply.message };
+            return { kind: 'done', stopReason: 'final_message', answer: cutText(reply.message) };
           }
           const why = reply.rejected.map((r) => r.reason).join('; ') || 'an empty reply';
           return failed(`Error: ${expert.alias} replied with neither a message nor a valid call (${why}).`);
