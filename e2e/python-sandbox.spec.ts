@@ -189,13 +189,15 @@ test.describe('Python sandbox', () => {
     expect(await run(page, 'print("alive")')).toMatchObject({ stdout: 'alive\n', error: null });
   });
 
-  test('replaces an interpreter whose memory grew past 1 GiB', async () => {
-    await run(page, 'import sys\nsys.sandbox_marker = "same interpreter"');
+  test('gives every run a fresh interpreter: nothing a run changes reaches the next', async () => {
+    const changed = await run(page, 'import sys, json\nsys.sandbox_marker = "same interpreter"\njson.dumps = None\nprint("changed")');
+    expect(changed).toMatchObject({ stdout: 'changed\n', error: null });
+    const next = await run(page, 'import sys, json\nprint(getattr(sys, "sandbox_marker", "fresh interpreter"), json.dumps([1]))');
+    expect(next).toMatchObject({ stdout: 'fresh interpreter [1]\n', error: null });
+    // A heap grown past a gigabyte is given back with its worker.
     const big = await run(page, 'block = bytearray(1100 * 2 ** 20)\nprint(len(block))', 60_000);
     expect(big).toMatchObject({ stdout: `${1100 * 2 ** 20}\n`, error: null });
-    expect(await run(page, 'import sys\nprint(getattr(sys, "sandbox_marker", "fresh interpreter"))')).toMatchObject({
-      stdout: 'fresh interpreter\n',
-    });
+    expect(await run(page, 'print("alive")')).toMatchObject({ stdout: 'alive\n', error: null });
   });
 
   const escapes: Array<{ name: string; code: string; error: RegExp }> = [
@@ -422,12 +424,11 @@ test.describe('Python sandbox with cross-origin isolation (interrupt buffer)', (
     await page.close();
   });
 
-  test('interrupts runaway code, keeps what it printed, and keeps the interpreter warm', async () => {
-    await run(page, 'import sys\nsys.sandbox_marker = "same interpreter"');
-    const result = await run(page, 'print("started", flush=True)\nwhile True: pass', 3_000);
+  test('interrupts runaway code and keeps what it printed', async () => {
+    const result = await run(page, 'import sys\nsys.sandbox_marker = "same interpreter"\nprint("started", flush=True)\nwhile True: pass', 3_000);
     expect(result).toMatchObject({ stdout: 'started\n', timedOut: true, error: null });
     const next = await run(page, 'import sys\nprint(getattr(sys, "sandbox_marker", "fresh interpreter"))');
-    expect(next).toMatchObject({ stdout: 'same interpreter\n', error: null });
+    expect(next).toMatchObject({ stdout: 'fresh interpreter\n', error: null });
   });
 
   test('terminates code that swallows the interrupt', async () => {

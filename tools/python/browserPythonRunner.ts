@@ -77,8 +77,8 @@ class SandboxWorker {
           clearTimeout(startTimer);
           fail(`Pyodide failed to load: ${message.error}`);
         } else if (message.id === this.current?.id) {
-          // Stop first, so a run queued behind this one goes to a fresh worker.
-          if (message.fatal) this.terminate();
+          // A worker takes one run: it closes itself after answering, and is ended here as well.
+          this.terminate();
           this.current.onResult(message.result);
         }
       });
@@ -178,32 +178,56 @@ function describe(error: unknown): string {
 }
 
 /**
- * A Python runner backed by Pyodide in a module worker. The worker starts on the first run (or
- * warmUp) and stays warm. A timeout or abort interrupts the code where the page is cross-origin
- * isolated and terminates the worker if that does not stop it in time (or at once elsewhere); a
- * terminated, crashed or failed worker is replaced before the next run. Runs queue and execute one
- * at a time; the time limit counts from the moment a run starts executing.
+ * A Python runner backed by Pyodide in module workers, one fresh worker per run: whatever a run
+ * leaves behind (a timer, a callback, a changed module, a bloated heap) ends with its worker, so
+ * nothing it plants reads or changes a later run. Booting Pyodide takes seconds, so a spare worker
+ * boots in the background (at warmUp, and again after each run) and the next run finds it ready.
+ * A timeout or abort interrupts the code where the page is cross-origin isolated (its output so far
+ * is kept) and terminates the worker if that does not stop it in time (or at once elsewhere). Runs
+ * queue and execute one at a time; the time limit counts from the moment a run starts executing.
  */
 export function createBrowserPythonRunner(options: BrowserPythonRunnerOptions = {}): BrowserPythonRunner {
   const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const startTimeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
-  let worker: SandboxWorker | null = null;
+  /** Booting or booted, and never given code yet. */
+  let spare: SandboxWorker | null = null;
+  /** The worker running code now, if any. */
+  let busy: SandboxWorker | null = null;
+  /** Moves on at each dispose, so a run that ends after it does not start a new spare. */
+  let generation = 0;
   let queue: Promise<unknown> = Promise.resolve();
 
-  function liveWorker(): SandboxWorker {
-    if (!worker || worker.stopped) worker = new SandboxWorker(startTimeoutMs);
+  function bootSpare(): SandboxWorker {
+    if (!spare || spare.stopped) spare = new SandboxWorker(startTimeoutMs);
+    return spare;
+  }
+
+  function takeWorker(): SandboxWorker {
+    const worker = bootSpare();
+    spare = null;
     return worker;
   }
 
   async function execute(code: string, { timeoutMs, signal }: PythonRunOptions): Promise<PythonRunResult> {
     if (signal?.aborted) return { ...emptyResult(0), aborted: true };
-    const target = liveWorker();
+    const startedIn = generation;
+    const target = takeWorker();
+    busy = target;
     try {
-      if (await settledOrAborted(target.ready, signal)) return { ...emptyResult(0), aborted: true };
-    } catch (error) {
-      return { ...emptyResult(0), error: `Python could not start: ${describe(error)}` };
+      try {
+        if (await settledOrAborted(target.ready, signal)) return { ...emptyResult(0), aborted: true };
+      } catch (error) {
+        return { ...emptyResult(0), error: `Python could not start: ${describe(error)}` };
+      }
+      const result = await target.run(code, maxOutputBytes, timeoutMs, signal);
+      // Booted after the run, not during it, so the boot never competes with the code for CPU.
+      // Not after a failed start: a worker that could not load would likely fail again.
+      if (generation === startedIn) bootSpare();
+      return result;
+    } finally {
+      target.terminate();
+      if (busy === target) busy = null;
     }
-    return target.run(code, maxOutputBytes, timeoutMs, signal);
   }
 
   return {
@@ -221,16 +245,18 @@ export function createBrowserPythonRunner(options: BrowserPythonRunnerOptions = 
     },
     async warmUp() {
       try {
-        await liveWorker().ready;
+        await bootSpare().ready;
         return { ready: true };
       } catch (error) {
         return { ready: false, error: `Python could not start: ${describe(error)}` };
       }
     },
     async dispose() {
-      const target = worker;
-      worker = null;
-      target?.dispose();
+      generation++;
+      const targets = [spare, busy];
+      spare = null;
+      busy = null;
+      for (const target of targets) target?.dispose();
     },
   };
 }

@@ -2,6 +2,9 @@
 // The browser Python sandbox: Pyodide in its own module worker. After Pyodide has loaded, the
 // worker is locked down (see lockDown) so the code it runs cannot reach the network, storage, the
 // page or the keys; only package downloads from Pyodide's CDN get a guarded, short-lived fetch.
+// The server sends this script with a Content-Security-Policy of its own (build/securityHeaders.ts)
+// that refuses code from strings and any connection but the app's Pyodide files and the package
+// CDN. Each worker runs one piece of code and closes: nothing a run plants reaches the next.
 
 import type { PyodideAPI } from 'pyodide';
 import {
@@ -24,13 +27,11 @@ import {
   packageFailureMessage,
   pyodideIndexUrl,
   removeProperties,
+  replaceTimers,
 } from './pythonSandbox.ts';
 import type { SessionRunResult } from './types.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
-
-/** WebAssembly memory never shrinks: past this size the worker is replaced to give it back. */
-const RECYCLE_HEAP_BYTES = 1024 ** 3;
 
 // Private references, taken before the lockdown removes the globals.
 const post = self.postMessage.bind(self) as (message: WorkerToHostMessage) => void;
@@ -98,24 +99,15 @@ function lockDown(pyodide: PyodideAPI): void {
     scope.destroy();
   }
 
-  // Timers evaluate a string handler as code; Pyodide only ever passes functions.
-  self.setTimeout = ((handler: TimerHandler, timeout?: number, ...args: unknown[]) =>
-    realSetTimeout(functionOnly(handler), timeout, ...args)) as typeof self.setTimeout;
-  self.setInterval = ((handler: TimerHandler, timeout?: number, ...args: unknown[]) =>
-    realSetInterval(functionOnly(handler), timeout, ...args)) as typeof self.setInterval;
-
   const left = [
+    // Pyodide schedules with setTimeout; it only ever passes functions and ignores `this`.
+    ...replaceTimers(self, { setTimeout: realSetTimeout, setInterval: realSetInterval }),
     ...removeProperties(self, [...BLOCKED_GLOBALS, 'postMessage', 'close']),
     ...removeProperties(self.navigator, BLOCKED_NAVIGATOR_MEMBERS).map((name) => `navigator.${name}`),
     // Last: it freezes what the steps above still change.
     ...hardenJavaScriptRealm(),
   ];
   if (left.length > 0) throw new Error(`the sandbox could not remove ${left.join(', ')}`);
-}
-
-function functionOnly(handler: TimerHandler): TimerHandler {
-  if (typeof handler !== 'function') throw new TypeError('Timers take a function in the Python sandbox');
-  return handler;
 }
 
 /**
@@ -177,35 +169,28 @@ async function run(sandbox: Sandbox, request: RunRequest): Promise<SessionRunRes
   return result;
 }
 
-/** The size of Pyodide's WebAssembly memory, through an internal that may move (then 0). */
-function heapBytes(pyodide: PyodideAPI): number {
-  const internals = pyodide as unknown as { _module?: { HEAPU8?: Uint8Array } };
-  return internals._module?.HEAPU8?.length ?? 0;
-}
-
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
 let booted: Promise<Sandbox> | null = null;
-let queue: Promise<unknown> = Promise.resolve();
+let answered = false;
 
+/** Answers the one run this worker takes, then closes it. */
 async function answer(request: RunRequest): Promise<void> {
-  if (!booted) return;
+  if (!booted || answered) return;
+  answered = true;
   const sandbox = await booted;
   let result: SessionRunResult;
-  let fatal: boolean;
   try {
     result = await run(sandbox, request);
-    fatal = sandbox.session.broken || heapBytes(sandbox.pyodide) > RECYCLE_HEAP_BYTES;
   } catch (error) {
     // Pyodide throws out of a run only after a fatal error, which leaves it unusable.
     result = { stdout: '', stderr: '', error: `Python crashed: ${describe(error)}`, durationMs: 0, truncated: false };
-    fatal = true;
   }
-  post({ type: 'result', id: request.id, result, fatal });
-  // The host replaces a broken or bloated interpreter; this one takes no more work.
-  if (fatal) closeWorker();
+  post({ type: 'result', id: request.id, result });
+  // Whatever the code left behind (timers, callbacks, a broken or bloated interpreter) ends here.
+  closeWorker();
 }
 
 self.addEventListener('message', (event: MessageEvent<unknown>) => {
@@ -216,9 +201,7 @@ self.addEventListener('message', (event: MessageEvent<unknown>) => {
       () => post({ type: 'ready' }),
       (error: unknown) => post({ type: 'load-failed', error: describe(error) }),
     );
-    queue = booted.catch(() => undefined);
   } else if (isHostToWorkerMessage(message)) {
-    // Runs go strictly one after another; package loading relies on it (see withPackageLoading).
-    queue = queue.then(() => answer(message)).catch(() => undefined);
+    void booted?.then(() => answer(message), () => undefined);
   }
 });

@@ -10,6 +10,8 @@ import {
   packageFailureMessage,
   pyodideIndexUrl,
   removeProperties,
+  replaceTimers,
+  TIMERS_TAKE_FUNCTIONS,
 } from './pythonSandbox.ts';
 
 describe('removeProperties', () => {
@@ -52,6 +54,57 @@ describe('removeProperties', () => {
     const named = ['fetch', 'XMLHttpRequest', 'WebSocket', 'EventSource', 'importScripts', 'indexedDB', 'caches'];
     const contexts = ['BroadcastChannel', 'Worker', 'SharedWorker', 'localStorage', 'eval'];
     for (const name of [...named, ...contexts]) expect(BLOCKED_GLOBALS).toContain(name);
+  });
+});
+
+describe('replaceTimers', () => {
+  /** A scope shaped like a worker's: the native timers live on a prototype, as in Chromium. */
+  function workerLikeScope() {
+    const calls: Array<{ handler: unknown; timeout: number | undefined }> = [];
+    const native = (handler: unknown, timeout?: number) => {
+      calls.push({ handler, timeout });
+      return calls.length;
+    };
+    const prototype = { setTimeout: native, setInterval: native };
+    const scope = Object.create(Object.create(prototype) as object) as Record<string, unknown>;
+    return { scope, prototype, calls };
+  }
+
+  it('deletes the natives along the whole prototype chain and defines fixed replacements on the scope', () => {
+    const { scope, prototype } = workerLikeScope();
+    const natives = { setTimeout: () => 1, setInterval: () => 2 };
+    expect(replaceTimers(scope, natives)).toEqual([]);
+    expect('setTimeout' in prototype).toBe(false);
+    expect('setInterval' in prototype).toBe(false);
+    for (const name of ['setTimeout', 'setInterval']) {
+      expect(Object.getOwnPropertyDescriptor(scope, name)).toMatchObject({ writable: false, configurable: false });
+      expect(Reflect.set(scope, name, () => 0)).toBe(false);
+      expect(Reflect.deleteProperty(scope, name)).toBe(false);
+    }
+  });
+
+  it('refuses a string and calls a function with no receiver and its arguments', () => {
+    const { scope } = workerLikeScope();
+    const scheduled: Array<() => void> = [];
+    const native = (handler: () => void) => scheduled.push(handler);
+    replaceTimers(scope, { setTimeout: native, setInterval: native });
+    const setTimeoutSafe = scope.setTimeout as (handler: unknown, timeout?: number, ...args: unknown[]) => number;
+    expect(() => setTimeoutSafe('import("http://example.invalid/")', 0)).toThrow(TIMERS_TAKE_FUNCTIONS);
+    expect(() => setTimeoutSafe({ toString: () => 'code' }, 0)).toThrow(TypeError);
+    expect(scheduled).toHaveLength(0);
+
+    const seen: unknown[] = [];
+    setTimeoutSafe(function (this: unknown, ...args: unknown[]) {
+      seen.push(this, ...args);
+    }, 5, 'a', 2);
+    // The browser calls what it was given with the global object as `this`: here, the scope.
+    scheduled[0]?.call(scope);
+    expect(seen).toEqual([undefined, 'a', 2]);
+  });
+
+  it('reports natives it cannot delete', () => {
+    const scope = Object.defineProperty({}, 'setTimeout', { value: () => 0, writable: false, configurable: false });
+    expect(replaceTimers(scope, { setTimeout: () => 0, setInterval: () => 0 })).toContain('setTimeout');
   });
 });
 

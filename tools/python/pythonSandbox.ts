@@ -51,6 +51,48 @@ export function removeProperties(target: object, names: readonly string[]): stri
   return names.filter((name) => Reflect.get(target, name) !== undefined);
 }
 
+/** The timers, which evaluate a string handler as script and call a function with the global
+ * object as `this`: a callback that Python code schedules could climb from that receiver to a
+ * native timer and hand it a string (issue 8). */
+export const TIMER_NAMES = ['setTimeout', 'setInterval'] as const;
+
+export const TIMERS_TAKE_FUNCTIONS = 'Timers take a function in the Python sandbox';
+
+type NativeTimer = (handler: () => void, timeout?: number) => number;
+
+/** A timer that refuses anything but a function and calls it with no receiver (`this` is
+ * undefined), so a callback never sees the global object. `native` must already be bound. */
+export function receiverlessTimer(native: NativeTimer): (handler: unknown, timeout?: number, ...args: unknown[]) => number {
+  const apply = Reflect.apply;
+  return (handler, timeout, ...args) => {
+    if (typeof handler !== 'function') throw new TypeError(TIMERS_TAKE_FUNCTIONS);
+    return native(() => {
+      apply(handler, undefined, args);
+    }, timeout);
+  };
+}
+
+/**
+ * Replaces the timers of `scope`: the natives are deleted from the scope and from every prototype
+ * along its chain (an own property would only shadow them), then receiverless, function-only
+ * timers are defined on the scope itself, neither writable nor configurable. Returns what could
+ * not be done.
+ */
+export function replaceTimers(scope: object, natives: Record<(typeof TIMER_NAMES)[number], NativeTimer>): string[] {
+  // Checked before the replacements exist: nothing readable is left anywhere along the chain.
+  const left = removeProperties(scope, TIMER_NAMES);
+  for (const name of TIMER_NAMES) {
+    const defined = Reflect.defineProperty(scope, name, {
+      value: receiverlessTimer(natives[name]),
+      writable: false,
+      enumerable: true,
+      configurable: false,
+    });
+    if (!defined) left.push(name);
+  }
+  return left;
+}
+
 export const PYODIDE_CDN = 'https://cdn.jsdelivr.net/pyodide/';
 
 /**
