@@ -9,7 +9,7 @@ import tseslint from 'typescript-eslint';
 const nodeBuiltins = builtinModules.filter((name) => !name.startsWith('_'));
 
 export default defineConfig(
-  globalIgnores(['dist/', 'public/generated/', 'test-results/', 'playwright-report/', 'blob-report/', 'coverage/']),
+  globalIgnores(['dist/', 'dist-e2e/', 'public/generated/', 'test-results/', 'playwright-report/', 'blob-report/', 'coverage/']),
   js.configs.recommended,
   tseslint.configs.recommended,
   {
@@ -27,7 +27,7 @@ export default defineConfig(
     languageOptions: { globals: globals.worker },
   },
   {
-    files: ['cli/**', 'bench/**', 'e2e/**', '*.config.{js,ts}'],
+    files: ['cli/**', 'bench/**', 'e2e/**', 'server/**', '*.config.{js,ts}'],
     languageOptions: { globals: globals.node },
   },
   {

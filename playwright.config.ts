@@ -49,10 +49,11 @@ export default defineConfig({
       },
     },
   ],
-  // The production build, served as CI and users get it. `vite build` alone: type errors are
-  // the typecheck step's job, not a reason for every browser test to fail.
+  // The production build plus the sandboxes' harness pages (`--mode e2e`, into dist-e2e/), served
+  // with the production headers. `vite build` alone: type errors are the typecheck step's job, not
+  // a reason for every browser test to fail.
   webServer: {
-    command: `npx vite build --logLevel warn && npx vite preview --port ${port} --strictPort`,
+    command: `npx vite build --mode e2e --logLevel warn && npx vite preview --mode e2e --port ${port} --strictPort`,
     url: `http://127.0.0.1:${port}`,
     reuseExistingServer: !isCI,
     timeout: 240_000,

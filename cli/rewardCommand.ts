@@ -1,7 +1,7 @@
 // `orchestra reward`: the paper's group reward for rollouts given as JSON.
 
 import { readFile } from 'node:fs/promises';
-import { z } from 'zod';
+import { z } from '../workers/engine/zod.ts';
 import { PREFERENCE_PRESETS, preferenceSchema } from '../workers/engine/preferences.ts';
 import { computeGroupReward } from '../workers/engine/reward.ts';
 import type { CliIo } from './io.ts';

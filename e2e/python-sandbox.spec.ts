@@ -66,20 +66,17 @@ async function medianStopMs(page: Page, times: number): Promise<number> {
   return median(stops);
 }
 
-/** A page whose responses all carry COOP/COEP, so it is cross-origin isolated and has SharedArrayBuffer. */
-async function isolatedPage(browser: Browser): Promise<Page> {
+/** A page whose responses lose COOP/COEP, so it is not cross-origin isolated and has no
+ * SharedArrayBuffer: the runner must terminate runaway code (a host without the headers). */
+async function nonIsolatedPage(browser: Browser): Promise<Page> {
   const page = await newHarnessPage(browser);
   const origin = appOrigin();
   await page.route((url) => url.origin === origin, async (route) => {
     const response = await route.fetch();
-    await route.fulfill({
-      response,
-      headers: {
-        ...response.headers(),
-        'cross-origin-opener-policy': 'same-origin',
-        'cross-origin-embedder-policy': 'require-corp',
-      },
-    });
+    const headers = { ...response.headers() };
+    delete headers['cross-origin-opener-policy'];
+    delete headers['cross-origin-embedder-policy'];
+    await route.fulfill({ response, headers });
   });
   return page;
 }
@@ -91,7 +88,7 @@ test.describe('Python sandbox', () => {
   const webSockets: string[] = [];
 
   test.beforeAll(async ({ browser }) => {
-    page = await newHarnessPage(browser);
+    page = await nonIsolatedPage(browser);
     page.on('request', (request) => requests.push(request.url()));
     page.on('websocket', (socket) => webSockets.push(socket.url()));
     const bootMs = await openHarness(page);
@@ -410,12 +407,12 @@ test.describe('Python sandbox start-up', () => {
   });
 });
 
-test.describe('Python sandbox with cross-origin isolation (interrupt buffer)', () => {
+test.describe('Python sandbox with cross-origin isolation (interrupt buffer), as the app is served', () => {
   test.describe.configure({ mode: 'serial', timeout: 180_000 });
   let page: Page;
 
   test.beforeAll(async ({ browser }) => {
-    page = await isolatedPage(browser);
+    page = await newHarnessPage(browser);
     await openHarness(page);
     expect(await page.evaluate(() => window.pythonHarness.crossOriginIsolated)).toBe(true);
   });

@@ -7,14 +7,17 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { E2E_MODE } from '../../vite.config.ts';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const viteBin = join(repoRoot, 'node_modules', 'vite', 'bin', 'vite.js');
 
-/** Builds the app with the project's vite.config.ts into a new temporary folder; returns it. */
-export async function buildApp(): Promise<string> {
+/** Builds the app with the project's vite.config.ts into a new temporary folder; returns it.
+ * `harness`: the browser tests' build, with the sandboxes' harness pages (`--mode e2e`). */
+export async function buildApp(options: { harness?: boolean } = {}): Promise<string> {
   const outDir = mkdtempSync(join(tmpdir(), 'orchestra-bench-dist-'));
-  const { code, output } = await runVite(['build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn']);
+  const mode = options.harness ? ['--mode', E2E_MODE] : [];
+  const { code, output } = await runVite(['build', ...mode, '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn']);
   if (code !== 0) throw new Error(`vite build failed (exit ${code}):\n${output.trim().split('\n').slice(-40).join('\n')}`);
   return outDir;
 }

@@ -4,7 +4,8 @@
 //   npm run bench                                  engine, evaluation, bundle size, the 500-step streaming run and the sandboxes
 //   npm run bench -- --only engine|eval|ui|bundle|stream|sandbox
 //   npm run bench -- --only ui --steps 50          a quick streaming check
-//   npm run bench -- --only ui --dist dist         measure and serve an existing build (also for sandbox)
+//   npm run bench -- --only ui --dist dist         measure and serve an existing build
+//   npm run bench -- --only sandbox --dist dist-e2e  the same with the harness pages (vite build --mode e2e)
 //   npm run bench -- --only stream --profile       say where long tasks spend their time
 //   npm run bench -- --json
 

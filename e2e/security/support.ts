@@ -11,7 +11,7 @@
 
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Page } from '@playwright/test';
+import type { CDPSession, Page } from '@playwright/test';
 
 export interface RecordedRequest {
   method: string;
@@ -86,59 +86,124 @@ interface CdpMessage {
   error?: { message?: string };
 }
 
+/** A message a target logged through the DevTools protocol. */
+export interface LoggedEntry {
+  /** The page (its URL) or the worker script that logged it. */
+  target: string;
+  source: string;
+  level: string;
+  text: string;
+}
+
 /**
- * Evaluates `expression` (awaiting a promise, returning JSON) in the last-started worker of `page`
- * whose script URL contains `urlPart`, nested workers included (the pdf.js worker the documents
- * worker starts). Goes through the DevTools protocol rather than Playwright's worker.evaluate,
- * which needs the worker's `eval` — gone from the Python sandbox.
+ * The page and all its workers, nested ones included (the Python sandbox inside the orchestrator
+ * worker, pdf.js inside the documents worker), through the DevTools protocol: evaluates code in a
+ * worker — Playwright's worker.evaluate needs the worker's `eval`, which the Python sandbox removes
+ * — and records what every target logs, Content-Security-Policy violations included. Attach
+ * before the workers start to see everything they log.
  */
-export async function evaluateInWorker<T>(page: Page, urlPart: string, expression: string): Promise<T> {
-  const session = await page.context().newCDPSession(page);
-  // A worker is reached through the sessions of its ancestors (the protocol's non-flat mode).
-  const workers: Array<{ path: string[]; url: string }> = [];
-  const replies = new Map<number, (message: CdpMessage) => void>();
-  let nextId = 1;
-  const sendTo = (path: string[], method: string, params: Record<string, unknown>): Promise<CdpMessage> =>
-    new Promise((resolve) => {
-      const id = nextId++;
-      replies.set(id, resolve);
-      let message: CdpMessage = { id, method, params };
-      for (const sessionId of path.slice(1).reverse()) {
-        message = { id: nextId++, method: 'Target.sendMessageToTarget', params: { sessionId, message: JSON.stringify(message) } };
-      }
-      void session.send('Target.sendMessageToTarget', { sessionId: path[0] ?? '', message: JSON.stringify(message) });
-    });
-  const handle = (path: string[], message: CdpMessage) => {
-    const params = message.params ?? {};
-    if (message.method === 'Target.attachedToTarget') {
-      const info = params.targetInfo as { type: string; url: string };
-      const childPath = [...path, params.sessionId as string];
-      if (info.type === 'worker') workers.push({ path: childPath, url: info.url });
-      void sendTo(childPath, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
-    } else if (message.method === 'Target.receivedMessageFromTarget') {
-      handle([...path, params.sessionId as string], JSON.parse(params.message as string) as CdpMessage);
-    } else if (message.id !== undefined) {
-      replies.get(message.id)?.(message);
-    }
-  };
-  session.on('Target.attachedToTarget', (params) => handle([], { method: 'Target.attachedToTarget', params }));
-  session.on('Target.receivedMessageFromTarget', (params) => handle([], { method: 'Target.receivedMessageFromTarget', params }));
-  try {
+export class WorkerInspector {
+  readonly entries: LoggedEntry[] = [];
+  private readonly workers: Array<{ path: string[]; url: string }> = [];
+  private readonly replies = new Map<number, (message: CdpMessage) => void>();
+  private nextId = 1;
+
+  /** Log.enable replays what a target logged before: only entries from after attaching count. */
+  private readonly attachedAt = Date.now();
+
+  private constructor(private readonly session: CDPSession) {}
+
+  private record(target: string, entry: RawEntry): void {
+    if (entry.timestamp < this.attachedAt) return;
+    this.entries.push({ target, source: entry.source, level: entry.level, text: entry.text });
+  }
+
+  static async attach(page: Page): Promise<WorkerInspector> {
+    const session = await page.context().newCDPSession(page);
+    const inspector = new WorkerInspector(session);
+    session.on('Target.attachedToTarget', (params) => inspector.handle([], { method: 'Target.attachedToTarget', params }));
+    session.on('Target.receivedMessageFromTarget', (params) =>
+      inspector.handle([], { method: 'Target.receivedMessageFromTarget', params }),
+    );
+    session.on('Log.entryAdded', (params: { entry: RawEntry }) => inspector.record(page.url(), params.entry));
+    await session.send('Log.enable');
     await session.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
-    const deadline = Date.now() + 10_000;
-    let target = workers.filter((worker) => worker.url.includes(urlPart)).at(-1);
+    return inspector;
+  }
+
+  /** The script URLs of every worker seen so far, nested ones included, in the order they started. */
+  workerUrls(): string[] {
+    return this.workers.map((worker) => worker.url);
+  }
+
+  /** Every Content-Security-Policy violation logged so far, page and workers. */
+  violations(): LoggedEntry[] {
+    return this.entries.filter((entry) => /Content Security Policy/i.test(entry.text));
+  }
+
+  /** Evaluates `expression` (awaiting a promise, returning JSON) in the last-started worker whose
+   * script URL contains `urlPart`. */
+  async evaluate<T>(urlPart: string, expression: string, timeoutMs = 10_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    let target = this.workers.filter((worker) => worker.url.includes(urlPart)).at(-1);
     while (!target && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      target = workers.filter((worker) => worker.url.includes(urlPart)).at(-1);
+      target = this.workers.filter((worker) => worker.url.includes(urlPart)).at(-1);
     }
-    if (!target) throw new Error(`no worker whose URL contains "${urlPart}" (saw ${workers.map((worker) => worker.url).join(', ') || 'none'})`);
-    const reply = await sendTo(target.path, 'Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true });
+    if (!target) throw new Error(`no worker whose URL contains "${urlPart}" (saw ${this.workers.map((worker) => worker.url).join(', ') || 'none'})`);
+    const reply = await this.send(target.path, 'Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true });
     if (reply.error) throw new Error(`Runtime.evaluate failed: ${reply.error.message ?? JSON.stringify(reply.error)}`);
     const result = reply.result as { result?: { value?: unknown }; exceptionDetails?: { exception?: { description?: string }; text?: string } };
     const details = result.exceptionDetails;
     if (details) throw new Error(`the worker threw: ${details.exception?.description ?? details.text ?? 'an exception'}`);
     return result.result?.value as T;
-  } finally {
-    await session.detach();
   }
+
+  async detach(): Promise<void> {
+    await this.session.detach().catch(() => undefined);
+  }
+
+  /** A worker is reached through the sessions of its ancestors (the protocol's non-flat mode). */
+  private send(path: string[], method: string, params: Record<string, unknown>): Promise<CdpMessage> {
+    return new Promise((resolve) => {
+      const id = this.nextId++;
+      this.replies.set(id, resolve);
+      let message: CdpMessage = { id, method, params };
+      for (const sessionId of path.slice(1).reverse()) {
+        message = { id: this.nextId++, method: 'Target.sendMessageToTarget', params: { sessionId, message: JSON.stringify(message) } };
+      }
+      this.session
+        .send('Target.sendMessageToTarget', { sessionId: path[0] ?? '', message: JSON.stringify(message) })
+        .catch(() => resolve({ error: { message: 'the worker is gone' } }));
+    });
+  }
+
+  private handle(path: string[], message: CdpMessage): void {
+    const params = message.params ?? {};
+    if (message.method === 'Target.attachedToTarget') {
+      const info = params.targetInfo as { type: string; url: string };
+      const childPath = [...path, params.sessionId as string];
+      if (info.type !== 'worker') return;
+      this.workers.push({ path: childPath, url: info.url });
+      void this.send(childPath, 'Log.enable', {});
+      void this.send(childPath, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
+    } else if (message.method === 'Target.receivedMessageFromTarget') {
+      const childPath = [...path, params.sessionId as string];
+      const inner = JSON.parse(params.message as string) as CdpMessage;
+      if (inner.method === 'Log.entryAdded') {
+        const url = this.workers.find((worker) => worker.path.join() === childPath.join())?.url ?? 'a worker';
+        this.record(url, (inner.params as { entry: RawEntry }).entry);
+      } else this.handle(childPath, inner);
+    } else if (message.id !== undefined) {
+      this.replies.get(message.id)?.(message);
+    }
+  }
+}
+
+interface RawEntry {
+  source: string;
+  level: string;
+  text: string;
+  /** Milliseconds since the epoch. */
+  timestamp: number;
 }

@@ -1,7 +1,8 @@
 // Serving the fake model worker (fakeWebllmWorker.ts) in place of the real one. The page starts
 // one model worker per model it loads, from the built `assets/webllm.worker-<hash>.js`; each
 // request for that script gets the fake, with the next script in the list (so the first model
-// loaded gets the first script). Bundled once per test worker with Vite's own build API.
+// loaded gets the first script), under the real script's headers. Bundled once per test worker
+// with Vite's own build API.
 
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
@@ -43,7 +44,11 @@ export async function serveFakeModelWorkers(page: Page, scripts: FakeEngineScrip
   await page.route('**/assets/webllm.worker-*.js', async (route) => {
     const script = scripts[state.served] ?? {};
     state.served++;
-    await route.fulfill({ contentType: 'text/javascript', body: `self.fakeEngineScript = ${JSON.stringify(script)};\n${code}` });
+    // Served with the real script's headers (its Content-Security-Policy, cross-origin isolation),
+    // so the fake runs under the policy the real worker gets.
+    const real = await route.fetch();
+    const headers = Object.fromEntries(Object.entries(real.headers()).filter(([name]) => name !== 'content-length'));
+    await route.fulfill({ headers, contentType: 'text/javascript', body: `self.fakeEngineScript = ${JSON.stringify(script)};\n${code}` });
   });
   return state;
 }

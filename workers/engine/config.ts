@@ -2,7 +2,7 @@
 // Keys never live here: a provider names the environment variable (CLI) that holds its key;
 // the browser keeps keys in memory, keyed by provider name.
 
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { formatCount } from './format.ts';
 import { preferenceSchema } from './preferences.ts';
 import { PAPER_EXPERTS_PRESET } from './presets.ts';

@@ -1,6 +1,6 @@
 // The user's preference vector (what the reward weighs) and the instruction derived from it.
 
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 export interface PreferenceVector {
   /** Weight of a correct answer, 0..1. */
