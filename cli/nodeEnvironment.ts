@@ -1,11 +1,12 @@
 // What a run needs from Node: API keys from environment variables, the local corpus retriever,
-// the Pyodide Python runner and the QuickJS JavaScript runner. Keys are read when a backend is
-// built and never printed.
+// the Pyodide Python runner, the QuickJS JavaScript runner and the calculator in a worker thread.
+// Keys are read when a backend is built and never printed.
 
 import { loadNodeCorpus } from '../tools/search/nodeCorpus.ts';
 import { createCorpusRetriever } from '../tools/search/retriever.ts';
 import { createNodePythonRunner } from '../tools/python/nodePythonRunner.ts';
 import { createNodeJavaScriptRunner } from '../tools/javascript/nodeJavaScriptRunner.ts';
+import { createNodeCalculatorRunner } from '../tools/calculator/nodeCalculatorRunner.ts';
 import { protocolExperts, type OrchestraConfig } from '../workers/engine/config.ts';
 import type { RunEnvironment } from '../workers/prepareRun.ts';
 
@@ -40,7 +41,7 @@ export function describeMissingKeys(missing: readonly MissingKey[]): string {
 
 export interface NodeRunEnvironment {
   environment: RunEnvironment;
-  /** Stops the Python worker so the process can exit. */
+  /** Stops the Python and calculator workers so the process can exit. */
   dispose(): Promise<void>;
 }
 
@@ -48,6 +49,7 @@ export interface NodeRunEnvironment {
 export async function createNodeEnvironment(env: NodeJS.ProcessEnv): Promise<NodeRunEnvironment> {
   const documents = loadNodeCorpus();
   const python = createNodePythonRunner();
+  const calculator = createNodeCalculatorRunner();
   return {
     environment: {
       apiKey: (_name, provider) => (provider.apiKeyEnv ? env[provider.apiKeyEnv] || undefined : undefined),
@@ -55,7 +57,11 @@ export async function createNodeEnvironment(env: NodeJS.ProcessEnv): Promise<Nod
       searchUsdPerCall: 0,
       python,
       javascript: createNodeJavaScriptRunner(),
+      calculator,
     },
-    dispose: () => python.dispose(),
+    dispose: () => {
+      calculator.dispose();
+      return python.dispose();
+    },
   };
 }

@@ -13,7 +13,8 @@
 //                                    model libraries from wherever a model's record points)
 //   sandbox workers                  no code from strings, no connections but what they load:
 //                                    Python (its core from the app, packages from the CDN),
-//                                    QuickJS and the documents reader (the app only), pdf.js (none)
+//                                    QuickJS and the documents reader (the app only), pdf.js and
+//                                    the calculator (none)
 //
 // No policy allows 'unsafe-eval': WebAssembly is compiled under 'wasm-unsafe-eval' alone.
 
@@ -89,7 +90,8 @@ const JAVASCRIPT_WORKER_DIRECTIVES: Directives = { ...LOCKED, 'script-src': ["'s
 /** The documents worker: pdf.js's code from the app, pdf.js's worker started from it. */
 const DOCUMENTS_WORKER_DIRECTIVES: Directives = { ...LOCKED, 'script-src': ["'self'"], 'connect-src': ["'self'"], 'worker-src': ["'self'"] };
 
-/** pdf.js's own worker parses hostile PDFs: it loads its code from the app and connects nowhere. */
+/** pdf.js's own worker parses hostile PDFs, and the calculator evaluates expressions a model
+ * wrote: each loads its code from the app and connects nowhere. */
 const CODE_ONLY_DIRECTIVES: Directives = { ...LOCKED, 'script-src': ["'self'"] };
 
 export interface WorkerPolicy {
@@ -106,6 +108,7 @@ export function workerPolicies(pyodideVersion: string): readonly WorkerPolicy[] 
     { stem: 'javascript.worker', directives: JAVASCRIPT_WORKER_DIRECTIVES },
     { stem: 'documents.worker', directives: DOCUMENTS_WORKER_DIRECTIVES },
     { stem: 'pdf.worker.min', directives: CODE_ONLY_DIRECTIVES },
+    { stem: 'calculator.worker', directives: CODE_ONLY_DIRECTIVES },
   ];
 }
 

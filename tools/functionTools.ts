@@ -4,7 +4,8 @@
 
 import type { CustomToolConfig, OrchestraConfig } from '../workers/engine/config.ts';
 import type { Tool } from '../workers/engine/types.ts';
-import { createCalculatorTool } from './calculator/calculator.ts';
+import { createCalculatorTool } from './calculator/calculatorTool.ts';
+import { CALCULATOR_TIMEOUT_MS, type CalculatorRunner } from './calculator/types.ts';
 import { createCustomTool } from './custom/customTool.ts';
 import { createJavaScriptTool } from './javascript/javascriptTool.ts';
 import type { JavaScriptRunner } from './javascript/types.ts';
@@ -81,6 +82,8 @@ export interface FunctionToolDeps {
   python: PythonRunner;
   /** The QuickJS sandbox, for run_javascript and custom tools; absent where none runs. */
   javascript?: JavaScriptRunner;
+  /** mathjs in its own worker, for the calculator; absent where none runs. */
+  calculator?: CalculatorRunner;
   searchLimit: number;
   /** What `retriever` searches, for search_corpus's description; the local corpus otherwise. */
   searchDescription?: string;
@@ -91,6 +94,11 @@ export interface FunctionToolDeps {
 function requireJavaScript(deps: FunctionToolDeps, what: string): JavaScriptRunner {
   if (deps.javascript) return deps.javascript;
   throw new Error(`${what} needs the JavaScript sandbox (QuickJS), which this environment does not provide.`);
+}
+
+function requireCalculator(deps: FunctionToolDeps): CalculatorRunner {
+  if (deps.calculator) return deps.calculator;
+  throw new Error('The tool "calculator" needs the calculator sandbox (mathjs in a worker), which this environment does not provide.');
 }
 
 /** The built-in tools named in the config, then the enabled custom tools. */
@@ -112,7 +120,8 @@ export function createFunctionCallingTools(
       case 'run_javascript':
         return createJavaScriptTool(requireJavaScript(deps, 'The tool "run_javascript"'), code);
       case 'calculator':
-        return createCalculatorTool();
+        // Within the code limit, and never longer than an expression within the caps needs.
+        return createCalculatorTool(requireCalculator(deps), { timeoutMs: Math.min(deps.codeTimeoutMs, CALCULATOR_TIMEOUT_MS) });
     }
   });
   const custom = customTools

@@ -5,6 +5,7 @@
 // from the config through the same prepareRun the CLI uses, and posts the run's events back in
 // batches.
 
+import { createBrowserCalculatorRunner } from '../tools/calculator/browserCalculatorRunner.ts';
 import { createJavaScriptRunner } from '../tools/javascript/javascriptRunner.ts';
 import { createBrowserPythonRunner } from '../tools/python/browserPythonRunner.ts';
 import type { CorpusDocument } from '../tools/search/corpus.ts';
@@ -27,6 +28,8 @@ const runs = new Map<string, AbortController>();
 const python = createBrowserPythonRunner();
 // QuickJS in its own worker, started from this one on the first run_javascript or custom tool call.
 const javascript = createJavaScriptRunner();
+// mathjs in its own worker: a runaway expression is ended there, never by ending this worker.
+const calculator = createBrowserCalculatorRunner();
 const localModels = createLocalModels({
   onProgress: (modelId, progress) => post({ type: 'model_progress', modelId, progress }),
   onChange: (state) => post({ type: 'model_state', state }),
@@ -98,6 +101,7 @@ async function start(runId: string, configValue: unknown, task: string): Promise
       searchUsdPerCall: 0,
       python,
       javascript,
+      calculator,
       localModel: (modelId, providerName, provider) =>
         localModels.chatModel(modelId, {
           providerName,

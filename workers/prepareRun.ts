@@ -3,6 +3,7 @@
 // the browser worker both go through here, so a config means the same thing everywhere.
 
 import { createFunctionCallingTools } from '../tools/functionTools.ts';
+import type { CalculatorRunner } from '../tools/calculator/types.ts';
 import type { JavaScriptRunner } from '../tools/javascript/types.ts';
 import type { PythonRunner } from '../tools/python/types.ts';
 import type { Retriever } from '../tools/search/retriever.ts';
@@ -51,6 +52,8 @@ export interface RunEnvironment {
   python: PythonRunner;
   /** The JavaScript sandbox (QuickJS), for run_javascript and custom tools. */
   javascript?: JavaScriptRunner;
+  /** The calculator (mathjs in its own worker). */
+  calculator?: CalculatorRunner;
   fetch?: typeof fetch;
   /** A model of a `webllm` provider, loaded in this browser. Throws an error that says what to
    * load when it is not loaded. Absent where models cannot run locally (the CLI). */
@@ -226,6 +229,7 @@ export function prepareRun(config: OrchestraConfig, environment: RunEnvironment,
         ...(search.description === undefined ? {} : { searchDescription: search.description }),
         python: environment.python,
         javascript: environment.javascript,
+        calculator: environment.calculator,
         searchLimit: config.paper.searchTopK,
         codeTimeoutMs: config.paper.codeTimeoutSeconds * 1000,
         codeUsdPerSecond: pricing.codePerSecond,

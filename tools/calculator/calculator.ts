@@ -1,12 +1,13 @@
-// The `calculator` tool: mathjs with 64-digit BigNumbers and units ("0.1 + 0.2" is exactly 0.3,
-// "5 km to mile", "2^200" in full). mathjs is imported on first use, so it stays out of the app's
-// first-load bundle. Expressions cannot change the calculator (import, createUnit, config are
-// disabled, as are the parsers mathjs's security notes name) and cannot run for long: user
-// functions are refused (no recursion, hence no loops) and the few built-ins whose cost grows
-// with an argument (matrix sizes, factorials and the like) refuse arguments past a cap.
+// The calculator: mathjs with 64-digit BigNumbers and units ("0.1 + 0.2" is exactly 0.3,
+// "5 km to mile", "2^200" in full). Expressions cannot change the calculator (import, createUnit,
+// config are disabled, as are the parsers mathjs's security notes name) and cannot run for long:
+// user functions are refused (no recursion, hence no loops), the built-ins whose cost grows with an
+// argument (matrix sizes, sets, factorials, formatting and the like) refuse arguments past a cap,
+// and a result longer than MAX_RESULT_CHARS is refused. mathjs runs synchronously, so the
+// calculator runs in a worker of its own with a deadline (calculatorHost.ts): whatever the caps
+// miss ends with that worker, never with the caller's.
 
 import type { MathJsInstance, MathNode } from 'mathjs';
-import type { Tool, ToolOutput } from '../../workers/engine/types.ts';
 
 export const PRECISION_DIGITS = 64;
 export const MAX_EXPRESSION_CHARS = 2_000;
@@ -31,6 +32,16 @@ export const MAX_COMBINATORIC_ARGUMENT = 10_000;
 /** stirlingS2, bellNumbers and bernoulli grow quadratically or worse. */
 const MAX_TABLE_ARGUMENT = 200;
 const MAX_FORMAT_PRECISION = 1_000;
+/** Longest result text, in characters: what the model reads (as the JavaScript sandbox's cap). */
+export const MAX_RESULT_CHARS = 64 * 1024;
+/** setPowerset makes 2^n subsets: at most 2^12. */
+export const MAX_POWERSET_SUBSETS = 4_096;
+/** setIntersect and its kin compare every element with every other, as BigNumbers: measured on a
+ * loaded machine, 2,000 × 2,000 elements (4,000,000 pairs) took 26 s and setUnion(1:300, 1:300)
+ * 2.3 s; 200 × 200 is the limit. */
+export const MAX_SET_PAIRS = 40_000;
+/** Digits an exact result (bigint, fraction) of a power may have: its cost grows with them. */
+export const MAX_EXACT_DIGITS = 100_000;
 
 /** Refused outright: each either changes the calculator or parses a string into a new expression. */
 const DISABLED_FUNCTIONS = [
@@ -87,45 +98,6 @@ export function loadCalculator(): Promise<Calculator> {
   return loading;
 }
 
-export function createCalculatorTool(): Tool {
-  return {
-    name: 'calculator',
-    description:
-      'Evaluate a math expression exactly, with 64 significant digits (0.1 + 0.2 is 0.3). Supports units ' +
-      '("5 km to mile", "3 kg * 9.81 m/s^2"), big integers ("2^200", "30!"), functions (sqrt, log, sin, ' +
-      'gcd, mean…), matrices ("det([1, 2; 3, 4])") and variables within one expression ("r = 2; pi * r^2").',
-    parameters: {
-      type: 'object',
-      properties: { expression: { type: 'string', description: 'A mathjs expression, e.g. "sqrt(2) * 5 km to m".' } },
-      required: ['expression'],
-    },
-    async run(args): Promise<ToolOutput> {
-      const expression = args.expression;
-      if (typeof expression !== 'string' || expression.trim() === '') {
-        return { content: 'The `expression` argument must be a non-empty string.', isError: true, costUsd: 0 };
-      }
-      let calculator: Calculator;
-      try {
-        calculator = await loadCalculator();
-      } catch (error) {
-        return { content: `The calculator could not load: ${messageOf(error)}`, isError: true, costUsd: 0 };
-      }
-      try {
-        const calculation = calculator.calculate(expression);
-        return { content: calculation.result, detail: calculation, costUsd: 0, isError: false };
-      } catch (error) {
-        const message = messageOf(error);
-        return {
-          content: `Could not evaluate "${expression}": ${message}`,
-          detail: { expression, error: message },
-          isError: true,
-          costUsd: 0,
-        };
-      }
-    },
-  };
-}
-
 /** Locks down a fresh mathjs instance and wraps it as a Calculator. */
 export function buildCalculator(math: MathJsInstance): Calculator {
   // Taken before the overrides below, which would otherwise reach them through mathjs's lazy factories.
@@ -166,6 +138,13 @@ export function buildCalculator(math: MathJsInstance): Calculator {
     }
     return format(value, { precision: PRECISION_DIGITS, lowerExp: -9, upperExp: PRECISION_DIGITS });
   };
+  const withinCap = (calculation: Calculation): Calculation => {
+    const length = calculation.result.length;
+    if (length <= MAX_RESULT_CHARS) return calculation;
+    throw new CalculatorError(
+      `the result is ${length} characters long; the limit is ${MAX_RESULT_CHARS}. Ask for less: a sum, a size, a few elements`,
+    );
+  };
 
   return {
     calculate(expression) {
@@ -197,10 +176,10 @@ export function buildCalculator(math: MathJsInstance): Calculator {
       if (math.isResultSet(value)) {
         const entries = (value as { entries: unknown[] }).entries;
         if (entries.length === 0) throw new CalculatorError('there is no result: every statement ends with a semicolon');
-        return { expression, result: entries.map(formatValue).join('\n'), type: typeOf(entries[entries.length - 1]) };
+        return withinCap({ expression, result: entries.map(formatValue).join('\n'), type: typeOf(entries[entries.length - 1]) });
       }
       if (value === undefined) throw new CalculatorError('there is no result');
-      return { expression, result: formatValue(value), type: typeOf(value) };
+      return withinCap({ expression, result: formatValue(value), type: typeOf(value) });
     },
   };
 }
@@ -217,6 +196,14 @@ interface SizeReader {
   dimensionsOf(value: unknown): number[];
   /** Every element of an array or matrix (or the scalar itself) as a number. */
   numbersIn(value: unknown): number[];
+  /** The power of ten of every floating-point number in a value (matrix elements, a unit's value,
+   * a complex number's parts): 5 for 123456, -3 for 0.001, 0 for zero and for what is not a number. */
+  exponentsIn(value: unknown): number[];
+  /** log10 of an exact value's size (a bigint; a fraction's numerator and denominator, added):
+   * about its decimal digits; 0 for anything else. */
+  exactDigitsOf(value: unknown): number;
+  /** The exact digits of every element of a value, summed. */
+  exactDigitsIn(value: unknown): number;
 }
 
 function createSizeReader(math: MathJsInstance): SizeReader {
@@ -227,18 +214,65 @@ function createSizeReader(math: MathJsInstance): SizeReader {
     const flat = flatten(value as number[]) as unknown;
     return isMatrix(flat) ? (flat.toArray() as unknown[]) : (flat as unknown[]);
   };
+  /** log10 of a bigint's size: exact while it fits a double, from its hexadecimal length past that. */
+  const bigintDigits = (value: bigint): number => {
+    const size = value < 0n ? -value : value;
+    if (size <= BigInt(Number.MAX_SAFE_INTEGER)) return size === 0n ? 0 : Math.log10(Number(size));
+    return size.toString(16).length * Math.log10(16);
+  };
+  const exactDigitsOf = (value: unknown): number => {
+    if (typeof value === 'bigint') return bigintDigits(value);
+    if (typeOf(value) === 'Fraction') {
+      const fraction = value as { n: bigint; d: bigint };
+      return bigintDigits(fraction.n) + bigintDigits(fraction.d);
+    }
+    return 0;
+  };
+  const exponentOf = (value: unknown): number[] => {
+    switch (typeOf(value)) {
+      case 'BigNumber': {
+        const big = value as { e: number; isZero(): boolean; isFinite(): boolean };
+        return [big.isZero() || !big.isFinite() ? 0 : big.e];
+      }
+      case 'number': {
+        const plain = value as number;
+        return [plain === 0 || !Number.isFinite(plain) ? 0 : Math.floor(Math.log10(Math.abs(plain)))];
+      }
+      case 'bigint':
+      case 'Fraction':
+        return [];
+      case 'Complex': {
+        const complex = value as { re: number; im: number };
+        return [...exponentOf(complex.re), ...exponentOf(complex.im)];
+      }
+      case 'Unit':
+        return exponentOf((value as { value: unknown }).value);
+      case 'Object':
+        // print()'s values: `{a: 10^(10^8)}`.
+        return Object.values(value as Record<string, unknown>).flatMap((item) => (isCollection(item) ? elementsOf(item).flatMap(exponentOf) : exponentOf(item)));
+      default:
+        return [0];
+    }
+  };
   return {
     isCollection: (value) => isCollection(value),
     numberOf,
     dimensionsOf: (value) => (isCollection(value) ? elementsOf(size(value as number[])).map(numberOf) : []),
     numbersIn: (value) => (isCollection(value) ? elementsOf(value).map(numberOf) : [numberOf(value)]),
+    exponentsIn: (value) => (isCollection(value) ? elementsOf(value).flatMap(exponentOf) : exponentOf(value)),
+    exactDigitsOf,
+    exactDigitsIn: (value) => {
+      const items = isCollection(value) ? elementsOf(value) : typeOf(value) === 'Object' ? Object.values(value as object) : [value];
+      return items.reduce<number>((sum, item) => sum + Math.ceil(exactDigitsOf(item)) + 1, 0);
+    },
   };
 }
 
 type ArgumentCheck = (args: unknown[]) => string | null;
 
 /** Checks for the built-ins whose time or memory grows with an argument. */
-function argumentChecks({ isCollection, numberOf, dimensionsOf, numbersIn }: SizeReader): Record<string, ArgumentCheck> {
+function argumentChecks(sizes: SizeReader): Record<string, ArgumentCheck> {
+  const { isCollection, numberOf, dimensionsOf, numbersIn, exponentsIn, exactDigitsOf, exactDigitsIn } = sizes;
   /** Refuses `count` elements in `dimensions` dimensions past the caps. */
   const tooMany = (count: number, dimensions: number) => {
     if (Number.isNaN(count)) return 'sizes must be plain numbers';
@@ -298,6 +332,23 @@ function argumentChecks({ isCollection, numberOf, dimensionsOf, numbersIn }: Siz
   };
   const sizedByFirst: ArgumentCheck = (args) => (isCollection(args[0]) ? sizeListCheck(args.slice(0, 1)) : null);
   const combinatoric = atMost(MAX_COMBINATORIC_ARGUMENT);
+  /** Elements in a set (an array or matrix), 1 for a scalar. */
+  const setSize = (value: unknown) => (isCollection(value) ? elementCount(value) : 1);
+  const pairwise: ArgumentCheck = (args) => {
+    const pairs = setSize(args[0]) * setSize(args[1]);
+    return pairs > MAX_SET_PAIRS
+      ? `comparing a set of ${setSize(args[0])} with one of ${setSize(args[1])} elements takes ${pairs} comparisons; the limit is ${MAX_SET_PAIRS}`
+      : null;
+  };
+  /** Refuses text the formatting would make past the result cap, before making it. */
+  const formatted = (value: unknown, option: unknown): string | null => {
+    // Exact values (bigints, fractions) are written out in full, whatever the notation.
+    const chars = formattedLength(exponentsIn(value), formatOptions(option, numberOf)) + exactDigitsIn(value);
+    return chars > MAX_RESULT_CHARS
+      ? `that would write about ${chars} characters; the limit is ${MAX_RESULT_CHARS}`
+      : null;
+  };
+  const inNotation = (notation: string) => (args: unknown[]) => formatted(args[0], { notation, wordSize: args[1] });
   const iterativeMatrix: ArgumentCheck = (args) => {
     const count = elementCount(args[0]);
     return count > MAX_ITERATIVE_MATRIX_ELEMENTS
@@ -359,9 +410,79 @@ function argumentChecks({ isCollection, numberOf, dimensionsOf, numbersIn }: Siz
     sylvester: iterativeMatrix,
     lyap: iterativeMatrix,
     pinv: iterativeMatrix,
-    format: (args) => precisionCheck(args[1], numberOf),
-    print: (args) => precisionCheck(args[2], numberOf),
+    format: (args) => precisionCheck(args[1], numberOf) ?? formatted(args[0], args[1]),
+    print: (args) => precisionCheck(args[2], numberOf) ?? formatted(args[1], args[2]),
+    bin: inNotation('bin'),
+    oct: inNotation('oct'),
+    hex: inNotation('hex'),
+    // Exact powers (bigints, fractions) keep every digit: 3^(10^8) would have 48 million.
+    pow: (args) => {
+      const digits = exactDigitsOf(args[0]) * Math.abs(numberOf(args[1]));
+      return digits > MAX_EXACT_DIGITS ? `an exact result of about ${Math.round(digits)} digits is past the limit of ${MAX_EXACT_DIGITS}` : null;
+    },
+    setCartesian: (args) => {
+      const pairs = setSize(args[0]) * setSize(args[1]);
+      return pairs > MAX_VECTOR_ELEMENTS ? `that would make ${pairs} pairs; the limit is ${MAX_VECTOR_ELEMENTS}` : null;
+    },
+    setPowerset: (args) => {
+      const subsets = 2 ** setSize(args[0]);
+      return subsets > MAX_POWERSET_SUBSETS ? `that would make ${subsets} subsets; the limit is ${MAX_POWERSET_SUBSETS}` : null;
+    },
+    setIntersect: pairwise,
+    setUnion: pairwise,
+    setDifference: pairwise,
+    setSymDifference: pairwise,
+    setIsSubset: pairwise,
   };
+}
+
+interface FormatOptions {
+  notation: string;
+  precision: number | undefined;
+  lowerExp: number;
+  upperExp: number;
+}
+
+/** mathjs's format options from its second argument: a precision, an object, or nothing. */
+function formatOptions(option: unknown, numberOf: (value: unknown) => number): FormatOptions {
+  const field = (key: string) =>
+    typeof option === 'object' && option !== null && Number.isNaN(numberOf(option)) ? (option as Record<string, unknown>)[key] : undefined;
+  const numeric = (value: unknown, fallback: number | undefined) => {
+    const number = numberOf(value);
+    return Number.isNaN(number) ? fallback : number;
+  };
+  const notation = field('notation');
+  return {
+    notation: typeof notation === 'string' ? notation : 'auto',
+    precision: numeric(Number.isNaN(numberOf(option)) ? field('precision') : option, undefined),
+    lowerExp: numeric(field('lowerExp'), -3) ?? -3,
+    upperExp: numeric(field('upperExp'), 5) ?? 5,
+  };
+}
+
+/** An upper bound on the characters mathjs writes for numbers of these powers of ten: fixed
+ * notation (or auto within lowerExp..upperExp) writes every digit before and after the point,
+ * bin/oct/hex about 3.3, 1.1 and 0.8 per decimal digit; the others stay near the precision. */
+function formattedLength(exponents: readonly number[], options: FormatOptions): number {
+  const digits = (options.precision ?? PRECISION_DIGITS) + 8;
+  const perNumber = (exponent: number): number => {
+    const magnitude = Math.abs(exponent);
+    switch (options.notation) {
+      case 'fixed':
+        return magnitude + digits;
+      case 'bin':
+        return Math.ceil(magnitude * Math.log2(10)) + digits;
+      case 'oct':
+        return Math.ceil((magnitude * Math.log2(10)) / 3) + digits;
+      case 'hex':
+        return Math.ceil((magnitude * Math.log2(10)) / 4) + digits;
+      case 'auto':
+        return exponent >= options.lowerExp && exponent < options.upperExp ? magnitude + digits : digits;
+      default:
+        return digits;
+    }
+  };
+  return exponents.reduce((total, exponent) => total + perNumber(exponent) + 2, 0);
 }
 
 function precisionCheck(option: unknown, numberOf: (value: unknown) => number): string | null {

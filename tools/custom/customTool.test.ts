@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { CustomToolConfig } from '../../workers/engine/config.ts';
 import type { ToolOutput } from '../../workers/engine/types.ts';
+import { createNodeCalculatorRunner } from '../calculator/nodeCalculatorRunner.ts';
 import { createFunctionCallingTools, type FunctionToolDeps } from '../functionTools.ts';
 import { createNodeJavaScriptRunner } from '../javascript/nodeJavaScriptRunner.ts';
 import type { PythonRunner } from '../python/types.ts';
@@ -94,10 +95,13 @@ describe('a custom tool', () => {
 
 describe('createFunctionCallingTools', () => {
   const unused = (what: string) => () => Promise.reject(new Error(`${what} is not used in this test`));
+  const calculator = createNodeCalculatorRunner();
+  afterAll(() => calculator.dispose());
   const deps: FunctionToolDeps = {
     retriever: { search: unused('search') } as Retriever,
     python: { run: unused('python'), dispose: unused('python') } as unknown as PythonRunner,
     javascript: runner,
+    calculator,
     searchLimit: 3,
     codeTimeoutMs: 2_000,
     codeUsdPerSecond: 0,
@@ -125,5 +129,12 @@ describe('createFunctionCallingTools', () => {
     );
     expect(() => createFunctionCallingTools([], withoutJavaScript, [custom('mine', true)])).toThrow(/custom tool "mine" needs the JavaScript sandbox/);
     expect(createFunctionCallingTools([], withoutJavaScript, [custom('mine', false)])).toEqual([]);
+  });
+
+  it('says clearly when the calculator is wanted where no calculator sandbox runs', () => {
+    const { calculator: _calculator, ...withoutCalculator } = deps;
+    expect(() => createFunctionCallingTools(['calculator'], withoutCalculator)).toThrow(
+      'The tool "calculator" needs the calculator sandbox (mathjs in a worker), which this environment does not provide.',
+    );
   });
 });
