@@ -154,17 +154,24 @@ test.describe('Python sandbox', () => {
     expect(await run(page, 'print("alive")')).toMatchObject({ stdout: 'alive\n', error: null });
   });
 
-  test('cuts a megabyte of output at the cap', async () => {
+  test('cuts a megabyte of output at the cap, and an 8 MB exception at the error cap, saying how much was cut', async () => {
     const result = await run(page, 'print("x" * (1 << 20))\nprint("y" * (1 << 20), file=__import__("sys").stderr)');
     expect(result.truncated).toBe(true);
     expect(result.error).toBeNull();
-    expect(result.stdout).toBe('x'.repeat(DEFAULT_OUTPUT_CAP));
-    expect(result.stderr).toBe('y'.repeat(DEFAULT_OUTPUT_CAP));
+    const cut = `… [${((1 << 20) + 1 - DEFAULT_OUTPUT_CAP).toLocaleString('en-US')} more bytes cut]\n`;
+    expect(result.stdout).toBe(`${'x'.repeat(DEFAULT_OUTPUT_CAP)}\n${cut}`);
+    expect(result.stderr).toBe(`${'y'.repeat(DEFAULT_OUTPUT_CAP)}\n${cut}`);
 
     const lines = await run(page, 'for i in range(200_000): print(i)');
     expect(lines.truncated).toBe(true);
-    expect(new TextEncoder().encode(lines.stdout).length).toBe(DEFAULT_OUTPUT_CAP);
+    const [kept = '', note = ''] = lines.stdout.split('… [');
+    expect(new TextEncoder().encode(kept).length).toBe(DEFAULT_OUTPUT_CAP);
     expect(lines.stdout.startsWith('0\n1\n2\n')).toBe(true);
+    expect(note).toMatch(/^[\d,]+ more bytes cut\]\n$/);
+
+    const raised = await run(page, 'raise ValueError("x" * 8_000_000)');
+    expect(raised.error?.length).toBeLessThan(9_000);
+    expect(raised.error).toMatch(/ValueError: x+\n… \[7,99\d,\d{3} more characters cut\]\nx+$/);
   });
 
   test('contains a recursion blow-up', async () => {

@@ -75,9 +75,9 @@ describe('run_javascript', () => {
 describe('formatJsRunResult', () => {
   const base: JsRunResult = { value: undefined, logs: '', error: null, timedOut: false, aborted: false, durationMs: 1, truncated: false };
 
-  it('says when console output was cut', () => {
-    expect(formatJsRunResult({ ...base, logs: 'xxxx', truncated: true, value: 1 })).toBe(
-      'console output:\nxxxx\n(console output cut at 4 characters)\nresult: 1',
+  it('passes on the line that says console output was cut', () => {
+    expect(formatJsRunResult({ ...base, logs: 'xxxx\n… [12 more characters cut]\n', truncated: true, value: 1 })).toBe(
+      'console output:\nxxxx\n… [12 more characters cut]\nresult: 1',
     );
   });
 

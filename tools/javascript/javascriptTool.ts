@@ -44,10 +44,8 @@ export function createJavaScriptTool(runner: JavaScriptRunner, options: JavaScri
 /** What the model reads: console output, then the result or what went wrong. */
 export function formatJsRunResult(result: JsRunResult): string {
   const parts: string[] = [];
-  if (result.logs) {
-    parts.push(`console output:\n${result.logs.replace(/\n$/, '')}`);
-    if (result.truncated) parts.push(`(console output cut at ${result.logs.length} characters)`);
-  }
+  // Cut console output ends with a line saying how much was cut.
+  if (result.logs) parts.push(`console output:\n${result.logs.replace(/\n$/, '')}`);
   if (result.value !== undefined) parts.push(`result: ${JSON.stringify(result.value)}`);
   if (result.error !== null) parts.push(`error: ${result.error}`);
   if (result.aborted) parts.push('Stopped: the run was cancelled.');

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { QuickJSWASMModule } from 'quickjs-emscripten-core';
 import { loadQuickJS } from './quickjsModule.ts';
 import { runInQuickJS } from './quickjsSandbox.ts';
+import { MAX_ERROR_CHARS } from '../cutText.ts';
 import { DEFAULT_MAX_STACK_BYTES, type SandboxLimits } from './types.ts';
 
 const limits: SandboxLimits = {
@@ -174,11 +175,23 @@ describe('limits', () => {
     );
   });
 
-  it('truncates a megabyte of console output at the cap', () => {
+  it('truncates a megabyte of console output at the cap and says how much was cut', () => {
     const result = run('const line = "x".repeat(1023); for (let i = 0; i < 1024; i++) console.log(line); "done"');
     expect(result.truncated).toBe(true);
-    expect(result.logs.length).toBe(10_000);
+    const note = `… [${(1024 * 1024 - 10_000).toLocaleString('en-US')} more characters cut]\n`;
+    expect(result.logs).toBe(`${'x'.repeat(1023)}\n`.repeat(1024).slice(0, 10_000) + '\n' + note);
     expect(result.value).toBe('done');
+  });
+
+  it('cuts an 8 MB error to the error cap and says how much was cut', async () => {
+    const memoryBytes = 128 * 1024 * 1024;
+    const big = { limits: { memoryBytes }, module: await loadQuickJS({ memoryBytes }) };
+    const thrown = run('throw new Error("x".repeat(8_000_000))', big);
+    expect(thrown.error?.length).toBeLessThan(MAX_ERROR_CHARS + 100);
+    expect(thrown.error).toMatch(/^Error: xxx[\s\S]*\n… \[7,99\d,\d{3} more characters cut\]\nx+(\n.*code\.js.*)?$/);
+    const value = run('throw "y".repeat(8_000_000)', { ...big, module: await loadQuickJS({ memoryBytes }) });
+    expect(value.error?.length).toBeLessThan(MAX_ERROR_CHARS + 100);
+    expect(value.error).toMatch(/^Uncaught y+\n… \[7,99\d,\d{3} more characters cut\]\ny+$/);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten-core';
 import { formatSeconds } from '../../workers/engine/format.ts';
+import { cutMiddle, cutNote, MAX_ERROR_CHARS } from '../cutText.ts';
 import { GUEST_FILE_NAME, GUEST_PRELUDE } from './guestPrelude.ts';
 import type { JsonValue, SandboxLimits, SandboxRunResult } from './types.ts';
 
@@ -29,7 +30,12 @@ export function runInQuickJS(module: QuickJSWASMModule, code: string, input: San
   const finish = (outcome: Outcome): SandboxRunResult => ({
     value: outcome.value,
     logs: output.text(),
-    error: interrupted ? `Stopped: the code ran longer than ${formatSeconds(limits.timeoutMs)}.` : outcome.error,
+    // Capped here, in the sandbox's worker: a guest that throws 8 MB of text sends no more than this.
+    error: interrupted
+      ? `Stopped: the code ran longer than ${formatSeconds(limits.timeoutMs)}.`
+      : outcome.error === null
+        ? null
+        : cutMiddle(outcome.error, MAX_ERROR_CHARS),
     timedOut: interrupted,
     durationMs: performance.now() - startedAt,
     truncated: output.truncated,
@@ -259,21 +265,26 @@ function formatMebibytes(bytes: number): string {
   return `${Number((bytes / (1024 * 1024)).toFixed(1))} MiB`;
 }
 
-/** Console lines up to a character cap; past it, the rest is dropped and `truncated` set. */
+/** Console lines up to a character cap; past it, the rest is counted, not kept, and `truncated` set. */
 class CappedOutput {
   private readonly parts: string[] = [];
   private length = 0;
+  private omitted = 0;
   truncated = false;
 
   constructor(private readonly maxChars: number) {}
 
   write(level: string, text: string): void {
-    if (this.truncated) return;
     const line = (level === 'warn' || level === 'error' ? `[${level}] ${text}` : text) + '\n';
+    if (this.truncated) {
+      this.omitted += line.length;
+      return;
+    }
     const room = this.maxChars - this.length;
     if (line.length > room) {
       this.parts.push(line.slice(0, room));
       this.length = this.maxChars;
+      this.omitted += line.length - room;
       this.truncated = true;
       return;
     }
@@ -281,7 +292,10 @@ class CappedOutput {
     this.length += line.length;
   }
 
+  /** What was kept, and when something was cut a last line saying how much. */
   text(): string {
-    return this.parts.join('');
+    const kept = this.parts.join('');
+    if (!this.truncated) return kept;
+    return `${kept}${kept.endsWith('\n') ? '' : '\n'}${cutNote(this.omitted, 'characters')}\n`;
   }
 }

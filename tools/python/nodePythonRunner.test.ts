@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_ERROR_CHARS } from '../cutText.ts';
 import { createNodePythonRunner } from './nodePythonRunner.ts';
 import type { PythonRunner } from './types.ts';
 
@@ -78,14 +79,23 @@ describe('createNodePythonRunner', () => {
     expect(result.timedOut).toBe(false);
   });
 
-  it('truncates output past the cap', async () => {
+  it('truncates output past the cap and says how much was cut', async () => {
     const result = await runner.run("print('x' * 10000)", RUN);
     expect(result.truncated).toBe(true);
-    expect(result.stdout).toBe('x'.repeat(OUTPUT_CAP));
+    // 10,000 x and a newline, less the cap.
+    expect(result.stdout).toBe(`${'x'.repeat(OUTPUT_CAP)}\n… [${(10_001 - OUTPUT_CAP).toLocaleString('en-US')} more bytes cut]\n`);
 
     const stderr = await runner.run("import sys\nfor _ in range(1000):\n    print('y' * 99, file=sys.stderr)", RUN);
     expect(stderr.truncated).toBe(true);
-    expect(stderr.stderr.length).toBe(OUTPUT_CAP);
+    expect(stderr.stderr.startsWith('y'.repeat(99))).toBe(true);
+    expect(stderr.stderr.endsWith(`… [${(100_000 - OUTPUT_CAP).toLocaleString('en-US')} more bytes cut]\n`)).toBe(true);
+  });
+
+  it('cuts an 8 MB exception to the error cap and says how much was cut', async () => {
+    const result = await runner.run('raise ValueError("x" * 8_000_000)', RUN);
+    expect(result.error?.length).toBeLessThan(MAX_ERROR_CHARS + 100);
+    expect(result.error).toMatch(/^Traceback \(most recent call last\):\n {2}File "<exec>", line 1[\s\S]*ValueError: xxx/);
+    expect(result.error).toMatch(/\n… \[7,99\d,\d{3} more characters cut\]\nx+$/);
   });
 
   it('stops runaway code at the time limit and runs the next snippet in a fresh worker', async () => {

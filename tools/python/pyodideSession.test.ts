@@ -38,6 +38,18 @@ describe('CappedOutput', () => {
   });
 });
 
+describe('CappedOutput.textWithNote', () => {
+  it('says how many bytes were cut, half a character included', () => {
+    const output = new CappedOutput(5);
+    output.write(encode('éééé')); // 8 bytes; 4 kept
+    output.write(encode('more'));
+    expect(output.textWithNote()).toBe('éé\n… [8 more bytes cut]\n');
+    const whole = new CappedOutput(100);
+    whole.write(encode('fits\n'));
+    expect(whole.textWithNote()).toBe('fits\n');
+  });
+});
+
 describe('lastTracebackLines', () => {
   const pyodideTraceback = [
     'Traceback (most recent call last):',

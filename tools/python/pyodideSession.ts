@@ -1,4 +1,5 @@
 import type { PyodideAPI } from 'pyodide';
+import { cutMiddle, cutNote, MAX_ERROR_CHARS } from '../cutText.ts';
 import type { SessionRunResult } from './types.ts';
 
 /** One Pyodide interpreter that runs code snippets one at a time, each in fresh globals. */
@@ -66,9 +67,10 @@ export function createPyodideSession(pyodide: PyodideAPI): PyodideSession {
       const durationMs = performance.now() - startedAt;
 
       return {
-        stdout: stdout.text(),
-        stderr: stderr.text(),
-        error,
+        stdout: stdout.textWithNote(),
+        stderr: stderr.textWithNote(),
+        // Capped here, in the interpreter's worker: an 8 MB exception goes no further.
+        error: error === null ? null : cutMiddle(error, MAX_ERROR_CHARS),
         durationMs,
         truncated: stdout.truncated || stderr.truncated,
       };
@@ -103,18 +105,23 @@ export function lastTracebackLines(message: string, maxLines = MAX_TRACEBACK_LIN
   return kept.slice(-maxLines).join('\n');
 }
 
-/** Collects up to `maxBytes` of a byte stream and remembers whether more was written. */
+/** Collects up to `maxBytes` of a byte stream and counts what was written past them. */
 export class CappedOutput {
   private readonly chunks: Uint8Array[] = [];
   private size = 0;
   truncated = false;
+  /** Bytes written past the cap. */
+  omittedBytes = 0;
 
   constructor(private readonly maxBytes: number) {}
 
   /** Returns the number of bytes consumed, which is always all of them. */
   write(buffer: Uint8Array): number {
     const room = this.maxBytes - this.size;
-    if (buffer.length > room) this.truncated = true;
+    if (buffer.length > room) {
+      this.truncated = true;
+      this.omittedBytes += buffer.length - Math.max(0, room);
+    }
     const taken = Math.min(room, buffer.length);
     if (taken > 0) {
       // The buffer is a view into Pyodide's memory and is reused: copy it.
@@ -122,6 +129,14 @@ export class CappedOutput {
       this.size += taken;
     }
     return buffer.length;
+  }
+
+  /** The text, and when it was cut a last line saying how many bytes were (what the model reads). */
+  textWithNote(): string {
+    const text = this.text();
+    if (!this.truncated) return text;
+    const omitted = this.omittedBytes + (this.size - new TextEncoder().encode(text).length);
+    return `${text}${text.endsWith('\n') || text === '' ? '' : '\n'}${cutNote(omitted, 'bytes')}\n`;
   }
 
   text(): string {
