@@ -7,8 +7,8 @@
 
 import type { Page } from '@playwright/test';
 import type { Scenario } from '../fixtures/scenario.ts';
-import { expect, scriptedConfig, test, type Playground } from '../support/playground.ts';
-import { installHeartbeat, longestStallMs, startExfiltrationSink, type ExfiltrationSink } from './support.ts';
+import { scriptedConfig, type Playground } from '../support/playground.ts';
+import { expect, test } from './support.ts';
 
 const ORCHESTRATOR = 'nvidia/Nemotron-Orchestrator-8B';
 const KEY = 'not-a-real-key-calculator-spec-placeholder';
@@ -59,20 +59,9 @@ async function stoppedInMs(playground: Playground): Promise<number> {
 
 test.describe('the calculator under attack', () => {
   test.describe.configure({ timeout: 180_000 });
-  let sink: ExfiltrationSink;
+  // Every test asks for `sink`: nothing reaches it, and the page never stalls over a second.
 
-  test.beforeEach(async ({ page }) => {
-    sink = await startExfiltrationSink();
-    await installHeartbeat(page);
-  });
-
-  test.afterEach(async ({ page }) => {
-    expect(sink.requests).toEqual([]);
-    expect(await longestStallMs(page)).toBeLessThan(1_000);
-    await sink.close();
-  });
-
-  test('the expressions that ran away, crashed the tab or wrote without end come back as clear refusals', async ({ playground, scripted }) => {
+  test('the expressions that ran away, crashed the tab or wrote without end come back as clear refusals', async ({ playground, scripted, sink: _sink }) => {
     const expressions = ['setPowerset(1:19)', 'setCartesian(1:10000, 1:10000)', 'format(10^(10^8), {notation:"fixed"})'];
     const server = await scripted.start(calculatorScenario(expressions.map(call).join('\n')));
     await playground.open();
@@ -87,7 +76,7 @@ test.describe('the calculator under attack', () => {
     await expect(calls.nth(2)).toContainText(/format: that would write about 10000007\d characters; the limit is 65536/);
   });
 
-  test('a runaway expression meets its deadline and the run goes on', async ({ playground, scripted }) => {
+  test('a runaway expression meets its deadline and the run goes on', async ({ playground, scripted, sink: _sink }) => {
     const server = await scripted.start(calculatorScenario(call(SLOW)));
     await playground.open();
     await playground.importConfig(calculatorConfig(server.url, { codeTimeoutSeconds: 2 }));
@@ -97,7 +86,7 @@ test.describe('the calculator under attack', () => {
     await expect(playground.trace.getByRole('group', { name: 'Call calculator' })).toContainText('it ran longer than 2 s, so it was stopped');
   });
 
-  test('the run’s time limit ends a runaway expression', async ({ playground, scripted }) => {
+  test('the run’s time limit ends a runaway expression', async ({ playground, scripted, sink: _sink }) => {
     const server = await scripted.start(calculatorScenario(call(SLOW)));
     await playground.open();
     await playground.importConfig(calculatorConfig(server.url, { maxWallSeconds: 3 }));
@@ -106,7 +95,7 @@ test.describe('the calculator under attack', () => {
     await expect(playground.runStatus).toContainText('Stopped: reached the time limit');
   });
 
-  test('Stop ends a runaway expression within a second and costs no key held in memory', async ({ page, playground, scripted }) => {
+  test('Stop ends a runaway expression within a second and costs no key held in memory', async ({ page, playground, scripted, sink: _sink }) => {
     const server = await scripted.start(calculatorScenario(call(SLOW)));
     await playground.open();
     await playground.importConfig(calculatorConfig(server.url));

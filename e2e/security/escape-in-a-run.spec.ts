@@ -4,9 +4,9 @@
 // nor from a hook that would read the next code run — and the run goes on to its answer.
 
 import type { Scenario } from '../fixtures/scenario.ts';
-import { expect, scriptedConfig, test } from '../support/playground.ts';
+import { scriptedConfig } from '../support/playground.ts';
 import { timerReceiverEscape } from './attacks.ts';
-import { installHeartbeat, longestStallMs, startExfiltrationSink, WorkerInspector } from './support.ts';
+import { expect, test, WorkerInspector } from './support.ts';
 
 const ORCHESTRATOR = 'nvidia/Nemotron-Orchestrator-8B';
 const SECOND_OUTPUT = 'SECOND-RUN: a result nobody else may read';
@@ -38,28 +38,20 @@ function escapeScenario(sinkUrl: string): Scenario {
   };
 }
 
-test('an expert’s Python escape, run by a normal run, reaches nothing and reads no later run', async ({ page, playground, scripted }) => {
+test('an expert’s Python escape, run by a normal run, reaches nothing and reads no later run', async ({ page, playground, scripted, sink }) => {
   test.setTimeout(240_000);
-  const sink = await startExfiltrationSink();
-  try {
-    const server = await scripted.start(escapeScenario(sink.url));
-    await installHeartbeat(page);
-    const inspector = await WorkerInspector.attach(page);
-    await playground.open();
-    await playground.importConfig(scriptedConfig(server.url));
-    await playground.run('What is six times seven?');
-    await playground.waitForFinish(200_000);
+  const server = await scripted.start(escapeScenario(sink.url));
+  const inspector = await WorkerInspector.attach(page);
+  await playground.open();
+  await playground.importConfig(scriptedConfig(server.url));
+  await playground.run('What is six times seven?');
+  await playground.waitForFinish(200_000);
 
-    await expect(playground.runStatus).toContainText('Answered');
-    await expect(playground.trace).toContainText('scheduled');
-    await expect(playground.trace).toContainText(SECOND_OUTPUT);
-    // Time for anything the escape scheduled to fire and arrive.
-    await page.waitForTimeout(1_500);
-    expect(sink.requests).toEqual([]);
-    expect(inspector.violations()).toEqual([]);
-    expect(await longestStallMs(page)).toBeLessThan(1_000);
-    await inspector.detach();
-  } finally {
-    await sink.close();
-  }
+  await expect(playground.runStatus).toContainText('Answered');
+  await expect(playground.trace).toContainText('scheduled');
+  await expect(playground.trace).toContainText(SECOND_OUTPUT);
+  // Time for anything the escape scheduled to fire and arrive (the sink is checked after the test).
+  await page.waitForTimeout(1_500);
+  expect(inspector.violations()).toEqual([]);
+  await inspector.detach();
 });

@@ -3,7 +3,7 @@ import type { PythonRunResult } from '../../tools/python/types.ts';
 import { installedPyodideVersion } from '../../server/securityHeaders.ts';
 import { expect, test } from '../support/test.ts';
 import { timerReceiverEscape } from './attacks.ts';
-import { installHeartbeat, longestStallMs, startExfiltrationSink, WorkerInspector, type ExfiltrationSink } from './support.ts';
+import { guardedPage, probeWorkerPolicy, refusedEverywhere, WorkerInspector, type ExfiltrationSink, type GuardedPage } from './support.ts';
 
 // The Python sandbox (tools/python/) attacked as issue 8 found it open: code schedules a callback
 // whose receiver is the worker's global object, reads the native setTimeout off its prototype
@@ -30,27 +30,18 @@ function run(page: Page, code: string, timeoutMs = 20_000): Promise<PythonRunRes
 
 test.describe('Python sandbox under attack', () => {
   test.describe.configure({ mode: 'serial', timeout: 180_000 });
+  let guard: GuardedPage;
   let page: Page;
   let sink: ExfiltrationSink;
 
   test.beforeAll(async ({ browser }) => {
-    sink = await startExfiltrationSink();
-    page = await browser.newPage();
-    await installHeartbeat(page);
-    await page.goto(HARNESS);
-    await page.waitForFunction(() => 'pythonHarness' in window);
+    guard = await guardedPage(browser, HARNESS, 'pythonHarness');
+    ({ page, sink } = guard);
     expect(await page.evaluate(() => window.pythonHarness.warmUp())).toMatchObject({ ready: true });
   });
 
-  test.afterAll(async () => {
-    await page.close();
-    await sink.close();
-  });
-
-  test.afterEach(async () => {
-    expect(sink.requests).toEqual([]);
-    expect(await longestStallMs(page)).toBeLessThan(1_000);
-  });
+  test.afterAll(() => guard.close());
+  test.afterEach(() => guard.check());
 
   test('a timer callback’s receiver reaches no native timer: nothing reaches the network, nothing reads the next run', async () => {
     const planted = await run(page, timerReceiverEscape(sink.url));
@@ -107,67 +98,25 @@ test.describe('Python sandbox under attack', () => {
   });
 
   test('layer: the worker script’s own policy refuses code from strings and any connection but the app and the package CDN', async () => {
-    // A second worker from the same script, never sent `init`: Pyodide not loaded, nothing locked
-    // down, so only the policy served with the script stands between its globals and the network.
+    // Only the policy served with the script stands between a never-locked-down worker and the network.
     const workerUrl = page.workers().find((worker) => worker.url().includes('python.worker'))?.url();
     if (!workerUrl) throw new Error('no Python worker is running');
-    const probeUrl = `${workerUrl}?policy-probe`;
-    const inspector = await WorkerInspector.attach(page);
     await page.route('https://cdn.jsdelivr.net/**', (route) =>
       route.fulfill({ status: 404, headers: { 'access-control-allow-origin': '*' }, body: 'no such package' }),
     );
     try {
-      await page.evaluate((url) => {
-        (window as unknown as { probe: Worker }).probe = new Worker(url, { type: 'module' });
-      }, probeUrl);
-      const outcome = await inspector.evaluate<Record<string, string>>(
-        'policy-probe',
-        `(async () => {
-          const sink = ${JSON.stringify(sink.url)};
-          const attempt = async (action) => { try { return String(await action()); } catch (error) { return 'refused: ' + error.name; } };
-          // Code evaluated through DevTools may eval; a timer's callback runs as the worker's own code.
-          const later = (action) => new Promise((resolve) => setTimeout(() => attempt(action).then(resolve), 0));
-          const settles = (target) => new Promise((resolve) => {
-            target.onopen = () => resolve('opened');
-            target.onerror = () => resolve('refused: error event');
-          });
-          const wasm = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]);
-          const report = {
-            eval: await later(() => eval('1 + 1')),
-            Function: await later(() => new Function('return 1')()),
-            import: await attempt(() => import(sink + '/policy-import.js')),
-            fetch: await attempt(() => fetch(sink + '/policy-fetch').then((response) => response.status)),
-            WebSocket: await attempt(() => settles(new WebSocket(sink.replace('http', 'ws') + '/policy-socket'))),
-            Worker: await attempt(() => settles(new Worker(URL.createObjectURL(new Blob(['1'], { type: 'text/javascript' }))))),
-            otherCdnFolder: await attempt(() => fetch('https://cdn.jsdelivr.net/pyodide/v0.1.0/full/x.whl').then((response) => response.status)),
-            packageCdn: await attempt(() => fetch(${JSON.stringify(`https://cdn.jsdelivr.net/pyodide/v${PYODIDE_VERSION}/full/x.whl`)}).then((response) => response.status)),
-            app: await attempt(() => fetch('/pyodide/pyodide-lock.json').then((response) => response.status)),
-            wasm: await attempt(() => WebAssembly.compile(wasm).then(() => 'compiled')),
-          };
-          setTimeout('self.stringTimerRan = true', 0);
-          await new Promise((resolve) => setTimeout(resolve, 200));
-          report.stringTimer = self.stringTimerRan === true ? 'ran' : 'did not run';
-          return report;
-        })()`,
-      );
-      expect(outcome).toEqual({
-        eval: 'refused: EvalError',
-        Function: 'refused: EvalError',
-        import: 'refused: TypeError',
-        fetch: 'refused: TypeError',
-        WebSocket: 'refused: error event',
-        Worker: 'refused: error event',
-        otherCdnFolder: 'refused: TypeError',
-        packageCdn: '404',
-        app: '200',
-        wasm: 'compiled',
-        stringTimer: 'did not run',
+      const { attempts, refused } = refusedEverywhere(sink.url);
+      const status = (url: string) => `attempt(() => fetch(${JSON.stringify(url)}).then((response) => response.status))`;
+      const outcome = await probeWorkerPolicy(page, workerUrl, {
+        ...attempts,
+        otherCdnFolder: status('https://cdn.jsdelivr.net/pyodide/v0.1.0/full/x.whl'),
+        packageCdn: status(`https://cdn.jsdelivr.net/pyodide/v${PYODIDE_VERSION}/full/x.whl`),
+        app: status('/pyodide/pyodide-lock.json'),
+        wasm: "attempt(() => WebAssembly.compile(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])).then(() => 'compiled'))",
       });
-      expect(inspector.violations().length).toBeGreaterThanOrEqual(8);
+      expect(outcome).toEqual({ ...refused, otherCdnFolder: 'refused: TypeError', packageCdn: '404', app: '200', wasm: 'compiled' });
     } finally {
-      await page.evaluate(() => (window as unknown as { probe: Worker }).probe.terminate());
       await page.unroute('https://cdn.jsdelivr.net/**');
-      await inspector.detach();
     }
   });
 

@@ -3,15 +3,17 @@
 // it), and the page's main thread stays responsive (a heartbeat in the page measures the longest
 // gap between its ticks).
 //
-//   const sink = await startExfiltrationSink();          // hostile payloads aim at sink.url
-//   await installHeartbeat(page);                        // before page.goto
-//   … attack …
-//   expect(sink.requests).toEqual([]);
-//   expect(await longestStallMs(page)).toBeLessThan(1_000);
+//   test('…', async ({ page, sink }) => { … hostile payloads aim at sink.url … });   // checked after
+//   const guard = await guardedPage(browser);       // a page shared by a serial describe
+//   test.afterEach(() => guard.check());
+//
+// WorkerInspector reaches the page's workers, nested ones included, and records what they log;
+// probeWorkerPolicy tries what a worker script's own Content-Security-Policy allows.
 
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { CDPSession, Page } from '@playwright/test';
+import type { Browser, CDPSession, Page } from '@playwright/test';
+import { expect, test as playgroundTest } from '../support/playground.ts';
 
 export interface RecordedRequest {
   method: string;
@@ -206,4 +208,126 @@ interface RawEntry {
   text: string;
   /** Milliseconds since the epoch. */
   timestamp: number;
+}
+
+/**
+ * What a worker script's own Content-Security-Policy lets code in that worker do. Starts a second
+ * worker from `scriptUrl` that is never sent a message (so nothing of the app's own lockdown runs)
+ * and tries each attempt there: `attempts` maps a name to an expression that may use `attempt(f)`
+ * (the outcome of calling f, or "refused: <error name>"), `later(f)` (the same from a timer, as
+ * the worker's own code: code run through DevTools may eval) and `settles(target)` (whether a
+ * WebSocket or Worker opened or failed). A string timer is tried as `stringTimer`.
+ */
+export async function probeWorkerPolicy(page: Page, scriptUrl: string, attempts: Record<string, string>): Promise<Record<string, string>> {
+  // A mark of its own, so an earlier probe still shutting down is never the one evaluated.
+  const mark = `policy-probe-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  const probeUrl = `${scriptUrl}${scriptUrl.includes('?') ? '&' : '?'}${mark}`;
+  const inspector = await WorkerInspector.attach(page);
+  try {
+    await page.evaluate((url) => {
+      (window as unknown as { policyProbe: Worker }).policyProbe = new Worker(url, { type: 'module' });
+    }, probeUrl);
+    // A worker is attached before its global scope is ready: wait until it has timers.
+    for (let tries = 0; (await inspector.evaluate<string>(mark, 'typeof setTimeout')) !== 'function'; tries++) {
+      if (tries > 50) throw new Error(`the probe worker from ${scriptUrl} never became ready`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const entries = Object.entries(attempts)
+      .map(([name, expression]) => `report[${JSON.stringify(name)}] = await ${expression};`)
+      .join('\n');
+    return await inspector.evaluate<Record<string, string>>(
+      mark,
+      `(async () => {
+        const attempt = async (action) => { try { return String(await action()); } catch (error) { return 'refused: ' + error.name; } };
+        const later = (action) => new Promise((resolve) => setTimeout(() => attempt(action).then(resolve), 0));
+        const settles = (target) => new Promise((resolve) => {
+          target.onopen = () => resolve('opened');
+          target.onerror = () => resolve('refused: error event');
+        });
+        const report = {};
+        ${entries}
+        setTimeout('self.stringTimerRan = true', 0);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        report.stringTimer = self.stringTimerRan === true ? 'ran' : 'did not run';
+        return report;
+      })()`,
+    );
+  } finally {
+    await page.evaluate(() => (window as unknown as { policyProbe?: Worker }).policyProbe?.terminate());
+    await inspector.detach();
+  }
+}
+
+/** The attempts every sandbox worker's policy refuses, aimed at `sinkUrl`, and what each meets. */
+export function refusedEverywhere(sinkUrl: string): { attempts: Record<string, string>; refused: Record<string, string> } {
+  const url = (path: string) => JSON.stringify(`${sinkUrl}${path}`);
+  return {
+    attempts: {
+      eval: "later(() => eval('1 + 1'))",
+      Function: "later(() => new Function('return 1')())",
+      import: `attempt(() => import(${url('/policy-import.js')}))`,
+      fetch: `attempt(() => fetch(${url('/policy-fetch')}).then((response) => response.status))`,
+      WebSocket: `attempt(() => settles(new WebSocket(${JSON.stringify(`${sinkUrl.replace(/^http/, 'ws')}/policy-socket`)})))`,
+      Worker: "attempt(() => settles(new Worker(URL.createObjectURL(new Blob(['1'], { type: 'text/javascript' })))))",
+    },
+    refused: {
+      eval: 'refused: EvalError',
+      Function: 'refused: EvalError',
+      import: 'refused: TypeError',
+      fetch: 'refused: TypeError',
+      WebSocket: 'refused: error event',
+      Worker: 'refused: error event',
+      stringTimer: 'did not run',
+    },
+  };
+}
+
+/** The playground's fixtures plus `sink`: an exfiltration sink, and the heartbeat installed in
+ * `page`; after the test, the sink must have no request and the page no stall over a second. */
+export const test = playgroundTest.extend<{ sink: ExfiltrationSink }>({
+  sink: async ({ page }, use) => {
+    const sink = await startExfiltrationSink();
+    await installHeartbeat(page);
+    try {
+      await use(sink);
+      expect(sink.requests).toEqual([]);
+      expect(await longestStallMs(page)).toBeLessThan(MAX_STALL_MS);
+    } finally {
+      await sink.close();
+    }
+  },
+});
+
+export { expect };
+
+const MAX_STALL_MS = 1_000;
+
+export interface GuardedPage {
+  page: Page;
+  sink: ExfiltrationSink;
+  /** Asserts that the sink got no request and the page never stalled over a second. */
+  check(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A page a serial describe shares across its tests, with the heartbeat, and a sink: opened at a
+ * harness page `path`, once its script has put `harness` on window. */
+export async function guardedPage(browser: Browser, path: string, harness: string): Promise<GuardedPage> {
+  const sink = await startExfiltrationSink();
+  const page = await browser.newPage();
+  await installHeartbeat(page);
+  await page.goto(path);
+  await page.waitForFunction((name) => name in window, harness);
+  return {
+    page,
+    sink,
+    async check() {
+      expect(sink.requests).toEqual([]);
+      expect(await longestStallMs(page)).toBeLessThan(MAX_STALL_MS);
+    },
+    async close() {
+      await page.close();
+      await sink.close();
+    },
+  };
 }
