@@ -19,6 +19,36 @@ describe('createNodePythonRunner', () => {
     await runner.dispose();
   });
 
+  it('keeps the CLI’s environment (API keys), files and JavaScript out of reach', async () => {
+    // Set before the worker starts, as a key exported before the CLI runs.
+    process.env.ORCHESTRA_TEST_SECRET = 'not-a-real-key-node-python-placeholder';
+    const fresh = createNodePythonRunner();
+    try {
+      const attempts: Array<[string, RegExp]> = [
+        ['import js\nprint(js.process.env.ORCHESTRA_TEST_SECRET)', /No module named 'js': JavaScript is not reachable/],
+        ['import pyodide_js\npyodide_js.FS.mount(pyodide_js.FS.filesystems.NODEFS, {"root": "/"}, "/mnt")', /No module named 'pyodide_js'/],
+        ['from pyodide.code import run_js\nrun_js("process.env")', /PermissionError: JavaScript is not reachable/],
+        [
+          'from pyodide.ffi import to_js\nprint(to_js([]).constructor.constructor("return process.env.ORCHESTRA_TEST_SECRET")())',
+          /TypeError: 'pyodide.ffi.JsProxy' object is not callable/,
+        ],
+      ];
+      for (const [code, error] of attempts) {
+        const result = await fresh.run(code, RUN);
+        expect(result.stdout, code).not.toContain('not-a-real-key');
+        expect(result.error, code).toMatch(error);
+      }
+      // Python's own view of the environment and the file system is Pyodide's, not the machine's.
+      const view = await fresh.run('import os\nprint("etc" in os.listdir("/"), "ORCHESTRA_TEST_SECRET" in os.environ)', RUN);
+      expect(view).toMatchObject({ stdout: 'False False\n', error: null });
+      // And what it still may do works.
+      expect(await fresh.run('from pyodide.ffi import to_js\nprint(to_js([1, 2]).length)', RUN)).toMatchObject({ stdout: '2\n' });
+    } finally {
+      delete process.env.ORCHESTRA_TEST_SECRET;
+      await fresh.dispose();
+    }
+  });
+
   it('captures printed output exactly', async () => {
     const result = await runner.run('print(1+1)', RUN);
     expect(result).toMatchObject({ stdout: '2\n', stderr: '', error: null, timedOut: false, aborted: false });

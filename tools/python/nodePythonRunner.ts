@@ -28,7 +28,8 @@ interface CurrentRun {
 }
 
 class PyodideWorker {
-  private readonly worker = new Worker(WORKER_URL);
+  // An empty environment: the CLI's API keys live in its own, and never reach the code's thread.
+  private readonly worker = new Worker(WORKER_URL, { env: {} });
   private current: CurrentRun | null = null;
   private nextId = 1;
   /** Resolves once Pyodide has loaded; rejects if it cannot load. */

@@ -18,7 +18,7 @@ import { createPyodideSession, type PyodideSession } from './pyodideSession.ts';
 import {
   BLOCKED_GLOBALS,
   BLOCKED_NAVIGATOR_MEMBERS,
-  PYTHON_LOCKDOWN,
+  cutPythonOffFromJavaScript,
   failedPackages,
   hardenJavaScriptRealm,
   isUnderBaseUrl,
@@ -90,15 +90,7 @@ function watchForWasmFailure(): { failed: Promise<never>; stop(): void } {
 
 /** Cuts Python off from JavaScript and strips the worker's global scope; throws if anything stays. */
 function lockDown(pyodide: PyodideAPI): void {
-  pyodide.unregisterJsModule('js');
-  pyodide.unregisterJsModule('pyodide_js');
-  const scope = pyodide.globals.get('dict')();
-  try {
-    pyodide.runPython(PYTHON_LOCKDOWN, { globals: scope, filename: '<sandbox>' });
-  } finally {
-    scope.destroy();
-  }
-
+  cutPythonOffFromJavaScript(pyodide);
   const left = [
     // Pyodide schedules with setTimeout; it only ever passes functions and ignores `this`.
     ...replaceTimers(self, { setTimeout: realSetTimeout, setInterval: realSetInterval }),

@@ -1,5 +1,8 @@
-// What the browser Python sandbox takes away from the code it runs, and how it words what is
-// missing. Environment-neutral: the worker applies it, tests check it under Node.
+// What the Python sandbox takes away from the code it runs, and how it words what is missing.
+// Environment-neutral: the browser worker and the Node worker thread apply it, tests check it
+// under Node.
+
+import type { PyodideAPI } from 'pyodide';
 
 /**
  * Worker globals through which code could reach the network, storage, other browsing contexts or
@@ -195,6 +198,32 @@ pyodide.code.run_js = _disabled
 pyodide._run_js.run_js = _disabled
 pyodide.ffi.register_js_module = _disabled
 `;
+
+/** Cuts Python off from JavaScript: the `js` and `pyodide_js` modules go, then PYTHON_LOCKDOWN runs. */
+export function cutPythonOffFromJavaScript(pyodide: PyodideAPI): void {
+  pyodide.unregisterJsModule('js');
+  pyodide.unregisterJsModule('pyodide_js');
+  const scope = pyodide.globals.get('dict')();
+  try {
+    pyodide.runPython(PYTHON_LOCKDOWN, { globals: scope, filename: '<sandbox>' });
+  } finally {
+    scope.destroy();
+  }
+}
+
+/** Node globals that reach the network, the process (its environment holds the CLI's API keys),
+ * files, other threads or code from strings. Missing names are fine. */
+export const BLOCKED_NODE_GLOBALS = [
+  'process',
+  'fetch',
+  'WebSocket',
+  'EventSource',
+  'BroadcastChannel',
+  'Worker',
+  'require',
+  'module',
+  'eval',
+] as const;
 
 export const FUNCTION_UNAVAILABLE = 'Function is not available in the Python sandbox';
 
