@@ -11,7 +11,8 @@ const HEAP_LIMIT_MB = 512;
 
 export function createNodeCalculatorRunner(): CalculatorRunner {
   return createCalculatorRunner((events) => {
-    const worker = new Worker(WORKER_URL, { resourceLimits: { maxOldGenerationSizeMb: HEAP_LIMIT_MB } });
+    // An empty environment: the CLI's API keys are never in the thread that evaluates expressions.
+    const worker = new Worker(WORKER_URL, { env: {}, resourceLimits: { maxOldGenerationSizeMb: HEAP_LIMIT_MB } });
     // An idle warm worker must not keep the Node process alive.
     worker.unref();
     worker.on('message', (message: unknown) => events.message(message));
