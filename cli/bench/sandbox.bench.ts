@@ -6,8 +6,10 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import type { CalculatorHarness } from '../../e2e/harness/calculator.ts';
 import type { JavaScriptHarness } from '../../e2e/harness/javascript.ts';
 import type { PythonHarness } from '../../e2e/harness/python.ts';
+import type { CalculatorRunResult } from '../../tools/calculator/types.ts';
 import type { JsRunResult } from '../../tools/javascript/types.ts';
 import type { PythonRunResult } from '../../tools/python/types.ts';
 import { buildApp, chromiumPath, startPreview } from './previewServer.ts';
@@ -21,6 +23,9 @@ export const RUN_SAMPLES = 7;
 
 const PYTHON_HARNESS = '/e2e/harness/python.html';
 const JAVASCRIPT_HARNESS = '/e2e/harness/javascript.html';
+const CALCULATOR_HARNESS = '/e2e/harness/calculator.html';
+/** Allowed by every cap and slow (from e2e/security/calculator.spec.ts): only the deadline stops it. */
+const CALCULATOR_RUNAWAY = Array.from({ length: 60 }, () => 'setUnion(1:200, 1:200)').join('; ');
 const PYTHON_LOOP = 'print("looping", flush=True)\nwhile True: pass';
 const JS_LOOP = 'while(true){}';
 /** From e2e/javascript-sandbox.spec.ts: fills the guest's 64 MiB heap. */
@@ -80,6 +85,14 @@ export interface SandboxBenchResult {
     memoryBomb: { errorMs: Summary; error: string; nextRunMs: Summary };
     backstop: StopFigures & { error: string };
   };
+  calculator: {
+    /** The first `1 + 1` of a fresh page: worker start and mathjs load, plus the call. */
+    workerStartMs: Summary;
+    /** `1 + 1` on a warm worker. */
+    warmCallMs: Summary;
+    /** An expression the caps allow that runs on: its worker is ended at the deadline. */
+    runaway: StopFigures;
+  };
   /** Load average (1 min) of this machine before and after: other work on it shows here. */
   loadAverage: [number, number];
   pageErrors: string[];
@@ -131,6 +144,21 @@ export async function runSandboxBenchmarks(options: SandboxBenchOptions): Promis
         };
       });
 
+      log(`Calculator: worker start in ${COLD_SAMPLES} fresh browser contexts, then ${RUN_SAMPLES} warm calls and runaway expressions …`);
+      const calculatorStarts: number[] = [];
+      for (let sample = 0; sample < COLD_SAMPLES; sample++) {
+        await withContext(browser, async (context) => calculatorStarts.push(await startCalculator(await open(context, CALCULATOR_HARNESS))));
+      }
+      const calculator = await withContext(browser, async (context) => {
+        const page = await open(context, CALCULATOR_HARNESS);
+        await startCalculator(page);
+        return {
+          workerStartMs: summarize(calculatorStarts),
+          warmCallMs: summarize(await repeat(async () => (await calculatorTrial(page, '1 + 1', 5_000)).totalMs)),
+          runaway: await calculatorStops(page),
+        };
+      });
+
       return {
         chromium: browser.version(),
         pyodideVersion: packageVersion('pyodide'),
@@ -140,6 +168,7 @@ export async function runSandboxBenchmarks(options: SandboxBenchOptions): Promis
         runSamples: RUN_SAMPLES,
         python: { coldBootMs: summarize(coldBoots), fresh, terminate, interrupt },
         javascript: { workerStartMs: summarize(workerStarts), ...javascript },
+        calculator,
         loadAverage: [loadBefore, loadavg()[0] ?? 0],
         pageErrors,
       };
@@ -166,7 +195,7 @@ async function openPage(context: BrowserContext, url: string, pageErrors: string
   const page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
   await page.goto(url);
-  await page.waitForFunction(() => 'pythonHarness' in window || 'javascriptHarness' in window);
+  await page.waitForFunction(() => 'pythonHarness' in window || 'javascriptHarness' in window || 'calculatorHarness' in window);
   return page;
 }
 
@@ -332,6 +361,51 @@ async function jsMemoryBomb(page: Page): Promise<SandboxBenchResult['javascript'
   };
 }
 
+// --- Calculator ---
+
+interface CalculatorTrial {
+  result: CalculatorRunResult;
+  next: CalculatorRunResult;
+  totalMs: number;
+  nextRunMs: number;
+}
+
+/** Runs `expression`, then `1 + 1`; checks that the second call worked. */
+async function calculatorTrial(page: Page, expression: string, timeoutMs: number): Promise<CalculatorTrial> {
+  const trial = await page.evaluate(
+    async ([source, limitMs]) => {
+      const harness: CalculatorHarness = window.calculatorHarness;
+      const startedAt = performance.now();
+      const result = await harness.calculate(source, limitMs);
+      const returnedAt = performance.now();
+      const next = await harness.calculate('1 + 1', 30_000);
+      return { result, next, totalMs: returnedAt - startedAt, nextRunMs: performance.now() - returnedAt };
+    },
+    [expression, timeoutMs] as const,
+  );
+  if (trial.next.calculation?.result !== '2') throw new Error(`The call after \`${expression.slice(0, 40)}\` failed: ${JSON.stringify(trial.next)}`);
+  return trial;
+}
+
+async function startCalculator(page: Page): Promise<number> {
+  const first = await calculatorTrial(page, '1 + 1', 30_000);
+  if (first.result.calculation?.result !== '2') throw new Error(`The first calculation did not give 2: ${JSON.stringify(first.result)}`);
+  return first.totalMs;
+}
+
+async function calculatorStops(page: Page): Promise<StopFigures> {
+  const trials: CalculatorTrial[] = [];
+  for (let attempt = 0; attempt < RUN_SAMPLES; attempt++) {
+    const trial = await calculatorTrial(page, CALCULATOR_RUNAWAY, SANDBOX_LIMIT_MS);
+    if (!trial.result.timedOut) throw new Error(`The runaway expression was not stopped: ${JSON.stringify(trial.result)}`);
+    trials.push(trial);
+  }
+  return {
+    pastLimitMs: summarize(trials.map((trial) => trial.totalMs - SANDBOX_LIMIT_MS)),
+    nextRunMs: summarize(trials.map((trial) => trial.nextRunMs)),
+  };
+}
+
 // --- Report ---
 
 const whole = (value: number) => Math.round(value).toLocaleString('en-US');
@@ -360,6 +434,10 @@ export function formatSandboxReport(r: SandboxBenchResult): string {
     row('', `"${firstLine(javascript.memoryBomb.error)}"`),
     row('backstop: native call ignoring the deadline', stops(javascript.backstop)),
     row('', `"${firstLine(javascript.backstop.error)}"`),
+    `Calculator (mathjs, in its worker)`,
+    row("worker start (a fresh page's first `1 + 1`)", figure(r.calculator.workerStartMs)),
+    row('`1 + 1` on a warm worker', figure(r.calculator.warmCallMs)),
+    row('runaway expression (60 set unions), deadline', stops(r.calculator.runaway)),
     row('load average (1 min)', `${r.loadAverage[0].toFixed(2)} before, ${r.loadAverage[1].toFixed(2)} after`),
   ];
   if (r.pageErrors.length > 0) lines.push(row('page errors', `${r.pageErrors.length}, first: ${r.pageErrors[0]}`));
