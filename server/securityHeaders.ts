@@ -181,17 +181,25 @@ export function nginxExample(pyodideVersion: string): string {
     ...lines(headersFor('/index.html', { pyodideVersion, documentPolicy: true })),
     '    }',
   ];
+  // Module scripts need a JavaScript type, and mime.types before nginx 1.23 lacks .mjs (Pyodide's
+  // loader, pdf.js's worker). Regular-expression locations match in order: the workers first.
+  const javascriptOnly = ['        types { }', '        default_type text/javascript;'];
   for (const policy of workerPolicies(pyodideVersion)) {
     block.push(
       '',
       `    location ~ ^/assets/${policy.stem.replaceAll('.', '\\.')}-[^/]+\\.m?js$ {`,
-      // Module workers need a JavaScript type, and older mime.types lack .mjs.
-      '        types { }',
-      '        default_type text/javascript;',
+      ...javascriptOnly,
       ...lines({ ...COMMON_HEADERS, 'Content-Security-Policy': serializePolicy(policy.directives) }),
       '    }',
     );
   }
-  block.push('}');
+  block.push(
+    '',
+    '    location ~ \\.mjs$ {',
+    ...javascriptOnly,
+    ...lines(headersFor('/index.html', { pyodideVersion, documentPolicy: true })),
+    '    }',
+    '}',
+  );
   return block.join('\n');
 }
