@@ -2,7 +2,7 @@
 // The browser Python sandbox: Pyodide in its own module worker. After Pyodide has loaded, the
 // worker is locked down (see lockDown) so the code it runs cannot reach the network, storage, the
 // page or the keys; only package downloads from Pyodide's CDN get a guarded, short-lived fetch.
-// The server sends this script with a Content-Security-Policy of its own (build/securityHeaders.ts)
+// The server sends this script with a Content-Security-Policy of its own (server/securityHeaders.ts)
 // that refuses code from strings and any connection but the app's Pyodide files and the package
 // CDN. Each worker runs one piece of code and closes: nothing a run plants reaches the next.
 
