@@ -8,7 +8,7 @@
 import type { Page } from '@playwright/test';
 import type { Scenario } from '../fixtures/scenario.ts';
 import { scriptedConfig, type Playground } from '../support/playground.ts';
-import { expect, test } from './support.ts';
+import { expect, test } from './fixtures.ts';
 
 const ORCHESTRATOR = 'nvidia/Nemotron-Orchestrator-8B';
 const KEY = 'not-a-real-key-calculator-spec-placeholder';

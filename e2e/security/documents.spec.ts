@@ -5,7 +5,8 @@
 import type { Page } from '@playwright/test';
 import { minimalPdf, pdfOfObjects } from '../fixtures/minimalPdf.ts';
 import { hostilePdfs } from './attacks.ts';
-import { expect, probeWorkerPolicy, refusedEverywhere, test, WorkerInspector } from './support.ts';
+import { expect, test } from './fixtures.ts';
+import { probeWorkerPolicy, refusedEverywhere, WorkerInspector } from './support.ts';
 
 test.describe.configure({ timeout: 180_000 });
 

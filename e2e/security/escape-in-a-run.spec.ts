@@ -6,7 +6,8 @@
 import type { Scenario } from '../fixtures/scenario.ts';
 import { scriptedConfig } from '../support/playground.ts';
 import { timerReceiverEscape } from './attacks.ts';
-import { expect, test, WorkerInspector } from './support.ts';
+import { expect, test } from './fixtures.ts';
+import { WorkerInspector } from './support.ts';
 
 const ORCHESTRATOR = 'nvidia/Nemotron-Orchestrator-8B';
 const SECOND_OUTPUT = 'SECOND-RUN: a result nobody else may read';

@@ -4,8 +4,12 @@
 //
 //   import { expect, test } from './fixtures.ts';
 //   test('…', async ({ playground, scripted, sink }) => { … aim payloads at sink.url … });
+//
+// A serial describe that shares one page across its tests (a sandbox's harness) uses guardedPage
+// and calls its check() after each test.
 
 import { expect, test as playgroundTest } from '../support/playground.ts';
+import type { Browser, Page } from '@playwright/test';
 import { installHeartbeat, longestStallMs, startExfiltrationSink, type ExfiltrationSink } from './support.ts';
 
 /** The longest the page's main thread may go without a heartbeat tick. */
@@ -50,3 +54,33 @@ export const test = playgroundTest.extend<{ sink: ExfiltrationSink; guards: void
 });
 
 export { expect };
+
+export interface GuardedPage {
+  page: Page;
+  sink: ExfiltrationSink;
+  /** Asserts that the sink got no request and the page never stalled over a second. */
+  check(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A page a serial describe shares across its tests, with the heartbeat, and a sink: opened at a
+ * harness page `path`, once its script has put `harness` on window. */
+export async function guardedPage(browser: Browser, path: string, harness: string): Promise<GuardedPage> {
+  const sink = await startExfiltrationSink();
+  const page = await browser.newPage();
+  await installHeartbeat(page);
+  await page.goto(path);
+  await page.waitForFunction((name) => name in window, harness);
+  return {
+    page,
+    sink,
+    async check() {
+      expect(sink.requests).toEqual([]);
+      expect(await longestStallMs(page)).toBeLessThan(MAX_STALL_MS);
+    },
+    async close() {
+      await page.close();
+      await sink.close();
+    },
+  };
+}

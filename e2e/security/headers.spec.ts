@@ -7,7 +7,8 @@
 import { minimalPdf } from '../fixtures/minimalPdf.ts';
 import { DOCUMENT_DIRECTIVES, headersFor, installedPyodideVersion, serializePolicy } from '../../server/securityHeaders.ts';
 import { loadScenario, scriptedConfig } from '../support/playground.ts';
-import { expect, test, WorkerInspector } from './support.ts';
+import { expect, test } from './fixtures.ts';
+import { WorkerInspector } from './support.ts';
 
 const pyodideVersion = installedPyodideVersion();
 

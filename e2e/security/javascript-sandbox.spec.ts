@@ -7,7 +7,8 @@
 import type { Page } from '@playwright/test';
 import type { JsRunResult } from '../../tools/javascript/types.ts';
 import { expect, test } from '../support/test.ts';
-import { guardedPage, probeWorkerPolicy, refusedEverywhere, type ExfiltrationSink, type GuardedPage } from './support.ts';
+import { guardedPage, type GuardedPage } from './fixtures.ts';
+import { probeWorkerPolicy, refusedEverywhere, type ExfiltrationSink } from './support.ts';
 
 const HARNESS = '/e2e/harness/javascript.html';
 

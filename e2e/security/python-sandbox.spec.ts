@@ -3,7 +3,8 @@ import type { PythonRunResult } from '../../tools/python/types.ts';
 import { installedPyodideVersion } from '../../server/securityHeaders.ts';
 import { expect, test } from '../support/test.ts';
 import { timerReceiverEscape } from './attacks.ts';
-import { guardedPage, probeWorkerPolicy, refusedEverywhere, WorkerInspector, type ExfiltrationSink, type GuardedPage } from './support.ts';
+import { guardedPage, type GuardedPage } from './fixtures.ts';
+import { probeWorkerPolicy, refusedEverywhere, WorkerInspector, type ExfiltrationSink } from './support.ts';
 
 // The Python sandbox (tools/python/) attacked as issue 8 found it open: code schedules a callback
 // whose receiver is the worker's global object, reads the native setTimeout off its prototype

@@ -5,7 +5,7 @@
 
 import type { Scenario } from '../fixtures/scenario.ts';
 import { scriptedConfig } from '../support/playground.ts';
-import { expect, test } from './support.ts';
+import { expect, test } from './fixtures.ts';
 
 const ORCHESTRATOR = 'nvidia/Nemotron-Orchestrator-8B';
 const usage = { prompt_tokens: 400, completion_tokens: 30 };

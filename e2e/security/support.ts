@@ -1,19 +1,14 @@
 // What every security spec asserts besides its own point: nothing the attacker controls reaches
 // a server it should not (an "exfiltration" server on its own port records every request made to
 // it), and the page's main thread stays responsive (a heartbeat in the page measures the longest
-// gap between its ticks).
-//
-//   test('…', async ({ page, sink }) => { … hostile payloads aim at sink.url … });   // checked after
-//   const guard = await guardedPage(browser);       // a page shared by a serial describe
-//   test.afterEach(() => guard.check());
+// gap between its ticks). fixtures.ts checks both around each test (or a shared page).
 //
 // WorkerInspector reaches the page's workers, nested ones included, and records what they log;
 // probeWorkerPolicy tries what a worker script's own Content-Security-Policy allows.
 
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, CDPSession, Page } from '@playwright/test';
-import { expect, test as playgroundTest } from '../support/playground.ts';
+import type { CDPSession, Page } from '@playwright/test';
 
 export interface RecordedRequest {
   method: string;
@@ -278,56 +273,6 @@ export function refusedEverywhere(sinkUrl: string): { attempts: Record<string, s
       WebSocket: 'refused: error event',
       Worker: 'refused: error event',
       stringTimer: 'did not run',
-    },
-  };
-}
-
-/** The playground's fixtures plus `sink`: an exfiltration sink, and the heartbeat installed in
- * `page`; after the test, the sink must have no request and the page no stall over a second. */
-export const test = playgroundTest.extend<{ sink: ExfiltrationSink }>({
-  sink: async ({ page }, use) => {
-    const sink = await startExfiltrationSink();
-    await installHeartbeat(page);
-    try {
-      await use(sink);
-      expect(sink.requests).toEqual([]);
-      expect(await longestStallMs(page)).toBeLessThan(MAX_STALL_MS);
-    } finally {
-      await sink.close();
-    }
-  },
-});
-
-export { expect };
-
-const MAX_STALL_MS = 1_000;
-
-export interface GuardedPage {
-  page: Page;
-  sink: ExfiltrationSink;
-  /** Asserts that the sink got no request and the page never stalled over a second. */
-  check(): Promise<void>;
-  close(): Promise<void>;
-}
-
-/** A page a serial describe shares across its tests, with the heartbeat, and a sink: opened at a
- * harness page `path`, once its script has put `harness` on window. */
-export async function guardedPage(browser: Browser, path: string, harness: string): Promise<GuardedPage> {
-  const sink = await startExfiltrationSink();
-  const page = await browser.newPage();
-  await installHeartbeat(page);
-  await page.goto(path);
-  await page.waitForFunction((name) => name in window, harness);
-  return {
-    page,
-    sink,
-    async check() {
-      expect(sink.requests).toEqual([]);
-      expect(await longestStallMs(page)).toBeLessThan(MAX_STALL_MS);
-    },
-    async close() {
-      await page.close();
-      await sink.close();
     },
   };
 }
