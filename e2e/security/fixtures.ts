@@ -15,6 +15,14 @@ import { installHeartbeat, longestStallMs, startExfiltrationSink, type Exfiltrat
 /** The longest the page's main thread may go without a heartbeat tick. */
 export const MAX_STALL_MS = 1_000;
 
+/**
+ * The same bound for a spec whose run boots Pyodide: its WebAssembly compile takes every core of a
+ * 2-core box for seconds, and the page's thread waits for a core, not for the page (a full CI
+ * suite measured 1.1-3.0 s there while the spec alone stays under 1 s). Still far below what an
+ * uncapped 8 MB text froze the page for.
+ */
+export const MAX_STALL_WITH_PYODIDE_MS = 4_000;
+
 export const ORCHESTRATOR = 'nvidia/Nemotron-Orchestrator-8B';
 
 /**
@@ -35,7 +43,9 @@ export function lightConfig(serverUrl: string, overrides: Record<string, unknown
   };
 }
 
-export const test = playgroundTest.extend<{ sink: ExfiltrationSink; guards: void }>({
+export const test = playgroundTest.extend<{ sink: ExfiltrationSink; guards: void; maxStallMs: number }>({
+  /** Set with test.use({ maxStallMs: MAX_STALL_WITH_PYODIDE_MS }) in a spec that boots Pyodide. */
+  maxStallMs: [MAX_STALL_MS, { option: true }],
   // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern; it has none.
   sink: async ({}, use) => {
     const sink = await startExfiltrationSink();
@@ -43,11 +53,11 @@ export const test = playgroundTest.extend<{ sink: ExfiltrationSink; guards: void
     await sink.close();
   },
   guards: [
-    async ({ page, sink }, use) => {
+    async ({ page, sink, maxStallMs }, use) => {
       await installHeartbeat(page);
       await use();
       expect(sink.requests, 'requests that reached the exfiltration sink').toEqual([]);
-      expect(await longestStallMs(page), 'the longest main-thread stall, in ms').toBeLessThan(MAX_STALL_MS);
+      expect(await longestStallMs(page), 'the longest main-thread stall, in ms').toBeLessThan(maxStallMs);
     },
     { auto: true },
   ],
