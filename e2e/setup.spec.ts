@@ -7,7 +7,7 @@ import type { Page } from '@playwright/test';
 import { parseConfig } from '../workers/engine/config.ts';
 import type { Scenario } from './fixtures/scenario.ts';
 import type { ScriptedServer } from './fixtures/scriptedServer.ts';
-import { expect, scriptedConfig, test, type Playground } from './support/playground.ts';
+import { expect, plantLocalStorage, scriptedConfig, test, type Playground } from './support/playground.ts';
 
 const ORCHESTRATOR = 'nvidia/Nemotron-Orchestrator-8B';
 const KEY = 'not-a-real-key-setup-spec-placeholder';
@@ -205,6 +205,18 @@ test.describe('config file', () => {
     expect(example.preference).toEqual(preference);
     expect(example.experts).toBe('paper');
     expect(() => parseConfig(example)).not.toThrow();
+  });
+
+  test('a config saved by a newer version of the playground is kept aside untouched, not overwritten', async ({ page, playground }) => {
+    const SETUP_KEY = 'orchestra-playground:setup';
+    const saved = JSON.stringify({ state: { draft: scriptedConfig('http://127.0.0.1:4999'), source: { kind: 'edited' }, future: 'field' }, version: 9 });
+    await plantLocalStorage(page, SETUP_KEY, saved);
+    await playground.open();
+    const alert = setupPanel(page).getByRole('alert');
+    await expect(alert).toContainText('saved by a newer version of the playground (format 9; this one reads up to 1)');
+    await expect(alert).toContainText(`${SETUP_KEY}:saved-by-version-9`);
+    await expect(setupPanel(page)).toContainText('Config: the built-in example');
+    expect(JSON.parse((await page.evaluate((key) => localStorage.getItem(key), `${SETUP_KEY}:saved-by-version-9`))!)).toEqual(JSON.parse(saved));
   });
 });
 

@@ -10,6 +10,7 @@ import {
   type PreferencePresetName,
   type PreferenceVector,
 } from '../../workers/engine/preferences.ts';
+import { migratePersisted } from './persistedVersions.ts';
 
 export type ObjectiveName = 'outcome' | 'cost' | 'latency';
 
@@ -27,6 +28,8 @@ export const usePreferencesStore = create<PreferencesState>()(
     {
       name: 'orchestra-playground:preferences',
       version: 1,
+      // One shape so far; a newer version's saved vector is kept aside and the defaults are used.
+      migrate: (saved, version) => migratePersisted('orchestra-playground:preferences', 1, {}, saved, version).state,
       // A stored value that no longer validates is dropped rather than trusted.
       merge: (stored, current) => {
         const candidate = stored as Partial<PreferencesState> | undefined;

@@ -9,6 +9,7 @@ import { persist } from 'zustand/middleware';
 import paperVllmExample from '../../cli/examples/paper-vllm.json' with { type: 'json' };
 import { ConfigError, configBoundsProblems, parseConfig, type configSchema, type OrchestraConfig } from '../../workers/engine/config.ts';
 import type { HeldKey } from '../../workers/keys.ts';
+import { migratePersisted, type PersistedSteps } from './persistedVersions.ts';
 
 /** A config as written in the file (defaults not yet filled in). */
 export type ConfigDraft = z.input<typeof configSchema>;
@@ -40,12 +41,22 @@ function persistableDraft(draft: ConfigDraft): ConfigDraft {
 
 type Persisted = Pick<SetupState, 'draft' | 'source' | 'rememberedProviders' | 'trustedAddresses'>;
 
+const SETUP_KEY = 'orchestra-playground:setup';
+/** The version of the saved shape. A change to Persisted that an older saved state lacks bumps it
+ * and adds the step from the old shape to SETUP_STEPS. */
+const SETUP_VERSION = 1;
+const SETUP_STEPS: PersistedSteps = {};
+
 export const useSetupStore = create<SetupState>()(
   persist(
     (): SetupState => ({ draft: EXAMPLE_CONFIG, source: { kind: 'example' }, heldKeys: [], rememberedProviders: [], setAside: null, trustedAddresses: [] }),
     {
-      name: 'orchestra-playground:setup',
-      version: 1,
+      name: SETUP_KEY,
+      version: SETUP_VERSION,
+      migrate: (saved, version) => {
+        const { state, setAside } = migratePersisted(SETUP_KEY, SETUP_VERSION, SETUP_STEPS, saved, version);
+        return setAside ? { setAside: [setAside] } : state;
+      },
       // Only the config (which holds no keys) and where it came from are kept on this device, and
       // only a config within its bounds: a draft that outgrew them (in edits) is not written.
       partialize: (state): Persisted => ({
@@ -58,7 +69,8 @@ export const useSetupStore = create<SetupState>()(
       // What was saved is checked before use: a config out of bounds (saved by an earlier version,
       // or written by hand) is set aside with the reason, instead of freezing every page load.
       merge: (persisted, current): SetupState => {
-        const saved = (persisted ?? {}) as Partial<Persisted>;
+        const saved = (persisted ?? {}) as Partial<Persisted> & Pick<Partial<SetupState>, 'setAside'>;
+        if (saved.setAside) return { ...current, setAside: saved.setAside };
         const rememberedProviders = Array.isArray(saved.rememberedProviders) ? saved.rememberedProviders : current.rememberedProviders;
         if (saved.draft === undefined) return { ...current, rememberedProviders };
         const problems = configBoundsProblems(saved.draft);

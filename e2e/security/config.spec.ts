@@ -3,7 +3,7 @@
 // pollution are refused with plain reasons, read off the page's thread, and never stall the page.
 
 import type { Page } from '@playwright/test';
-import { scriptedConfig } from '../support/playground.ts';
+import { plantLocalStorage, scriptedConfig } from '../support/playground.ts';
 import { expect, test } from './fixtures.ts';
 
 const SETUP_KEY = 'orchestra-playground:setup';
@@ -46,15 +46,7 @@ test.describe('hostile config files', () => {
 
   test('a 12,000-provider config saved by an earlier version is set aside on load, with the reason', async ({ page, playground }) => {
     const saved = JSON.stringify({ state: { draft: withProviders(12_000), source: { kind: 'imported', fileName: 'huge.json' }, rememberedProviders: [] }, version: 1 });
-    // Planted once, before the first load only.
-    await page.addInitScript(
-      ([key, value]) => {
-        if (sessionStorage.getItem('planted')) return;
-        sessionStorage.setItem('planted', '1');
-        localStorage.setItem(key!, value!);
-      },
-      [SETUP_KEY, saved],
-    );
+    await plantLocalStorage(page, SETUP_KEY, saved);
     await playground.open();
     const alert = setupPanel(page).getByRole('alert');
     await expect(alert).toContainText('The config saved in this browser was not loaded, so the built-in example is shown instead');

@@ -40,6 +40,19 @@ export function scriptedConfig(serverUrl: string, overrides: ConfigValue = {}): 
   };
 }
 
+/** Puts `value` under `key` in localStorage before the page's first load only (as an earlier or
+ * later build of the app would have left it); a reload finds what the app then wrote. */
+export async function plantLocalStorage(page: Page, key: string, value: string): Promise<void> {
+  await page.addInitScript(
+    ([plantKey, plantValue]) => {
+      if (sessionStorage.getItem('planted')) return;
+      sessionStorage.setItem('planted', '1');
+      localStorage.setItem(plantKey!, plantValue!);
+    },
+    [key, value],
+  );
+}
+
 export class Playground {
   readonly task: Locator;
   /** Run and Stop are always on screen; each is disabled when it does not apply. */

@@ -3,6 +3,8 @@
 // origin, same database). Every change bumps a revision number in the same transaction, so a
 // reader knows when its index is stale without being told.
 
+import type { DBSchema, IDBPTransaction } from 'idb';
+import { defineDatabase, stored } from '../../workers/storage/database.ts';
 import type { DocumentKind } from './documentText.ts';
 
 export interface StoredDocument {
@@ -39,104 +41,78 @@ export interface DocumentStore {
 }
 
 export const DOCUMENT_DATABASE = 'orchestra-documents';
-const VERSION = 1;
-const DOCUMENTS = 'documents';
-const CHUNKS = 'chunks';
-const META = 'meta';
 const REVISION_KEY = 'revision';
 
-export async function openDocumentStore(factory: IDBFactory | undefined = globalThis.indexedDB): Promise<DocumentStore> {
-  if (!factory) throw new Error('This browser gives the playground no IndexedDB, so documents cannot be kept.');
-  const db = await new Promise<IDBDatabase>((resolve, reject) => {
-    const request = factory.open(DOCUMENT_DATABASE, VERSION);
-    request.onupgradeneeded = () => {
-      const upgrading = request.result;
-      upgrading.createObjectStore(DOCUMENTS, { keyPath: 'id' });
-      upgrading.createObjectStore(CHUNKS, { keyPath: 'id' }).createIndex('documentId', 'documentId');
-      upgrading.createObjectStore(META);
-    };
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(storageError('open the documents database', request.error));
-    request.onblocked = () => reject(new Error('The documents database is held by an older version of the playground in another tab: close it and try again.'));
+interface DocumentsSchema extends DBSchema {
+  documents: { key: string; value: StoredDocument };
+  chunks: { key: string; value: StoredChunk; indexes: { documentId: string } };
+  /** The revision number, under REVISION_KEY. */
+  meta: { key: string; value: number };
+}
+
+const documentsDatabase = defineDatabase<DocumentsSchema>({
+  name: DOCUMENT_DATABASE,
+  holds: 'your documents',
+  migrations: [
+    (db) => {
+      db.createObjectStore('documents', { keyPath: 'id' });
+      db.createObjectStore('chunks', { keyPath: 'id' }).createIndex('documentId', 'documentId');
+      db.createObjectStore('meta');
+    },
+  ],
+});
+
+type ChangeTransaction = IDBPTransaction<DocumentsSchema, ('documents' | 'chunks' | 'meta')[], 'readwrite'>;
+
+async function bumpRevision(tx: ChangeTransaction): Promise<void> {
+  const meta = tx.objectStore('meta');
+  const current = await meta.get(REVISION_KEY);
+  await meta.put((typeof current === 'number' ? current : 0) + 1, REVISION_KEY);
+}
+
+async function deleteDocument(tx: ChangeTransaction, id: string): Promise<void> {
+  await tx.objectStore('documents').delete(id);
+  const chunks = tx.objectStore('chunks');
+  const keys = await chunks.index('documentId').getAllKeys(id);
+  await Promise.all(keys.map((key) => chunks.delete(key)));
+}
+
+/** Every change is one transaction that also bumps the revision: all of it lands, or none. */
+async function change(what: string, work: (tx: ChangeTransaction) => Promise<void>): Promise<void> {
+  await stored(what, async () => {
+    const db = await documentsDatabase.get();
+    const tx = db.transaction(['documents', 'chunks', 'meta'], 'readwrite');
+    await Promise.all([work(tx).then(() => bumpRevision(tx)), tx.done]);
   });
-  // Another tab upgrading the database must not wait for this one.
-  db.onversionchange = () => db.close();
+}
 
-  const transact = <T>(
-    stores: string[],
-    mode: IDBTransactionMode,
-    what: string,
-    work: (tx: IDBTransaction) => IDBRequest<T> | void,
-  ): Promise<T | undefined> =>
-    new Promise((resolve, reject) => {
-      let tx: IDBTransaction;
-      try {
-        tx = db.transaction(stores, mode);
-      } catch (error) {
-        reject(storageError(what, error));
-        return;
-      }
-      const request = work(tx);
-      tx.oncomplete = () => resolve(request ? request.result : undefined);
-      tx.onerror = () => reject(storageError(what, tx.error));
-      tx.onabort = () => reject(storageError(what, tx.error));
-    });
-
-  const bumpRevision = (tx: IDBTransaction) => {
-    const meta = tx.objectStore(META);
-    const current = meta.get(REVISION_KEY);
-    current.onsuccess = () => meta.put((typeof current.result === 'number' ? current.result : 0) + 1, REVISION_KEY);
-  };
-
-  const deleteDocument = (tx: IDBTransaction, id: string) => {
-    tx.objectStore(DOCUMENTS).delete(id);
-    const chunks = tx.objectStore(CHUNKS);
-    const keys = chunks.index('documentId').getAllKeys(IDBKeyRange.only(id));
-    keys.onsuccess = () => {
-      for (const key of keys.result) chunks.delete(key);
-    };
-  };
-
+export async function openDocumentStore(): Promise<DocumentStore> {
+  await documentsDatabase.get();
   return {
     async list() {
-      const documents = (await transact<StoredDocument[]>([DOCUMENTS], 'readonly', 'list the documents', (tx) => tx.objectStore(DOCUMENTS).getAll())) ?? [];
+      const documents = await stored('list the documents', async () => (await documentsDatabase.get()).getAll('documents'));
       return documents.sort((a, b) => a.addedAt - b.addedAt);
     },
     async add(document, chunks) {
-      await transact([DOCUMENTS, CHUNKS, META], 'readwrite', `store "${document.name}"`, (tx) => {
-        const existing = tx.objectStore(DOCUMENTS).getAll();
-        existing.onsuccess = () => {
-          for (const old of existing.result as StoredDocument[]) if (old.name === document.name) deleteDocument(tx, old.id);
-          tx.objectStore(DOCUMENTS).put(document);
-          for (const chunk of chunks) tx.objectStore(CHUNKS).put(chunk);
-          bumpRevision(tx);
-        };
+      await change(`store "${document.name}"`, async (tx) => {
+        for (const old of await tx.objectStore('documents').getAll()) if (old.name === document.name) await deleteDocument(tx, old.id);
+        await tx.objectStore('documents').put(document);
+        const chunkStore = tx.objectStore('chunks');
+        await Promise.all(chunks.map((chunk) => chunkStore.put(chunk)));
       });
     },
     async remove(id) {
-      await transact([DOCUMENTS, CHUNKS, META], 'readwrite', 'remove the document', (tx) => {
-        deleteDocument(tx, id);
-        bumpRevision(tx);
-      });
+      await change('remove the document', (tx) => deleteDocument(tx, id));
     },
     async chunks() {
-      return (await transact<StoredChunk[]>([CHUNKS], 'readonly', 'read the passages', (tx) => tx.objectStore(CHUNKS).getAll())) ?? [];
+      return stored('read the passages', async () => (await documentsDatabase.get()).getAll('chunks'));
     },
     async revision() {
-      const value = await transact<unknown>([META], 'readonly', 'read the documents revision', (tx) => tx.objectStore(META).get(REVISION_KEY));
+      const value = await stored('read the documents revision', async () => (await documentsDatabase.get()).get('meta', REVISION_KEY));
       return typeof value === 'number' ? value : 0;
     },
     close() {
-      db.close();
+      documentsDatabase.close();
     },
   };
-}
-
-function storageError(what: string, cause: unknown): Error {
-  const name = (cause as { name?: unknown } | null)?.name;
-  if (name === 'QuotaExceededError') {
-    return new Error(`Could not ${what}: the browser's storage for this site is full. Remove some documents (or models) first.`, { cause });
-  }
-  const detail = cause instanceof Error || cause instanceof DOMException ? `: ${cause.message}` : '.';
-  return new Error(`Could not ${what} in the browser's storage${detail}`, { cause });
 }
