@@ -5,7 +5,9 @@
 import { create } from 'zustand';
 import type { CustomToolConfig } from '../../workers/engine/config.ts';
 import { readRecords, toConfig, upsertByName, type StoredCustomTool } from '../storage/customToolRecords.ts';
-import { readStoredTools, writeStoredTools } from '../storage/customToolsDb.ts';
+
+// The IndexedDB code loads with the first read, after the first screen (it is not first-load code).
+const toolsDb = () => import('../storage/customToolsDb.ts');
 
 export interface CustomToolsState {
   /** Sorted by name. */
@@ -34,7 +36,7 @@ function ensureLoaded(): void {
   loadQueued = true;
   enqueue(async () => {
     try {
-      const { tools: stored, skipped } = readRecords(await readStoredTools());
+      const { tools: stored, skipped } = readRecords(await (await toolsDb()).readStoredTools());
       // Anything already in memory (imported before the read finished) wins by name.
       useCustomToolsStore.setState((state) => ({
         tools: byName(upsertByName(stored, state.tools)),
@@ -48,7 +50,7 @@ function ensureLoaded(): void {
 
 function persist(): void {
   ensureLoaded();
-  enqueue(() => writeStoredTools(useCustomToolsStore.getState().tools), 'Your tools could not be saved in this browser');
+  enqueue(async () => (await toolsDb()).writeStoredTools(useCustomToolsStore.getState().tools), 'Your tools could not be saved in this browser');
 }
 
 export const customToolsActions = {
