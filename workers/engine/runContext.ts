@@ -1,0 +1,188 @@
+// What one run owns besides its loop: stopping (the user, the wall-time limit, the cost budget,
+// all through one controller), the ledger, the counters the totals need, and emission (every
+// event stamped with the run's id and time). The loop (run.ts) asks it for each turn's
+// TurnContext, the only thing a protocol sees of the run.
+
+import { raceAbort } from './abort.ts';
+import type { LedgerEntry, RunEvent, RunTotals, StopReason } from './events.ts';
+import { interpretCompletion } from './interpret.ts';
+import { Ledger } from './ledger.ts';
+import type { PricingTable } from './pricing.ts';
+import { RunStop, type EventBody, type ModelCallOptions, type TurnContext } from './protocol.ts';
+import { renderToolsBlock } from './qwen3/render.ts';
+import { estimatePromptTokens, estimateTokensOfLength } from './tokens.ts';
+import type { ChatCompletion } from './types.ts';
+
+export interface RunContextOptions {
+  runId: string;
+  pricing: PricingTable;
+  counterfactualModel?: string;
+  maxCostUsd: number | null;
+  maxWallMs: number | null;
+  /** The caller's stop (the Stop button, a closed tab). */
+  signal?: AbortSignal;
+  onEvent: (event: RunEvent) => void;
+}
+
+export class RunContext {
+  readonly ledger: Ledger;
+  private readonly controller = new AbortController();
+  private stopRequested: StopReason | null;
+  private readonly started = performance.now();
+  private readonly wallTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly onCallerAbort = () => this.stop('aborted');
+  private readonly toolCounts: RunTotals['toolCounts'] = { tools: {}, aliases: {} };
+  private toolLatencyMs = 0;
+  private callCounter = 0;
+
+  constructor(private readonly options: RunContextOptions) {
+    this.ledger = new Ledger({ pricing: options.pricing, counterfactualModel: options.counterfactualModel });
+    this.stopRequested = options.signal?.aborted ? 'aborted' : null;
+    options.signal?.addEventListener('abort', this.onCallerAbort, { once: true });
+    this.wallTimer = options.maxWallMs === null ? undefined : setTimeout(() => this.stop('max_time'), options.maxWallMs);
+  }
+
+  /** Milliseconds since the run started. */
+  now(): number {
+    return performance.now() - this.started;
+  }
+
+  /** Why the run was asked to stop, or null while it may go on. */
+  get stopReason(): StopReason | null {
+    return this.stopRequested;
+  }
+
+  /** Stops everything in flight; the first reason given is the one kept. */
+  stop(reason: StopReason): void {
+    if (this.stopRequested) return;
+    this.stopRequested = reason;
+    this.controller.abort();
+  }
+
+  budgetSpent(): boolean {
+    return this.options.maxCostUsd !== null && this.ledger.totalUsd() >= this.options.maxCostUsd;
+  }
+
+  /** Throws RunStop when the run was stopped or its budget is spent (stopping it then). */
+  assertMayGoOn(): void {
+    if (this.stopRequested) throw new RunStop(this.stopRequested);
+    if (this.budgetSpent()) {
+      this.stop('max_cost');
+      throw new RunStop('max_cost');
+    }
+  }
+
+  emit(event: EventBody): void {
+    const stamped = { ...event, runId: this.options.runId, t: Math.round(this.now()) } as RunEvent;
+    if (stamped.type === 'tool_call') {
+      const { tools, aliases } = this.toolCounts;
+      tools[stamped.name] = (tools[stamped.name] ?? 0) + 1;
+      if (stamped.alias) aliases[stamped.alias] = (aliases[stamped.alias] ?? 0) + 1;
+    } else if (stamped.type === 'tool_result' && stamped.parentCallId === undefined) {
+      // Calls an expert makes inside call_expert are already inside that call's time.
+      this.toolLatencyMs += stamped.latencyMs;
+    }
+    this.options.onEvent(stamped);
+  }
+
+  /** What a protocol gets of the run for one turn. */
+  turn(step: number): TurnContext {
+    const signal = this.controller.signal;
+    const charged = (entry: LedgerEntry) => this.emit({ type: 'usage', step, entry, totalUsd: this.ledger.totalUsd() });
+    const newCallId = () => `call-${step}-${++this.callCounter}`;
+    const race = <T>(promise: Promise<T>) => raceAbort(promise, signal, () => new RunStop(this.stopRequested ?? 'aborted'));
+    return {
+      step,
+      signal,
+      emit: (event) => this.emit(event),
+      race,
+      newCallId,
+      interpret: (completion) => interpretCompletion(completion, newCallId),
+      assertBudget: () => this.assertMayGoOn(),
+      chargeSearch: (charge) => charged(this.ledger.recordSearch({ step, ...charge })),
+      chargeCode: (charge) => charged(this.ledger.recordCodeExecution({ step, ...charge })),
+      chargeTool: (charge) => charged(this.ledger.recordTool({ step, ...charge })),
+      callModel: (call) => this.callModel(step, call, charged, race),
+    };
+  }
+
+  /** Calls a model with its deltas as events, and charges it (an estimate when the provider
+   * reported no usage, or when a call failed after streaming output it was likely billed for). */
+  private async callModel(
+    step: number,
+    call: ModelCallOptions,
+    charged: (entry: LedgerEntry) => void,
+    race: <T>(promise: Promise<T>) => Promise<T>,
+  ): Promise<ChatCompletion> {
+    this.assertMayGoOn();
+    const signal = this.controller.signal;
+    const started = performance.now();
+    const promptEstimate = () =>
+      estimatePromptTokens(call.request.messages, call.request.tools ? renderToolsBlock(call.request.tools) : '');
+    const record = (usage: ChatCompletion['usage'], completionChars: number, latencyMs: number) =>
+      charged(
+        this.ledger.recordModelCall({
+          step,
+          callId: call.callId,
+          kind: call.kind,
+          model: call.model.model,
+          alias: call.alias,
+          usage,
+          estimatedUsage: usage
+            ? undefined
+            : { promptTokens: promptEstimate(), completionTokens: estimateTokensOfLength(completionChars) },
+          latencyMs,
+        }),
+      );
+    let streamedChars = 0;
+    let completion: ChatCompletion;
+    try {
+      completion = await race(
+        call.model.complete({ ...call.request, signal }, (delta) => {
+          if (signal.aborted) return;
+          if (delta.type === 'retry') {
+            this.emit({ type: 'retry', step, callId: call.callId, attempt: delta.attempt, waitMs: delta.waitMs, reason: delta.reason });
+          } else {
+            streamedChars += delta.text.length;
+            this.emit({ type: delta.type === 'reasoning' ? 'reasoning_delta' : 'content_delta', step, callId: call.callId, text: delta.text });
+          }
+        }),
+      );
+    } catch (error) {
+      if (streamedChars > 0) record(undefined, streamedChars, performance.now() - started);
+      throw error;
+    }
+    record(completion.usage, (completion.reasoning ?? '').length + completion.content.length, completion.latencyMs);
+    return completion;
+  }
+
+  /** The run's totals so far. */
+  totals(turns: number): RunTotals {
+    let promptTokens = 0;
+    let completionTokens = 0;
+    for (const entry of this.ledger.entries) {
+      promptTokens += entry.usage?.promptTokens ?? 0;
+      completionTokens += entry.usage?.completionTokens ?? 0;
+    }
+    return {
+      costUsd: this.ledger.totalUsd(),
+      unknownCostEntries: this.ledger.unknownCount(),
+      hasEstimates: this.ledger.hasEstimates(),
+      counterfactualUsd: this.ledger.counterfactualUsd(),
+      promptTokens,
+      completionTokens,
+      latencyMs: Math.round(this.now()),
+      toolLatencyMs: Math.round(this.toolLatencyMs),
+      turns,
+      toolCounts: this.toolCounts,
+    };
+  }
+
+  /** Ends the run's timers and listeners, and cancels anything still in flight (a call a
+   * protocol did not wait for). */
+  dispose(): void {
+    clearTimeout(this.wallTimer);
+    this.options.signal?.removeEventListener('abort', this.onCallerAbort);
+    this.controller.abort();
+  }
+}
