@@ -2,62 +2,23 @@
 // each batch from the worker in one go, and tests feed it recorded events. Nothing here is
 // computed anywhere else: cost figures come from the engine's `usage` and `step_finished` events.
 
-import type { LedgerEntry, ParsedCall, ProtocolName, RejectedCall, RunEvent, RunEventOf, RunTotals, StopReason } from '../../workers/engine/events.ts';
-import type { ChatMessage, FinishReason, ToolSchema } from '../../workers/engine/types.ts';
+import type { LedgerEntry, RunEvent, RunEventOf, RunTotals, StopReason } from '../../workers/engine/events.ts';
 
-export interface ErrorView {
-  code: string;
-  message: string;
-  fatal: boolean;
-  /** Milliseconds since the run started. */
-  t: number;
-}
+/** An error event as a step or call shows it (`t`: milliseconds since the run started). */
+export type ErrorView = Pick<RunEventOf<'error'>, 'code' | 'message' | 'fatal' | 't'>;
 
-export interface RetryView {
-  attempt: number;
-  waitMs: number;
-  reason: string;
-  /** When the wait began (ms since the run started), for a countdown. */
-  t: number;
-}
+/** A retry wait; `t` is when it began (ms since the run started), for a countdown. */
+export type RetryView = Pick<RunEventOf<'retry'>, 'attempt' | 'waitMs' | 'reason' | 't'>;
 
 /** "What the model saw" and what it answered, for one orchestrator turn. */
-export interface ModelRequestView {
-  messages: ChatMessage[];
-  tools: ToolSchema[];
-  toolMode: 'server' | 'prompt';
-  renderedPrompt: string;
-}
+export type ModelRequestView = Pick<RunEventOf<'model_request'>, 'messages' | 'tools' | 'toolMode' | 'renderedPrompt'>;
 
-export interface ModelOutputView {
-  raw: string;
-  reasoning: string;
-  message: string;
-  calls: ParsedCall[];
-  rejected: RejectedCall[];
-  finishReason: FinishReason;
-  latencyMs: number;
-  timeToFirstTokenMs?: number;
-}
+export type ModelOutputView = Omit<RunEventOf<'model_output'>, 'type' | 'step' | 'runId' | 't'>;
 
-export interface ToolResultView {
-  ok: boolean;
-  content: string;
-  detail?: unknown;
-  error?: string;
-  latencyMs: number;
-}
+export type ToolResultView = Pick<RunEventOf<'tool_result'>, 'ok' | 'content' | 'detail' | 'error' | 'latencyMs'>;
 
-export interface CallView {
-  callId: string;
-  step: number;
-  name: string;
-  arguments: Record<string, unknown>;
-  alias?: string;
-  model?: string;
-  /** The tool names on offer when this call was chosen. */
-  offered: string[];
-  parentCallId?: string;
+/** A call as its tool_call event recorded it, and what followed. */
+export interface CallView extends Omit<RunEventOf<'tool_call'>, 'type' | 'runId' | 't'> {
   /** Calls an expert made inside this one (`call_expert`). */
   childCallIds: string[];
   /** An expert's streamed reasoning and text while it works. */
@@ -100,18 +61,8 @@ export interface StepView {
 
 export type RunStatus = 'running' | 'finished';
 
-export interface RunView {
-  runId: string;
-  task: string;
-  protocol: ProtocolName;
-  orchestratorModel: string;
-  /** The tool menu offered to the orchestrator. */
-  tools: ToolSchema[];
-  instruction: string | null;
-  limits: RunEventOf<'run_started'>['limits'];
-  pricingAsOf: string;
-  counterfactualModel: string | null;
-  startedAt: string;
+/** The run as its run_started event described it, and what followed. */
+export interface RunView extends Omit<RunEventOf<'run_started'>, 'type' | 't'> {
   status: RunStatus;
   steps: StepView[];
   calls: Record<string, CallView>;

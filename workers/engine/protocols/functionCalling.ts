@@ -11,8 +11,6 @@ import { CALL_EXPERT_TOOL } from '../config.ts';
 import type { ParsedCall } from '../events.ts';
 import { formatSeconds } from '../format.ts';
 import {
-  RunStop,
-  stoppedMessage,
   type OrchestratorOutput,
   type Protocol,
   type ProtocolSession,
@@ -21,7 +19,8 @@ import {
 } from '../protocol.ts';
 import { pythonStrip } from '../pythonStrings.ts';
 import { toPromptMessages, wrapToolResponse } from '../qwen3/render.ts';
-import { cutDetail, cutText } from '../truncate.ts';
+import { isStop, withToolCall } from '../toolStep.ts';
+import { cutText } from '../truncate.ts';
 import type { ChatMessage, ChatModel, Tool, ToolCallRequest, ToolSchema } from '../types.ts';
 import { validateArguments } from '../validateArguments.ts';
 import { describeAliases, type AliasDescription } from './paper.ts';
@@ -129,38 +128,6 @@ interface CallResult {
   invalid?: boolean;
 }
 
-type ReportedResult = CallResult & { detail?: unknown; error?: string };
-
-/** Emits a call's tool_result (its latency counted from `started`) and returns the result, cut to
- * size: what is returned is what the model reads. */
-function reportResult(
-  context: TurnContext,
-  call: ParsedCall,
-  started: number,
-  uncut: ReportedResult,
-  parentCallId?: string,
-): ReportedResult {
-  const result: ReportedResult = {
-    ...uncut,
-    content: cutText(uncut.content),
-    ...(uncut.detail === undefined ? {} : { detail: cutDetail(uncut.detail) }),
-    ...(uncut.error === undefined ? {} : { error: cutText(uncut.error) }),
-  };
-  context.emit({
-    type: 'tool_result',
-    step: context.step,
-    callId: call.id,
-    name: call.name,
-    ok: result.ok,
-    content: result.content,
-    detail: result.detail,
-    error: result.ok ? undefined : (result.error ?? result.content),
-    latencyMs: Math.round(performance.now() - started),
-    parentCallId,
-  });
-  return result;
-}
-
 /** Waits for every call to report its result, then rethrows the first stop or fatal error. */
 async function settleAll<T>(work: Promise<T>[]): Promise<T[]> {
   const settled = await Promise.allSettled(work);
@@ -185,26 +152,19 @@ export function createFunctionCallingProtocol(options: FunctionCallingOptions): 
       ];
 
       /** Runs one domain tool call, reporting it as events, and returns what the model will see. */
-      const runDomainCall = async (
-        call: ParsedCall,
-        context: TurnContext,
-        offered: string[],
-        parentCallId?: string,
-      ): Promise<CallResult> => {
-        context.emit({ type: 'tool_call', step: context.step, callId: call.id, name: call.name, arguments: call.arguments, offered, parentCallId });
-        const started = performance.now();
-        const tool = toolsByName.get(call.name);
-        const problems = tool ? validateArguments(call.arguments, tool.parameters) : [];
-        let result: ReportedResult;
-        let stop: unknown;
-        if (!tool) {
-          result = { ok: false, invalid: true, content: `Error: there is no tool named "${call.name}". Available: ${offered.join(', ')}.` };
-        } else if (problems.length > 0) {
-          result = { ok: false, invalid: true, content: `Error: invalid arguments for ${call.name}: ${problems.join('; ')}.` };
-        } else {
+      const runDomainCall = (call: ParsedCall, context: TurnContext, offered: string[], parentCallId?: string): Promise<CallResult> =>
+        withToolCall(context, { callId: call.id, name: call.name, arguments: call.arguments, offered, parentCallId }, async (report) => {
+          const tool = toolsByName.get(call.name);
+          if (!tool) {
+            return report({ ok: false, invalid: true, content: `Error: there is no tool named "${call.name}". Available: ${offered.join(', ')}.` });
+          }
+          const problems = validateArguments(call.arguments, tool.parameters);
+          if (problems.length > 0) {
+            return report({ ok: false, invalid: true, content: `Error: invalid arguments for ${call.name}: ${problems.join('; ')}.` });
+          }
+          const started = performance.now();
           try {
             const output = await runWithDeadline((signal) => tool.run(call.arguments, { signal }), options.toolTimeoutMs, context);
-            result = { ok: !output.isError, content: output.content, detail: output.detail };
             context.chargeTool({
               callId: call.id,
               tool: call.name,
@@ -212,20 +172,13 @@ export function createFunctionCallingProtocol(options: FunctionCallingOptions): 
               basis: output.costBasis,
               latencyMs: performance.now() - started,
             });
+            return report({ ok: !output.isError, content: output.content, detail: output.detail });
           } catch (error) {
-            if (error instanceof RunStop || context.signal.aborted) {
-              stop = error;
-              result = { ok: false, content: stoppedMessage(error) };
-            } else {
-              const message = error instanceof Error ? error.message : String(error);
-              result = { ok: false, content: `Error: ${call.name} failed: ${message}`, error: message };
-            }
+            if (isStop(error, context)) throw error;
+            const message = error instanceof Error ? error.message : String(error);
+            return report({ ok: false, content: `Error: ${call.name} failed: ${message}`, error: message });
           }
-        }
-        const reported = reportResult(context, call, started, result, parentCallId);
-        if (stop) throw stop;
-        return reported;
-      };
+        });
 
       /** Runs a turn's calls concurrently and appends the turn and its results to the history. */
       const runTurnCalls = async (
@@ -251,85 +204,68 @@ export function createFunctionCallingProtocol(options: FunctionCallingOptions): 
         context: TurnContext,
       ): Promise<TurnOutcome> => {
         const offered = menu.map((t) => t.name);
-        context.emit({
-          type: 'tool_call',
-          step: context.step,
-          callId: call.id,
-          name: call.name,
-          arguments: call.arguments,
-          alias: expert.alias,
-          model: expert.model.model,
-          offered,
-        });
-        const started = performance.now();
-        const finish = (result: CallResult) => reportResult(context, call, started, result);
-        /** An expert that failed: the orchestrator's own turn stays, with the failure as the result. */
-        const failed = (content: string): TurnOutcome => {
-          const reported = finish({ ok: false, content });
-          history.push({ role: 'assistant', content: fallback.content, toolCalls: [asRequest(call)] });
-          history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: reported.content });
-          return { kind: 'continue', validCall: true };
-        };
-        const messages = expertConversation(history, options.system, expert.model.model);
-        const serverTools = expert.model.supportsServerTools;
-        let reply: OrchestratorOutput;
-        try {
-          const completion = await context.callModel({
-            callId: call.id,
-            kind: 'expert',
-            alias: expert.alias,
-            model: expert.model,
-            request: {
-              messages: serverTools ? messages : toPromptMessages(messages, domainSchemas),
-              tools: serverTools && domainSchemas.length > 0 ? domainSchemas : undefined,
-              temperature: expert.temperature,
-              maxTokens: expert.maxTokens,
-            },
+        const record = { callId: call.id, name: call.name, arguments: call.arguments, alias: expert.alias, model: expert.model.model, offered };
+        return withToolCall(context, record, async (report): Promise<TurnOutcome> => {
+          /** An expert that failed: the orchestrator's own turn stays, with the failure as the result. */
+          const failed = (content: string): TurnOutcome => {
+            const reported = report({ ok: false, content });
+            history.push({ role: 'assistant', content: fallback.content, toolCalls: [asRequest(call)] });
+            history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: reported.content });
+            return { kind: 'continue', validCall: true };
+          };
+          const messages = expertConversation(history, options.system, expert.model.model);
+          const serverTools = expert.model.supportsServerTools;
+          let reply: OrchestratorOutput;
+          try {
+            const completion = await context.callModel({
+              callId: call.id,
+              kind: 'expert',
+              alias: expert.alias,
+              model: expert.model,
+              request: {
+                messages: serverTools ? messages : toPromptMessages(messages, domainSchemas),
+                tools: serverTools && domainSchemas.length > 0 ? domainSchemas : undefined,
+                temperature: expert.temperature,
+                maxTokens: expert.maxTokens,
+              },
+            });
+            reply = context.interpret(completion);
+          } catch (error) {
+            if (isStop(error, context)) throw error;
+            const outcome = failed(`Error: ${expert.alias} failed: ${toErrorInfo(error).message}`);
+            if (needsUserAction(error)) throw error;
+            return outcome;
+          }
+          const calls = reply.calls.filter((c) => c.name !== CALL_EXPERT_TOOL).slice(0, MAX_CALLS_PER_TURN);
+          const raw = reply.completion.content;
+          // The expert's text stands as it wrote it (the reference keeps it whole), less any calls
+          // written as text, which become structured calls as a server's parser would make them; and
+          // cut, with a note, past MAX_TOOL_RESULT_CHARS, like any answer (docs/protocol.md).
+          const content = cutText(
+            calls.some((c) => c.origin !== 'server') && raw.includes('<tool_call>') ? raw.slice(0, raw.indexOf('<tool_call>')) : raw,
+          );
+          if (calls.length === 0) {
+            if (reply.message && reply.rejected.length === 0) {
+              report({ ok: true, content: `${expert.alias} replied: ${reply.message}` });
+              history.push({ role: 'assistant', content });
+              return { kind: 'done', stopReason: 'final_message', answer: cutText(reply.message) };
+            }
+            const why = reply.rejected.map((r) => r.reason).join('; ') || 'an empty reply';
+            return failed(`Error: ${expert.alias} replied with neither a message nor a valid call (${why}).`);
+          }
+          // A stop or fatal error among the expert's calls ends the turn; withToolCall reports it.
+          const outcomes = await runTurnCalls({ content, calls }, context, (c) => runDomainCall(c, context, domainNames, call.id));
+          const lines = calls.map((c, i) => `${c.name}(${JSON.stringify(c.arguments)}) -> ${outcomes[i]?.content ?? ''}`);
+          report({
+            ok: true,
+            content: [`${expert.alias} called:`, ...lines, reply.message ? `${expert.alias} said: ${reply.message}` : '']
+              .filter(Boolean)
+              .join('\n'),
           });
-          reply = context.interpret(completion);
-        } catch (error) {
-          if (error instanceof RunStop || context.signal.aborted) {
-            finish({ ok: false, content: stoppedMessage(error) });
-            throw error;
-          }
-          const outcome = failed(`Error: ${expert.alias} failed: ${toErrorInfo(error).message}`);
-          if (needsUserAction(error)) throw error;
-          return outcome;
-        }
-        const calls = reply.calls.filter((c) => c.name !== CALL_EXPERT_TOOL).slice(0, MAX_CALLS_PER_TURN);
-        const raw = reply.completion.content;
-        // The expert's text stands as it wrote it (the reference keeps it whole), less any calls
-        // written as text, which become structured calls as a server's parser would make them; and
-        // cut, with a note, past MAX_TOOL_RESULT_CHARS, like any answer (docs/protocol.md).
-        const content = cutText(
-          calls.some((c) => c.origin !== 'server') && raw.includes('<tool_call>') ? raw.slice(0, raw.indexOf('<tool_call>')) : raw,
-        );
-        if (calls.length === 0) {
-          if (reply.message && reply.rejected.length === 0) {
-            finish({ ok: true, content: `${expert.alias} replied: ${reply.message}` });
-            history.push({ role: 'assistant', content });
-            return { kind: 'done', stopReason: 'final_message', answer: cutText(reply.message) };
-          }
-          const why = reply.rejected.map((r) => r.reason).join('; ') || 'an empty reply';
-          return failed(`Error: ${expert.alias} replied with neither a message nor a valid call (${why}).`);
-        }
-        let outcomes: CallResult[];
-        try {
-          outcomes = await runTurnCalls({ content, calls }, context, (c) => runDomainCall(c, context, domainNames, call.id));
-        } catch (error) {
-          finish({ ok: false, content: stoppedMessage(error) });
-          throw error;
-        }
-        const lines = calls.map((c, i) => `${c.name}(${JSON.stringify(c.arguments)}) -> ${outcomes[i]?.content ?? ''}`);
-        finish({
-          ok: true,
-          content: [`${expert.alias} called:`, ...lines, reply.message ? `${expert.alias} said: ${reply.message}` : '']
-            .filter(Boolean)
-            .join('\n'),
+          return outcomes.some((r) => !r.invalid)
+            ? { kind: 'continue', validCall: true }
+            : { kind: 'continue', validCall: false, invalidReason: outcomes.map((r) => r.content).join('; ') };
         });
-        return outcomes.some((r) => !r.invalid)
-          ? { kind: 'continue', validCall: true }
-          : { kind: 'continue', validCall: false, invalidReason: outcomes.map((r) => r.content).join('; ') };
       };
 
       return {
@@ -373,7 +309,7 @@ export function createFunctionCallingProtocol(options: FunctionCallingOptions): 
 
           const offered = menu.map((t) => t.name);
           const results = await runTurnCalls({ content, calls }, context, (call) =>
-            call.name === CALL_EXPERT_TOOL ? Promise.resolve(unknownExpert(call, context, offered)) : runDomainCall(call, context, offered),
+            call.name === CALL_EXPERT_TOOL ? unknownExpert(call, context, offered) : runDomainCall(call, context, offered),
           );
           reportRejections();
           return results.some((r) => !r.invalid)
@@ -383,13 +319,14 @@ export function createFunctionCallingProtocol(options: FunctionCallingOptions): 
       };
 
       /** A call_expert naming no configured expert: an error the orchestrator can correct. */
-      function unknownExpert(call: ParsedCall, context: TurnContext, offered: string[]): CallResult {
-        context.emit({ type: 'tool_call', step: context.step, callId: call.id, name: call.name, arguments: call.arguments, offered });
-        return reportResult(context, call, performance.now(), {
-          ok: false,
-          invalid: true,
-          content: `Error: "expert" must be one of ${options.experts.map((e) => e.alias).join(', ')}; got ${JSON.stringify(call.arguments.expert ?? null)}.`,
-        });
+      function unknownExpert(call: ParsedCall, context: TurnContext, offered: string[]): Promise<CallResult> {
+        return withToolCall(context, { callId: call.id, name: call.name, arguments: call.arguments, offered }, async (report) =>
+          report({
+            ok: false,
+            invalid: true,
+            content: `Error: "expert" must be one of ${options.experts.map((e) => e.alias).join(', ')}; got ${JSON.stringify(call.arguments.expert ?? null)}.`,
+          }),
+        );
       }
     },
   };

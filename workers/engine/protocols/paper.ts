@@ -13,7 +13,6 @@ import type { PaperToolName } from '../config.ts';
 import type { ModelPrice } from '../pricing.ts';
 import {
   RunStop,
-  stoppedMessage,
   type OrchestratorOutput,
   type Protocol,
   type ProtocolSession,
@@ -21,7 +20,7 @@ import {
   type TurnOutcome,
 } from '../protocol.ts';
 import { budgetTokens, keepLastTokens } from '../tokens.ts';
-import { cutDetail, cutText } from '../truncate.ts';
+import { isStop, withToolCall, type ToolOutcome } from '../toolStep.ts';
 import type { ChatMessage, ChatModel, ToolSchema } from '../types.ts';
 import { formatSeconds } from '../format.ts';
 import { pythonLength, pythonPrefix, pythonStrip } from '../pythonStrings.ts';
@@ -331,13 +330,6 @@ export function extractTaggedAnswer(text: string): string {
   return (afterOpen.split('</answer>')[0] ?? '').trim();
 }
 
-interface ToolRunResult {
-  ok: boolean;
-  content: string;
-  detail?: unknown;
-  error?: string;
-}
-
 export function createPaperProtocol(options: PaperProtocolOptions): Protocol {
   const aliasesByTool = new Map<string, PaperExpert[]>();
   for (const expert of options.experts) {
@@ -372,7 +364,7 @@ export function createPaperProtocol(options: PaperProtocolOptions): Protocol {
         { role: 'user', content: expertPrompt(contextFor(expert), `Question: ${task}\n${instructionText}`) },
       ];
 
-      const runSearch = async (expert: PaperExpert, callId: string, context: TurnContext): Promise<ToolRunResult> => {
+      const runSearch = async (expert: PaperExpert, callId: string, context: TurnContext): Promise<ToolOutcome> => {
         const completion = await askExpert(expert, callId, context, instructed(expert, layout.searchInstruction));
         const query = extractQuery(completion.content);
         if (pythonLength(query) < layout.minQueryChars) {
@@ -404,7 +396,7 @@ export function createPaperProtocol(options: PaperProtocolOptions): Protocol {
         };
       };
 
-      const runCode = async (expert: PaperExpert, callId: string, context: TurnContext): Promise<ToolRunResult> => {
+      const runCode = async (expert: PaperExpert, callId: string, context: TurnContext): Promise<ToolOutcome> => {
         const completion = await askExpert(expert, callId, context, instructed(expert, CODE_INSTRUCTION));
         const code = extractCode(completion.content);
         if (!code) return { ok: false, content: 'The expert wrote no Python code.', detail: { code, raw: completion.content } };
@@ -426,7 +418,7 @@ export function createPaperProtocol(options: PaperProtocolOptions): Protocol {
         };
       };
 
-      const runAnswer = async (expert: PaperExpert, callId: string, context: TurnContext): Promise<ToolRunResult> => {
+      const runAnswer = async (expert: PaperExpert, callId: string, context: TurnContext): Promise<ToolOutcome> => {
         const messages = answerMessages(expert.answerStyle, options.variant, contextFor(expert), task);
         const completion = await askExpert(expert, callId, context, messages);
         const answer = extractAnswer(expert.answerStyle, completion.content);
@@ -479,53 +471,21 @@ export function createPaperProtocol(options: PaperProtocolOptions): Protocol {
 
           const { callId, tool, expert } = chosen;
           context.assertBudget();
-          context.emit({
-            type: 'tool_call',
-            step: context.step,
-            callId,
-            name: tool,
-            arguments: chosen.args,
-            alias: expert.alias,
-            model: expert.model.model,
-            offered,
-          });
-          const started = performance.now();
-          /** Reports the result cut to size, and returns what was reported. */
-          const finish = (uncut: ToolRunResult): ToolRunResult => {
-            const result: ToolRunResult = {
-              ok: uncut.ok,
-              content: cutText(uncut.content),
-              ...(uncut.detail === undefined ? {} : { detail: cutDetail(uncut.detail) }),
-              ...(uncut.error === undefined ? {} : { error: cutText(uncut.error) }),
-            };
-            context.emit({
-              type: 'tool_result',
-              step: context.step,
-              callId,
-              name: tool,
-              ok: result.ok,
-              content: result.content,
-              detail: result.detail,
-              error: result.error,
-              latencyMs: Math.round(performance.now() - started),
-            });
-            return result;
-          };
-          try {
-            const result = finish(await runners[tool](expert, callId, context));
-            if (tool === 'answer') return { kind: 'done', stopReason: 'answered', answer: result.content };
-            return { kind: 'continue', validCall: true };
-          } catch (error) {
-            if (error instanceof RunStop || context.signal.aborted) {
-              finish({ ok: false, content: stoppedMessage(error), error: stoppedMessage(error) });
-              throw error;
+          const call = { callId, name: tool, arguments: chosen.args, alias: expert.alias, model: expert.model.model, offered };
+          return withToolCall(context, call, async (report): Promise<TurnOutcome> => {
+            try {
+              const result = report(await runners[tool](expert, callId, context));
+              if (tool === 'answer') return { kind: 'done', stopReason: 'answered', answer: result.content };
+              return { kind: 'continue', validCall: true };
+            } catch (error) {
+              if (isStop(error, context)) throw error;
+              const info = toErrorInfo(error);
+              report({ ok: false, content: `The ${tool} call failed: ${info.message}`, error: info.message });
+              if (needsUserAction(error)) throw error;
+              // A transient failure (after the backend's own retries) costs the turn, as in the reference.
+              return { kind: 'continue', validCall: true };
             }
-            const info = toErrorInfo(error);
-            finish({ ok: false, content: `The ${tool} call failed: ${info.message}`, error: info.message });
-            if (needsUserAction(error)) throw error;
-            // A transient failure (after the backend's own retries) costs the turn, as in the reference.
-            return { kind: 'continue', validCall: true };
-          }
+          });
         },
       };
     },
