@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { ErrorBoundary } from './components/ErrorBoundary/index.tsx';
 import { CostPanel } from './components/Cost/index.tsx';
 import { DocumentsPanel } from './components/Documents/index.tsx';
@@ -13,8 +14,12 @@ import { Welcome } from './components/Welcome/index.tsx';
 import { useWarnBeforeLeavingRun } from './hooks/useWarnBeforeLeavingRun.ts';
 import { useRunStore } from './state/runStore.ts';
 
+// Manual mode's panel loads with the first manual run, not with the first screen.
+const HumanTurnPanel = lazy(() => import('./components/HumanTurn/index.tsx').then((module) => ({ default: module.HumanTurnPanel })));
+
 export function App() {
   useWarnBeforeLeavingRun();
+  const manual = useRunStore((state) => state.manual);
   const hasRun = useRunStore((state) => state.run !== null || state.phase !== 'idle' || state.rejection !== null);
   return (
     <>
@@ -42,6 +47,13 @@ export function App() {
         </div>
         <div className="column-trace">
           {hasRun ? <RunStatus /> : <Welcome />}
+          {manual && (
+            <ErrorBoundary what="Your turn">
+              <Suspense fallback={null}>
+                <HumanTurnPanel />
+              </Suspense>
+            </ErrorBoundary>
+          )}
           <ErrorBoundary what="The trace">
             <Trace />
           </ErrorBoundary>

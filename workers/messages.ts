@@ -6,6 +6,7 @@
 
 import type { LoadProgress } from './backends/webllm/loadProgress.ts';
 import type { RunEvent } from './engine/events.ts';
+import type { HumanChoice, HumanTurn } from './engine/humanOrchestrator.ts';
 import type { HeldKey } from './keys.ts';
 import type { LocalModelRequest, LocalModelsState } from './models/localModels.ts';
 
@@ -15,8 +16,11 @@ export type ToWorker =
   | { type: 'set_key'; provider: string; key: string | null; origin: string | null }
   /** The user agreed to send a held key to `to`: it moves there if still bound to `from`. */
   | { type: 'bind_key'; provider: string; from: string | null; to: string }
-  /** Starts a run. `config` is the config file's JSON value, validated by the worker. */
-  | { type: 'start'; runId: string; config: unknown; task: string }
+  /** Starts a run. `config` is the config file's JSON value, validated by the worker. With
+   * `manual`, the person takes the orchestrator's turns (each asked with `human_turn`). */
+  | { type: 'start'; runId: string; config: unknown; task: string; manual?: boolean }
+  /** The person's choice for the turn `human_turn` asked (checked by the worker). */
+  | { type: 'human_choice'; runId: string; turnId: string; choice: HumanChoice }
   | { type: 'stop'; runId: string }
   /** Loads a model in this browser. `port` (transferred) leads to a model worker the page started
    * for it (workers/models/webllm.worker.ts); its engine runs there. */
@@ -30,6 +34,9 @@ export type ToWorker =
 export type FromWorker =
   /** Events of a run, oldest first. Deltas are batched so the page re-renders at most once a frame. */
   | { type: 'events'; events: RunEvent[] }
+  /** A manual run asks the person to take the orchestrator's turn (after posting every event
+   * before it). */
+  | { type: 'human_turn'; runId: string; turn: HumanTurn }
   /** The run could not start (an invalid config): nothing was called or charged. */
   | { type: 'run_rejected'; runId: string; problems: string[] }
   /** The engine broke without finishing the run (a bug): the page says so instead of waiting. */

@@ -14,6 +14,7 @@ import { openDocumentStore } from '../tools/search/documentStore.ts';
 import { createCorpusRetriever, type Retriever } from '../tools/search/retriever.ts';
 import { ConfigError, parseConfig, protocolExperts, type OrchestraConfig } from './engine/config.ts';
 import type { RunEvent } from './engine/events.ts';
+import { checkHumanChoice, createHumanOrchestrator } from './engine/humanOrchestrator.ts';
 import { runOrchestration } from './engine/run.ts';
 import { describeError, redact } from './backends/errors.ts';
 import { KeyRing } from './keys.ts';
@@ -86,7 +87,39 @@ function usesPython(config: OrchestraConfig): boolean {
     : config.functionCalling.tools.includes('run_python');
 }
 
-async function start(runId: string, configValue: unknown, task: string): Promise<void> {
+/** Turns a person is taking, by `${runId}/${turnId}`: what to do with their choice. */
+const humanTurns = new Map<string, (choice: unknown) => void>();
+
+/** The person as a manual run's orchestrator: each turn goes to the page and waits for them. */
+function personFor(runId: string) {
+  return createHumanOrchestrator(
+    (turn, signal) =>
+      new Promise((resolve, reject) => {
+        const key = `${runId}/${turn.turnId}`;
+        const stopped = () => {
+          humanTurns.delete(key);
+          reject(new DOMException('The run was stopped while you were choosing.', 'AbortError'));
+        };
+        if (signal?.aborted) return stopped();
+        signal?.addEventListener('abort', stopped, { once: true });
+        humanTurns.set(key, (value) => {
+          const checked = checkHumanChoice(value, turn.tools);
+          if (!checked.ok) {
+            post({ type: 'human_turn', runId, turn: { ...turn, problem: checked.problem } });
+            return;
+          }
+          humanTurns.delete(key);
+          signal?.removeEventListener('abort', stopped);
+          resolve(checked.choice);
+        });
+        // The trace on the page shows everything up to this turn before the person chooses.
+        flush();
+        post({ type: 'human_turn', runId, turn });
+      }),
+  );
+}
+
+async function start(runId: string, configValue: unknown, task: string, manual: boolean): Promise<void> {
   let prepared: ReturnType<typeof prepareRun>;
   try {
     const config = parseConfig(configValue);
@@ -107,7 +140,7 @@ async function start(runId: string, configValue: unknown, task: string): Promise
           providerName,
           ...(provider.constrainToolCalls === undefined ? {} : { constrainToolCalls: provider.constrainToolCalls }),
         }),
-    });
+    }, manual ? { person: personFor(runId) } : {});
   } catch (error) {
     post({
       type: 'run_rejected',
@@ -175,7 +208,10 @@ self.onmessage = (message: MessageEvent<ToWorker>) => {
       post({ type: 'keys', held: keys.held() });
       break;
     case 'start':
-      void start(data.runId, data.config, data.task);
+      void start(data.runId, data.config, data.task, data.manual === true);
+      break;
+    case 'human_choice':
+      humanTurns.get(`${data.runId}/${data.turnId}`)?.(data.choice);
       break;
     case 'stop':
       runs.get(data.runId)?.abort();

@@ -112,6 +112,10 @@ export interface DomainTools {
 
 export interface PrepareOptions {
   domain?: DomainTools;
+  /** A person takes the orchestrator's turns (humanOrchestrator.ts): the config's orchestrator
+   * is not created (no key or loaded model needed); the person's turns cost nothing. Paper
+   * protocol only. */
+  person?: ChatModel;
 }
 
 /** The experts a run calls: the config protocol's, or for a domain run its `call_expert` ones. */
@@ -128,7 +132,13 @@ export function createModel(config: OrchestraConfig, environment: RunEnvironment
 }
 
 export function prepareRun(config: OrchestraConfig, environment: RunEnvironment, options: PrepareOptions = {}): PreparedRun {
-  const pricing = effectivePricing(config);
+  if (options.person && (options.domain || config.protocol !== 'paper')) {
+    throw new Error('You can take the orchestrator’s turns in the paper protocol only: switch the config’s protocol to "paper".');
+  }
+  const configPricing = effectivePricing(config);
+  const pricing = options.person
+    ? { ...configPricing, models: { ...configPricing.models, [options.person.model]: FREE } }
+    : configPricing;
   const models = new Map<string, ChatModel>();
   /** Models loaded in the browser have a context window the run must fit into. */
   const windows = new Map<ChatModel, number>();
@@ -158,7 +168,7 @@ export function prepareRun(config: OrchestraConfig, environment: RunEnvironment,
     };
   };
 
-  const orchestratorModel = modelFor(config.orchestrator.provider, config.orchestrator.model);
+  const orchestratorModel = options.person ?? modelFor(config.orchestrator.provider, config.orchestrator.model);
   const orchestratorWindow = windows.get(orchestratorModel);
   // A domain run speaks the function-calling protocol, whatever the config's.
   const configuredMaxTokens = config.orchestrator.maxTokens ?? ORCHESTRATOR_MAX_TOKENS[options.domain ? 'function-calling' : config.protocol];
@@ -220,6 +230,7 @@ export function prepareRun(config: OrchestraConfig, environment: RunEnvironment,
       searchTopK: config.paper.searchTopK,
       codeTimeoutMs: config.paper.codeTimeoutSeconds * 1000,
       budgets: fit.budgets,
+      writtenArguments: options.person !== undefined,
     });
   } else {
     protocol = createFunctionCallingProtocol({
@@ -244,7 +255,8 @@ export function prepareRun(config: OrchestraConfig, environment: RunEnvironment,
     protocol,
     orchestrator: {
       model: orchestratorModel,
-      toolMode: config.orchestrator.toolMode,
+      // A person's menu arrives structured; their choice comes back as a parsed call.
+      toolMode: options.person ? 'server' : config.orchestrator.toolMode,
       temperature: config.orchestrator.temperature,
       maxTokens: orchestratorMaxTokens,
       enableThinking: config.orchestrator.enableThinking,

@@ -3,6 +3,7 @@
 
 import { create } from 'zustand';
 import type { RunEvent } from '../../workers/engine/events.ts';
+import type { HumanTurn } from '../../workers/engine/humanOrchestrator.ts';
 import { endRun, foldEvents, type RunView } from './runView.ts';
 
 export type RunPhase = 'idle' | 'starting' | 'running' | 'stopping';
@@ -20,6 +21,10 @@ export interface RunState {
   stopRequestedAt: number | null;
   /** How long the last stop took from the press to the run's end, in ms. */
   lastStopMs: number | null;
+  /** The run is manual: the person takes the orchestrator's turns. */
+  manual: boolean;
+  /** The turn waiting for the person's choice, in a manual run. */
+  humanTurn: HumanTurn | null;
 }
 
 const initialState: RunState = {
@@ -30,14 +35,24 @@ const initialState: RunState = {
   crash: null,
   stopRequestedAt: null,
   lastStopMs: null,
+  manual: false,
+  humanTurn: null,
 };
 
 export const useRunStore = create<RunState>()(() => initialState);
 
 export const runActions = {
   /** A new run replaces the last one on screen at once; its events follow. */
-  starting(runId: string): void {
-    useRunStore.setState({ ...initialState, phase: 'starting', pendingRunId: runId });
+  starting(runId: string, manual = false): void {
+    useRunStore.setState({ ...initialState, phase: 'starting', pendingRunId: runId, manual });
+  },
+  /** The person's turn in a manual run. */
+  humanTurn(runId: string, turn: HumanTurn): void {
+    useRunStore.setState((state) => (state.pendingRunId === runId && state.phase !== 'idle' ? { humanTurn: turn } : state));
+  },
+  /** The person chose; the turn goes on in the worker. */
+  humanChose(): void {
+    useRunStore.setState({ humanTurn: null });
   },
   applyEvents(events: readonly RunEvent[]): void {
     useRunStore.setState((state) => {
@@ -78,9 +93,10 @@ export const runActions = {
 };
 
 /** The page's side of a run's end: idle again, and how long a requested stop took. */
-function ended(state: RunState): Pick<RunState, 'phase' | 'stopRequestedAt' | 'lastStopMs'> {
+function ended(state: RunState): Pick<RunState, 'phase' | 'stopRequestedAt' | 'lastStopMs' | 'humanTurn'> {
   return {
     phase: 'idle',
+    humanTurn: null,
     stopRequestedAt: null,
     lastStopMs: state.stopRequestedAt === null ? state.lastStopMs : performance.now() - state.stopRequestedAt,
   };

@@ -9,6 +9,7 @@ import { addressesOutsideCatalogue, type ForeignAddress } from '../../workers/ba
 import { providerOrigin } from '../../workers/keys.ts';
 import type { LocalModelRequest } from '../../workers/models/localModels.ts';
 import { readConfigText } from '../worker/configImport.ts';
+import type { HumanChoice } from '../../workers/engine/humanOrchestrator.ts';
 import { createOrchestratorClient, type OrchestratorClient } from '../worker/orchestratorClient.ts';
 import { customToolsActions, customToolsForConfig } from './customToolsStore.ts';
 import { modelsActions, useModelsStore } from './modelsStore.ts';
@@ -25,6 +26,7 @@ const loadRequests = new Map<string, LocalModelRequest>();
 function orchestrator(): OrchestratorClient {
   client ??= createOrchestratorClient({
     onEvents: (events) => runActions.applyEvents(events),
+    onHumanTurn: (runId, turn) => runActions.humanTurn(runId, turn),
     onRejected: (runId, problems) => runActions.rejected(runId, problems),
     onKeys: (held) => setupActions.keysHeld(held),
     onRunFailed: (runId, message) => runActions.failed(runId, message),
@@ -131,11 +133,12 @@ export function currentConfig(): ConfigDraft {
   };
 }
 
-export function startRun(task: string): void {
+/** Starts a run of `task`; with `manual`, the person takes the orchestrator's turns. */
+export function startRun(task: string, { manual = false }: { manual?: boolean } = {}): void {
   const { phase } = useRunStore.getState();
   if (phase !== 'idle') return;
   const runId = newRunId();
-  runActions.starting(runId);
+  runActions.starting(runId, manual);
   const trimmed = task.trim();
   if (!trimmed) {
     runActions.rejected(runId, ['Type a task first.']);
@@ -147,7 +150,19 @@ export function startRun(task: string): void {
     runActions.rejected(runId, check.problems);
     return;
   }
-  orchestrator().start(runId, config, trimmed);
+  if (manual && check.config.protocol !== 'paper') {
+    runActions.rejected(runId, ['You can take the orchestrator’s turns in the paper protocol only: choose "Paper" above.']);
+    return;
+  }
+  orchestrator().start(runId, config, trimmed, manual);
+}
+
+/** The person's choice for the turn a manual run is waiting on. */
+export function chooseTurn(choice: HumanChoice): void {
+  const { pendingRunId, humanTurn } = useRunStore.getState();
+  if (!pendingRunId || !humanTurn) return;
+  runActions.humanChose();
+  orchestrator().humanChoice(pendingRunId, humanTurn.turnId, choice);
 }
 
 /** A stop lands within a fraction of a second; past this the worker is ended under the run. */

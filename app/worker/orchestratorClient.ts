@@ -6,12 +6,15 @@
 
 import type { LoadProgress } from '../../workers/backends/webllm/loadProgress.ts';
 import type { RunEvent } from '../../workers/engine/events.ts';
+import type { HumanChoice, HumanTurn } from '../../workers/engine/humanOrchestrator.ts';
 import type { HeldKey } from '../../workers/keys.ts';
 import type { FromWorker, ToModelWorker, ToWorker } from '../../workers/messages.ts';
 import type { LocalModelRequest, LocalModelsState } from '../../workers/models/localModels.ts';
 
 export interface OrchestratorHandlers {
   onEvents(events: RunEvent[]): void;
+  /** A manual run waits for the person's choice of this turn. */
+  onHumanTurn(runId: string, turn: HumanTurn): void;
   onRejected(runId: string, problems: string[]): void;
   onKeys(held: HeldKey[]): void;
   /** The engine broke without finishing this run (a bug): the run is over, the worker still works. */
@@ -31,7 +34,10 @@ export interface OrchestratorClient {
   setKey(provider: string, key: string | null, origin: string | null): void;
   /** Moves a held key from the origin it is bound to (`from`) to `to`, as the user agreed. */
   bindKey(provider: string, from: string | null, to: string): void;
-  start(runId: string, config: unknown, task: string): void;
+  /** Starts a run; `manual`: the person takes the orchestrator's turns. */
+  start(runId: string, config: unknown, task: string, manual?: boolean): void;
+  /** The person's choice for a turn `onHumanTurn` asked. */
+  humanChoice(runId: string, turnId: string, choice: HumanChoice): void;
   stop(runId: string): void;
   loadModel(model: LocalModelRequest, contextWindow: number): void;
   cancelLoad(modelId: string): void;
@@ -67,6 +73,9 @@ export function createOrchestratorClient(handlers: OrchestratorHandlers): Orches
       switch (data.type) {
         case 'events':
           handlers.onEvents(data.events);
+          break;
+        case 'human_turn':
+          handlers.onHumanTurn(data.runId, data.turn);
           break;
         case 'run_rejected':
           handlers.onRejected(data.runId, data.problems);
@@ -139,7 +148,8 @@ export function createOrchestratorClient(handlers: OrchestratorHandlers): Orches
   return {
     setKey: (provider, key, origin) => send({ type: 'set_key', provider, key, origin }),
     bindKey: (provider, from, to) => send({ type: 'bind_key', provider, from, to }),
-    start: (runId, config, task) => send({ type: 'start', runId, config, task }),
+    start: (runId, config, task, manual) => send({ type: 'start', runId, config, task, ...(manual ? { manual } : {}) }),
+    humanChoice: (runId, turnId, choice) => send({ type: 'human_choice', runId, turnId, choice }),
     stop: (runId) => send({ type: 'stop', runId }),
     restart: (message) => lose(message),
     loadModel,

@@ -12,6 +12,7 @@ const PROTOCOLS = [
 
 export function TaskPanel() {
   const [task, setTask] = useState('');
+  const [manual, setManual] = useState(false);
   const phase = useRunStore((state) => state.phase);
   const protocol = useSetupStore((state) => state.draft.protocol ?? 'paper');
   const samples = useSampleTasks();
@@ -30,13 +31,13 @@ export function TaskPanel() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    startRun(task);
+    startRun(task, { manual });
   };
   // Ctrl+Enter / Cmd+Enter runs from inside the task box.
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
       event.preventDefault();
-      if (!busy) startRun(task);
+      if (!busy) startRun(task, { manual });
     }
   };
   const chooseProtocol = (value: 'paper' | 'function-calling') => {
@@ -96,6 +97,16 @@ export function TaskPanel() {
             </label>
           ))}
         </fieldset>
+        <label className="task-manual">
+          <input type="checkbox" checked={manual} disabled={busy} onChange={(event) => setManual(event.target.checked)} />
+          <span>
+            <strong>You are the orchestrator</strong>{' '}
+            <span className="muted">
+              — choose each turn's tool and model yourself, from the menu the model reads (paper protocol; the experts still
+              answer)
+            </span>
+          </span>
+        </label>
         <div className="task-actions">
           <button ref={runButton} type="submit" className="primary" aria-disabled={busy}>
             Run

@@ -67,6 +67,10 @@ export interface PaperProtocolOptions {
   searchTopK: number;
   codeTimeoutMs: number;
   budgets: PaperBudgets;
+  /** A person is the orchestrator ("you are the orchestrator"): a `query` on search or `code` on
+   * enhance_reasoning that they wrote is used instead of asking the alias's expert. Off for a
+   * model, as in the reference, which ignores any argument but `model`. */
+  writtenArguments?: boolean;
 }
 
 export const PAPER_SYSTEM_PROMPT = 'You are good at using tools.';
@@ -171,6 +175,28 @@ export function describeAliases(aliases: readonly AliasDescription[]): { choices
     sentences: aliases.map((a) => `${a.alias} ${a.description}`.trim()).join(' '),
     table: [PRICE_TABLE_HEADER, ...rows].join('\n'),
   };
+}
+
+/** One row of an alias table as the orchestrator reads it (figures as written there). */
+export interface AliasRow {
+  alias: string;
+  inputPerM: string;
+  outputPerM: string;
+  latency: string;
+}
+
+/** The rows of the price-and-latency table in a `model` parameter's description (describeAliases):
+ * what a person playing the orchestrator is shown, read from the very text the model reads. */
+export function readAliasTable(description: string): AliasRow[] {
+  const lines = description.split('\n');
+  const header = lines.indexOf(PRICE_TABLE_HEADER);
+  if (header < 0) return [];
+  return lines.slice(header + 1).flatMap((line) => {
+    const cells = line.split(' | ');
+    if (cells.length !== 4) return [];
+    const [alias, inputPerM, outputPerM, latency] = cells as [string, string, string, string];
+    return [{ alias, inputPerM, outputPerM, latency }];
+  });
 }
 
 /** The `model` parameter's description: choices, one sentence per alias, the price table. */
@@ -364,11 +390,18 @@ export function createPaperProtocol(options: PaperProtocolOptions): Protocol {
         { role: 'user', content: expertPrompt(contextFor(expert), `Question: ${task}\n${instructionText}`) },
       ];
 
-      const runSearch = async (expert: PaperExpert, callId: string, context: TurnContext): Promise<ToolOutcome> => {
-        const completion = await askExpert(expert, callId, context, instructed(expert, layout.searchInstruction));
-        const query = extractQuery(completion.content);
+      /** What the person wrote in `field` themselves, when a person orchestrates (else null). */
+      const written = (args: Record<string, unknown>, field: 'query' | 'code'): string | null => {
+        const value = args[field];
+        return options.writtenArguments && typeof value === 'string' && value.trim() ? value : null;
+      };
+
+      const runSearch = async (expert: PaperExpert, callId: string, context: TurnContext, args: Record<string, unknown>): Promise<ToolOutcome> => {
+        const own = written(args, 'query');
+        const raw = own ?? (await askExpert(expert, callId, context, instructed(expert, layout.searchInstruction))).content;
+        const query = own ?? extractQuery(raw);
         if (pythonLength(query) < layout.minQueryChars) {
-          return { ok: false, content: 'The expert wrote no usable query.', detail: { query, raw: completion.content } };
+          return { ok: false, content: 'The expert wrote no usable query.', detail: { query, raw } };
         }
         const started = performance.now();
         const problems: SourceFailure[] = [];
@@ -396,10 +429,11 @@ export function createPaperProtocol(options: PaperProtocolOptions): Protocol {
         };
       };
 
-      const runCode = async (expert: PaperExpert, callId: string, context: TurnContext): Promise<ToolOutcome> => {
-        const completion = await askExpert(expert, callId, context, instructed(expert, CODE_INSTRUCTION));
-        const code = extractCode(completion.content);
-        if (!code) return { ok: false, content: 'The expert wrote no Python code.', detail: { code, raw: completion.content } };
+      const runCode = async (expert: PaperExpert, callId: string, context: TurnContext, args: Record<string, unknown>): Promise<ToolOutcome> => {
+        const own = written(args, 'code');
+        const raw = own ?? (await askExpert(expert, callId, context, instructed(expert, CODE_INSTRUCTION))).content;
+        const code = own ?? extractCode(raw);
+        if (!code) return { ok: false, content: 'The expert wrote no Python code.', detail: { code, raw } };
         const result = await context.race(options.python.run(code, { timeoutMs: options.codeTimeoutMs, signal: context.signal }));
         context.chargeCode({ callId, seconds: result.durationMs / 1000, latencyMs: result.durationMs });
         if (result.aborted) throw new RunStop('aborted');
@@ -418,7 +452,7 @@ export function createPaperProtocol(options: PaperProtocolOptions): Protocol {
         };
       };
 
-      const runAnswer = async (expert: PaperExpert, callId: string, context: TurnContext): Promise<ToolOutcome> => {
+      const runAnswer = async (expert: PaperExpert, callId: string, context: TurnContext, _args: Record<string, unknown>): Promise<ToolOutcome> => {
         const messages = answerMessages(expert.answerStyle, options.variant, contextFor(expert), task);
         const completion = await askExpert(expert, callId, context, messages);
         const answer = extractAnswer(expert.answerStyle, completion.content);
@@ -474,7 +508,7 @@ export function createPaperProtocol(options: PaperProtocolOptions): Protocol {
           const call = { callId, name: tool, arguments: chosen.args, alias: expert.alias, model: expert.model.model, offered };
           return withToolCall(context, call, async (report): Promise<TurnOutcome> => {
             try {
-              const result = report(await runners[tool](expert, callId, context));
+              const result = report(await runners[tool](expert, callId, context, chosen.args));
               if (tool === 'answer') return { kind: 'done', stopReason: 'answered', answer: result.content };
               return { kind: 'continue', validCall: true };
             } catch (error) {

@@ -1,0 +1,85 @@
+// "You are the orchestrator": a person takes each turn from the same menu the model reads, in the
+// real page, worker and engine, against the scripted server for the experts. The orchestrator's
+// model is never called; the person's query replaces the search expert's; the answer expert they
+// chose is called and charged.
+
+import { formatUsd } from '../workers/engine/ledger.ts';
+import type { Scenario } from './fixtures/scenario.ts';
+import { expect, scriptedConfig, test, type Playground } from './support/playground.ts';
+
+const ANSWER_USAGE = { prompt_tokens: 300, completion_tokens: 5 };
+const scenario: Scenario = {
+  models: { 'scripted/answerer-mini': [{ repeat: true, content: '<answer>Helsinki</answer>', usage: ANSWER_USAGE }] },
+};
+
+function yourTurn(playground: Playground) {
+  return playground.page.getByRole('region', { name: /^Your turn/ });
+}
+
+async function startManual(playground: Playground, serverUrl: string): Promise<void> {
+  await playground.open();
+  await playground.importConfig(scriptedConfig(serverUrl));
+  await playground.page.getByRole('checkbox', { name: /You are the orchestrator/ }).check();
+  await playground.run('What is the capital of Finland?');
+}
+
+test('a person’s choices make the route: their own query, then the cheap answer model; the orchestrator model is never called', async ({
+  playground,
+  scripted,
+}, testInfo) => {
+  const server = await scripted.start(scenario);
+  await startManual(playground, server.url);
+
+  const turn = yourTurn(playground);
+  await expect(turn).toContainText('Your turn');
+  // The menu the model reads: the paper's tools, each alias with its prices and latency.
+  await turn.getByRole('radio', { name: /^search/ }).check();
+  await expect(turn.getByRole('radio', { name: /search-1/ })).toBeVisible();
+  await expect(turn).toContainText('in $0.25 · out $2 per M tokens · about 3s');
+  await turn.getByRole('radio', { name: /search-1/ }).check();
+  await turn.getByRole('textbox', { name: /Write the search query yourself/ }).fill('Helsinki capital of Finland');
+  await playground.page.screenshot({ path: testInfo.outputPath('your-turn.png'), fullPage: false });
+  await turn.getByRole('button', { name: 'Make this call' }).click();
+
+  // The next turn reads the documents the search found (the corpus index builds on first use).
+  await expect(turn).toContainText('step 2', { timeout: 30_000 });
+  await turn.getByText('What the orchestrator would read this turn').click();
+  await expect(turn.locator('pre')).toContainText('Doc 1:');
+  await turn.getByRole('radio', { name: /^answer/ }).check();
+  await turn.getByRole('radio', { name: /answer-2/ }).check();
+  await turn.getByRole('button', { name: 'Answer with this model' }).click();
+
+  await playground.waitForFinish();
+  await expect(turn).toHaveCount(0);
+  await expect(playground.runStatus).toContainText('Answered · 2 steps');
+  await expect(playground.trace.getByRole('region', { name: 'Final answer' })).toContainText('Helsinki');
+  const steps = playground.steps();
+  await expect(steps).toHaveCount(2);
+  await expect(steps.nth(0)).toContainText('search-1');
+  await expect(steps.nth(1)).toContainText('answer-2');
+  // Only the answer expert was called: the person wrote the query, and their turns are free.
+  const modelsCalled = server.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/chat/completions')).map((r) => (r.body as { model: string }).model);
+  expect(modelsCalled).toEqual(['scripted/answerer-mini']);
+  const answerUsd = (ANSWER_USAGE.prompt_tokens * 0.25 + ANSWER_USAGE.completion_tokens * 2) / 1e6;
+  await expect(playground.totalCost).toContainText(formatUsd(answerUsd));
+});
+
+test('Stop while the person is choosing ends the run at once and takes the turn away', async ({ playground, scripted }) => {
+  const server = await scripted.start(scenario);
+  await startManual(playground, server.url);
+  await expect(yourTurn(playground)).toBeVisible();
+  await playground.stopButton.click();
+  await playground.waitForFinish(10_000);
+  await expect(yourTurn(playground)).toHaveCount(0);
+  await expect(playground.runStatus).toContainText(/stopped/i);
+  expect(server.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/chat/completions'))).toEqual([]);
+});
+
+test('manual runs follow the paper protocol: a function-calling config is refused with what to do', async ({ playground, scripted }) => {
+  const server = await scripted.start(scenario);
+  await playground.open();
+  await playground.importConfig(scriptedConfig(server.url, { protocol: 'function-calling' }));
+  await playground.page.getByRole('checkbox', { name: /You are the orchestrator/ }).check();
+  await playground.run('What is the capital of Finland?');
+  await expect(playground.runStatus).toContainText('paper protocol only');
+});
