@@ -97,6 +97,8 @@ test.describe('Python sandbox', () => {
   });
 
   test.afterAll(async () => {
+    // A spare worker booted after the last run may still be fetching through a route.
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
     await page.close();
   });
 
@@ -427,6 +429,8 @@ test.describe('Python sandbox with cross-origin isolation (interrupt buffer), as
   });
 
   test.afterAll(async () => {
+    // A spare worker booted after the last run may still be fetching through a route.
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
     await page.close();
   });
 
