@@ -12,6 +12,7 @@ import { ToolsPanel } from './components/Tools/index.tsx';
 import { Trace } from './components/Trace/index.tsx';
 import { Welcome } from './components/Welcome/index.tsx';
 import { useWarnBeforeLeavingRun } from './hooks/useWarnBeforeLeavingRun.ts';
+import { useComparisonStore } from './state/comparisonStore.ts';
 import { useRunStore } from './state/runStore.ts';
 
 // Manual mode's panel loads with the first manual run, not with the first screen.
@@ -20,6 +21,7 @@ const HumanTurnPanel = lazy(() => import('./components/HumanTurn/index.tsx').the
 export function App() {
   useWarnBeforeLeavingRun();
   const manual = useRunStore((state) => state.manual);
+  const comparing = useComparisonStore((state) => state.you !== null);
   const hasRun = useRunStore((state) => state.run !== null || state.phase !== 'idle' || state.rejection !== null);
   return (
     <>
@@ -47,7 +49,7 @@ export function App() {
         </div>
         <div className="column-trace">
           {hasRun ? <RunStatus /> : <Welcome />}
-          {manual && (
+          {(manual || comparing) && (
             <ErrorBoundary what="Your turn">
               <Suspense fallback={null}>
                 <HumanTurnPanel />

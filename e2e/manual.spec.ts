@@ -9,7 +9,14 @@ import { expect, scriptedConfig, test, type Playground } from './support/playgro
 
 const ANSWER_USAGE = { prompt_tokens: 300, completion_tokens: 5 };
 const scenario: Scenario = {
-  models: { 'scripted/answerer-mini': [{ repeat: true, content: '<answer>Helsinki</answer>', usage: ANSWER_USAGE }] },
+  models: {
+    'scripted/answerer-mini': [{ repeat: true, content: '<answer>Helsinki</answer>', usage: ANSWER_USAGE }],
+    // When the orchestrator tries the same task: straight to the strong (dear) answer model.
+    'nvidia/Nemotron-Orchestrator-8B': [
+      { repeat: true, content: '<tool_call>\n{"name": "answer", "arguments": {"model": "answer-1"}}\n</tool_call>', usage: { prompt_tokens: 900, completion_tokens: 20 } },
+    ],
+    'scripted/answerer': [{ repeat: true, content: '<answer>Helsinki</answer>', usage: { prompt_tokens: 300, completion_tokens: 5 } }],
+  },
 };
 
 function yourTurn(playground: Playground) {
@@ -62,6 +69,26 @@ test('a person’s choices make the route: their own query, then the cheap answe
   expect(modelsCalled).toEqual(['scripted/answerer-mini']);
   const answerUsd = (ANSWER_USAGE.prompt_tokens * 0.25 + ANSWER_USAGE.completion_tokens * 2) / 1e6;
   await expect(playground.totalCost).toContainText(formatUsd(answerUsd));
+
+  // Then the orchestrator takes the same task, and the two are scored side by side.
+  const over = playground.page.getByRole('region', { name: 'Your run is over' });
+  await over.getByRole('button', { name: 'Let the orchestrator try it' }).click();
+  const comparison = playground.page.getByRole('region', { name: 'You against the orchestrator' });
+  await expect(comparison.getByRole('table')).toBeVisible({ timeout: 30_000 });
+  await expect(comparison).toContainText('search → search-1');
+  await expect(comparison).toContainText('answer → answer-1');
+  // No reference answer for this task: nobody is right until the person says so, and a wrong
+  // answer scores 0.
+  await expect(comparison.getByLabel('Your reward')).toHaveText('0');
+  await comparison.getByRole('checkbox', { name: 'your answer is right' }).check();
+  await comparison.getByRole('checkbox', { name: 'its answer is right' }).check();
+  await expect(comparison).toContainText('the orchestrator was the dearer of the two');
+  await expect(comparison).toContainText('Cost counted 0.25 of the reward');
+  await playground.page.screenshot({ path: testInfo.outputPath('you-against-the-orchestrator.png'), fullPage: false });
+  // Moving the preference scores the same two runs again.
+  const before = await comparison.getByLabel('Your reward').textContent();
+  await playground.preferences.getByRole('radio', { name: 'Cheapest' }).check();
+  await expect(comparison.getByLabel('Your reward')).not.toHaveText(before ?? '');
 });
 
 test('Stop while the person is choosing ends the run at once and takes the turn away', async ({ playground, scripted }) => {

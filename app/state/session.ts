@@ -10,6 +10,7 @@ import { providerOrigin } from '../../workers/keys.ts';
 import type { LocalModelRequest } from '../../workers/models/localModels.ts';
 import { readConfigText } from '../worker/configImport.ts';
 import type { HumanChoice } from '../../workers/engine/humanOrchestrator.ts';
+import { comparisonActions } from './comparisonStore.ts';
 import { createOrchestratorClient, type OrchestratorClient } from '../worker/orchestratorClient.ts';
 import { customToolsActions, customToolsForConfig } from './customToolsStore.ts';
 import { modelsActions, useModelsStore } from './modelsStore.ts';
@@ -133,10 +134,24 @@ export function currentConfig(): ConfigDraft {
   };
 }
 
-/** Starts a run of `task`; with `manual`, the person takes the orchestrator's turns. */
+/** Starts a run of `task`; with `manual`, the person takes the orchestrator's turns. A run the
+ * person starts ends any comparison on screen. */
 export function startRun(task: string, { manual = false }: { manual?: boolean } = {}): void {
-  const { phase } = useRunStore.getState();
-  if (phase !== 'idle') return;
+  if (useRunStore.getState().phase !== 'idle') return;
+  comparisonActions.cleared();
+  launchRun(task, manual);
+}
+
+/** After a manual run: the configured orchestrator runs the same task, to compare with. */
+export function letOrchestratorTry(): void {
+  const { run, manual, phase } = useRunStore.getState();
+  if (!manual || !run || run.status !== 'finished' || phase !== 'idle') return;
+  launchRun(run.task, false);
+  const { pendingRunId } = useRunStore.getState();
+  if (pendingRunId) comparisonActions.started(run, pendingRunId);
+}
+
+function launchRun(task: string, manual: boolean): void {
   const runId = newRunId();
   runActions.starting(runId, manual);
   const trimmed = task.trim();

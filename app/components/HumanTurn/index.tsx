@@ -4,18 +4,42 @@
 // the code themselves instead of leaving it to the alias's expert.
 
 import { useId, useState, type FormEvent } from 'react';
-import { chooseTurn } from '../../state/session.ts';
+import { useComparisonStore } from '../../state/comparisonStore.ts';
+import { chooseTurn, letOrchestratorTry } from '../../state/session.ts';
 import { useRunStore } from '../../state/runStore.ts';
+import { Comparison } from './Comparison.tsx';
 import './HumanTurn.css';
 
 const WRITE_LABEL = { query: 'Write the search query yourself', code: 'Write the Python yourself' } as const;
 
+/** Manual mode: the turn waiting for the person, then the offer to let the orchestrator try the
+ * same task, then the two runs compared. */
 export function HumanTurnPanel() {
   const turn = useRunStore((state) => state.humanTurn);
   const step = useRunStore((state) => state.run?.steps.length ?? 0);
-  if (!turn) return null;
+  const manualRunOver = useRunStore((state) => state.manual && state.phase === 'idle' && state.run?.status === 'finished');
+  const comparing = useComparisonStore((state) => state.you !== null);
   // A new turn (or the same one asked again) starts a fresh form.
-  return <TurnForm key={`${turn.turnId}:${turn.problem ?? ''}`} step={step} />;
+  if (turn) return <TurnForm key={`${turn.turnId}:${turn.problem ?? ''}`} step={step} />;
+  if (comparing) return <Comparison />;
+  if (manualRunOver) return <AfterYourRun />;
+  return null;
+}
+
+function AfterYourRun() {
+  const id = useId();
+  return (
+    <section className="panel human-turn" aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`}>Your run is over</h2>
+      <p>
+        Now let the orchestrator take the same task with the same experts, prices and preference, and see the two routes side by
+        side, each scored with the paper's reward.
+      </p>
+      <button type="button" className="primary" onClick={letOrchestratorTry}>
+        Let the orchestrator try it
+      </button>
+    </section>
+  );
 }
 
 function TurnForm({ step }: { step: number }) {
