@@ -75,7 +75,8 @@ describe('orchestra run (paper protocol)', () => {
     // Cost: every scripted usage at the config's prices, plus the code run at the per-second rate.
     const codeEntries = events.flatMap((event) => (event.type === 'usage' && event.entry.kind === 'code' ? [event.entry] : []));
     expect(codeEntries).toHaveLength(1);
-    const codeSeconds = codeEntries[0]!.latencyMs / 1000;
+    // Charged for the code's own run time: Pyodide's start-up is in the latency, apart, and free.
+    const codeSeconds = (codeEntries[0]!.latencyMs - (codeEntries[0]!.startup?.ms ?? 0)) / 1000;
     const expected = scenarioTokenCost(scenario, config) + config.pricing.codePerSecond! * codeSeconds;
     expect(summary.costUsd).toBeCloseTo(expected, 12);
     expect(summary.hasEstimates).toBe(true);

@@ -144,7 +144,10 @@ function describeTarget(event: RunEventOf<'tool_call'>): string {
 
 function describeEntry(entry: LedgerEntry): string {
   const cost = entry.usd === null ? 'price unknown' : `${formatUsd(entry.usd)}${entry.basis === 'estimated' ? ' (estimate)' : ''}`;
-  if (entry.kind === 'code') return `python ${formatSeconds(entry.latencyMs)} · ${cost}`;
+  if (entry.kind === 'code') {
+    const startup = entry.startup ? ` (+ ${formatSeconds(entry.startup.ms)} ${entry.startup.sandbox} start-up)` : '';
+    return `python ${formatSeconds(entry.latencyMs - (entry.startup?.ms ?? 0))}${startup} · ${cost}`;
+  }
   if (entry.kind === 'search') return `search · ${cost}`;
   if (entry.kind === 'tool') return `${entry.tool ?? 'tool'} · ${cost}`;
   const who = entry.kind === 'orchestrator' ? 'orchestrator' : (entry.alias ?? 'expert');

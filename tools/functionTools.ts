@@ -69,6 +69,7 @@ export function createRunPythonTool(python: PythonRunner, options: { timeoutMs: 
         detail: result,
         costUsd: (result.durationMs / 1000) * options.usdPerSecond,
         costBasis: 'estimated',
+        startup: { sandbox: 'Python', ms: result.startupMs ?? 0 },
         isError: result.timedOut || result.error !== null,
       };
     },

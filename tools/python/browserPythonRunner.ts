@@ -213,17 +213,20 @@ export function createBrowserPythonRunner(options: BrowserPythonRunnerOptions = 
     const startedIn = generation;
     const target = takeWorker();
     busy = target;
+    const waitedFrom = performance.now();
+    const startupMs = () => Math.round(performance.now() - waitedFrom);
     try {
       try {
-        if (await settledOrAborted(target.ready, signal)) return { ...emptyResult(0), aborted: true };
+        if (await settledOrAborted(target.ready, signal)) return { ...emptyResult(0), aborted: true, startupMs: startupMs() };
       } catch (error) {
-        return { ...emptyResult(0), error: `Python could not start: ${describe(error)}` };
+        return { ...emptyResult(0), error: `Python could not start: ${describe(error)}`, startupMs: startupMs() };
       }
+      const waited = startupMs();
       const result = await target.run(code, maxOutputBytes, timeoutMs, signal);
       // Booted after the run, not during it, so the boot never competes with the code for CPU.
       // Not after a failed start: a worker that could not load would likely fail again.
       if (generation === startedIn) bootSpare();
-      return result;
+      return { ...result, startupMs: waited };
     } finally {
       target.terminate();
       if (busy === target) busy = null;

@@ -9,10 +9,12 @@ const RUN = { timeoutMs: 20_000 };
 describe('createNodePythonRunner', () => {
   let runner: PythonRunner;
 
+  let firstRun: Awaited<ReturnType<PythonRunner['run']>>;
+
   beforeAll(async () => {
     runner = createNodePythonRunner({ maxOutputBytes: OUTPUT_CAP });
     // Warm the worker so each test measures its own behaviour, not Pyodide's start-up.
-    await runner.run('pass', RUN);
+    firstRun = await runner.run('pass', RUN);
   });
 
   afterAll(async () => {
@@ -47,6 +49,14 @@ describe('createNodePythonRunner', () => {
       delete process.env.ORCHESTRA_TEST_SECRET;
       await fresh.dispose();
     }
+  });
+
+  it('reports the wait for the interpreter to start apart from the run itself, and none once it is warm', async () => {
+    // Pyodide takes well over 100 ms to start anywhere; the code itself ran in far less.
+    expect(firstRun.startupMs).toBeGreaterThan(100);
+    expect(firstRun.durationMs).toBeLessThan(firstRun.startupMs ?? 0);
+    const warm = await runner.run('pass', RUN);
+    expect(warm.startupMs).toBeLessThan(50);
   });
 
   it('captures printed output exactly', async () => {

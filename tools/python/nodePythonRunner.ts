@@ -131,14 +131,17 @@ export function createNodePythonRunner(options: NodePythonRunnerOptions = {}): P
     if (signal?.aborted) return { ...emptyResult(0), aborted: true };
     if (!worker || worker.stopped) worker = new PyodideWorker();
     const target = worker;
+    const waitedFrom = performance.now();
+    const startupMs = () => Math.round(performance.now() - waitedFrom);
     try {
-      if (await settledOrAborted(target.ready, signal)) return { ...emptyResult(0), aborted: true };
+      if (await settledOrAborted(target.ready, signal)) return { ...emptyResult(0), aborted: true, startupMs: startupMs() };
     } catch (error) {
       if (worker === target) worker = null;
       await target.dispose();
       throw error;
     }
-    return target.run(code, maxOutputBytes, timeoutMs, signal);
+    const waited = startupMs();
+    return { ...(await target.run(code, maxOutputBytes, timeoutMs, signal)), startupMs: waited };
   }
 
   return {

@@ -17,7 +17,11 @@ export interface PythonRunResult {
   error: string | null;
   timedOut: boolean;
   aborted: boolean;
+  /** How long the code ran (from when the interpreter took it). */
   durationMs: number;
+  /** How long this run first waited for the interpreter to start (Pyodide takes seconds);
+   * 0 or absent when it was already running. Not part of `durationMs`. */
+  startupMs?: number;
   /** True when stdout or stderr went past the output cap and was cut. */
   truncated: boolean;
 }

@@ -2,7 +2,7 @@
 // them into view state, the CLI prints them, exports and replays are these events as JSON.
 // Nothing here may ever hold an API key.
 
-import type { ChatMessage, FinishReason, ToolSchema, Usage } from './types.ts';
+import type { ChatMessage, FinishReason, SandboxStartup, ToolSchema, Usage } from './types.ts';
 
 /** `direct`: a model answers the task alone, with no tools (an evaluation baseline). */
 export type ProtocolName = 'paper' | 'function-calling' | 'direct';
@@ -43,7 +43,14 @@ export interface LedgerEntry {
   basis: CostBasis;
   /** Where the figure came from: the provider, the pricing table, or a flat rate. */
   source: 'provider' | 'pricing' | 'rate';
+  /** How long the call took, start-up included. */
   latencyMs: number;
+  /** When the charge was recorded, in ms since the run started: the end of the call, which
+   * began at `endMs − latencyMs`. Calls that overlapped in time can so share the run's wall time. */
+  endMs?: number;
+  /** The part of `latencyMs` spent waiting for a sandbox to start before the work itself
+   * (Python's interpreter takes seconds on a first run). Never charged. */
+  startup?: SandboxStartup;
   /** The same tokens priced as the strongest configured model (expert calls only). */
   counterfactualUsd?: number | null;
 }

@@ -99,6 +99,22 @@ describe('Ledger rates and tools', () => {
     expect(ledger.hasEstimates()).toBe(true);
   });
 
+  it('keeps a sandbox start-up in the time, apart and uncharged, and stamps when each entry ended', () => {
+    let now = 0;
+    const ledger = new Ledger({ pricing: REFERENCE_PRICING, clock: () => now });
+    now = 9_400.4;
+    const code = ledger.recordCodeExecution({ step: 1, seconds: 0.4, latencyMs: 9_400, startup: { sandbox: 'Python', ms: 9_000 } });
+    expect(code).toMatchObject({ latencyMs: 9_400, startup: { sandbox: 'Python', ms: 9_000 }, endMs: 9_400 });
+    expect(code.usd).toBeCloseTo(0.4 * REFERENCE_PRICING.codePerSecond, 15);
+    now = 9_600;
+    // A warm sandbox (0 ms) records no start-up at all.
+    const warm = ledger.recordTool({ step: 2, tool: 'run_python', latencyMs: 150, startup: { sandbox: 'Python', ms: 0 } });
+    expect(warm.startup).toBeUndefined();
+    expect(warm.endMs).toBe(9_600);
+    // Without a clock (a ledger outside a run) entries carry no time stamp.
+    expect(new Ledger({ pricing: REFERENCE_PRICING }).recordSearch({ step: 1, latencyMs: 5, usd: 0 }).endMs).toBeUndefined();
+  });
+
   it('takes an explicit search cost, including a free local search', () => {
     const ledger = new Ledger({ pricing: REFERENCE_PRICING });
     const local = ledger.recordSearch({ step: 1, latencyMs: 40, usd: 0 });

@@ -3,12 +3,14 @@
 
 import type { CostBasis, LedgerEntry } from './events.ts';
 import { lookupPrice, priceUsage, type PricingTable } from './pricing.ts';
-import type { Usage } from './types.ts';
+import type { SandboxStartup, Usage } from './types.ts';
 
 export interface LedgerOptions {
   pricing: PricingTable;
   /** The strongest configured model; expert calls are repriced at its price. */
   counterfactualModel?: string;
+  /** Milliseconds since the run started; stamps each entry's `endMs`. */
+  clock?: () => number;
 }
 
 export interface ModelCallRecord {
@@ -26,11 +28,13 @@ export interface ModelCallRecord {
 export class Ledger {
   readonly #pricing: PricingTable;
   readonly #counterfactualModel: string | undefined;
+  readonly #clock: (() => number) | undefined;
   readonly #entries: LedgerEntry[] = [];
 
   constructor(options: LedgerOptions) {
     this.#pricing = options.pricing;
     this.#counterfactualModel = options.counterfactualModel;
+    this.#clock = options.clock;
   }
 
   recordModelCall(call: ModelCallRecord): LedgerEntry {
@@ -56,19 +60,23 @@ export class Ledger {
     return this.#add(entry);
   }
 
-  /** Charged at the table's per-second rate, so always an estimate. */
-  recordCodeExecution(call: { step: number; callId?: string; seconds: number; latencyMs: number }): LedgerEntry {
+  /** Charged at the table's per-second rate, so always an estimate. `seconds` is the code's own
+   * run time; a sandbox's start-up is in `latencyMs` (and `startup`) but not charged. */
+  recordCodeExecution(call: { step: number; callId?: string; seconds: number; latencyMs: number; startup?: SandboxStartup }): LedgerEntry {
     return this.#add(
-      withCallId(
-        {
-          step: call.step,
-          kind: 'code',
-          usd: this.#pricing.codePerSecond * call.seconds,
-          basis: 'estimated',
-          source: 'rate',
-          latencyMs: call.latencyMs,
-        },
-        call.callId,
+      withStartup(
+        withCallId(
+          {
+            step: call.step,
+            kind: 'code',
+            usd: this.#pricing.codePerSecond * call.seconds,
+            basis: 'estimated',
+            source: 'rate',
+            latencyMs: call.latencyMs,
+          },
+          call.callId,
+        ),
+        call.startup,
       ),
     );
   }
@@ -101,19 +109,23 @@ export class Ledger {
     usd?: number;
     basis?: CostBasis;
     latencyMs: number;
+    startup?: SandboxStartup;
   }): LedgerEntry {
     return this.#add(
-      withCallId(
-        {
-          step: call.step,
-          kind: 'tool',
-          tool: call.tool,
-          usd: call.usd ?? 0,
-          basis: call.basis ?? 'measured',
-          source: call.usd === undefined || call.basis === 'estimated' ? 'rate' : 'provider',
-          latencyMs: call.latencyMs,
-        },
-        call.callId,
+      withStartup(
+        withCallId(
+          {
+            step: call.step,
+            kind: 'tool',
+            tool: call.tool,
+            usd: call.usd ?? 0,
+            basis: call.basis ?? 'measured',
+            source: call.usd === undefined || call.basis === 'estimated' ? 'rate' : 'provider',
+            latencyMs: call.latencyMs,
+          },
+          call.callId,
+        ),
+        call.startup,
       ),
     );
   }
@@ -160,13 +172,19 @@ export class Ledger {
   }
 
   #add(entry: LedgerEntry): LedgerEntry {
-    this.#entries.push(entry);
-    return entry;
+    const stamped = this.#clock ? { ...entry, endMs: Math.round(this.#clock()) } : entry;
+    this.#entries.push(stamped);
+    return stamped;
   }
 }
 
 function withCallId(entry: LedgerEntry, callId: string | undefined): LedgerEntry {
   return callId === undefined ? entry : { ...entry, callId };
+}
+
+/** A start-up of some milliseconds is recorded; none (or 0 ms) leaves the entry as it was. */
+function withStartup(entry: LedgerEntry, startup: SandboxStartup | undefined): LedgerEntry {
+  return startup && startup.ms > 0 ? { ...entry, startup: { sandbox: startup.sandbox, ms: Math.round(startup.ms) } } : entry;
 }
 
 function sumKnown(entries: readonly LedgerEntry[]): number {

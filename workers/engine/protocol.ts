@@ -2,7 +2,7 @@
 // each orchestrator turn, and what to do with the orchestrator's output.
 
 import type { CostBasis, ParsedCall, ProtocolName, RejectedCall, RunEvent, StopReason } from './events.ts';
-import type { ChatCompletion, ChatMessage, ChatModel, ChatRequest, ToolSchema } from './types.ts';
+import type { ChatCompletion, ChatMessage, ChatModel, ChatRequest, SandboxStartup, ToolSchema } from './types.ts';
 
 /** An event as a protocol emits it; the loop stamps `runId` and `t`. */
 export type EventBody = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, 'runId' | 't'> : never) : never;
@@ -36,8 +36,9 @@ export interface TurnContext {
   race<T>(promise: Promise<T>): Promise<T>;
   /** Record a cost on the ledger and report it as a usage event. */
   chargeSearch(charge: { callId: string; latencyMs: number; usd?: number }): void;
-  chargeCode(charge: { callId: string; seconds: number; latencyMs: number }): void;
-  chargeTool(charge: { callId: string; tool: string; latencyMs: number; usd?: number; basis?: CostBasis }): void;
+  /** `latencyMs` is the whole wait, a sandbox's `startup` included; only `seconds` is charged. */
+  chargeCode(charge: { callId: string; seconds: number; latencyMs: number; startup?: SandboxStartup }): void;
+  chargeTool(charge: { callId: string; tool: string; latencyMs: number; usd?: number; basis?: CostBasis; startup?: SandboxStartup }): void;
   /** Stops the run and throws RunStop when the cost budget is spent, so no new paid call starts. */
   assertBudget(): void;
   newCallId(): string;

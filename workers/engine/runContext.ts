@@ -36,7 +36,7 @@ export class RunContext {
   private callCounter = 0;
 
   constructor(private readonly options: RunContextOptions) {
-    this.ledger = new Ledger({ pricing: options.pricing, counterfactualModel: options.counterfactualModel });
+    this.ledger = new Ledger({ pricing: options.pricing, counterfactualModel: options.counterfactualModel, clock: () => this.now() });
     this.stopRequested = options.signal?.aborted ? 'aborted' : null;
     options.signal?.addEventListener('abort', this.onCallerAbort, { once: true });
     this.wallTimer = options.maxWallMs === null ? undefined : setTimeout(() => this.stop('max_time'), options.maxWallMs);

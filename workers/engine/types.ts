@@ -114,6 +114,13 @@ export interface ToolRunContext {
 }
 
 /** What a tool returns. `content` is what the model sees. */
+/** A wait for a sandbox to start before a tool's work (Python's interpreter takes seconds). */
+export interface SandboxStartup {
+  /** What started, in words: "Python". */
+  sandbox: string;
+  ms: number;
+}
+
 export interface ToolOutput {
   content: string;
   /** Structured detail for the trace (documents, code and output…); never sent to the model. */
@@ -122,6 +129,8 @@ export interface ToolOutput {
   costUsd?: number;
   /** `estimated` when costUsd comes from a rate rather than a bill. Default `measured`. */
   costBasis?: 'measured' | 'estimated';
+  /** Time the tool waited for its sandbox to start before running (part of its latency). */
+  startup?: SandboxStartup;
   isError?: boolean;
 }
 

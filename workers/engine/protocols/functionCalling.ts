@@ -171,6 +171,7 @@ export function createFunctionCallingProtocol(options: FunctionCallingOptions): 
               usd: output.costUsd,
               basis: output.costBasis,
               latencyMs: performance.now() - started,
+              startup: output.startup,
             });
             return report({ ok: !output.isError, content: output.content, detail: output.detail });
           } catch (error) {

@@ -435,7 +435,13 @@ export function createPaperProtocol(options: PaperProtocolOptions): Protocol {
         const code = own ?? extractCode(raw);
         if (!code) return { ok: false, content: 'The expert wrote no Python code.', detail: { code, raw } };
         const result = await context.race(options.python.run(code, { timeoutMs: options.codeTimeoutMs, signal: context.signal }));
-        context.chargeCode({ callId, seconds: result.durationMs / 1000, latencyMs: result.durationMs });
+        const startupMs = result.startupMs ?? 0;
+        context.chargeCode({
+          callId,
+          seconds: result.durationMs / 1000,
+          latencyMs: startupMs + result.durationMs,
+          startup: { sandbox: 'Python', ms: startupMs },
+        });
         if (result.aborted) throw new RunStop('aborted');
         // As in the reference: only stdout is kept, read as Python's text mode reads a pipe
         // (universal newlines); a run with no output, or one that timed out, adds nothing.
