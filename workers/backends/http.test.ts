@@ -71,16 +71,17 @@ describe('postWithRetry', () => {
     });
   });
 
-  it('reports a failed cross-origin fetch in a browser as cors, naming the page origin', async () => {
+  it('says nothing answers when a cross-origin fetch from a page fails and nothing listens there (not CORS)', async () => {
     const closed = await startScriptedServer({ scenario: { models: {} } });
     await closed.close();
     vi.stubGlobal('location', { origin: 'http://localhost:5173' });
-    const error = await failure(post(`${closed.url}/v1/chat/completions`, { maxRetries: 3 }));
-    expect(error.code).toBe('cors');
-    expect(error.retryable).toBe(false);
-    expect(error.message).toContain('http://localhost:5173');
-    expect(error.message).toContain('OLLAMA_ORIGINS');
-    expect(error.message).toContain('proxy');
+    const retries: RetryInfo[] = [];
+    const error = await failure(post(`${closed.url}/v1/chat/completions`, { maxRetries: 1, retryBaseDelayMs: 1, onRetry: (info) => retries.push(info) }));
+    expect(error.code).toBe('network');
+    expect(error.message).toContain(`Nothing answers at ${new URL(closed.url).host} — is the server running?`);
+    expect(error.message).not.toMatch(/CORS|Ollama/);
+    // A server that is starting up may answer a moment later: it is retried.
+    expect(retries).toHaveLength(1);
   });
 
   it('keeps the key out of messages even when it is in the URL', async () => {

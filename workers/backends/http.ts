@@ -173,7 +173,8 @@ async function runAttempt<T>(request: PostRequest, consume: (attempt: Attempt) =
     // consumer threw (a parsing bug, the caller's onDelta) is ours: never retried, never renamed.
     const ours = gotResponse && thrown !== readError && !(thrown instanceof BackendError) && !isAbortError(thrown);
     if (ours && !timedOut && !signal?.aborted) throw thrown;
-    const error = translate(thrown, { request, timedOut, gotResponse });
+    const answers = !gotResponse && !browserOffline() && isBlockedFromPage(thrown, request) ? await serverAnswers(request) : undefined;
+    const error = translate(thrown, { request, timedOut, gotResponse, answers });
     if (delivered && error.retryable) {
       throw new BackendError({
         code: error.code,
@@ -193,11 +194,45 @@ async function runAttempt<T>(request: PostRequest, consume: (attempt: Attempt) =
   }
 }
 
+/** A browser's fetch to another origin that failed with no response: the server is down, or it
+ * answered without allowing this page (CORS). The browser says the same "Failed to fetch" to both. */
+function isBlockedFromPage(thrown: unknown, request: PostRequest): boolean {
+  const pageOrigin = currentPageOrigin();
+  return pageOrigin !== undefined && thrown instanceof TypeError && new URL(request.url, pageOrigin).origin !== pageOrigin;
+}
+
+/** How long the probe after a failed cross-origin call may take before it says nothing. */
+const PROBE_TIMEOUT_MS = 3000;
+
+/**
+ * Tells "nothing answers there" from "it answers, but not to this page" after a cross-origin call
+ * failed: a `no-cors` GET of the server's origin goes through whatever CORS headers the server
+ * sends (its response stays opaque) and fails only when nothing answers. It carries no key, body
+ * or custom header. Undefined when it could not tell in time.
+ */
+async function serverAnswers(request: PostRequest): Promise<boolean | undefined> {
+  const probeTimeout = AbortSignal.timeout(PROBE_TIMEOUT_MS);
+  const signal = request.signal ? AbortSignal.any([request.signal, probeTimeout]) : probeTimeout;
+  try {
+    await (request.fetch ?? fetch)(`${new URL(request.url).origin}/`, {
+      method: 'GET',
+      mode: 'no-cors',
+      credentials: 'omit',
+      cache: 'no-store',
+      referrerPolicy: 'no-referrer',
+      signal,
+    });
+    return true;
+  } catch {
+    return signal.aborted ? undefined : false;
+  }
+}
+
 function translate(
   thrown: unknown,
-  context: { request: PostRequest; timedOut: BackendError | undefined; gotResponse: boolean },
+  context: { request: PostRequest; timedOut: BackendError | undefined; gotResponse: boolean; answers: boolean | undefined },
 ): BackendError {
-  const { request, timedOut, gotResponse } = context;
+  const { request, timedOut, gotResponse, answers } = context;
   const { provider } = request;
   if (request.signal?.aborted) return abortedError(provider);
   if (timedOut) return timedOut;
@@ -214,15 +249,38 @@ function translate(
     });
   }
   const pageOrigin = currentPageOrigin();
-  if (pageOrigin !== undefined && thrown instanceof TypeError && new URL(request.url, pageOrigin).origin !== pageOrigin) {
+  if (pageOrigin !== undefined && thrown instanceof TypeError && browserOffline()) {
+    return new BackendError({
+      code: 'network',
+      provider,
+      message: `This browser is offline, so ${new URL(request.url, pageOrigin).host} cannot be reached. Connect to the network and run again.`,
+      secrets: request.secrets ?? [],
+      cause: thrown,
+    });
+  }
+  if (pageOrigin !== undefined && isBlockedFromPage(thrown, request)) {
+    const host = new URL(request.url, pageOrigin).host;
+    if (answers === false) {
+      return new BackendError({
+        code: 'network',
+        provider,
+        message: `Nothing answers at ${host} — is the server running? If it is, check the base URL (${request.url}).`,
+        secrets: request.secrets ?? [],
+        cause: thrown,
+      });
+    }
+    const allowOrigin =
+      `The server must allow ${pageOrigin}: for Ollama set OLLAMA_ORIGINS=${pageOrigin}; for vLLM start it with ` +
+      `--allowed-origins; otherwise go through a proxy.`;
     return new BackendError({
       code: 'cors',
       provider,
       retryable: false,
       message:
-        `The browser could not reach ${request.url} from this page (${pageOrigin}). Either the server is down, or it ` +
-        `does not allow requests from this origin (CORS). The server must allow ${pageOrigin}: for Ollama set ` +
-        `OLLAMA_ORIGINS=${pageOrigin}; for vLLM start it with --allowed-origins; otherwise go through a proxy.`,
+        answers === true
+          ? `${host} answers, but not to this page (${pageOrigin}): the browser blocked the response. ${allowOrigin}`
+          : `The browser could not reach ${request.url} from this page (${pageOrigin}). Either the server is down, or ` +
+            `it does not allow requests from this origin (CORS). ${allowOrigin}`,
       secrets: request.secrets ?? [],
       cause: thrown,
     });
@@ -234,6 +292,12 @@ function translate(
     secrets: request.secrets ?? [],
     cause: thrown,
   });
+}
+
+/** True where a browser says it has no network at all (a page or worker; never under Node). */
+function browserOffline(): boolean {
+  const navigatorLike = (globalThis as { navigator?: { onLine?: unknown } }).navigator;
+  return currentPageOrigin() !== undefined && navigatorLike?.onLine === false;
 }
 
 /** The page's origin in a browser or worker; undefined in Node. */
