@@ -7,6 +7,7 @@ import { PreferencesPanel } from './components/Preferences/index.tsx';
 import { RunStatus } from './components/RunStatus/index.tsx';
 import { ConfigFileButtons } from './components/Setup/ConfigFileButtons.tsx';
 import { SetupPanel } from './components/Setup/index.tsx';
+import { SideTabs } from './components/SideTabs/index.tsx';
 import { TaskPanel } from './components/TaskPanel/index.tsx';
 import { ToolsPanel } from './components/Tools/index.tsx';
 import { Trace } from './components/Trace/index.tsx';
@@ -14,38 +15,67 @@ import { Welcome } from './components/Welcome/index.tsx';
 import { useWarnBeforeLeavingRun } from './hooks/useWarnBeforeLeavingRun.ts';
 import { useComparisonStore } from './state/comparisonStore.ts';
 import { useRunStore } from './state/runStore.ts';
+import { useViewStore } from './state/viewStore.ts';
 
 // Manual mode's panel loads with the first manual run, not with the first screen.
 const HumanTurnPanel = lazy(() => import('./components/HumanTurn/index.tsx').then((module) => ({ default: module.HumanTurnPanel })));
 
+/**
+ * The workspace: a side column of tabs (the task and its preferences, Setup, Models, Documents,
+ * Tools), the run's status and trace in the middle, its cost on the right. On a wide screen the
+ * three fit the window and scroll each on its own; on a narrow one they stack.
+ */
 export function App() {
   useWarnBeforeLeavingRun();
   const manual = useRunStore((state) => state.manual);
   const comparing = useComparisonStore((state) => state.you !== null);
   const hasRun = useRunStore((state) => state.run !== null || state.phase !== 'idle' || state.rejection !== null);
+  const sideTab = useViewStore((state) => state.sideTab);
   return (
-    <>
+    <div className="app">
       <header className="app-header">
         <h1>Orchestra Playground</h1>
-        <ConfigFileButtons />
+        {/* Header controls that apply to the whole page (a presenter view, say) go in this group. */}
+        <div className="app-header-actions">
+          <ConfigFileButtons />
+        </div>
       </header>
-      <main className="workspace">
-        <div className="column-controls">
-          <ErrorBoundary what="The task panel">
-            <TaskPanel />
-          </ErrorBoundary>
-          <ErrorBoundary what="Preferences">
-            <PreferencesPanel />
-          </ErrorBoundary>
-          <ErrorBoundary what="Setup">
-            <SetupPanel />
-          </ErrorBoundary>
-          <ErrorBoundary what="Models in this browser">
-            <ModelsPanel />
-          </ErrorBoundary>
-          <ErrorBoundary what="Documents">
-            <DocumentsPanel />
-          </ErrorBoundary>
+      <main className="workspace" data-side-tab={sideTab}>
+        <div className="column-side">
+          <SideTabs
+            panels={{
+              task: (
+                <>
+                  <ErrorBoundary what="The task panel">
+                    <TaskPanel />
+                  </ErrorBoundary>
+                  <ErrorBoundary what="Preferences">
+                    <PreferencesPanel />
+                  </ErrorBoundary>
+                </>
+              ),
+              setup: (
+                <ErrorBoundary what="Setup">
+                  <SetupPanel />
+                </ErrorBoundary>
+              ),
+              models: (
+                <ErrorBoundary what="Models in this browser">
+                  <ModelsPanel />
+                </ErrorBoundary>
+              ),
+              documents: (
+                <ErrorBoundary what="Documents">
+                  <DocumentsPanel />
+                </ErrorBoundary>
+              ),
+              tools: (
+                <ErrorBoundary what="Tools">
+                  <ToolsPanel />
+                </ErrorBoundary>
+              ),
+            }}
+          />
         </div>
         <div className="column-trace">
           {hasRun ? <RunStatus /> : <Welcome />}
@@ -59,9 +89,6 @@ export function App() {
           <ErrorBoundary what="The trace">
             <Trace />
           </ErrorBoundary>
-          <ErrorBoundary what="Tools">
-            <ToolsPanel />
-          </ErrorBoundary>
         </div>
         <div className="column-cost">
           <ErrorBoundary what="Cost and latency">
@@ -69,6 +96,6 @@ export function App() {
           </ErrorBoundary>
         </div>
       </main>
-    </>
+    </div>
   );
 }

@@ -158,6 +158,62 @@ test.describe('cost and latency', () => {
     expect(consoleErrors).toEqual([]);
   });
 
+  test('a run with Python: the times add up to the wall time with its start-up on a line of its own; ≈ and "steps" read the same everywhere; round chart ticks', async ({
+    playground,
+    scripted,
+  }) => {
+    // The code step boots Pyodide in the browser: seconds on a quiet machine, longer on a loaded one.
+    test.setTimeout(4 * RUN_TIMEOUT_MS);
+    const server = await scripted.start(loadScenario('cli-paper-prompt'));
+    const cost = playground.page.getByRole('region', { name: 'Cost and latency' });
+    await playground.open();
+    // Code is charged by the second, an estimate.
+    await playground.importConfig(scriptedConfig(server.url));
+    await playground.run(TASK);
+    await playground.waitForFinish(3 * RUN_TIMEOUT_MS);
+
+    const table = cost.getByRole('table', { name: /Where it went/ });
+    const startup = table.getByRole('row', { name: /^Python start-up/ });
+    await expect(startup).toBeVisible();
+    const seconds = (text: string | null) => {
+      const match = /^(\d+(?:\.\d+)?) (ms|s)$/.exec((text ?? '').trim());
+      if (!match) throw new Error(`not a time: ${text}`);
+      return Number(match[1]) / (match[2] === 'ms' ? 1000 : 1);
+    };
+    const timeOf = async (row: ReturnType<typeof table.getByRole>) => seconds(await row.getByRole('cell').nth(1).textContent());
+    expect(await timeOf(startup)).toBeGreaterThan(0);
+    // Every line's time, start-up and the time between calls included, adds up to the wall time.
+    const body = table.locator('tbody').getByRole('row');
+    const lines = await body.count();
+    let sum = 0;
+    for (let i = 0; i < lines; i++) sum += await timeOf(body.nth(i));
+    const wall = await timeOf(table.locator('tfoot').getByRole('row', { name: /^Total/ }));
+    // Each line is rounded to a tenth of a second (or a millisecond) on its own.
+    expect(Math.abs(sum - wall)).toBeLessThanOrEqual(0.05 * lines + 1e-9);
+    const elapsed = cost.locator('.cost-figures div').filter({ hasText: 'Elapsed' }).getByRole('definition');
+    expect(seconds(await elapsed.textContent())).toBeCloseTo(wall, 5);
+
+    // Code seconds are estimates: the status line marks its total ≈ as the trace does.
+    const total = (await playground.totalCost.textContent()) ?? '';
+    expect(total.startsWith('≈$')).toBe(true);
+    await expect(playground.runStatus).toContainText(total);
+    await expect(playground.trace.getByRole('region', { name: 'Final answer' })).toContainText(total);
+    // One word for the orchestrator's turns: steps.
+    await expect(playground.runStatus).toContainText('3 steps');
+    await expect(playground.trace.getByRole('region', { name: 'Final answer' })).toContainText('3 steps');
+    await expect(playground.page.getByText(/\b\d+ turns?\b/)).toHaveCount(0);
+
+    // The chart's dollar axis counts in round, even steps from $0.
+    const ticks = cost.getByRole('figure', { name: /Cost per step/ }).locator('.recharts-cartesian-axis-tick-value[orientation="left"]');
+    await expect(ticks.first()).toBeVisible();
+    const values = (await ticks.allTextContents()).map((text) => Number(text.replace(/^\$/, '')));
+    expect(values[0]).toBe(0);
+    const step = (values[1] ?? 0) - (values[0] ?? 0);
+    const mantissa = step / 10 ** Math.floor(Math.log10(step));
+    expect([1, 2, 2.5, 5].some((m) => Math.abs(mantissa - m) < 1e-6)).toBe(true);
+    values.forEach((value, i) => expect(value).toBeCloseTo(i * step, 9));
+  });
+
   test('a model with no known price reads "unknown", never $0', async ({ playground, scripted }) => {
     const scenario = loadScenario('cli-paper-server');
     const server = await scripted.start(scenario);
@@ -223,7 +279,7 @@ test.describe('preferences', () => {
     const searchExpert = preferences.getByRole('slider', { name: 'search-1', exact: true });
     await searchExpert.focus();
     await searchExpert.press('End');
-    await expect(searchExpert).toHaveAttribute('aria-valuetext', /^strongly prefer, \+1, /);
+    await expect(searchExpert).toHaveAttribute('aria-valuetext', 'strongly prefer, +1');
     const outcome = preferences.getByRole('slider', { name: 'Correct answer' });
     await outcome.focus();
     await outcome.press('ArrowLeft');
@@ -231,8 +287,18 @@ test.describe('preferences', () => {
     const expected = preferenceInstruction({ ...PREFERENCE_PRESETS.cheapest, outcome: 0.25, tools: { 'search-1': 1 } });
     expect(expected).toBe('User preference: Weigh correctness 26%, low cost 63%, low latency 11%. Prefer search-1.');
     await expect(instruction).toHaveText(expected ?? '');
-    // The shares are of all weights, tools included: 1 of 0.25 + 0.6 + 0.1 + 1.
-    await expect(searchExpert).toHaveAttribute('aria-valuetext', 'strongly prefer, +1, 51% of the weight');
+    // One scheme: the sliders show the instruction's own percentages (the three aims' split among
+    // themselves), and a tool weight is a preference in words, not a share.
+    const percents = { 'Correct answer': '0.25, 26%', 'Low cost': '0.6, 63%', 'Low latency': '0.1, 11%' };
+    for (const [name, text] of Object.entries(percents)) {
+      await expect(preferences.getByRole('slider', { name })).toHaveAttribute('aria-valuetext', `${text} of the weight`);
+    }
+    await expect(preferences.getByRole('img', { name: /^Shares of the weight/ })).toHaveAttribute(
+      'aria-label',
+      'Shares of the weight: Correct answer 26%, Low cost 63%, Low latency 11%',
+    );
+    await expect(searchExpert).toHaveAttribute('aria-valuetext', 'strongly prefer, +1');
+    await expect(preferences).toContainText('the same split the instruction gives the orchestrator');
     await expect(preferences).toContainText('Applies to the next run.');
 
     await playground.run(TASK);

@@ -7,7 +7,7 @@ import type { Locator, Page } from '@playwright/test';
 import { minimalPdf } from './fixtures/minimalPdf.ts';
 import type { Scenario } from './fixtures/scenario.ts';
 import { startWikipediaServer, type WikipediaServer } from './fixtures/wikipediaServer.ts';
-import { expect, scriptedConfig, test } from './support/playground.ts';
+import { expect, openSideTab, scriptedConfig, test } from './support/playground.ts';
 
 const ORCHESTRATOR = 'nvidia/Nemotron-Orchestrator-8B';
 const TASK = 'Where does the zorblax migrate every April?';
@@ -55,6 +55,7 @@ function documentsPanel(page: Page): Locator {
 }
 
 async function addFiles(page: Page, files: Array<{ name: string; mimeType: string; buffer: Buffer }>): Promise<void> {
+  await openSideTab(page, 'Documents');
   const chooser = page.waitForEvent('filechooser');
   await documentsPanel(page).getByRole('button', { name: 'Add documents' }).click();
   await (await chooser).setFiles(files);
@@ -76,6 +77,7 @@ test.describe('documents and Wikipedia as search sources', () => {
     consoleErrors,
   }) => {
     await playground.open();
+    await playground.openTab('Documents');
     const panel = documentsPanel(page);
     const status = panel.getByRole('status', { name: 'Documents indexed' });
     await expect(status).toHaveText('No documents indexed yet.', { timeout: 30_000 });
@@ -99,6 +101,7 @@ test.describe('documents and Wikipedia as search sources', () => {
 
   test('a PDF without text gets a plain message and is not added', async ({ playground, page }) => {
     await playground.open();
+    await playground.openTab('Documents');
     const panel = documentsPanel(page);
     await addFiles(page, [{ name: 'scan.pdf', mimeType: 'application/pdf', buffer: minimalPdf([[]]) }]);
     await expect(panel.getByRole('alert')).toHaveText(
@@ -113,6 +116,7 @@ test.describe('documents and Wikipedia as search sources', () => {
   test("a run's search finds a passage of a dropped document and the trace names its source", async ({ playground, page, scripted }) => {
     const server = await scripted.start(searchOnceScenario('zorblax migrates April'));
     await playground.open();
+    await playground.openTab('Documents');
     const panel = documentsPanel(page);
     await expect(panel.getByRole('status', { name: 'Documents indexed' })).toHaveText('No documents indexed yet.', { timeout: 30_000 });
 
@@ -142,6 +146,44 @@ test.describe('documents and Wikipedia as search sources', () => {
     await expect(found.first()).toContainText('The zorblax migrates to Lake Vattern every April, in flocks of forty.');
   });
 
+  test('the first document added is searched from then on: "Your documents" is ticked, and the panel says so', async ({
+    playground,
+    page,
+    scripted,
+  }) => {
+    const server = await scripted.start(searchOnceScenario('zorblax migrates April'));
+    await playground.open();
+    // A config whose search uses the local corpus only, as the example's does.
+    await playground.importConfig(scriptedConfig(server.url, { limits: { maxTurns: 4 } }));
+    await playground.openTab('Documents');
+    const panel = documentsPanel(page);
+    const yours = panel.getByRole('group', { name: 'Search uses' }).getByRole('checkbox', { name: /Your documents/ });
+    await expect(panel.getByRole('status', { name: 'Documents indexed' })).toHaveText('No documents indexed yet.', { timeout: 30_000 });
+    await expect(yours).not.toBeChecked();
+
+    await addFiles(page, [markdownFile]);
+    await expect(panel.getByRole('status', { name: 'Documents indexed' })).toHaveText('1 document · 2 passages indexed', {
+      timeout: 60_000,
+    });
+    await expect(yours).toBeChecked();
+    await expect(panel).toContainText('Your documents are searched from now on');
+
+    await playground.run(TASK);
+    await playground.waitForFinish(90_000);
+    const found = playground.trace.getByRole('list', { name: 'Documents' }).getByRole('listitem').filter({ hasText: 'field-notes.md' });
+    await expect(found.first()).toContainText('The zorblax migrates to Lake Vattern every April');
+
+    // Unticked by the person, it stays unticked when more documents come.
+    await playground.openTab('Documents');
+    await yours.uncheck();
+    await expect(panel).not.toContainText('Your documents are searched from now on');
+    await addFiles(page, [pdfFile]);
+    await expect(panel.getByRole('status', { name: 'Documents indexed' })).toHaveText('2 documents · 4 passages indexed', {
+      timeout: 60_000,
+    });
+    await expect(yours).not.toBeChecked();
+  });
+
   test('a search of Wikipedia reads its pages through the API, and says so when Wikipedia cannot be reached', async ({
     playground,
     page,
@@ -158,6 +200,7 @@ test.describe('documents and Wikipedia as search sources', () => {
     await playground.importConfig(
       scriptedConfig(server.url, { search: { sources: ['wikipedia'], wikipediaBaseUrl: wiki.url }, limits: { maxTurns: 4 } }),
     );
+    await playground.openTab('Documents');
     await expect(documentsPanel(page).getByRole('checkbox', { name: /Wikipedia/ })).toBeChecked();
     await playground.run(TASK);
     await playground.waitForFinish(90_000);

@@ -8,7 +8,7 @@ import type { Locator, Page } from '@playwright/test';
 import type { FakeEngineScript, FakeReply } from '../workers/backends/webllm/testing/fakeWebLlmEngine.ts';
 import { formatToolCall } from '../workers/engine/qwen3/render.ts';
 import { serveFakeModelWorkers } from './support/fakeWebllm.ts';
-import { expect, test, type Playground } from './support/playground.ts';
+import { expect, openSideTab, test, type Playground } from './support/playground.ts';
 
 const ORCHESTRATOR_LABEL = 'Qwen3 0.6B (q4f32)';
 const EXPERT_LABEL = 'Qwen3 1.7B (q4f32)';
@@ -23,6 +23,7 @@ function modelRow(page: Page, label: string): Locator {
 
 /** Loads a model through the panel as a person would: Load…, confirm the download, wait. */
 async function loadModel(page: Page, label: string): Promise<Locator> {
+  await openSideTab(page, 'Models');
   const row = modelRow(page, label);
   await row.getByRole('button', { name: 'Load…', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: `Download ${label}?` });
@@ -51,6 +52,7 @@ test.describe('models in this browser', () => {
     const status = page.getByRole('status', { name: 'WebGPU' });
     await expect(status).toContainText('WebGPU is not available');
     await expect(status).toContainText('Local models cannot run in this browser. Remote models still can');
+    await openSideTab(page, 'Models');
     const panel = modelsPanel(page);
     await expect(panel).toContainText('WebGPU is not available');
     await expect(panel).toContainText('set an OpenAI-compatible or Anthropic endpoint in Setup, or import a config');
@@ -68,6 +70,7 @@ test.describe('models in this browser', () => {
     });
     if (!adapter) throw new Error('this project runs Chromium with --enable-unsafe-webgpu, which gives an adapter');
 
+    await openSideTab(page, 'Models');
     const panel = modelsPanel(page);
     await expect(panel).toContainText(`WebGPU adapter: ${adapter.vendor}, ${adapter.architecture}`);
     await expect(panel).toContainText(adapter.software ? 'This is a software adapter' : 'This is a hardware adapter.');
@@ -118,6 +121,7 @@ test.describe('models in this browser', () => {
       SLOW_LOAD,
     ]);
     await page.goto('/');
+    await openSideTab(page, 'Models');
     const row = modelRow(page, ORCHESTRATOR_LABEL);
     await row.getByRole('button', { name: 'Load…', exact: true }).click();
     await page.getByRole('dialog', { name: `Download ${ORCHESTRATOR_LABEL}?` }).getByRole('button', { name: /^Download/ }).click();

@@ -3,6 +3,7 @@
 
 import { formatUsd } from '../workers/engine/ledger.ts';
 import type { Scenario, ScriptedResponse } from './fixtures/scenario.ts';
+import { startScriptedServer } from './fixtures/scriptedServer.ts';
 import { expect, loadScenario, scriptedConfig, test } from './support/playground.ts';
 
 const TASK = 'What is the population of the capital of Finland?';
@@ -32,6 +33,12 @@ function quickAnswerScenario(): Scenario {
       'scripted/answerer': [{ repeat: true, content: '<answer>Helsinki</answer>', usage: { prompt_tokens: 300, completion_tokens: 5 } }],
     },
   };
+}
+
+/** The config with one retry: keeps a failing test short and still shows the retry. */
+function withOneRetry(config: Record<string, unknown>): Record<string, unknown> {
+  const providers = config.providers as Record<string, Record<string, unknown>>;
+  return { ...config, providers: { scripted: { ...providers.scripted, maxRetries: 1 } } };
 }
 
 test.describe('a run in the playground', () => {
@@ -132,6 +139,53 @@ test.describe('a run in the playground', () => {
     await expect(playground.trace).not.toContainText('Thinking slowly');
   });
 
+  test('Run with an empty task is refused and the last run stays as it was', async ({ playground, scripted }) => {
+    const server = await scripted.start(quickAnswerScenario());
+    await playground.open();
+    await playground.importConfig(scriptedConfig(server.url));
+    await playground.run(TASK);
+    await playground.waitForFinish();
+    await expect(playground.runStatus).toContainText('Answered');
+    const requestsBefore = server.requests.length;
+
+    await playground.run('   ');
+    // The previous run is untouched: its status, its steps, its answer and its cost.
+    await expect(playground.runStatus).toContainText('Answered');
+    await expect(playground.steps()).toHaveCount(1);
+    await expect(playground.trace.getByRole('region', { name: 'Final answer' })).toContainText('Helsinki');
+    await expect(playground.totalCost).not.toHaveText('—');
+    expect(server.requests.length).toBe(requestsBefore);
+    // Said where the task is typed, and the box takes the focus to type it.
+    await expect(playground.page.getByRole('alert').filter({ hasText: 'Type a task first.' })).toBeVisible();
+    await expect(playground.task).toBeFocused();
+    await expect(playground.task).toHaveAttribute('aria-invalid', 'true');
+
+    // Typing clears the complaint.
+    await playground.task.fill('W');
+    await expect(playground.page.getByRole('alert').filter({ hasText: 'Type a task first.' })).toHaveCount(0);
+  });
+
+  test('a local server that is not running: what most likely happened, said once', async ({ playground }) => {
+    // A port that was just free: nothing listens there.
+    const gone = await startScriptedServer({ scenario: quickAnswerScenario() });
+    await gone.close();
+    const host = new URL(gone.url).host;
+
+    await playground.open();
+    await playground.importConfig(withOneRetry(scriptedConfig(gone.url)));
+    await playground.run(TASK);
+    await playground.waitForFinish();
+
+    await expect(playground.runStatus).toContainText('Stopped by an error');
+    await expect(playground.runStatus).toContainText(`Nothing answers at ${host} — is the server running?`);
+    // Once on the page, and nothing about CORS or Ollama, which have nothing to do with it.
+    await expect(playground.page.getByText(/Nothing answers at/)).toHaveCount(1);
+    await expect(playground.runStatus).not.toContainText(/CORS|Ollama/);
+    await expect(playground.trace).not.toContainText(/CORS|Ollama/);
+    // The step where it happened points at it rather than repeating it.
+    await expect(playground.steps().first()).toContainText('The run stopped here');
+  });
+
   const faults = [
     {
       name: 'a rate limit that outlasts the retries',
@@ -143,7 +197,7 @@ test.describe('a run in the playground', () => {
     {
       name: 'a server without CORS headers',
       fault: { kind: 'no_cors' },
-      title: 'The browser blocked the request (CORS) or the server is unreachable',
+      title: 'The server does not allow requests from this page (CORS)',
     },
   ] as const;
 
@@ -151,21 +205,17 @@ test.describe('a run in the playground', () => {
     test(`${name} ends the run with its own clear message`, async ({ playground, scripted }) => {
       const server = await scripted.start(quickAnswerScenario());
       server.setFault(fault);
-      const config = scriptedConfig(server.url);
-      const providers = config.providers as Record<string, Record<string, unknown>>;
-      // One retry keeps the test short and still shows the retry.
-      config.providers = { scripted: { ...providers.scripted, maxRetries: 1 } };
 
       await playground.open();
-      await playground.importConfig(config);
+      await playground.importConfig(withOneRetry(scriptedConfig(server.url)));
       await playground.run(TASK);
       await playground.waitForFinish();
 
       await expect(playground.runStatus).toContainText('Stopped by an error');
       await expect(playground.runStatus).toContainText(title);
-      // The message is on the step where it happened, too.
-      const alert = playground.steps().first().getByRole('alert');
-      await expect(alert).toContainText(title);
+      // Said once: the step where it happened points at the status rather than repeating it.
+      await expect(playground.page.getByText(title)).toHaveCount(1);
+      await expect(playground.steps().first()).toContainText('The run stopped here');
       await expect(playground.page.getByText(/at [a-zA-Z]+\.[a-zA-Z]+ \(/)).toHaveCount(0); // no stack trace
     });
   }

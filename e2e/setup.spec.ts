@@ -7,7 +7,7 @@ import type { Page } from '@playwright/test';
 import { parseConfig } from '../workers/engine/config.ts';
 import type { Scenario } from './fixtures/scenario.ts';
 import type { ScriptedServer } from './fixtures/scriptedServer.ts';
-import { expect, plantLocalStorage, scriptedConfig, test, type Playground } from './support/playground.ts';
+import { expect, openSideTab, plantLocalStorage, scriptedConfig, test, type Playground } from './support/playground.ts';
 
 const ORCHESTRATOR = 'nvidia/Nemotron-Orchestrator-8B';
 const KEY = 'not-a-real-key-setup-spec-placeholder';
@@ -31,6 +31,7 @@ function setupPanel(page: Page) {
 }
 
 async function openSection(page: Page, title: string): Promise<void> {
+  await openSideTab(page, 'Setup');
   const section = setupPanel(page).locator('details').filter({ has: page.locator('summary', { hasText: title }) });
   if ((await section.getAttribute('open')) === null) await section.locator('summary').click();
   await expect(section).toHaveAttribute('open', '');
@@ -101,7 +102,7 @@ test.describe('config file', () => {
   test('importing a file fills the forms, and edits show their problems by field', async ({ page, playground, consoleErrors }) => {
     const config = scriptedConfig('http://127.0.0.1:4999');
     await playground.open();
-    const setup = setupPanel(page);
+    const setup = await playground.openTab('Setup');
     await expect(setup).toContainText('Config: the built-in example');
     await expect(setup.getByLabel('Orchestrator endpoint (base URL)')).toHaveValue('http://localhost:8000/v1');
 
@@ -151,7 +152,7 @@ test.describe('config file', () => {
 
   test('an invalid file shows each problem by field and changes nothing', async ({ page, playground }) => {
     await playground.open();
-    const setup = setupPanel(page);
+    const setup = await playground.openTab('Setup');
     const base = scriptedConfig('http://127.0.0.1:4999');
     const orchestrator = base.orchestrator as Record<string, unknown>;
     await playground.importConfig(
@@ -194,6 +195,7 @@ test.describe('config file', () => {
     await playground.importConfig(config);
     expect(await exportConfig(page)).toEqual(config);
 
+    await playground.openTab('Setup');
     await setupPanel(page).getByLabel('Orchestrator model', { exact: true }).fill('my/orchestrator');
     const edited = await exportConfig(page);
     expect(edited).toEqual({ ...config, orchestrator: { ...(config.orchestrator as object), model: 'my/orchestrator' } });
@@ -258,6 +260,7 @@ test.describe('API keys', () => {
     expect(JSON.stringify(await exportConfig(page))).not.toContain(KEY);
 
     await page.reload();
+    await playground.openTab('Setup');
     const row = setupPanel(page).getByRole('group', { name: 'Key for scripted' });
     await expect(row).toContainText('key set, remembered on this device');
     await runOnce(playground);
@@ -265,6 +268,7 @@ test.describe('API keys', () => {
     expect(sent.length).toBeGreaterThanOrEqual(2);
     expect(sent.every((header) => header === `Bearer ${KEY}`)).toBe(true);
 
+    await playground.openTab('Setup');
     await row.getByRole('button', { name: 'Forget' }).click();
     await expect(row).toContainText('no key');
     await expect(row.getByRole('button', { name: 'Forget' })).toHaveCount(0);
@@ -274,6 +278,7 @@ test.describe('API keys', () => {
     expect(authorizations(server, before).every((header) => header === undefined)).toBe(true);
 
     await page.reload();
+    await playground.openTab('Setup');
     await expect(setupPanel(page).getByRole('group', { name: 'Key for scripted' })).toContainText('no key');
     expect(await browserStorage(page)).not.toContain(KEY);
   });

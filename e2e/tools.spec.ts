@@ -116,6 +116,7 @@ test.describe('tools you write', () => {
   }) => {
     const tools = new ToolsPanel(page);
     await playground.open();
+    await playground.openTab('Tools');
     await tools.newTool();
     await tools.name.fill(UNIT_PRICE.name);
     await tools.description.fill(UNIT_PRICE.description);
@@ -146,7 +147,8 @@ test.describe('tools you write', () => {
 
     // Kept in IndexedDB: after a reload it is listed, and opens with what was typed.
     await page.reload();
-    await playground.task.waitFor();
+    // The Tools tab stays open across the reload.
+    await tools.panel.waitFor();
     await tools.panel.getByRole('list', { name: 'Your tools' }).getByRole('button', { name: 'unit_price' }).click(SLOW);
     await expect(tools.name).toHaveValue('unit_price');
     await expect(tools.description).toHaveValue(UNIT_PRICE.description);
@@ -171,6 +173,7 @@ test.describe('tools you write', () => {
   test('an invalid schema is explained as you type and cannot be saved', async ({ page, playground }) => {
     const tools = new ToolsPanel(page);
     await playground.open();
+    await playground.openTab('Tools');
     await tools.newTool();
     await expect(tools.saveButton).toBeEnabled();
 
@@ -206,6 +209,7 @@ test.describe('tools you write', () => {
   test('code that throws, returns something JSON cannot carry, or returns nothing becomes a clear observation', async ({ page, playground }) => {
     const tools = new ToolsPanel(page);
     await playground.open();
+    await playground.openTab('Tools');
     await tools.newTool();
     await tools.name.fill('stock');
     const cases: Array<[code: string, observation: RegExp]> = [
@@ -231,6 +235,7 @@ test.describe('tools you write', () => {
     const canary = `${server.url}/canary`;
     const tools = new ToolsPanel(page);
     await playground.open();
+    await playground.openTab('Tools');
     await tools.newTool();
     await tools.name.fill('probe');
 
@@ -286,6 +291,7 @@ test.describe('tools you write', () => {
     });
 
     await playground.open();
+    await playground.openTab('Tools');
     await playground.importConfig(config);
     // The imported tools are listed in the panel (and kept in this browser).
     const tools = new ToolsPanel(page);

@@ -69,6 +69,30 @@ interface RecordedChat {
   messages: Array<{ role: string; content: string }>;
 }
 
+/** `turns` search turns, each streaming its reasoning for a second or so, then a search. */
+function streamingSearchScenario(turns: number): Scenario {
+  const turn = (n: number): ScriptedResponse => ({
+    content: `<think>Turn ${n}. ${'Weighing what to look up next. '.repeat(18)}</think>\n<tool_call>\n{"name": "search", "arguments": {"model": "search-1"}}\n</tool_call>`,
+    chunkSize: 12,
+    chunkDelayMs: 25,
+    usage: { prompt_tokens: 400, completion_tokens: 60 },
+  });
+  return {
+    models: {
+      [ORCHESTRATOR]: Array.from({ length: turns }, (_, i) => turn(i + 1)),
+      'scripted/searcher': [{ repeat: true, content: '<query>capital of Finland population</query>', usage: { prompt_tokens: 100, completion_tokens: 8 } }],
+    },
+  };
+}
+
+/** The playground at 1440 × 900 (where `npm start` lost the tail), set up for a streaming run. */
+async function openStreamingRun(playground: Playground, scripted: { start(scenario: Scenario): Promise<{ url: string }> }, turns: number) {
+  await playground.page.setViewportSize({ width: 1440, height: 900 });
+  const server = await scripted.start(streamingSearchScenario(turns));
+  await playground.open();
+  await playground.importConfig(paperConfig(server.url, { limits: { maxTurns: turns } }).config);
+}
+
 test.describe('the trace', () => {
   // Each test drives a whole run through the page, worker and server; a shared CI machine is slow.
   test.describe.configure({ timeout: 60_000 });
@@ -154,7 +178,7 @@ test.describe('the trace', () => {
     const final = playground.trace.getByRole('region', { name: 'Final answer' });
     await expect(final).toContainText('Final answer');
     await expect(final.locator('.final-text')).toHaveText('558,457');
-    await expect(final).toContainText('3 turns');
+    await expect(final).toContainText('3 steps');
     expect(consoleErrors).toEqual([]);
   });
 
@@ -283,6 +307,108 @@ test.describe('the trace', () => {
     await expect(toggleOf(first)).toHaveAttribute('aria-expanded', 'true');
   });
 
+  test('"Expand all" opens everything: steps, reasoning and expert replies; "Collapse all" closes them', async ({
+    playground,
+    scripted,
+  }) => {
+    const scenario = searchTwiceScenario();
+    // The searcher thinks aloud, so each search call has an expert reply to open.
+    const searcher = scenario.models['scripted/searcher']?.[0];
+    if (searcher) searcher.content = '<think>Look it up.</think><query>capital of Finland population</query>';
+    const server = await scripted.start(scenario);
+    await playground.open();
+    await playground.importConfig(paperConfig(server.url).config);
+    await playground.run(TASK);
+    await playground.waitForFinish();
+
+    const reasoning = playground.trace.getByRole('button', { name: /^Reasoning/ });
+    const replies = playground.trace.getByRole('button', { name: /reasoning and reply/ });
+    await expect(reasoning).toHaveCount(3);
+    // search-1 twice and answer-2 once.
+    await expect(replies).toHaveCount(3);
+    // Once a run is over, reasoning and replies are folded away.
+    for (const toggle of [...(await reasoning.all()), ...(await replies.all())]) await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+
+    await playground.trace.getByRole('button', { name: 'Expand all' }).click();
+    for (const toggle of [...(await reasoning.all()), ...(await replies.all())]) await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    await expect(stepCard(playground, 2).getByRole('group', { name: 'Call search → search-1' })).toContainText('Look it up.');
+
+    // Collapsing a step and opening it again keeps its blocks as "Expand all" left them.
+    await toggleOf(stepCard(playground, 1)).click();
+    await toggleOf(stepCard(playground, 1)).click();
+    await expect(stepCard(playground, 1).getByRole('button', { name: /^Reasoning/ })).toHaveAttribute('aria-expanded', 'true');
+
+    await playground.trace.getByRole('button', { name: 'Collapse all' }).click();
+    await playground.trace.getByRole('button', { name: 'Expand all' }).click();
+    await playground.trace.getByRole('button', { name: 'Collapse all' }).click();
+    await toggleOf(stepCard(playground, 2)).click();
+    await expect(stepCard(playground, 2).getByRole('button', { name: /^Reasoning/ })).toHaveAttribute('aria-expanded', 'false');
+  });
+
+  test('follows the live run to its end, also when the trace grows between its scroll and that scroll\'s event', async ({
+    playground,
+    scripted,
+  }) => {
+    // Under `npm start`, React's development build renders slowly enough that a new step often
+    // lands between the trace scrolling itself to the end and the browser reporting that scroll
+    // (a frame later); the trace took its own scroll for the person's and stopped following.
+    // This makes that happen on purpose, in the production build: after each resize the trace
+    // reacts to, the trace grows again before the next frame.
+    const page = playground.page;
+    await openStreamingRun(playground, scripted, 6);
+    await page.evaluate(() => {
+      let grown = 0;
+      const attach = (scroller: Element) => {
+        const content = scroller.firstElementChild;
+        if (!content) return;
+        new ResizeObserver(() => {
+          if (grown >= 20 || scroller.scrollHeight <= scroller.clientHeight) return;
+          setTimeout(() => {
+            grown += 1;
+            const spacer = document.createElement('div');
+            spacer.style.height = '120px';
+            content.append(spacer);
+          });
+        }).observe(content);
+      };
+      new MutationObserver((_, observer) => {
+        const scroller = document.querySelector('.trace-scroller');
+        if (!scroller) return;
+        observer.disconnect();
+        attach(scroller);
+      }).observe(document.body, { childList: true, subtree: true });
+    });
+    await playground.run(TASK);
+
+    await expect(stepCard(playground, 4)).toBeVisible({ timeout: 30_000 });
+    await expect.poll(() => playground.traceScroll().then((scroll) => scroll.fromEnd)).toBeLessThanOrEqual(48);
+    await playground.waitForFinish();
+    await expect.poll(() => playground.traceScroll().then((scroll) => scroll.fromEnd)).toBeLessThanOrEqual(48);
+  });
+
+  test('stops following where the person scrolled up, and follows again once they are back at the end', async ({
+    playground,
+    scripted,
+  }) => {
+    const page = playground.page;
+    await openStreamingRun(playground, scripted, 7);
+    await playground.run(TASK);
+
+    await expect(stepCard(playground, 3)).toBeVisible({ timeout: 30_000 });
+    const scroller = playground.trace.locator('.trace-scroller');
+    await scroller.hover();
+    await page.mouse.wheel(0, -400);
+    await expect.poll(() => playground.traceScroll().then((scroll) => scroll.fromEnd)).toBeGreaterThan(300);
+    const { top } = await playground.traceScroll();
+    await expect(stepCard(playground, 5)).toBeAttached({ timeout: 30_000 });
+    // New steps arrived; the view stayed where the person put it.
+    expect((await playground.traceScroll()).top).toBe(top);
+
+    await page.mouse.wheel(0, 100_000);
+    await playground.waitForFinish();
+    await expect.poll(() => playground.traceScroll().then((scroll) => scroll.fromEnd)).toBeLessThanOrEqual(48);
+  });
+
   test('a rate-limit wait counts down on the step, then the run goes on', async ({ playground, scripted }) => {
     const scenario = searchTwiceScenario();
     const firstTurn = scenario.models[ORCHESTRATOR]?.[0];
@@ -329,7 +455,7 @@ test.describe('the trace', () => {
     await playground.waitForFinish(120_000);
 
     await expect(playground.trace).toContainText(`${steps} steps`);
-    await expect(playground.trace.getByRole('region', { name: 'Final answer' })).toContainText('reached the maximum number of turns');
+    await expect(playground.trace.getByRole('region', { name: 'Final answer' })).toContainText('reached the maximum number of steps');
     // Only the cards in view (and a few beyond) are in the page.
     const rendered = await playground.steps().count();
     expect(rendered).toBeGreaterThan(0);

@@ -12,7 +12,7 @@ export interface ErrorExplanation {
 
 const ERRORS: Record<string, ErrorExplanation> = {
   cors: {
-    title: 'The browser blocked the request (CORS) or the server is unreachable',
+    title: 'The server does not allow requests from this page (CORS)',
     hint: 'This is not a bad key: the server must allow this page’s origin, or be reached through a proxy.',
   },
   auth: { title: 'The API key was refused', hint: 'Check the key for this provider in Setup.' },
@@ -43,7 +43,7 @@ const ERRORS: Record<string, ErrorExplanation> = {
   },
   invalid_output: {
     title: 'The orchestrator emitted no valid tool call',
-    hint: 'A small or untuned model often does this; the run stops after a few such turns in a row.',
+    hint: 'A small or untuned model often does this; the run stops after a few such steps in a row.',
   },
   aborted: { title: 'Stopped' },
   engine: { title: 'The engine failed unexpectedly', hint: 'This is a bug in the playground; the next run starts cleanly.' },
@@ -57,7 +57,7 @@ export function explainError(code: string): ErrorExplanation {
 const STOP_REASONS: Record<StopReason, string> = {
   answered: 'Answered',
   final_message: 'Answered',
-  max_turns: 'Stopped: reached the maximum number of turns',
+  max_turns: 'Stopped: reached the maximum number of steps',
   max_cost: 'Stopped: reached the budget',
   max_time: 'Stopped: reached the time limit',
   aborted: 'Stopped by you',

@@ -65,6 +65,11 @@ export const runActions = {
   stopping(): void {
     useRunStore.setState({ phase: 'stopping', stopRequestedAt: performance.now() });
   },
+  /** Run was refused before it started (the config has problems): the last run stays on screen. */
+  refused(problems: string[]): void {
+    useRunStore.setState({ rejection: problems });
+  },
+  /** The worker refused the run it was asked to start. */
   rejected(runId: string, problems: string[]): void {
     useRunStore.setState((state) => (state.pendingRunId === runId ? { phase: 'idle', rejection: problems } : state));
   },

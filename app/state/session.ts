@@ -134,42 +134,45 @@ export function currentConfig(): ConfigDraft {
   };
 }
 
+/** What pressing Run did: started a run, or refused without touching the run on screen. */
+export type StartOutcome = 'started' | 'busy' | 'empty_task' | 'invalid_config';
+
 /** Starts a run of `task`; with `manual`, the person takes the orchestrator's turns. A run the
  * person starts ends any comparison on screen. */
-export function startRun(task: string, { manual = false }: { manual?: boolean } = {}): void {
-  if (useRunStore.getState().phase !== 'idle') return;
-  comparisonActions.cleared();
-  launchRun(task, manual);
+export function startRun(task: string, { manual = false }: { manual?: boolean } = {}): StartOutcome {
+  if (useRunStore.getState().phase !== 'idle') return 'busy';
+  const outcome = launchRun(task, manual);
+  if (outcome === 'started') comparisonActions.cleared();
+  return outcome;
 }
 
 /** After a manual run: the configured orchestrator runs the same task, to compare with. */
 export function letOrchestratorTry(): void {
   const { run, manual, phase } = useRunStore.getState();
   if (!manual || !run || run.status !== 'finished' || phase !== 'idle') return;
-  launchRun(run.task, false);
+  if (launchRun(run.task, false) !== 'started') return;
   const { pendingRunId } = useRunStore.getState();
   if (pendingRunId) comparisonActions.started(run, pendingRunId);
 }
 
-function launchRun(task: string, manual: boolean): void {
-  const runId = newRunId();
-  runActions.starting(runId, manual);
+function launchRun(task: string, manual: boolean): StartOutcome {
+  // Refusals leave the last run on screen: the person may still be reading it.
   const trimmed = task.trim();
-  if (!trimmed) {
-    runActions.rejected(runId, ['Type a task first.']);
-    return;
-  }
+  if (!trimmed) return 'empty_task';
   const config = currentConfig();
   const check = checkDraft(config);
   if (!check.ok) {
-    runActions.rejected(runId, check.problems);
-    return;
+    runActions.refused(check.problems);
+    return 'invalid_config';
   }
   if (manual && check.config.protocol !== 'paper') {
-    runActions.rejected(runId, ['You can take the orchestrator’s turns in the paper protocol only: choose "Paper" above.']);
-    return;
+    runActions.refused(['You can take the orchestrator’s turns in the paper protocol only: choose "Paper" above.']);
+    return 'invalid_config';
   }
+  const runId = newRunId();
+  runActions.starting(runId, manual);
   orchestrator().start(runId, config, trimmed, manual);
+  return 'started';
 }
 
 /** The person's choice for the turn a manual run is waiting on. */

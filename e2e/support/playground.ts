@@ -8,6 +8,7 @@
 //     await playground.importConfig(scriptedConfig(server.url));
 //     await playground.run('What is …?');
 //     await playground.waitForFinish();
+//     const setup = await playground.openTab('Setup'); // Setup, Models, Documents and Tools are tabs
 //   });
 
 import { readFileSync } from 'node:fs';
@@ -53,6 +54,17 @@ export async function plantLocalStorage(page: Page, key: string, value: string):
   );
 }
 
+/** The side column's tabs: the task (with the preferences and Run), and the panels beside it. */
+export type SideTabName = 'Task' | 'Setup' | 'Models' | 'Documents' | 'Tools';
+
+/** Opens a side tab as a person would (the trace and the cost stay in view) and returns its panel. */
+export async function openSideTab(page: Page, name: SideTabName): Promise<Locator> {
+  const tab = page.getByRole('tablist', { name: 'Side panels' }).getByRole('tab', { name });
+  await tab.click();
+  await expect(tab).toHaveAttribute('aria-selected', 'true');
+  return page.getByRole('tabpanel', { name });
+}
+
 export class Playground {
   readonly task: Locator;
   /** Run and Stop are always on screen; each is disabled when it does not apply. */
@@ -90,7 +102,14 @@ export class Playground {
     });
   }
 
+  /** Opens a side tab (Setup, Models, Documents, Tools, or back to the Task) and returns its panel. */
+  openTab(name: SideTabName): Promise<Locator> {
+    return openSideTab(this.page, name);
+  }
+
+  /** Types the task and presses Run, in the Task tab. */
   async run(task: string): Promise<void> {
+    await this.openTab('Task');
     await this.task.fill(task);
     await this.runButton.click();
   }
@@ -99,6 +118,14 @@ export class Playground {
   async waitForFinish(timeout = 30_000): Promise<void> {
     await expect(this.runButton).toBeEnabled({ timeout });
     await expect(this.stopButton).toBeDisabled({ timeout });
+  }
+
+  /** Where the trace's step list is scrolled: its top, and how far its end is below the view. */
+  async traceScroll(): Promise<{ top: number; fromEnd: number }> {
+    return this.trace.locator('.trace-scroller').evaluate((scroller) => ({
+      top: scroller.scrollTop,
+      fromEnd: scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight,
+    }));
   }
 
   /** The step cards of the trace, in order. */

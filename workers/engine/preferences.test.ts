@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  normalizedShares,
+  objectivePercents,
   PREFERENCE_PRESETS,
   preferenceInstruction,
   preferenceSchema,
@@ -42,19 +42,18 @@ describe('preferenceSchema / validatePreference', () => {
   });
 });
 
-describe('normalizedShares', () => {
-  it('divides each |weight| by the sum of |weights|, keeping the sign of tool weights', () => {
-    // Σ|w| = 0.5 + 0.25 + 0 + 0.5 + 0.75 = 2
-    const shares = normalizedShares({ outcome: 0.5, cost: 0.25, latency: 0, tools: { 'search-2': 0.5, 'answer-1': -0.75 } });
-    expect(shares.outcome).toBeCloseTo(0.25, 12);
-    expect(shares.cost).toBeCloseTo(0.125, 12);
-    expect(shares.latency).toBe(0);
-    expect(shares.tools['search-2']).toBeCloseTo(0.25, 12);
-    expect(shares.tools['answer-1']).toBeCloseTo(-0.375, 12);
+describe('objectivePercents', () => {
+  it('splits the three objectives among themselves in whole percents summing to 100, leaving tool weights out', () => {
+    // The case: with tool weights counted in, the sliders said 10/21/34% while the
+    // instruction said 16/31/53%. Both now use this split.
+    const vector = { outcome: 0.15, cost: 0.3, latency: 0.5, tools: { 'search-1': 1, 'answer-2': -0.5 } };
+    expect(objectivePercents(vector)).toEqual({ outcome: 16, cost: 31, latency: 53 });
+    expect(preferenceInstruction(vector)).toContain('Weigh correctness 16%, low cost 31%, low latency 53%.');
+    expect(objectivePercents({ ...nothing, outcome: 1, cost: 1, latency: 1 })).toEqual({ outcome: 34, cost: 33, latency: 33 });
   });
 
-  it('is all zeros when nothing is weighted', () => {
-    expect(normalizedShares({ ...nothing, tools: { 'search-1': 0 } })).toEqual({ outcome: 0, cost: 0, latency: 0, tools: { 'search-1': 0 } });
+  it('is all zeros when no objective is weighted', () => {
+    expect(objectivePercents({ ...nothing, tools: { 'search-1': 1 } })).toEqual({ outcome: 0, cost: 0, latency: 0 });
   });
 });
 

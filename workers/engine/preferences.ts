@@ -43,27 +43,16 @@ export function validatePreference(input: unknown): PreferenceValidation {
   return { ok: false, error };
 }
 
-/** Each weight's share of the total absolute weight, so the shares' magnitudes sum to 1
- * (all zero when nothing is weighted). Tool shares keep their sign: negative means avoid. */
-export function normalizedShares(p: PreferenceVector): {
-  outcome: number;
-  cost: number;
-  latency: number;
-  tools: Record<string, number>;
-} {
-  const toolWeights = Object.entries(p.tools);
-  const total =
-    Math.abs(p.outcome) +
-    Math.abs(p.cost) +
-    Math.abs(p.latency) +
-    toolWeights.reduce((sum, [, w]) => sum + Math.abs(w), 0);
-  const share = (w: number): number => (total === 0 ? 0 : w / total);
-  return {
-    outcome: share(Math.abs(p.outcome)),
-    cost: share(Math.abs(p.cost)),
-    latency: share(Math.abs(p.latency)),
-    tools: Object.fromEntries(toolWeights.map(([key, w]) => [key, share(w)])),
-  };
+export type ObjectivePercents = Record<'outcome' | 'cost' | 'latency', number>;
+
+/**
+ * The three objectives' split among themselves, as whole percents that sum to 100 (all 0 when
+ * none is weighted). The instruction states exactly these, and the sliders show them: tool and
+ * alias weights are not part of the split (they become "prefer" / "avoid" lists).
+ */
+export function objectivePercents(p: PreferenceVector): ObjectivePercents {
+  const [outcome = 0, cost = 0, latency = 0] = wholePercents([Math.abs(p.outcome), Math.abs(p.cost), Math.abs(p.latency)]);
+  return { outcome, cost, latency };
 }
 
 const OBJECTIVE_LABELS = [
@@ -81,10 +70,8 @@ const OBJECTIVE_LABELS = [
  * first. Returns null when nothing is weighted.
  */
 export function preferenceInstruction(p: PreferenceVector): string | null {
-  const objectives = OBJECTIVE_LABELS.map(([key, label]) => ({ label, weight: Math.abs(p[key]) }));
-  const percents = wholePercents(objectives.map((objective) => objective.weight));
-  const priorities = objectives
-    .map((objective, i) => ({ label: objective.label, percent: percents[i] ?? 0 }))
+  const percents = objectivePercents(p);
+  const priorities = OBJECTIVE_LABELS.map(([key, label]) => ({ label, percent: percents[key] }))
     .filter((objective) => objective.percent > 0)
     .map((objective) => `${objective.label} ${objective.percent}%`);
 

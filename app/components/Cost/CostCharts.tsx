@@ -5,7 +5,7 @@
 import { memo } from 'react';
 import { Bar, BarChart, CartesianGrid, Cell, ComposedChart, Line, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatUsd } from '../../format.ts';
-import type { ChartPoint, ToolCostRow } from './costData.ts';
+import { niceTicks, type ChartPoint, type ToolCostRow } from './costData.ts';
 import { seriesColor } from './series.ts';
 
 const axisTick = { fill: 'var(--text-muted)', fontSize: 11 };
@@ -26,6 +26,9 @@ interface CostChartsProps {
 
 export const CostCharts = memo(function CostCharts({ steps, tools }: CostChartsProps) {
   const pricedTools = tools.filter((row): row is ToolCostRow & { usd: number } => row.usd !== null);
+  // Round dollar ticks of our own: recharts' own split the axis at fractions like $0.00085.
+  const stepTicks = niceTicks(Math.max(0, ...steps.map((point) => Math.max(point.usd, point.cumulativeUsd))));
+  const toolTicks = niceTicks(Math.max(0, ...pricedTools.map((row) => row.usd)));
   return (
     <div className="cost-charts">
       <figure className="cost-chart">
@@ -45,7 +48,16 @@ export const CostCharts = memo(function CostCharts({ steps, tools }: CostChartsP
         >
           <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" vertical={false} />
           <XAxis dataKey="label" tick={axisTick} stroke="var(--border)" tickLine={false} />
-          <YAxis tick={axisTick} stroke="var(--border)" tickFormatter={usdTick} width={64} tickLine={false} />
+          <YAxis
+            tick={axisTick}
+            stroke="var(--border)"
+            tickFormatter={usdTick}
+            width={64}
+            tickLine={false}
+            ticks={stepTicks}
+            domain={[0, stepTicks.at(-1) ?? 1]}
+            interval={0}
+          />
           <Tooltip {...tooltipStyle} formatter={usdValue} labelFormatter={(label) => (String(label).includes('–') ? `Steps ${String(label)}` : `Step ${String(label)}`)} />
           <Bar dataKey="usd" name="Step" fill={seriesColor(0)} isAnimationActive={false} maxBarSize={28} />
           <Line
@@ -71,7 +83,16 @@ export const CostCharts = memo(function CostCharts({ steps, tools }: CostChartsP
             desc="The run's cost split by the alias, tool or kind of call it was spent on."
           >
             <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" horizontal={false} />
-            <XAxis type="number" tick={axisTick} stroke="var(--border)" tickFormatter={usdTick} tickLine={false} />
+            <XAxis
+              type="number"
+              tick={axisTick}
+              stroke="var(--border)"
+              tickFormatter={usdTick}
+              tickLine={false}
+              ticks={toolTicks}
+              domain={[0, toolTicks.at(-1) ?? 1]}
+              interval="preserveStartEnd"
+            />
             <YAxis type="category" dataKey="label" tick={axisTick} stroke="var(--border)" width={96} tickLine={false} />
             <Tooltip {...tooltipStyle} formatter={usdValue} />
             <Bar dataKey="usd" name="Cost" isAnimationActive={false} maxBarSize={18}>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LedgerEntry } from '../../../workers/engine/events.ts';
-import { chartSeries, compareWithActual, costByTool, describeCost, labelOf, stepCostSeries, summarizeLedger } from './costData.ts';
+import { chartSeries, compareWithActual, costByTool, describeCost, labelOf, niceTicks, stepCostSeries, summarizeLedger, timeBreakdown } from './costData.ts';
 
 const entry = (fields: Partial<LedgerEntry> & Pick<LedgerEntry, 'step' | 'kind'>): LedgerEntry => ({
   usd: 0,
@@ -110,6 +110,12 @@ describe('describeCost', () => {
     expect(describeCost(0.0123, 1)).toBe('$0.0123 + unknown');
     expect(describeCost(0, 0)).toBe('$0');
   });
+
+  it('marks a figure that includes estimates with ≈, as the trace and the status line do', () => {
+    expect(describeCost(0.0123, 0, true)).toBe('≈$0.0123');
+    expect(describeCost(0.0123, 1, true)).toBe('≈$0.0123 + unknown');
+    expect(describeCost(0, 1, true)).toBe('unknown');
+  });
 });
 
 describe('compareWithActual', () => {
@@ -151,5 +157,69 @@ describe('chartSeries', () => {
     expect(bins.at(-1)?.label).toBe('496–500');
     expect(bins.reduce((sum, bin) => sum + bin.usd, 0)).toBeCloseTo(cumulative, 9);
     expect(bins.at(-1)?.cumulativeUsd).toBe(cumulative);
+  });
+});
+
+describe('where the time went', () => {
+  it('sums to the wall time: each call its own time, a sandbox start-up on its own line, the rest between calls', () => {
+    // A paper run of 12 s: orchestrator 0–1 s, coder 1–2 s, Python waits 7.5 s for Pyodide then
+    // runs 0.5 s (2–10 s), orchestrator 10.5–11.5 s.
+    const timed: LedgerEntry[] = [
+      entry({ step: 1, kind: 'orchestrator', latencyMs: 1000, endMs: 1000 }),
+      entry({ step: 1, kind: 'expert', alias: 'reasoner-1', latencyMs: 1000, endMs: 2000 }),
+      entry({ step: 1, kind: 'code', latencyMs: 8000, endMs: 10_000, startup: { sandbox: 'Python', ms: 7500 } }),
+      entry({ step: 2, kind: 'orchestrator', latencyMs: 1000, endMs: 11_500 }),
+    ];
+    const time = timeBreakdown(timed, 12_000);
+    expect(time.byLabel).toEqual({ orchestrator: 2000, 'reasoner-1': 1000, code: 500 });
+    expect(time.startups).toEqual([{ label: 'Python start-up', ms: 7500, count: 1 }]);
+    expect(time.betweenMs).toBe(1000);
+    const sum = Object.values(time.byLabel).reduce((a, b) => a + b, 0) + time.startups.reduce((a, s) => a + s.ms, 0) + time.betweenMs;
+    expect(sum).toBe(12_000);
+  });
+
+  it('lets calls that ran at once share the time they overlapped, so nothing is counted twice', () => {
+    // Function calling: two tools run side by side from 1 s; one takes 2 s, the other 1 s.
+    const concurrent: LedgerEntry[] = [
+      entry({ step: 1, kind: 'orchestrator', latencyMs: 1000, endMs: 1000 }),
+      entry({ step: 1, kind: 'tool', tool: 'search_corpus', latencyMs: 1000, endMs: 2000 }),
+      entry({ step: 1, kind: 'tool', tool: 'run_python', latencyMs: 2000, endMs: 3000 }),
+    ];
+    const time = timeBreakdown(concurrent, 3000);
+    // 1–2 s is shared half and half; 2–3 s is run_python's alone.
+    expect(time.byLabel).toEqual({ orchestrator: 1000, search_corpus: 500, run_python: 1500 });
+    expect(time.betweenMs).toBe(0);
+  });
+
+  it('places entries without a time stamp end to end, and never counts past the wall time', () => {
+    const unstamped: LedgerEntry[] = [
+      entry({ step: 1, kind: 'orchestrator', latencyMs: 600 }),
+      entry({ step: 1, kind: 'search', latencyMs: 600 }),
+    ];
+    expect(timeBreakdown(unstamped, 1000)).toEqual({ byLabel: { orchestrator: 600, search: 400 }, startups: [], betweenMs: 0, wallMs: 1000 });
+    expect(timeBreakdown([], 500)).toEqual({ byLabel: {}, startups: [], betweenMs: 500, wallMs: 500 });
+  });
+});
+
+describe('chart ticks', () => {
+  it('are round numbers from 0, evenly spaced, reaching at least the largest value', () => {
+    // The uneven $0, 0.00085, 0.0017, 0.0034 for a run that cost $0.0031.
+    expect(niceTicks(0.0031)).toEqual([0, 0.001, 0.002, 0.003, 0.004]);
+    expect(niceTicks(0.0017)).toEqual([0, 0.0005, 0.001, 0.0015, 0.002]);
+    expect(niceTicks(4.2)).toEqual([0, 2, 4, 6]);
+    expect(niceTicks(0.95)).toEqual([0, 0.25, 0.5, 0.75, 1]);
+    expect(niceTicks(0)).toEqual([0, 1]);
+    for (const max of [0.0000123, 0.00042, 0.017, 0.5, 3, 77, 1234]) {
+      const ticks = niceTicks(max);
+      expect(ticks[0]).toBe(0);
+      expect(ticks.at(-1)).toBeGreaterThanOrEqual(max);
+      expect(ticks.length).toBeGreaterThanOrEqual(3);
+      expect(ticks.length).toBeLessThanOrEqual(6);
+      const step = (ticks[1] ?? 0) - (ticks[0] ?? 0);
+      // Each step is 1, 2 or 5 (or 2.5) times a power of ten, and the ticks are evenly spaced.
+      const mantissa = step / 10 ** Math.floor(Math.log10(step));
+      expect([1, 2, 2.5, 5].some((m) => Math.abs(mantissa - m) < 1e-9)).toBe(true);
+      ticks.forEach((tick, i) => expect(tick).toBeCloseTo(i * step, 12));
+    }
   });
 });

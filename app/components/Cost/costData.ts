@@ -164,11 +164,13 @@ export function summarizeLedger(ledger: readonly LedgerEntry[]): LedgerSummary {
 /**
  * A cost that may be partly unknown, in words: `$0.0123`, `unknown` when nothing of it is known,
  * `$0.0123 + unknown` when some entries' prices are unknown. Never `$0` for an unknown price.
+ * A figure that includes estimates reads `≈$0.0123`, as everywhere else on the page.
  */
-export function describeCost(knownUsd: number | null, unknownEntries: number): string {
+export function describeCost(knownUsd: number | null, unknownEntries: number, estimated = false): string {
   if (knownUsd === null) return 'unknown';
-  if (unknownEntries === 0) return formatUsd(knownUsd);
-  return knownUsd === 0 ? 'unknown' : `${formatUsd(knownUsd)} + unknown`;
+  const amount = `${estimated ? '≈' : ''}${formatUsd(knownUsd)}`;
+  if (unknownEntries === 0) return amount;
+  return knownUsd === 0 ? 'unknown' : `${amount} + unknown`;
 }
 
 /** How the counterfactual compares with what the run cost: "3.2× this run", "same as this run". */
@@ -177,4 +179,102 @@ export function compareWithActual(counterfactualUsd: number, actualUsd: number):
   const ratio = counterfactualUsd / actualUsd;
   if (Math.abs(ratio - 1) < 0.005) return 'same as this run';
   return ratio >= 1 ? `${ratio.toFixed(ratio >= 10 ? 0 : 1)}× this run` : `${Math.round((1 - ratio) * 100)}% less than this run`;
+}
+
+/** Where a run's wall time went: every figure a share of it, so together they make it up. */
+export interface TimeBreakdown {
+  /** Per alias, tool or kind (as `labelOf` names them), start-ups left out. */
+  byLabel: Record<string, number>;
+  /** Waits for a sandbox to start, per sandbox: "Python start-up". */
+  startups: Array<{ label: string; ms: number; count: number }>;
+  /** The rest: the engine's own work between calls, waits, calls that failed before they were
+   * charged, and (while a run goes) the call in progress. */
+  betweenMs: number;
+  wallMs: number;
+}
+
+interface Span {
+  label: string;
+  start: number;
+  end: number;
+}
+
+/**
+ * Splits `wallMs` among the ledger's calls. Each entry ran from `endMs − latencyMs` to `endMs`;
+ * a sandbox's start-up is the first part of that. Calls that overlapped (function calling runs a
+ * turn's calls at once) share the time they overlapped equally, so no second is counted twice
+ * and the figures add up to the wall time. Entries without a time stamp are laid end to end.
+ */
+export function timeBreakdown(ledger: readonly LedgerEntry[], wallMs: number): TimeBreakdown {
+  const spans: Span[] = [];
+  const startupCounts = new Map<string, number>();
+  let previousEnd = 0;
+  for (const entry of ledger) {
+    const end = Math.min(entry.endMs ?? previousEnd + entry.latencyMs, wallMs);
+    const start = Math.max(0, Math.min(end, (entry.endMs ?? previousEnd + entry.latencyMs) - entry.latencyMs));
+    previousEnd = end;
+    let workStart = start;
+    if (entry.startup) {
+      const label = `${entry.startup.sandbox} start-up`;
+      workStart = Math.min(end, start + entry.startup.ms);
+      spans.push({ label, start, end: workStart });
+      startupCounts.set(label, (startupCounts.get(label) ?? 0) + 1);
+    }
+    spans.push({ label: labelOf(entry), start: workStart, end });
+  }
+  const shares = shareOverlaps(spans);
+  const byLabel: Record<string, number> = {};
+  const startups: TimeBreakdown['startups'] = [];
+  let attributed = 0;
+  for (const [label, ms] of shares) {
+    attributed += ms;
+    const count = startupCounts.get(label);
+    if (count === undefined) byLabel[label] = ms;
+    else startups.push({ label, ms, count });
+  }
+  return { byLabel, startups, betweenMs: Math.max(0, wallMs - attributed), wallMs };
+}
+
+/** Sweeps the spans in time order; each stretch of time is split equally among the spans open in it. */
+function shareOverlaps(spans: readonly Span[]): Map<string, number> {
+  const shares = new Map<string, number>();
+  const edges = spans
+    .filter((span) => span.end > span.start)
+    .flatMap((span) => [
+      { t: span.start, label: span.label, open: 1 },
+      { t: span.end, label: span.label, open: -1 },
+    ])
+    .sort((a, b) => a.t - b.t || a.open - b.open);
+  const open = new Map<string, number>();
+  let openCount = 0;
+  let previous = 0;
+  for (const edge of edges) {
+    if (edge.t > previous && openCount > 0) {
+      const each = (edge.t - previous) / openCount;
+      for (const [label, count] of open) shares.set(label, (shares.get(label) ?? 0) + each * count);
+    }
+    previous = edge.t;
+    shares.set(edge.label, shares.get(edge.label) ?? 0);
+    const count = (open.get(edge.label) ?? 0) + edge.open;
+    if (count === 0) open.delete(edge.label);
+    else open.set(edge.label, count);
+    openCount += edge.open;
+  }
+  return shares;
+}
+
+/** Steps a chart's axis may take: 1, 2, 2.5 or 5 times a power of ten. */
+const NICE_STEPS = [1, 2, 2.5, 5, 10];
+
+/**
+ * Round, evenly spaced axis ticks from 0 to at least `max` (about four intervals): $0, $0.001,
+ * $0.002… rather than whatever fractions of the largest value a chart library picks.
+ */
+export function niceTicks(max: number, intervals = 4): number[] {
+  if (!(max > 0)) return [0, 1];
+  const rough = max / intervals;
+  const magnitude = 10 ** Math.floor(Math.log10(rough));
+  const step = (NICE_STEPS.find((multiple) => multiple * magnitude >= rough * (1 - 1e-9)) ?? 10) * magnitude;
+  const count = Math.ceil(max / step - 1e-9);
+  return Array.from({ length: count + 1 }, (_, i) => Number((i * step).toPrecision(12)));
 }

@@ -7,7 +7,16 @@ import type { LedgerEntry, RunTotals } from '../../../workers/engine/events.ts';
 import { formatCount, formatMs } from '../../format.ts';
 import { useRunStore } from '../../state/runStore.ts';
 import { ErrorBoundary } from '../ErrorBoundary/index.tsx';
-import { chartSeries, compareWithActual, costByTool, describeCost, stepCostSeries, summarizeLedger, type LedgerSummary } from './costData.ts';
+import {
+  chartSeries,
+  compareWithActual,
+  costByTool,
+  describeCost,
+  stepCostSeries,
+  summarizeLedger,
+  timeBreakdown,
+  type LedgerSummary,
+} from './costData.ts';
 import { seriesColor } from './series.ts';
 import { useElapsedMs } from '../../hooks/useElapsedMs.ts';
 import { useThrottled } from './useThrottled.ts';
@@ -33,7 +42,7 @@ export function CostPanel() {
       {hasRun ? (
         <>
           <RunFigures summary={summary} />
-          <Breakdown ledger={ledger} />
+          <Breakdown ledger={ledger} summary={summary} totals={totals} />
           {pricingAsOf && <p className="muted cost-footnote">Prices as of {pricingAsOf}; edit them in Setup.</p>}
         </>
       ) : (
@@ -58,7 +67,7 @@ function TotalCost({ summary, totals, hasRun }: { summary: LedgerSummary; totals
   const hasFigures = summary.entries > 0;
   const comparison = counterfactualUsd !== null && unknownEntries === 0 ? compareWithActual(counterfactualUsd, knownUsd) : '';
 
-  const totalText = hasFigures ? describeCost(knownUsd, unknownEntries) : hasRun ? describeCost(0, 0) : '—';
+  const totalText = hasFigures ? describeCost(knownUsd, unknownEntries, hasEstimates) : hasRun ? describeCost(0, 0) : '—';
   const [knownPart, unknownPart] = totalText.split(' + ');
 
   return (
@@ -166,11 +175,14 @@ function slowestStepOf(steps: ReadonlyArray<{ step: number; latencyMs?: number }
 // The chart redraws at most this often while a run streams (its numbers are in the tables at once).
 const CHART_INTERVAL_MS = 1000;
 
-function Breakdown({ ledger }: { ledger: LedgerEntry[] }) {
+function Breakdown({ ledger, summary, totals }: { ledger: LedgerEntry[]; summary: LedgerSummary; totals: RunTotals | undefined }) {
   const tableCaptionId = useId();
   const [stepsOpen, setStepsOpen] = useState(false);
+  const running = useRunStore((state) => state.run?.status === 'running');
+  const wallMs = useElapsedMs() ?? 0;
   const steps = useMemo(() => stepCostSeries(ledger), [ledger]);
   const tools = useMemo(() => costByTool(ledger), [ledger]);
+  const time = useMemo(() => timeBreakdown(ledger, wallMs), [ledger, wallMs]);
   const chartLedger = useThrottled(ledger, CHART_INTERVAL_MS);
   const chartSteps = useMemo(() => chartSeries(stepCostSeries(chartLedger)), [chartLedger]);
   const chartTools = useMemo(() => costByTool(chartLedger), [chartLedger]);
@@ -206,16 +218,55 @@ function Breakdown({ ledger }: { ledger: LedgerEntry[] }) {
                   {row.label}
                 </th>
                 <td>{row.entries}</td>
-                <td>{formatMs(row.latencyMs)}</td>
+                <td>{formatMs(time.byLabel[row.label] ?? 0)}</td>
                 <td className={row.usd === null || row.unknownEntries > 0 ? 'cost-unknown' : undefined}>
-                  {describeCost(row.usd, row.unknownEntries)}
-                  {row.estimated && <EstimateMark />}
+                  {describeCost(row.usd, row.unknownEntries, row.estimated)}
                 </td>
               </tr>
             );
           })}
+          {time.startups.map((startup) => (
+            <tr key={startup.label} className="cost-time-only">
+              <th scope="row">
+                <span className="cost-swatch" aria-hidden="true" />
+                {startup.label}
+              </th>
+              <td>{startup.count}</td>
+              <td>{formatMs(startup.ms)}</td>
+              <td className="muted">free</td>
+            </tr>
+          ))}
+          <tr className="cost-time-only">
+            <th scope="row">
+              <span className="cost-swatch" aria-hidden="true" />
+              Between calls
+            </th>
+            <td />
+            <td>{formatMs(time.betweenMs)}</td>
+            <td />
+          </tr>
         </tbody>
+        <tfoot>
+          <tr>
+            <th scope="row">Total</th>
+            <td>{ledger.length}</td>
+            <td>{formatMs(time.wallMs)}</td>
+            <td>
+              {describeCost(
+                totals?.costUsd ?? summary.knownUsd,
+                totals?.unknownCostEntries ?? summary.unknownEntries,
+                totals?.hasEstimates ?? summary.hasEstimates,
+              )}
+            </td>
+          </tr>
+        </tfoot>
       </table>
+      <p className="muted cost-footnote">
+        The times add up to the run’s {running ? 'time so far' : 'wall time'}. Calls that ran at once share the time they
+        overlapped. A sandbox’s start-up (Python’s takes seconds the first time) is counted apart and not charged.
+        Between calls: the orchestrator’s own work, waits, calls that failed before they were charged
+        {running ? ', and the call in progress' : ''}.
+      </p>
       <details className="cost-steps" onToggle={(event) => setStepsOpen(event.currentTarget.open)}>
         <summary>Cost per step</summary>
         {/* Rendered only while open: a row per step on every update adds up on long runs. */}
@@ -233,8 +284,7 @@ function Breakdown({ ledger }: { ledger: LedgerEntry[] }) {
               <tr key={point.step}>
                 <th scope="row">{point.step}</th>
                 <td className={point.unknownEntries > 0 ? 'cost-unknown' : undefined}>
-                  {describeCost(point.usd, point.unknownEntries)}
-                  {point.estimated && <EstimateMark />}
+                  {describeCost(point.usd, point.unknownEntries, point.estimated)}
                 </td>
                 <td>{describeCost(point.cumulativeUsd, point.cumulativeUnknownEntries)}</td>
               </tr>
@@ -244,14 +294,5 @@ function Breakdown({ ledger }: { ledger: LedgerEntry[] }) {
         )}
       </details>
     </>
-  );
-}
-
-function EstimateMark() {
-  return (
-    <abbr className="cost-estimate-mark" title="estimated">
-      {' '}
-      est.
-    </abbr>
   );
 }

@@ -1,6 +1,7 @@
 import { SEARCH_SOURCES, type SearchSourceName } from '../../../workers/engine/config.ts';
 import { SEARCH_SOURCE_LABELS } from '../../../tools/search/searchSources.ts';
 import { setupActions, useSetupStore } from '../../state/setupStore.ts';
+import { documentsStoreActions, useDocumentsStore } from './documentsStore.ts';
 import { draftSearchSources, withSearchSource } from './searchSourcesDraft.ts';
 
 const HINTS: Record<SearchSourceName, string> = {
@@ -12,8 +13,11 @@ const HINTS: Record<SearchSourceName, string> = {
 /** Which sources the run's search tool looks in: the config's `search.sources`. */
 export function SearchSources() {
   const sources = useSetupStore((state) => draftSearchSources(state.draft));
-  const toggle = (source: SearchSourceName, searched: boolean) =>
+  const nowSearched = useDocumentsStore((state) => state.nowSearched);
+  const toggle = (source: SearchSourceName, searched: boolean) => {
+    documentsStoreActions.setNowSearched(false);
     setupActions.setDraft(withSearchSource(useSetupStore.getState().draft, source, searched));
+  };
   return (
     <fieldset className="search-sources">
       <legend>Search uses</legend>
@@ -32,6 +36,11 @@ export function SearchSources() {
           </label>
         );
       })}
+      {nowSearched && sources.includes('documents') ? (
+        <p className="search-sources-note" role="status">
+          Your documents are searched from now on: “Your documents” is ticked above. Untick it to leave them out.
+        </p>
+      ) : null}
     </fieldset>
   );
 }

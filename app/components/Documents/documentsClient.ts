@@ -3,7 +3,9 @@
 // only when a PDF is added.
 
 import type { FromDocumentsWorker, ToDocumentsWorker } from '../../../tools/search/documentsProtocol.ts';
+import { setupActions, useSetupStore } from '../../state/setupStore.ts';
 import { documentsStoreActions, useDocumentsStore } from './documentsStore.ts';
+import { draftSearchSources, withSearchSource } from './searchSourcesDraft.ts';
 
 let worker: Worker | null = null;
 
@@ -15,7 +17,11 @@ function connect(): Worker {
   });
   created.onmessage = (message: MessageEvent<FromDocumentsWorker>) => {
     const data = message.data;
-    if (data.type === 'state') documentsStoreActions.listed(data.documents, data.indexing);
+    if (data.type === 'state') {
+      const before = useDocumentsStore.getState();
+      documentsStoreActions.listed(data.documents, data.indexing);
+      if (before.loaded && before.documents.length === 0 && data.documents.length > 0) searchYourDocuments();
+    }
     else if (data.type === 'problem') documentsStoreActions.problem(data.message, data.fileName);
   };
   created.onerror = (event) => {
@@ -28,6 +34,15 @@ function connect(): Worker {
   };
   worker = created;
   return created;
+}
+
+/** The first document was just added: a document nobody searches is a surprise, so the search
+ * uses them from now on (the person can untick it). */
+function searchYourDocuments(): void {
+  const { draft } = useSetupStore.getState();
+  if (draftSearchSources(draft).includes('documents')) return;
+  setupActions.setDraft(withSearchSource(draft, 'documents', true));
+  documentsStoreActions.setNowSearched(true);
 }
 
 function send(message: ToDocumentsWorker): void {

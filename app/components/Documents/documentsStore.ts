@@ -18,9 +18,17 @@ export interface DocumentsState {
   documents: StoredDocument[];
   indexing: string[];
   problems: DocumentProblemView[];
+  /** Said once the first document was added and the search began to use them. */
+  nowSearched: boolean;
 }
 
-export const useDocumentsStore = create<DocumentsState>()(() => ({ loaded: false, documents: [], indexing: [], problems: [] }));
+export const useDocumentsStore = create<DocumentsState>()(() => ({
+  loaded: false,
+  documents: [],
+  indexing: [],
+  problems: [],
+  nowSearched: false,
+}));
 
 let nextProblemId = 1;
 
@@ -37,5 +45,8 @@ export const documentsStoreActions = {
   },
   clearProblems(): void {
     useDocumentsStore.setState({ problems: [] });
+  },
+  setNowSearched(nowSearched: boolean): void {
+    useDocumentsStore.setState({ nowSearched });
   },
 };

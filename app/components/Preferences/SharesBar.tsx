@@ -1,33 +1,18 @@
 import type { PreferenceVector } from '../../../workers/engine/preferences.ts';
-import { normalizedShares } from '../../../workers/engine/preferences.ts';
-import { formatShare, OBJECTIVES } from './preferenceRows.ts';
+import { objectivePercents } from '../../../workers/engine/preferences.ts';
+import { OBJECTIVES } from './preferenceRows.ts';
 
-interface Segment {
-  key: string;
-  label: string;
-  share: number;
-  className: string;
-}
-
-/** The normalised shares as one bar: each objective, then tool weights (prefer / avoid). */
+/** The three aims' split as one bar, in the instruction's own whole percents. */
 export function SharesBar({ vector }: { vector: PreferenceVector }) {
-  const shares = normalizedShares(vector);
-  const segments: Segment[] = [
-    ...OBJECTIVES.map((objective, index) => ({
-      key: objective.name,
-      label: objective.label,
-      share: shares[objective.name],
-      className: `pref-share-${index + 1}`,
-    })),
-    ...Object.entries(shares.tools).map(([name, share]) => ({
-      key: `tool:${name}`,
-      label: `${share > 0 ? 'prefer' : 'avoid'} ${name}`,
-      share: Math.abs(share),
-      className: share > 0 ? 'pref-share-prefer' : 'pref-share-avoid',
-    })),
-  ].filter((segment) => segment.share > 0);
+  const percents = objectivePercents(vector);
+  const segments = OBJECTIVES.map((objective, index) => ({
+    key: objective.name,
+    label: objective.label,
+    percent: percents[objective.name],
+    className: `pref-share-${index + 1}`,
+  })).filter((segment) => segment.percent > 0);
   const description =
-    segments.length === 0 ? 'Nothing is weighted.' : segments.map((segment) => `${segment.label} ${formatShare(segment.share)}`).join(', ');
+    segments.length === 0 ? 'Nothing is weighted.' : segments.map((segment) => `${segment.label} ${segment.percent}%`).join(', ');
   return (
     <div className="pref-shares">
       <div className="pref-shares-bar" role="img" aria-label={`Shares of the weight: ${description}`}>
@@ -35,8 +20,8 @@ export function SharesBar({ vector }: { vector: PreferenceVector }) {
           <span
             key={segment.key}
             className={`pref-share ${segment.className}`}
-            style={{ flexGrow: segment.share }}
-            title={`${segment.label}: ${formatShare(segment.share)}`}
+            style={{ flexGrow: segment.percent }}
+            title={`${segment.label}: ${segment.percent}%`}
           />
         ))}
       </div>
@@ -46,15 +31,10 @@ export function SharesBar({ vector }: { vector: PreferenceVector }) {
           : segments.map((segment) => (
               <span key={segment.key}>
                 <span className={`pref-share-dot ${segment.className}`} />
-                {segment.label} {formatShare(segment.share)}
+                {segment.label} {segment.percent}%
               </span>
             ))}
       </p>
-      {Object.keys(shares.tools).length > 0 && (
-        <p className="muted pref-note">
-          Tool weights take their share too; the instruction gives the three objectives’ split among themselves.
-        </p>
-      )}
     </div>
   );
 }

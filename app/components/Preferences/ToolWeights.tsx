@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import { normalizedShares } from '../../../workers/engine/preferences.ts';
 import { preferenceActions, usePreferencesStore } from '../../state/preferencesStore.ts';
-import { describeToolWeight, formatShare, formatWeight, type WeighedTarget } from './preferenceRows.ts';
+import { describeToolWeight, formatWeight, type WeighedTarget } from './preferenceRows.ts';
 import { useWeighedTargets } from './useWeighedTargets.ts';
 import { WeightSlider } from './WeightSlider.tsx';
 
@@ -20,11 +19,9 @@ export function ToolWeights() {
   const [fold, setFold] = useState({ count, open: unfoldedAtFirst });
   if (fold.count !== count) setFold({ count, open: unfoldedAtFirst });
   const open = fold.count === count ? fold.open : unfoldedAtFirst;
-  const shares = normalizedShares(vector).tools;
 
   const row = (target: WeighedTarget, indent: boolean, toolDetail?: string) => {
     const weight = vector.tools[target.name] ?? 0;
-    const share = shares[target.name] ?? 0;
     const words = describeToolWeight(weight);
     const detail = target.kind === 'alias' ? [target.model, target.description].filter(Boolean).join(' — ') : toolDetail;
     return (
@@ -38,16 +35,8 @@ export function ToolWeights() {
         value={weight}
         centred
         indent={indent}
-        valueText={weight === 0 ? 'neutral' : `${words}, ${formatWeight(weight, true)}, ${formatShare(share)} of the weight`}
-        display={
-          weight === 0 ? (
-            <span className="muted">neutral</span>
-          ) : (
-            <span className={weight > 0 ? 'pref-prefer' : 'pref-avoid'}>
-              {weight > 0 ? 'prefer' : 'avoid'} {formatShare(share)}
-            </span>
-          )
-        }
+        valueText={weight === 0 ? 'neutral' : `${words}, ${formatWeight(weight, true)}`}
+        display={weight === 0 ? <span className="muted">neutral</span> : <span className={weight > 0 ? 'pref-prefer' : 'pref-avoid'}>{words}</span>}
         onChange={(value) => preferenceActions.setToolWeight(target.name, value)}
       />
     );
@@ -59,7 +48,8 @@ export function ToolWeights() {
         Tools and experts <span className="muted">({count}{weighted > 0 ? `, ${weighted} weighted` : ''})</span>
       </summary>
       <p className="muted pref-tools-hint">
-        Slide left to avoid a tool or expert, right to prefer it. The orchestrator reads these as advice.
+        Slide left to avoid a tool or expert, right to prefer it. These are not part of the percentages above: the
+        instruction lists them as “prefer …” or “avoid …”, and the orchestrator reads them as advice.
       </p>
       {!valid && <p className="muted pref-tools-hint">The setup has a problem, so its tools cannot be listed: fix it in Setup.</p>}
       <div className="pref-scale" aria-hidden="true">

@@ -3,10 +3,10 @@
 // vector into the config when Run is pressed.
 
 import { useId } from 'react';
-import { normalizedShares } from '../../../workers/engine/preferences.ts';
+import { objectivePercents } from '../../../workers/engine/preferences.ts';
 import { preferenceActions, usePreferencesStore } from '../../state/preferencesStore.ts';
 import { InstructionPreview } from './InstructionPreview.tsx';
-import { formatShare, formatWeight, OBJECTIVES } from './preferenceRows.ts';
+import { formatWeight, OBJECTIVES } from './preferenceRows.ts';
 import { PresetPicker } from './PresetPicker.tsx';
 import { SharesBar } from './SharesBar.tsx';
 import { ToolWeights } from './ToolWeights.tsx';
@@ -16,12 +16,15 @@ import './Preferences.css';
 export function PreferencesPanel() {
   const headingId = useId();
   const vector = usePreferencesStore((state) => state.vector);
-  const shares = normalizedShares(vector);
+  const percents = objectivePercents(vector);
 
   return (
     <section className="panel preferences-panel" role="group" aria-labelledby={headingId}>
       <h2 id={headingId}>Preferences</h2>
-      <p className="muted pref-intro">What should the orchestrator aim for? Weights are relative: only their shares count.</p>
+      <p className="muted pref-intro">
+        What should the orchestrator aim for? Weights are relative: the percentages are each aim’s share of the three,
+        the same split the instruction gives the orchestrator.
+      </p>
       <PresetPicker />
       <div className="pref-objectives">
         {OBJECTIVES.map((objective) => (
@@ -33,8 +36,8 @@ export function PreferencesPanel() {
             max={1}
             step={0.05}
             value={vector[objective.name]}
-            valueText={`${formatWeight(vector[objective.name])}, ${formatShare(shares[objective.name])} of the weight`}
-            display={formatShare(shares[objective.name])}
+            valueText={`${formatWeight(vector[objective.name])}, ${percents[objective.name]}% of the weight`}
+            display={`${percents[objective.name]}%`}
             onChange={(value) => preferenceActions.setObjective(objective.name, value)}
           />
         ))}

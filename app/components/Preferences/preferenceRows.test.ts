@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../workers/engine/config.ts';
 import { PREFERENCE_PRESETS } from '../../../workers/engine/preferences.ts';
-import { describeToolWeight, formatShare, formatWeight, OBJECTIVES, PRESETS, weighedTargets } from './preferenceRows.ts';
+import { describeToolWeight, formatWeight, OBJECTIVES, PRESETS, weighedTargets } from './preferenceRows.ts';
 
 const example = (name: string): unknown => JSON.parse(readFileSync(new URL(`../../../cli/examples/${name}.json`, import.meta.url), 'utf8'));
 
@@ -69,13 +69,6 @@ describe('labels', () => {
       ['cost', 'Low cost'],
       ['latency', 'Low latency'],
     ]);
-  });
-
-  it('formats shares as whole percents, never rounding a real weight down to 0%', () => {
-    expect(formatShare(0.5)).toBe('50%');
-    expect(formatShare(-0.125)).toBe('13%');
-    expect(formatShare(0.004)).toBe('<1%');
-    expect(formatShare(0)).toBe('0%');
   });
 
   it('says a tool weight in words', () => {

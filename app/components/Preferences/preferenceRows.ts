@@ -70,13 +70,6 @@ export function weighedTargets(config: OrchestraConfig | null, weights: Readonly
   return { groups, others };
 }
 
-/** A share of the total weight as a whole percent; "<1%" for a weight too small to round up. */
-export function formatShare(share: number): string {
-  const percent = Math.abs(share) * 100;
-  if (percent > 0 && percent < 0.5) return '<1%';
-  return `${Math.round(percent)}%`;
-}
-
 /** A tool weight in words: "neutral", "slightly prefer", "prefer", "strongly avoid"… */
 export function describeToolWeight(weight: number): string {
   if (weight === 0) return 'neutral';

@@ -1,8 +1,9 @@
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { describeStopReason, explainError, isAnswered } from '../../errors/explain.ts';
-import { formatMs, formatUsd } from '../../format.ts';
+import { formatMs } from '../../format.ts';
 import { useElapsedMs } from '../../hooks/useElapsedMs.ts';
 import { useRunStore } from '../../state/runStore.ts';
+import { costFigure } from '../Trace/summary.ts';
 import './RunStatus.css';
 
 /**
@@ -20,8 +21,26 @@ export function RunStatus() {
   const totalUsd = useRunStore((state) => state.run?.totalUsd ?? 0);
   const stopReason = useRunStore((state) => state.run?.stopReason);
   const fatal = useRunStore((state) => state.run?.fatalError);
+  const hasEstimates = useRunStore((state) => state.run?.totals?.hasEstimates ?? state.run?.steps.some((step) => step.hasEstimates) ?? false);
+  const hasUnknownCost = useRunStore(
+    (state) => (state.run?.totals ? state.run.totals.unknownCostEntries > 0 : (state.run?.steps.some((step) => step.hasUnknownCost) ?? false)),
+  );
+  const totalCost = costFigure(totalUsd, { estimated: hasEstimates, unknown: hasUnknownCost });
   const running = phase === 'running' || phase === 'starting' || phase === 'stopping';
   const elapsedMs = useElapsedMs();
+  const pendingRunId = useRunStore((state) => state.pendingRunId);
+  const container = useRef<HTMLDivElement>(null);
+
+  // A run just started: where the status line is off screen (a phone, where the trace is below
+  // the task and the preferences), bring it and the trace under it into view.
+  useEffect(() => {
+    const element = container.current;
+    if (!pendingRunId || !element) return;
+    const { top, bottom } = element.getBoundingClientRect();
+    if (top >= 0 && bottom <= window.innerHeight) return;
+    // At once: a smooth scroll is cut short by the layout changes a starting run makes.
+    element.scrollIntoView({ block: 'start', behavior: 'instant' });
+  }, [pendingRunId]);
 
   let tone: 'neutral' | 'success' | 'warning' | 'danger' = 'neutral';
   let announced: ReactNode = null;
@@ -46,19 +65,15 @@ export function RunStatus() {
         <strong>{describeStopReason(stopReason)}</strong>
         {stopReason === 'aborted' && lastStopMs !== null && <> in {formatMs(lastStopMs)}</>}
         {' · '}
-        {stepCount} {stepCount === 1 ? 'step' : 'steps'} · {formatUsd(totalUsd)} · {formatMs(elapsedMs)}
-        {stopReason === 'error' && fatal && (
-          <span className="run-status-detail">
-            {explainError(fatal.code).title}: {fatal.message}
-          </span>
-        )}
+        {stepCount} {stepCount === 1 ? 'step' : 'steps'} · {totalCost.text} · {formatMs(elapsedMs)}
+        {fatal && !crash && <FatalError code={fatal.code} message={fatal.message} />}
       </>
     );
   }
   if (crash) tone = 'danger';
 
   return (
-    <div className={`run-status run-status-${tone}`}>
+    <div ref={container} className={`run-status run-status-${tone}`}>
       <div role="status" aria-label="Run status" aria-live="polite" className="run-status-announced">
         {announced}
         {crash && (
@@ -70,9 +85,20 @@ export function RunStatus() {
       </div>
       {running && hasRun && (
         <span className="run-status-meter" aria-hidden="true">
-          {formatUsd(totalUsd)} · {formatMs(elapsedMs ?? 0)}
+          {totalCost.text} · {formatMs(elapsedMs ?? 0)}
         </span>
       )}
     </div>
+  );
+}
+
+/** The error that ended the run, explained once: what kind of problem, what happened, what to do. */
+function FatalError({ code, message }: { code: string; message: string }) {
+  const { title, hint } = explainError(code);
+  return (
+    <span className="run-status-detail">
+      <strong>{title}.</strong> {message}
+      {hint ? <span className="run-status-hint"> {hint}</span> : null}
+    </span>
   );
 }

@@ -13,6 +13,8 @@ const PROTOCOLS = [
 export function TaskPanel() {
   const [task, setTask] = useState('');
   const [manual, setManual] = useState(false);
+  const [taskProblem, setTaskProblem] = useState<string | null>(null);
+  const taskBox = useRef<HTMLTextAreaElement>(null);
   const phase = useRunStore((state) => state.phase);
   const protocol = useSetupStore((state) => state.draft.protocol ?? 'paper');
   const samples = useSampleTasks();
@@ -25,20 +27,29 @@ export function TaskPanel() {
   // focus is never dropped on the page; it follows to the button that now applies.
   useEffect(() => {
     const focused = document.activeElement;
-    if (busy && focused === runButton.current) stopButton.current?.focus();
-    if (!busy && focused === stopButton.current) runButton.current?.focus();
+    if (busy && focused === runButton.current) stopButton.current?.focus({ preventScroll: true });
+    if (!busy && focused === stopButton.current) runButton.current?.focus({ preventScroll: true });
   }, [busy]);
 
+  const run = () => {
+    if (startRun(task, { manual }) !== 'empty_task') return;
+    setTaskProblem('Type a task first.');
+    taskBox.current?.focus();
+  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    startRun(task, { manual });
+    run();
   };
   // Ctrl+Enter / Cmd+Enter runs from inside the task box.
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
       event.preventDefault();
-      if (!busy) startRun(task, { manual });
+      if (!busy) run();
     }
+  };
+  const chooseTask = (text: string) => {
+    setTask(text);
+    setTaskProblem(null);
   };
   const chooseProtocol = (value: 'paper' | 'function-calling') => {
     const { draft } = useSetupStore.getState();
@@ -53,13 +64,21 @@ export function TaskPanel() {
           Task
         </label>
         <textarea
+          ref={taskBox}
           id={taskId}
           value={task}
-          onChange={(event) => setTask(event.target.value)}
+          aria-invalid={taskProblem !== null}
+          aria-describedby={taskProblem !== null ? `${taskId}-problem` : undefined}
+          onChange={(event) => chooseTask(event.target.value)}
           onKeyDown={onKeyDown}
           rows={4}
           placeholder="Ask something that needs looking up or working out…"
         />
+        {taskProblem !== null && (
+          <p id={`${taskId}-problem`} className="task-problem" role="alert">
+            {taskProblem}
+          </p>
+        )}
         {samples.status === 'ready' && samples.tasks.length > 0 && (
           <label className="task-sample">
             <span>Sample task</span>
@@ -67,7 +86,7 @@ export function TaskPanel() {
               value=""
               onChange={(event) => {
                 const chosen = samples.tasks.find((sample) => sample.id === event.target.value);
-                if (chosen) setTask(chosen.question);
+                if (chosen) chooseTask(chosen.question);
               }}
             >
               <option value="">Pick one from the local corpus…</option>
@@ -114,7 +133,7 @@ export function TaskPanel() {
           <button ref={stopButton} type="button" onClick={stopRun} aria-disabled={phase !== 'running' && phase !== 'starting'}>
             Stop
           </button>
-          <span className="muted task-shortcut">Ctrl+Enter runs</span>
+          <span className="muted task-shortcut keyboard-hint">Ctrl+Enter runs</span>
         </div>
       </form>
     </section>

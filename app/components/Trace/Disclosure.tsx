@@ -1,23 +1,33 @@
-import { useId, useState, type ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
+import { isDetailOpen, traceUiActions, useTraceUi } from './traceUiStore.ts';
 
 interface DisclosureProps {
+  /** Names the block in the trace's view state (see `detailKey`), so "Expand all" reaches it
+   * and it comes back as it was when a virtualised card scrolls back in. */
+  detailKey: string;
   label: string;
   /** Short text after the label (a size, a state). */
   meta?: string;
-  /** Open until the person chooses otherwise (e.g. while the text streams). */
+  /** Open until the person (or "Expand all" / "Collapse all") chooses otherwise, e.g. while
+   * the text streams. */
   openByDefault: boolean;
   className?: string;
   children: ReactNode;
 }
 
-/** A button that shows or hides a block; follows `openByDefault` until it is clicked. */
-export function Disclosure({ label, meta, openByDefault, className, children }: DisclosureProps) {
-  const [choice, setChoice] = useState<boolean | null>(null);
-  const open = choice ?? openByDefault;
+/** A button that shows or hides a block of a step. */
+export function Disclosure({ detailKey, label, meta, openByDefault, className, children }: DisclosureProps) {
+  const open = useTraceUi((state) => isDetailOpen(state, detailKey, openByDefault));
   const bodyId = useId();
   return (
     <div className={`disclosure${className ? ` ${className}` : ''}`}>
-      <button type="button" className="disclosure-toggle" aria-expanded={open} aria-controls={bodyId} onClick={() => setChoice(!open)}>
+      <button
+        type="button"
+        className="disclosure-toggle"
+        aria-expanded={open}
+        aria-controls={bodyId}
+        onClick={() => traceUiActions.setDetailOpen(detailKey, !open)}
+      >
         <span className="chevron" aria-hidden="true" />
         {label}
         {meta ? <span className="disclosure-meta">{meta}</span> : null}

@@ -11,7 +11,8 @@ export function FinalAnswer() {
   const totals = useRunStore((state) => state.run?.totals);
   const errors = useRunStore((state) => state.run?.errors);
 
-  const runErrors = errors?.map((error, i) => <ErrorNotice key={i} error={error} />);
+  // The error that ended the run is explained in the status line, not again here.
+  const runErrors = errors?.filter((error) => !error.fatal).map((error, i) => <ErrorNotice key={i} error={error} />);
   if (!stopReason || !totals) return runErrors?.length ? <div className="run-errors">{runErrors}</div> : null;
 
   const answered = isAnswered(stopReason);
@@ -21,7 +22,7 @@ export function FinalAnswer() {
       <p className="final-label">{answered ? 'Final answer' : describeStopReason(stopReason)}</p>
       {answer !== null ? <p className="final-text">{clipForDisplay(answer) || '(empty answer)'}</p> : <p className="muted">No answer.</p>}
       <p className="final-facts">
-        {totals.turns} turn{totals.turns === 1 ? '' : 's'} · {formatMs(totals.latencyMs)} ·{' '}
+        {totals.turns} step{totals.turns === 1 ? '' : 's'} · {formatMs(totals.latencyMs)} ·{' '}
         <span className={cost.estimated ? 'estimate-figure' : undefined} title={cost.estimated ? 'Includes estimates' : undefined}>
           {cost.text}
         </span>

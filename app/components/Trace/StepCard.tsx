@@ -11,7 +11,7 @@ import { costFigure, entriesCost, formatSpeeds, formatTokens, splitThinking, sum
 import { ToolCallCard } from './ToolCallCard.tsx';
 import { ToolMenu } from './ToolMenu.tsx';
 import { menuChoices } from './toolMenu.ts';
-import { isExpanded, stepAnchor, traceUiActions, useTraceUi } from './traceUiStore.ts';
+import { detailKey, isExpanded, stepAnchor, traceUiActions, useTraceUi } from './traceUiStore.ts';
 
 const NO_CALLS: CallView[] = [];
 const NO_TOOLS: ToolSchema[] = [];
@@ -140,6 +140,7 @@ function StepBody({ step, calls, topCalls, runTools, orchestratorModel, runStart
     <>
       {reasoning ? (
         <Disclosure
+          detailKey={detailKey(`step-${step.step}`, 'reasoning')}
           label="Reasoning"
           meta={thinking ? 'streaming' : `${formatCount(reasoning.length)} chars`}
           openByDefault={thinking}

@@ -2,6 +2,7 @@ import { memo } from 'react';
 import { clipForDisplay, formatCount, formatMs } from '../../format.ts';
 import type { CallView } from '../../state/runView.ts';
 import { Disclosure } from './Disclosure.tsx';
+import { detailKey } from './traceUiStore.ts';
 import { ErrorNotice } from './ErrorNotice.tsx';
 import { ResultView } from './ResultView.tsx';
 import { RetryNotice } from './RetryNotice.tsx';
@@ -49,6 +50,7 @@ export const ToolCallCard = memo(function ToolCallCard({ call, runStartedAt, run
       ))}
       {expertText ? (
         <Disclosure
+          detailKey={detailKey(call.callId, 'reply')}
           label={inProgress ? `${call.alias ?? 'The expert'} is writing` : `${call.alias ?? 'Expert'}'s reasoning and reply`}
           meta={`${formatCount(expertText.length)} chars`}
           openByDefault={inProgress}

@@ -37,7 +37,7 @@ export function Trace() {
             {stepCount} step{stepCount === 1 ? '' : 's'}
           </span>
           {hasEstimates ? <span className="trace-legend muted">≈ includes estimates</span> : null}
-          <span className="trace-keys muted" aria-hidden="true">
+          <span className="trace-keys muted keyboard-hint" aria-hidden="true">
             <kbd>j</kbd> <kbd>k</kbd> move · <kbd>Enter</kbd> open/close · <kbd>Esc</kbd> close
           </span>
           <div className="trace-actions">

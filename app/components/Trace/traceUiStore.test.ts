@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { isExpanded, neighbourStep, parseStepHash, traceUiActions, useTraceUi } from './traceUiStore.ts';
+import { detailKey, isDetailOpen, isExpanded, neighbourStep, parseStepHash, traceUiActions, useTraceUi } from './traceUiStore.ts';
 
 describe('trace UI state', () => {
   beforeEach(() => traceUiActions.showRun('run-a'));
@@ -15,6 +15,28 @@ describe('trace UI state', () => {
     traceUiActions.expandAll();
     expect(useTraceUi.getState().overrides).toEqual({});
     expect(isExpanded(useTraceUi.getState(), 2)).toBe(true);
+  });
+
+  it('opens and closes the blocks inside steps with "Expand all" and "Collapse all", over their own defaults', () => {
+    traceUiActions.showRun('run-with-details');
+    const reasoning = detailKey('step-1', 'reasoning');
+    const reply = detailKey('call-1-2', 'reply');
+    const state = () => useTraceUi.getState();
+    // Until then each block follows its own default (open while it streams).
+    expect(isDetailOpen(state(), reasoning, false)).toBe(false);
+    expect(isDetailOpen(state(), reply, true)).toBe(true);
+    traceUiActions.expandAll();
+    expect(isDetailOpen(state(), reasoning, false)).toBe(true);
+    expect(isDetailOpen(state(), reply, false)).toBe(true);
+    traceUiActions.setDetailOpen(reply, false);
+    expect(isDetailOpen(state(), reply, false)).toBe(false);
+    traceUiActions.collapseAll();
+    expect(isDetailOpen(state(), reasoning, true)).toBe(false);
+    expect(isDetailOpen(state(), reply, true)).toBe(false);
+    traceUiActions.expandAll();
+    expect(isDetailOpen(state(), reply, false)).toBe(true);
+    traceUiActions.showRun('run-b');
+    expect(isDetailOpen(state(), reasoning, false)).toBe(false);
   });
 
   it('numbers focus requests so each is taken once', () => {

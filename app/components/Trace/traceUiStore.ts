@@ -15,6 +15,11 @@ export interface TraceUiState {
   expandedByDefault: boolean;
   /** Steps opened or closed one by one, over the default. */
   overrides: Readonly<Record<number, boolean>>;
+  /** Blocks inside steps (reasoning, an expert's reply): open or closed by "Expand all" and
+   * "Collapse all"; null until then, when each follows its own default (open while it streams). */
+  detailsOpenByDefault: boolean | null;
+  /** Blocks opened or closed one by one, by their detail key (see `detailKey`). */
+  detailOverrides: Readonly<Record<string, boolean>>;
   /** The step that takes Tab (roving tabindex) and that j/k move from. */
   focusedStep: number | null;
   /** A step that should take keyboard focus once it is on screen. */
@@ -27,6 +32,8 @@ const initialState: TraceUiState = {
   runId: null,
   expandedByDefault: true,
   overrides: {},
+  detailsOpenByDefault: null,
+  detailOverrides: {},
   focusedStep: null,
   focusRequest: null,
   dialogStep: null,
@@ -38,6 +45,17 @@ export function isExpanded(state: TraceUiState, step: number): boolean {
   return state.overrides[step] ?? state.expandedByDefault;
 }
 
+/** Names a block inside a step: `step-2:reasoning`, `call-2-3:reply`. */
+export function detailKey(owner: string, block: string): string {
+  return `${owner}:${block}`;
+}
+
+/** Whether a block is open: the person's own choice, else what "Expand/Collapse all" set, else
+ * the block's own default. */
+export function isDetailOpen(state: TraceUiState, key: string, openByDefault: boolean): boolean {
+  return state.detailOverrides[key] ?? state.detailsOpenByDefault ?? openByDefault;
+}
+
 let focusSeq = 0;
 
 export const traceUiActions = {
@@ -45,11 +63,16 @@ export const traceUiActions = {
   showRun(runId: string | null): void {
     if (useTraceUi.getState().runId !== runId) useTraceUi.setState({ ...initialState, runId });
   },
+  /** Opens every step and every block inside them. */
   expandAll(): void {
-    useTraceUi.setState({ expandedByDefault: true, overrides: {} });
+    useTraceUi.setState({ expandedByDefault: true, overrides: {}, detailsOpenByDefault: true, detailOverrides: {} });
   },
+  /** Closes every step and every block inside them. */
   collapseAll(): void {
-    useTraceUi.setState({ expandedByDefault: false, overrides: {} });
+    useTraceUi.setState({ expandedByDefault: false, overrides: {}, detailsOpenByDefault: false, detailOverrides: {} });
+  },
+  setDetailOpen(key: string, open: boolean): void {
+    useTraceUi.setState((state) => ({ detailOverrides: { ...state.detailOverrides, [key]: open } }));
   },
   setExpanded(step: number, expanded: boolean): void {
     useTraceUi.setState((state) => ({ overrides: { ...state.overrides, [step]: expanded } }));

@@ -1,4 +1,6 @@
+import type { ReactNode } from 'react';
 import { checkDraft, useSetupStore } from '../../state/setupStore.ts';
+import { viewActions, type SideTab } from '../../state/viewStore.ts';
 import { CapabilityReport } from '../Models/CapabilityReport.tsx';
 import './Welcome.css';
 
@@ -33,14 +35,16 @@ export function Welcome() {
         {source.kind === 'example' ? (
           <li>
             Press <strong>Import config</strong> to load a config file (the same one the command-line runner reads), or
-            edit <strong>Setup</strong>. The example now loaded expects Orchestrator-8B served by vLLM at{' '}
+            edit <TabLink tab="setup">Setup</TabLink>. The example now loaded expects Orchestrator-8B served by vLLM at{' '}
             <code>{orchestratorUrl ?? 'http://localhost:8000/v1'}</code>.
           </li>
         ) : check.ok ? (
           <li>
             The orchestrator is <code>{orchestrator?.model}</code>{' '}
             {orchestratorProvider?.kind === 'webllm' ? (
-              <>in this browser: load it in Models in this browser before you run.</>
+              <>
+                in this browser: load it in <TabLink tab="models">Models</TabLink> before you run.
+              </>
             ) : (
               <>
                 at <code>{orchestratorUrl ?? 'its provider'}</code>.
@@ -48,12 +52,14 @@ export function Welcome() {
             )}
           </li>
         ) : (
-          <li>The config has problems; Setup lists them.</li>
+          <li>
+            The config has problems; <TabLink tab="setup">Setup</TabLink> lists them.
+          </li>
         )}
         {keyless.length > 0 && (
           <li>
-            Add the API key of {keyless.map((name) => `“${name}”`).join(', ')} in Setup. Keys stay in this tab’s memory
-            unless you choose to remember them.
+            Add the API key of {keyless.map((name) => `“${name}”`).join(', ')} in <TabLink tab="setup">Setup</TabLink>.
+            Keys stay in this tab’s memory unless you choose to remember them.
           </li>
         )}
         <li>Type a task or pick a sample, choose your preferences, and press Run.</li>
@@ -65,5 +71,14 @@ export function Welcome() {
       <h3>Models in this browser</h3>
       <CapabilityReport place="welcome" />
     </section>
+  );
+}
+
+/** Opens one of the side tabs, from a sentence that names it. */
+function TabLink({ tab, children }: { tab: SideTab; children: ReactNode }) {
+  return (
+    <button type="button" className="link-button" onClick={() => viewActions.openSideTab(tab)}>
+      {children}
+    </button>
   );
 }

@@ -1,0 +1,85 @@
+// The side column's tabs: the task (with the preferences and Run), Setup, Models, Documents and
+// Tools. Every panel stays mounted (a half-typed key or tool survives a switch); the ones not
+// shown are hidden, as the tab pattern wants.
+
+import { useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useRunStore } from '../../state/runStore.ts';
+import { checkDraft, useSetupStore } from '../../state/setupStore.ts';
+import { SIDE_TABS, useViewStore, viewActions, type SideTab } from '../../state/viewStore.ts';
+import './SideTabs.css';
+
+const LABELS: Record<SideTab, string> = {
+  task: 'Task',
+  setup: 'Setup',
+  models: 'Models',
+  documents: 'Documents',
+  tools: 'Tools',
+};
+
+export function SideTabs({ panels }: { panels: Record<SideTab, ReactNode> }) {
+  const active = useViewStore((state) => state.sideTab);
+  const running = useRunStore((state) => state.phase !== 'idle');
+  const setupHasProblems = useSetupStore((state) => !checkDraft(state.draft).ok);
+  const baseId = useId();
+  const tabs = useRef<Partial<Record<SideTab, HTMLButtonElement | null>>>({});
+
+  // Arrow keys, Home and End move along the tabs and open the one they land on.
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const index = SIDE_TABS.indexOf(active);
+    const next =
+      event.key === 'ArrowRight' ? SIDE_TABS[(index + 1) % SIDE_TABS.length]
+      : event.key === 'ArrowLeft' ? SIDE_TABS[(index - 1 + SIDE_TABS.length) % SIDE_TABS.length]
+      : event.key === 'Home' ? SIDE_TABS[0]
+      : event.key === 'End' ? SIDE_TABS[SIDE_TABS.length - 1]
+      : undefined;
+    if (!next) return;
+    event.preventDefault();
+    viewActions.openSideTab(next);
+    tabs.current[next]?.focus();
+  };
+
+  return (
+    <div className="side-tabs" data-tab={active}>
+      <div className="side-tab-list" role="tablist" aria-label="Side panels" onKeyDown={onKeyDown}>
+        {SIDE_TABS.map((tab) => (
+          <button
+            key={tab}
+            ref={(element) => {
+              tabs.current[tab] = element;
+            }}
+            type="button"
+            role="tab"
+            id={`${baseId}-${tab}-tab`}
+            aria-controls={`${baseId}-${tab}-panel`}
+            aria-selected={tab === active}
+            tabIndex={tab === active ? 0 : -1}
+            className="side-tab"
+            onClick={() => viewActions.openSideTab(tab)}
+          >
+            {LABELS[tab]}
+            {tab === 'task' && running && tab !== active ? (
+              <span className="side-tab-mark side-tab-running" title="A run is going" aria-hidden="true" />
+            ) : null}
+            {tab === 'setup' && setupHasProblems ? (
+              <span className="side-tab-mark side-tab-problem" title="The setup has problems">
+                <span className="visually-hidden">, has problems</span>
+              </span>
+            ) : null}
+          </button>
+        ))}
+      </div>
+      {SIDE_TABS.map((tab) => (
+        <div
+          key={tab}
+          role="tabpanel"
+          id={`${baseId}-${tab}-panel`}
+          aria-labelledby={`${baseId}-${tab}-tab`}
+          className="side-tab-panel"
+          hidden={tab !== active}
+        >
+          {panels[tab]}
+        </div>
+      ))}
+    </div>
+  );
+}
