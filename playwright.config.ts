@@ -33,6 +33,9 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     trace: 'retain-on-failure',
+    // The offline service worker would answer requests before page.route sees them (and download
+    // Pyodide in every test): blocked here, allowed in e2e/offline.spec.ts, which tests it.
+    serviceWorkers: 'block',
   },
   projects: [
     {

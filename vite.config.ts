@@ -5,6 +5,7 @@ import react from '@vitejs/plugin-react';
 import { corpusPlugin } from './tools/search/writeCorpus.ts';
 import { pyodideAssetsPlugin } from './tools/python/pyodideAssets.ts';
 import { securityHeadersPlugin } from './server/securityHeaders.ts';
+import { offlinePlugin } from './workers/offline/precachePlugin.ts';
 
 /** `vite build --mode e2e`: the app plus the browser tests' harness pages, into dist-e2e/. */
 export const E2E_MODE = 'e2e';
@@ -24,11 +25,12 @@ function harnessPages(): Record<string, string> {
 // The playground is a static single-page app. Workers are ES modules so the engine, web-llm and
 // Pyodide can be imported inside them. The search corpus is generated from its npm packages into
 // public/generated/ when a build or dev server starts. The preview and dev servers send the
-// security headers the app needs (server/securityHeaders.ts).
+// security headers the app needs (server/securityHeaders.ts). A build also gets the offline
+// service worker, `sw.js`, with the list of files it saves (offlinePlugin).
 export default defineConfig(({ mode }) => {
   const e2e = mode === E2E_MODE;
   return {
-    plugins: [react(), corpusPlugin(), pyodideAssetsPlugin(), securityHeadersPlugin()],
+    plugins: [react(), corpusPlugin(), pyodideAssetsPlugin(), securityHeadersPlugin(), offlinePlugin()],
     worker: { format: 'es' },
     build: {
       target: 'es2022',

@@ -3,6 +3,7 @@ import { ErrorBoundary } from './components/ErrorBoundary/index.tsx';
 import { CostPanel } from './components/Cost/index.tsx';
 import { DocumentsPanel } from './components/Documents/index.tsx';
 import { ModelsPanel } from './components/Models/index.tsx';
+import { OfflineStatus } from './components/OfflineStatus/index.tsx';
 import { PreferencesPanel } from './components/Preferences/index.tsx';
 import { RunStatus } from './components/RunStatus/index.tsx';
 import { ConfigFileButtons } from './components/Setup/ConfigFileButtons.tsx';
@@ -37,6 +38,7 @@ export function App() {
         <h1>Orchestra Playground</h1>
         {/* Header controls that apply to the whole page (a presenter view, say) go in this group. */}
         <div className="app-header-actions">
+          <OfflineStatus />
           <ConfigFileButtons />
         </div>
       </header>

@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
+import { registerServiceWorker } from './offline/serviceWorkerClient.ts';
 import { restoreRememberedKeys } from './state/session.ts';
 import './app.css';
 
@@ -9,6 +10,9 @@ if (!container) throw new Error('index.html has no #root element');
 
 // Keys the user chose to remember on this device go to the worker before the first run.
 restoreRememberedKeys();
+
+// Saved for offline use after the first visit (production builds only).
+registerServiceWorker();
 
 createRoot(container).render(
   <StrictMode>

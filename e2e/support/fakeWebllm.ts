@@ -5,7 +5,7 @@
 // with Vite's own build API.
 
 import { fileURLToPath } from 'node:url';
-import type { Page } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import { build } from 'vite';
 import type { FakeEngineScript } from '../../workers/backends/webllm/testing/fakeWebLlmEngine.ts';
 
@@ -36,12 +36,16 @@ export interface FakeModelWorkers {
   served: number;
 }
 
-/** Answers every request for the model worker's script with the fake engine and its script. */
-export async function serveFakeModelWorkers(page: Page, scripts: FakeEngineScript[]): Promise<FakeModelWorkers> {
+/**
+ * Answers every request for the model worker's script with the fake engine and its script. Pass
+ * the browser context where a service worker is allowed: it fetches the script itself, and only
+ * the context's routes see a service worker's requests.
+ */
+export async function serveFakeModelWorkers(target: Page | BrowserContext, scripts: FakeEngineScript[]): Promise<FakeModelWorkers> {
   bundled ??= bundle();
   const code = await bundled;
   const state: FakeModelWorkers = { served: 0 };
-  await page.route('**/assets/webllm.worker-*.js', async (route) => {
+  await target.route('**/assets/webllm.worker-*.js', async (route) => {
     const script = scripts[state.served] ?? {};
     state.served++;
     // Served with the real script's headers (its Content-Security-Policy, cross-origin isolation),

@@ -1,0 +1,36 @@
+import { reloadIntoUpdate, useOfflineStore } from '../../offline/serviceWorkerClient.ts';
+import { useRunStore } from '../../state/runStore.ts';
+import './OfflineStatus.css';
+
+const READY_DETAIL = 'The app, the search corpus and Python are saved in this browser: it opens and runs without a network.';
+
+/** In the header: whether the app works offline yet, and a new version when one is deployed. */
+export function OfflineStatus() {
+  const state = useOfflineStore();
+  const running = useRunStore((store) => store.phase !== 'idle');
+  if (state.kind === 'unavailable' || state.kind === 'failed') return null;
+  return (
+    <div className="offline-status" role="status" aria-label="Offline use">
+      {state.kind === 'saving' && <span className="muted">Saving for offline use…</span>}
+      {state.kind === 'ready' && (
+        <span className="offline-ready" title={READY_DETAIL}>
+          Works offline
+        </span>
+      )}
+      {state.kind === 'update' && (
+        <>
+          <span>A new version is ready.</span>
+          <button
+            type="button"
+            className="small"
+            onClick={reloadIntoUpdate}
+            disabled={running}
+            title={running ? 'After the run: reloading would end it.' : undefined}
+          >
+            Reload
+          </button>
+        </>
+      )}
+    </div>
+  );
+}

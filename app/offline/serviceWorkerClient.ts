@@ -1,0 +1,87 @@
+// The page's side of the offline service worker (workers/offline/serviceWorker.ts): registers it
+// in production builds, says when the app is saved for offline use, and offers a new build once
+// its service worker is waiting, reloading into it when the person agrees.
+
+import { create } from 'zustand';
+import type { PageToServiceWorker } from '../../workers/offline/cachePolicy.ts';
+
+export type OfflineState =
+  /** No service worker here: the dev server, an old browser, or registration refused. */
+  | { kind: 'unavailable' }
+  /** Saving the app, the corpus and Python for offline use. */
+  | { kind: 'saving' }
+  | { kind: 'ready' }
+  /** A new build is installed and waits for the page to reload into it. */
+  | { kind: 'update'; waiting: ServiceWorker }
+  | { kind: 'failed'; reason: string };
+
+export const useOfflineStore = create<OfflineState>()(() => ({ kind: 'unavailable' }));
+
+/** How often an open tab asks whether a new build was deployed (a classroom tab stays open). */
+const UPDATE_CHECK_MS = 30 * 60_000;
+
+export function registerServiceWorker(): void {
+  if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
+  const container = navigator.serviceWorker;
+  // After the page's own load, so the first screen does not wait for Pyodide's download.
+  const start = () => {
+    container
+      .register(`${import.meta.env.BASE_URL}sw.js`, { scope: import.meta.env.BASE_URL })
+      .then(watch)
+      .catch((error: unknown) => {
+        // Refused (a private window, a test that blocks service workers): the app works online.
+        useOfflineStore.setState({ kind: 'failed', reason: error instanceof Error ? error.message : String(error) });
+      });
+  };
+  if (document.readyState === 'complete') start();
+  else window.addEventListener('load', start, { once: true });
+}
+
+function watch(registration: ServiceWorkerRegistration): void {
+  const container = navigator.serviceWorker;
+  const settle = () => {
+    if (registration.waiting && container.controller) {
+      useOfflineStore.setState({ kind: 'update', waiting: registration.waiting });
+    } else if (registration.installing) {
+      useOfflineStore.setState({ kind: 'saving' });
+      follow(registration.installing);
+    } else if (registration.active && container.controller) {
+      useOfflineStore.setState({ kind: 'ready' });
+    } else if (registration.active) {
+      // Active but not yet in charge of this page: it claims it as it activates.
+      useOfflineStore.setState({ kind: 'saving' });
+    }
+  };
+  const follow = (worker: ServiceWorker) => {
+    worker.addEventListener('statechange', () => {
+      if (worker.state === 'redundant' && !registration.active) {
+        useOfflineStore.setState({ kind: 'failed', reason: 'the app could not be saved for offline use' });
+        return;
+      }
+      settle();
+    });
+  };
+  registration.addEventListener('updatefound', settle);
+  container.addEventListener('controllerchange', () => {
+    // The version the person chose to reload into took over: load its files.
+    if (reloadRequested) window.location.reload();
+    else settle();
+  });
+  const check = () => void registration.update().catch(() => undefined);
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') check();
+  });
+  setInterval(check, UPDATE_CHECK_MS);
+  settle();
+}
+
+let reloadRequested = false;
+
+/** Reloads the page into the waiting build. */
+export function reloadIntoUpdate(): void {
+  const state = useOfflineStore.getState();
+  if (state.kind !== 'update') return;
+  reloadRequested = true;
+  const message: PageToServiceWorker = { type: 'skip-waiting' };
+  state.waiting.postMessage(message);
+}
