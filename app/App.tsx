@@ -3,7 +3,6 @@ import { ErrorBoundary } from './components/ErrorBoundary/index.tsx';
 import { CostPanel } from './components/Cost/index.tsx';
 import { DocumentsPanel } from './components/Documents/index.tsx';
 import { ModelsPanel } from './components/Models/index.tsx';
-import { OfflineStatus } from './components/OfflineStatus/index.tsx';
 import { PreferencesPanel } from './components/Preferences/index.tsx';
 import { RunStatus } from './components/RunStatus/index.tsx';
 import { ConfigFileButtons } from './components/Setup/ConfigFileButtons.tsx';
@@ -20,6 +19,8 @@ import { useViewStore } from './state/viewStore.ts';
 
 // Manual mode's panel loads with the first manual run, not with the first screen.
 const HumanTurnPanel = lazy(() => import('./components/HumanTurn/index.tsx').then((module) => ({ default: module.HumanTurnPanel })));
+// Only production builds register the offline service worker; its status loads with it.
+const OfflineStatus = lazy(() => import('./components/OfflineStatus/index.tsx').then((module) => ({ default: module.OfflineStatus })));
 
 /**
  * The workspace: a side column of tabs (the task and its preferences, Setup, Models, Documents,
@@ -38,7 +39,11 @@ export function App() {
         <h1>Orchestra Playground</h1>
         {/* Header controls that apply to the whole page (a presenter view, say) go in this group. */}
         <div className="app-header-actions">
-          <OfflineStatus />
+          {import.meta.env.PROD && (
+            <Suspense fallback={null}>
+              <OfflineStatus />
+            </Suspense>
+          )}
           <ConfigFileButtons />
         </div>
       </header>

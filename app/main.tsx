@@ -1,7 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
-import { registerServiceWorker } from './offline/serviceWorkerClient.ts';
 import { restoreRememberedKeys } from './state/session.ts';
 import './app.css';
 
@@ -11,8 +10,11 @@ if (!container) throw new Error('index.html has no #root element');
 // Keys the user chose to remember on this device go to the worker before the first run.
 restoreRememberedKeys();
 
-// Saved for offline use after the first visit (production builds only).
-registerServiceWorker();
+// Saved for offline use after the first visit: production builds only, and loaded on its own
+// so the first screen's JavaScript does not carry it.
+if (import.meta.env.PROD && 'serviceWorker' in navigator) {
+  void import('./offline/serviceWorkerClient.ts').then((offline) => offline.registerServiceWorker());
+}
 
 createRoot(container).render(
   <StrictMode>

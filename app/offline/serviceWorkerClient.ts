@@ -2,7 +2,6 @@
 // in production builds, says when the app is saved for offline use, and offers a new build once
 // its service worker is waiting, reloading into it when the person agrees.
 
-import { create } from 'zustand';
 import type { PageToServiceWorker } from '../../workers/offline/cachePolicy.ts';
 
 export type OfflineState =
@@ -15,13 +14,29 @@ export type OfflineState =
   | { kind: 'update'; waiting: ServiceWorker }
   | { kind: 'failed'; reason: string };
 
-export const useOfflineStore = create<OfflineState>()(() => ({ kind: 'unavailable' }));
+// A store of its own rather than zustand: this module loads after the first screen, and must not
+// pull React's shared code out of the first load with it.
+let state: OfflineState = { kind: 'unavailable' };
+const listeners = new Set<() => void>();
+
+export const offlineState = {
+  get: (): OfflineState => state,
+  subscribe(listener: () => void): () => void {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+};
+
+function setState(next: OfflineState): void {
+  state = next;
+  for (const listener of listeners) listener();
+}
 
 /** How often an open tab asks whether a new build was deployed (a classroom tab stays open). */
 const UPDATE_CHECK_MS = 30 * 60_000;
 
 export function registerServiceWorker(): void {
-  if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
+  if (!('serviceWorker' in navigator)) return;
   const container = navigator.serviceWorker;
   // After the page's own load, so the first screen does not wait for Pyodide's download.
   const start = () => {
@@ -30,7 +45,7 @@ export function registerServiceWorker(): void {
       .then(watch)
       .catch((error: unknown) => {
         // Refused (a private window, a test that blocks service workers): the app works online.
-        useOfflineStore.setState({ kind: 'failed', reason: error instanceof Error ? error.message : String(error) });
+        setState({ kind: 'failed', reason: error instanceof Error ? error.message : String(error) });
       });
   };
   if (document.readyState === 'complete') start();
@@ -41,21 +56,21 @@ function watch(registration: ServiceWorkerRegistration): void {
   const container = navigator.serviceWorker;
   const settle = () => {
     if (registration.waiting && container.controller) {
-      useOfflineStore.setState({ kind: 'update', waiting: registration.waiting });
+      setState({ kind: 'update', waiting: registration.waiting });
     } else if (registration.installing) {
-      useOfflineStore.setState({ kind: 'saving' });
+      setState({ kind: 'saving' });
       follow(registration.installing);
     } else if (registration.active && container.controller) {
-      useOfflineStore.setState({ kind: 'ready' });
+      setState({ kind: 'ready' });
     } else if (registration.active) {
       // Active but not yet in charge of this page: it claims it as it activates.
-      useOfflineStore.setState({ kind: 'saving' });
+      setState({ kind: 'saving' });
     }
   };
   const follow = (worker: ServiceWorker) => {
     worker.addEventListener('statechange', () => {
       if (worker.state === 'redundant' && !registration.active) {
-        useOfflineStore.setState({ kind: 'failed', reason: 'the app could not be saved for offline use' });
+        setState({ kind: 'failed', reason: 'the app could not be saved for offline use' });
         return;
       }
       settle();
@@ -79,7 +94,6 @@ let reloadRequested = false;
 
 /** Reloads the page into the waiting build. */
 export function reloadIntoUpdate(): void {
-  const state = useOfflineStore.getState();
   if (state.kind !== 'update') return;
   reloadRequested = true;
   const message: PageToServiceWorker = { type: 'skip-waiting' };

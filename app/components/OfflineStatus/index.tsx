@@ -1,4 +1,5 @@
-import { reloadIntoUpdate, useOfflineStore } from '../../offline/serviceWorkerClient.ts';
+import { useSyncExternalStore } from 'react';
+import { offlineState, reloadIntoUpdate } from '../../offline/serviceWorkerClient.ts';
 import { useRunStore } from '../../state/runStore.ts';
 import './OfflineStatus.css';
 
@@ -6,7 +7,7 @@ const READY_DETAIL = 'The app, the search corpus and Python are saved in this br
 
 /** In the header: whether the app works offline yet, and a new version when one is deployed. */
 export function OfflineStatus() {
-  const state = useOfflineStore();
+  const state = useSyncExternalStore(offlineState.subscribe, offlineState.get);
   const running = useRunStore((store) => store.phase !== 'idle');
   if (state.kind === 'unavailable' || state.kind === 'failed') return null;
   return (
