@@ -38,6 +38,7 @@ test.describe('hostile config files', () => {
     await reader;
     const alert = page.getByRole('alert').filter({ hasText: 'huge.json was not imported' });
     await expect(alert).toContainText('providers 12,001 providers; a config may have at most 50');
+    await playground.openTab('Setup');
     await expect(setupPanel(page)).toContainText('Config: imported from good.json');
     await expect(setupPanel(page).getByRole('group', { name: /^Key for p\d/ })).toHaveCount(0);
     // Nothing of it was kept on this device.
@@ -48,6 +49,12 @@ test.describe('hostile config files', () => {
     const saved = JSON.stringify({ state: { draft: withProviders(12_000), source: { kind: 'imported', fileName: 'huge.json' }, rememberedProviders: [] }, version: 1 });
     await plantLocalStorage(page, SETUP_KEY, saved);
     await playground.open();
+    // The Setup tab says it has something to read; the welcome points there.
+    await expect(page.getByRole('tab', { name: 'Setup, has problems' })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Watch a small model orchestrate bigger ones' })).toContainText(
+      'The config saved in this browser could not be loaded; Setup says why.',
+    );
+    await playground.openTab('Setup');
     const alert = setupPanel(page).getByRole('alert');
     await expect(alert).toContainText('The config saved in this browser was not loaded, so the built-in example is shown instead');
     await expect(alert).toContainText('providers: 12,001 providers; a config may have at most 50');
@@ -70,6 +77,7 @@ test.describe('hostile config files', () => {
     await importText(page, text, 'proto.json');
     const alert = page.getByRole('alert').filter({ hasText: 'proto.json was not imported' });
     await expect(alert).toContainText('providers "__proto__" cannot be a name: JavaScript reserves it, so it would be lost. Rename it.');
+    await playground.openTab('Setup');
     await expect(setupPanel(page)).toContainText('Config: the built-in example');
     await expect(setupPanel(page).getByRole('group', { name: '__proto__' })).toHaveCount(0);
 

@@ -6,7 +6,7 @@
 import type { Page } from '@playwright/test';
 import type { Scenario } from '../fixtures/scenario.ts';
 import type { ScriptedServer } from '../fixtures/scriptedServer.ts';
-import type { Playground } from '../support/playground.ts';
+import { openSideTab, type Playground } from '../support/playground.ts';
 import { formatToolCall } from '../../workers/engine/qwen3/render.ts';
 import { expect, lightConfig, ORCHESTRATOR, test } from './fixtures.ts';
 
@@ -52,6 +52,7 @@ function keyRow(page: Page, provider: string) {
 }
 
 async function openSection(page: Page, title: string): Promise<void> {
+  await openSideTab(page, 'Setup');
   const section = setupPanel(page).locator('details').filter({ has: page.locator('summary', { hasText: title }) });
   if ((await section.getAttribute('open')) === null) await section.locator('summary').click();
   await expect(section).toHaveAttribute('open', '');
@@ -96,6 +97,7 @@ test.describe('keys are bound to their endpoint', () => {
 
     // A later visit: the key comes back from this device's storage, with its address.
     await page.reload();
+    await playground.openTab('Setup');
     const row = keyRow(page, 'openai');
     await expect(row).toContainText('key set, remembered on this device');
     await expect(row).toContainText(`Sent only to ${first.url}`);
@@ -113,6 +115,7 @@ test.describe('keys are bound to their endpoint', () => {
     );
     expect(second.requests).toEqual([]);
 
+    await playground.openTab('Setup');
     await question.getByRole('button', { name: `Use it with ${second.url}` }).click();
     await expect(question).toBeHidden();
     await expect(row).toContainText(`Sent only to ${second.url}`);
@@ -123,6 +126,7 @@ test.describe('keys are bound to their endpoint', () => {
 
     // The agreement is remembered with the key.
     await page.reload();
+    await playground.openTab('Setup');
     await expect(keyRow(page, 'openai')).toContainText(`Sent only to ${second.url}`);
     await expect(keyRow(page, 'openai').getByRole('alert')).toHaveCount(0);
   });
@@ -143,6 +147,7 @@ test.describe('keys are bound to their endpoint', () => {
     expect(second.requests).toEqual([]);
 
     // Entering another key is the other way out: it is bound to the new address at once.
+    await playground.openTab('Setup');
     await row.getByLabel('API key for claude').fill(`${KEY}-2`);
     await row.getByRole('button', { name: 'Set key' }).click();
     await expect(row.getByRole('alert')).toHaveCount(0);

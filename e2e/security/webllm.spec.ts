@@ -47,6 +47,7 @@ test.describe('web-llm addresses from a config', () => {
     const libraryUrl = `${sink.url}/lib/Orchestrator-8B-webgpu.wasm`;
     await playground.open();
     await playground.importConfig(configNaming(weightsUrl, libraryUrl), 'shared.json');
+    await playground.openTab('Models');
     const panel = page.getByRole('region', { name: 'Models in this browser' });
     await expect(panel.getByLabel('Weights URL')).toHaveValue(weightsUrl);
     await expect(panel.getByLabel('Model library URL (optional)')).toHaveValue(libraryUrl);
@@ -90,6 +91,7 @@ test.describe('web-llm addresses from a config', () => {
   test('a catalogue model loads without that question', { tag: '@webgpu' }, async ({ page, playground }) => {
     await serveFakeModelWorkers(page, [{ loads: [{ stepDelayMs: 10 }] }]);
     await playground.open();
+    await playground.openTab('Models');
     const row = page.getByRole('region', { name: 'Models in this browser' }).getByRole('group', { name: 'Qwen3 0.6B (q4f32)', exact: true });
     await row.getByRole('button', { name: 'Load…', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Download Qwen3 0.6B (q4f32)?' });

@@ -79,6 +79,7 @@ test.describe('HTML and script from untrusted channels stay text', () => {
     });
     try {
       await playground.open();
+      await playground.openTab('Documents');
       const documents = page.getByRole('region', { name: 'Documents' });
       const chooser = page.waitForEvent('filechooser');
       await documents.getByRole('button', { name: 'Add documents' }).click();
@@ -115,6 +116,7 @@ test.describe('HTML and script from untrusted channels stay text', () => {
       const expertCall = trace.getByRole('group', { name: 'Call call_expert → expert-1' });
       await expertCall.getByRole('button', { name: /reasoning and reply/ }).click();
       await expect(expertCall).toContainText(`window.__pwned='expert-reasoning'`);
+      await playground.openTab('Documents');
       await expect(page.getByRole('region', { name: 'Documents' })).toContainText(`window.__pwned='doc-name'`);
 
       // "What the model saw" shows the prompt with the description and the results in it.
@@ -149,6 +151,7 @@ test.describe('HTML and script from untrusted channels stay text', () => {
     await playground.importConfig({ ...hostile, orchestrator: { ...(base.orchestrator as object), provider: namePayload('missing-provider') } }, 'bad.json');
     await expect(page.getByRole('alert').filter({ hasText: 'bad.json was not imported' })).toContainText(`window.__pwned='missing-provider'`);
     await playground.importConfig(hostile, 'hostile.json');
+    await playground.openTab('Setup');
     const setup = page.getByRole('region', { name: 'Setup' });
     await expect(setup).toContainText(`window.__pwned='config-name'`);
     await expect(setup.getByRole('group', { name: /Key for <img/ })).toContainText(`window.__pwned='provider'`);

@@ -19,7 +19,8 @@ const LABELS: Record<SideTab, string> = {
 export function SideTabs({ panels }: { panels: Record<SideTab, ReactNode> }) {
   const active = useViewStore((state) => state.sideTab);
   const running = useRunStore((state) => state.phase !== 'idle');
-  const setupHasProblems = useSetupStore((state) => !checkDraft(state.draft).ok);
+  // Problems in the config, or a saved config that was set aside: Setup has something to say.
+  const setupHasProblems = useSetupStore((state) => state.setAside !== null || !checkDraft(state.draft).ok);
   const baseId = useId();
   const tabs = useRef<Partial<Record<SideTab, HTMLButtonElement | null>>>({});
 

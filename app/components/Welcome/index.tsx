@@ -12,6 +12,7 @@ export function Welcome() {
   const draft = useSetupStore((state) => state.draft);
   const source = useSetupStore((state) => state.source);
   const heldKeys = useSetupStore((state) => state.heldKeys);
+  const setAside = useSetupStore((state) => state.setAside !== null);
   const check = checkDraft(draft);
   const orchestrator = check.ok ? check.config.orchestrator : undefined;
   const orchestratorProvider = check.ok ? check.config.providers[check.config.orchestrator.provider] : undefined;
@@ -32,6 +33,11 @@ export function Welcome() {
       </p>
       <h3>What to do next</h3>
       <ol className="welcome-steps">
+        {setAside && (
+          <li>
+            The config saved in this browser could not be loaded; <TabLink tab="setup">Setup</TabLink> says why.
+          </li>
+        )}
         {source.kind === 'example' ? (
           <li>
             Press <strong>Import config</strong> to load a config file (the same one the command-line runner reads), or
