@@ -112,8 +112,9 @@ test.describe('offline after the first visit', () => {
   });
 
   test('a new build is offered as an update, and taken on reload without fetching unchanged files again', async ({ page }) => {
-    // The build, served by a host of our own so that a new one can be deployed mid-test.
-    const site = await startStaticSite(fileURLToPath(new URL('../dist/', import.meta.url)));
+    // The build the browser tests run (dist-e2e/), served by a host of our own so that a new one can
+    // be deployed mid-test.
+    const site = await startStaticSite(fileURLToPath(new URL('../dist-e2e/', import.meta.url)));
     try {
       await page.goto(`${site.url}/`);
       await waitUntilSaved(page);

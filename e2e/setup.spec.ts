@@ -214,6 +214,7 @@ test.describe('config file', () => {
     const saved = JSON.stringify({ state: { draft: scriptedConfig('http://127.0.0.1:4999'), source: { kind: 'edited' }, future: 'field' }, version: 9 });
     await plantLocalStorage(page, SETUP_KEY, saved);
     await playground.open();
+    await playground.openTab('Setup');
     const alert = setupPanel(page).getByRole('alert');
     await expect(alert).toContainText('saved by a newer version of the playground (format 9; this one reads up to 1)');
     await expect(alert).toContainText(`${SETUP_KEY}:saved-by-version-9`);

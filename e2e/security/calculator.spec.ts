@@ -7,7 +7,7 @@
 
 import type { Page } from '@playwright/test';
 import type { Scenario } from '../fixtures/scenario.ts';
-import { scriptedConfig, type Playground } from '../support/playground.ts';
+import { openSideTab, scriptedConfig, type Playground } from '../support/playground.ts';
 import { expect, test } from './fixtures.ts';
 
 const ORCHESTRATOR = 'nvidia/Nemotron-Orchestrator-8B';
@@ -43,6 +43,7 @@ function calculatorConfig(serverUrl: string, overrides: { codeTimeoutSeconds?: n
 
 /** Holds a key in the orchestrator worker's memory, through Setup as a person would. */
 async function setKey(page: Page, provider: string, key: string): Promise<void> {
+  await openSideTab(page, 'Setup');
   const setup = page.getByRole('region', { name: 'Setup' });
   const section = setup.locator('details').filter({ has: page.locator('summary', { hasText: 'API keys' }) });
   if ((await section.getAttribute('open')) === null) await section.locator('summary').click();

@@ -261,10 +261,18 @@ function translate(
   if (pageOrigin !== undefined && isBlockedFromPage(thrown, request)) {
     const host = new URL(request.url, pageOrigin).host;
     if (answers === false) {
+      // Under cross-origin isolation (COEP require-corp, docs/security-sandboxes.md) the probe's
+      // opaque answer is blocked too, so a server that answers without allowing this page fails it
+      // the same way: the likelier cause leads, the other is named.
+      const isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true;
       return new BackendError({
         code: 'network',
         provider,
-        message: `Nothing answers at ${host} — is the server running? If it is, check the base URL (${request.url}).`,
+        message:
+          `Nothing answers at ${host} — is the server running? If it is, check the base URL (${request.url})` +
+          (isolated
+            ? `, and that the server allows requests from this page (${pageOrigin}; CORS): a server that answers without allowing it looks the same from this cross-origin isolated page.`
+            : '.'),
         secrets: request.secrets ?? [],
         cause: thrown,
       });

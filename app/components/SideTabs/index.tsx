@@ -55,6 +55,8 @@ export function SideTabs({ panels }: { panels: Record<SideTab, ReactNode> }) {
             aria-selected={tab === active}
             tabIndex={tab === active ? 0 : -1}
             className="side-tab"
+            // Said in words too: the mark is only a dot on screen.
+            aria-label={tab === 'setup' && setupHasProblems ? `${LABELS[tab]}, has problems` : undefined}
             onClick={() => viewActions.openSideTab(tab)}
           >
             {LABELS[tab]}
@@ -62,9 +64,7 @@ export function SideTabs({ panels }: { panels: Record<SideTab, ReactNode> }) {
               <span className="side-tab-mark side-tab-running" title="A run is going" aria-hidden="true" />
             ) : null}
             {tab === 'setup' && setupHasProblems ? (
-              <span className="side-tab-mark side-tab-problem" title="The setup has problems">
-                <span className="visually-hidden">, has problems</span>
-              </span>
+              <span className="side-tab-mark side-tab-problem" title="The setup has problems" aria-hidden="true" />
             ) : null}
           </button>
         ))}
