@@ -6,7 +6,7 @@
 
 import { minimalPdf } from '../fixtures/minimalPdf.ts';
 import { DOCUMENT_DIRECTIVES, headersFor, installedPyodideVersion, serializePolicy } from '../../server/securityHeaders.ts';
-import { loadScenario, scriptedConfig } from '../support/playground.ts';
+import { loadScenario, openSideTab, scriptedConfig } from '../support/playground.ts';
 import { expect, MAX_STALL_WITH_PYODIDE_MS, test } from './fixtures.ts';
 import { WorkerInspector } from './support.ts';
 
@@ -64,6 +64,7 @@ test('Monaco, QuickJS and pdf.js work under their policies with no violation', a
   await page.goto('/');
 
   // A tool written in Monaco and tried in QuickJS.
+  await openSideTab(page, 'Tools');
   const tools = page.getByRole('region', { name: 'Tools', exact: true });
   await tools.getByRole('button', { name: 'New tool' }).click();
   const code = tools.getByRole('group', { name: 'Implementation (JavaScript)' });
@@ -74,6 +75,7 @@ test('Monaco, QuickJS and pdf.js work under their policies with no violation', a
   await expect(tools.getByRole('region', { name: 'Try it result' })).toContainText('42', { timeout: 60_000 });
 
   // A PDF read by pdf.js in its worker, inside the documents worker.
+  await openSideTab(page, 'Documents');
   const chooser = page.waitForEvent('filechooser');
   const documents = page.getByRole('region', { name: 'Documents' });
   await documents.getByRole('button', { name: 'Add documents' }).click();
@@ -110,6 +112,7 @@ test('web-llm downloads a model’s files from Hugging Face and GitHub under the
     });
   });
   await page.goto('/');
+  await openSideTab(page, 'Models');
   const row = page.getByRole('region', { name: 'Models in this browser' }).getByRole('group', { name: 'Qwen3 0.6B (q4f32)', exact: true });
   await row.getByRole('button', { name: 'Load…', exact: true }).click();
   await page.getByRole('dialog', { name: 'Download Qwen3 0.6B (q4f32)?' }).getByRole('button', { name: /^Download/ }).click();
