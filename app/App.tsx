@@ -10,7 +10,6 @@ import { SetupPanel } from './components/Setup/index.tsx';
 import { SideTabs } from './components/SideTabs/index.tsx';
 import { TaskPanel } from './components/TaskPanel/index.tsx';
 import { ToolsPanel } from './components/Tools/index.tsx';
-import { Trace } from './components/Trace/index.tsx';
 import { Welcome } from './components/Welcome/index.tsx';
 import { useWarnBeforeLeavingRun } from './hooks/useWarnBeforeLeavingRun.ts';
 import { useComparisonStore } from './state/comparisonStore.ts';
@@ -21,6 +20,11 @@ import { useViewStore } from './state/viewStore.ts';
 const HumanTurnPanel = lazy(() => import('./components/HumanTurn/index.tsx').then((module) => ({ default: module.HumanTurnPanel })));
 // Only production builds register the offline service worker; its status loads with it.
 const OfflineStatus = lazy(() => import('./components/OfflineStatus/index.tsx').then((module) => ({ default: module.OfflineStatus })));
+// Panels that show the config's check (Welcome, Preferences, Setup) suspend until the check's
+// chunk loads, just after the first paint (state/draftCheck.ts). The trace (and its virtualiser)
+// has nothing to show before the first run, so its chunk loads when a run starts, not with the
+// first screen (docs/benchmarks.md, first-load JavaScript).
+const Trace = lazy(() => import('./components/Trace/index.tsx').then(({ Trace }) => ({ default: Trace })));
 
 /**
  * The workspace: a side column of tabs (the task and its preferences, Setup, Models, Documents,
@@ -57,13 +61,17 @@ export function App() {
                     <TaskPanel />
                   </ErrorBoundary>
                   <ErrorBoundary what="Preferences">
-                    <PreferencesPanel />
+                    <Suspense fallback={null}>
+                      <PreferencesPanel />
+                    </Suspense>
                   </ErrorBoundary>
                 </>
               ),
               setup: (
                 <ErrorBoundary what="Setup">
-                  <SetupPanel />
+                  <Suspense fallback={null}>
+                    <SetupPanel />
+                  </Suspense>
                 </ErrorBoundary>
               ),
               models: (
@@ -85,7 +93,13 @@ export function App() {
           />
         </div>
         <div className="column-trace">
-          {hasRun ? <RunStatus /> : <Welcome />}
+          {hasRun ? (
+            <RunStatus />
+          ) : (
+            <Suspense fallback={null}>
+              <Welcome />
+            </Suspense>
+          )}
           {(manual || comparing) && (
             <ErrorBoundary what="Your turn">
               <Suspense fallback={null}>
@@ -93,9 +107,13 @@ export function App() {
               </Suspense>
             </ErrorBoundary>
           )}
-          <ErrorBoundary what="The trace">
-            <Trace />
-          </ErrorBoundary>
+          {hasRun ? (
+            <ErrorBoundary what="The trace">
+              <Suspense fallback={null}>
+                <Trace />
+              </Suspense>
+            </ErrorBoundary>
+          ) : null}
         </div>
         <div className="column-cost">
           <ErrorBoundary what="Cost and latency">

@@ -2,7 +2,8 @@
 
 import { readFile } from 'node:fs/promises';
 import { z } from '../workers/engine/zod.ts';
-import { PREFERENCE_PRESETS, preferenceSchema } from '../workers/engine/preferences.ts';
+import { PREFERENCE_PRESETS } from '../workers/engine/preferences.ts';
+import { preferenceSchema } from '../workers/engine/preferenceSchema.ts';
 import { computeGroupReward } from '../workers/engine/reward.ts';
 import type { CliIo } from './io.ts';
 import { EXIT_CODES, parseCommandArgs, REWARD_USAGE, UsageError } from './usage.ts';

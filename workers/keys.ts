@@ -4,7 +4,8 @@
 // imported config or an edit points the provider elsewhere, the key is held back and the user is
 // asked, in Setup, whether to use it with the new origin. See docs/security.md.
 
-import { ANTHROPIC_DEFAULT_BASE_URL, type ProviderConfig } from './engine/config.ts';
+import type { ProviderConfig } from './engine/config.ts';
+import { ANTHROPIC_DEFAULT_BASE_URL } from './engine/configBasics.ts';
 
 /** Which provider holds a key, and the origin it is bound to (null: remembered before keys were
  * bound to an origin, so bound to none). Crosses postMessage; never carries the key. */

@@ -36,7 +36,7 @@ function ensureLoaded(): void {
   loadQueued = true;
   enqueue(async () => {
     try {
-      const { tools: stored, skipped } = readRecords(await (await toolsDb()).readStoredTools());
+      const { tools: stored, skipped } = await readRecords(await (await toolsDb()).readStoredTools());
       // Anything already in memory (imported before the read finished) wins by name.
       useCustomToolsStore.setState((state) => ({
         tools: byName(upsertByName(stored, state.tools)),

@@ -3,13 +3,8 @@
 
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
-import {
-  PREFERENCE_PRESETS,
-  preferenceInstruction,
-  validatePreference,
-  type PreferencePresetName,
-  type PreferenceVector,
-} from '../../workers/engine/preferences.ts';
+import { PREFERENCE_PRESETS, preferenceInstruction, type PreferencePresetName, type PreferenceVector } from '../../workers/engine/preferences.ts';
+import type { validatePreference } from '../../workers/engine/preferenceSchema.ts';
 import { migratePersisted } from './persistedVersions.ts';
 
 export type ObjectiveName = 'outcome' | 'cost' | 'latency';
@@ -30,11 +25,13 @@ export const usePreferencesStore = create<PreferencesState>()(
       version: 1,
       // One shape so far; a newer version's saved vector is kept aside and the defaults are used.
       migrate: (saved, version) => migratePersisted('orchestra-playground:preferences', 1, {}, saved, version).state,
+      // Read back once the check (which needs zod) has loaded: hydratePreferences.
+      skipHydration: true,
       // A stored value that no longer validates is dropped rather than trusted.
       merge: (stored, current) => {
         const candidate = stored as Partial<PreferencesState> | undefined;
-        const checked = validatePreference(candidate?.vector);
-        if (!checked.ok) return current;
+        const checked = validateStored?.(candidate?.vector);
+        if (!checked?.ok) return current;
         return {
           ...current,
           vector: checked.value,
@@ -45,6 +42,16 @@ export const usePreferencesStore = create<PreferencesState>()(
     },
   ),
 );
+
+let validateStored: typeof validatePreference | undefined;
+
+/** Reads the kept preferences back, checked by `validate` (draftCheck.ts calls this when the checks
+ * load, before any panel that shows the preferences renders). Once is enough. */
+export function hydratePreferences(validate: typeof validatePreference): void {
+  if (validateStored) return;
+  validateStored = validate;
+  void usePreferencesStore.persist.rehydrate();
+}
 
 export const preferenceActions = {
   choosePreset(preset: PreferencePresetName): void {

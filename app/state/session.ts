@@ -16,7 +16,8 @@ import { customToolsActions, customToolsForConfig } from './customToolsStore.ts'
 import { modelsActions, useModelsStore } from './modelsStore.ts';
 import { preferenceActions, usePreferencesStore } from './preferencesStore.ts';
 import { runActions, useRunStore } from './runStore.ts';
-import { checkDraft, setupActions, useSetupStore, type ConfigDraft } from './setupStore.ts';
+import { loadDraftChecks, loadedDraftChecks } from './draftCheck.ts';
+import { setupActions, useSetupStore, type ConfigDraft } from './setupStore.ts';
 
 const REMEMBERED_KEY_PREFIX = 'orchestra-playground:key:';
 
@@ -159,8 +160,17 @@ function launchRun(task: string, manual: boolean): StartOutcome {
   // Refusals leave the last run on screen: the person may still be reading it.
   const trimmed = task.trim();
   if (!trimmed) return 'empty_task';
+  // The checks load right after the first screen, so they are here long before a Run; a Run
+  // pressed in the first moments starts once they are.
+  const checks = loadedDraftChecks();
+  if (!checks) {
+    void loadDraftChecks().then(() => {
+      if (useRunStore.getState().phase === 'idle') launchRun(task, manual);
+    });
+    return 'started';
+  }
   const config = currentConfig();
-  const check = checkDraft(config);
+  const check = checks.checkDraft(config);
   if (!check.ok) {
     runActions.refused(check.problems);
     return 'invalid_config';
@@ -212,6 +222,8 @@ export type ImportOutcome = { ok: true } | { ok: false; problems: string[] };
 export async function importConfigText(text: string, fileName: string): Promise<ImportOutcome> {
   const read = await readConfigText(text);
   if (!read.ok) return read;
+  // The kept preferences are read back before these replace them.
+  await loadDraftChecks();
   const draft = read.draft as ConfigDraft;
   customToolsActions.imported(read.customTools);
   const preference = draft.preference ?? 'balanced';

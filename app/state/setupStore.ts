@@ -7,7 +7,8 @@ import type { z } from 'zod';
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
 import paperVllmExample from '../../cli/examples/paper-vllm.json' with { type: 'json' };
-import { ConfigError, configBoundsProblems, parseConfig, type configSchema, type OrchestraConfig } from '../../workers/engine/config.ts';
+import type { configSchema, OrchestraConfig } from '../../workers/engine/config.ts';
+import { configBoundsProblems } from '../../workers/engine/configBasics.ts';
 import type { HeldKey } from '../../workers/keys.ts';
 import { migratePersisted, type PersistedSteps } from './persistedVersions.ts';
 
@@ -83,17 +84,8 @@ export const useSetupStore = create<SetupState>()(
   ),
 );
 
+/** A draft checked the way the worker and the CLI will (draftCheck.ts, which loads the schema). */
 export type DraftCheck = { ok: true; config: OrchestraConfig } | { ok: false; problems: string[] };
-
-/** Validates a draft the way the worker and the CLI will. */
-export function checkDraft(draft: ConfigDraft): DraftCheck {
-  try {
-    return { ok: true, config: parseConfig(draft) };
-  } catch (error) {
-    if (error instanceof ConfigError) return { ok: false, problems: error.problems };
-    return { ok: false, problems: [(error as Error).message] };
-  }
-}
 
 /** The draft without its preference fields, which the preferences store owns while editing. */
 export function withoutPreference(draft: ConfigDraft): ConfigDraft {

@@ -12,7 +12,7 @@ const tool = (name: string, code = 'return 1;'): CustomToolConfig => ({
 const stored = (id: string, name: string, code?: string): StoredCustomTool => ({ id, ...tool(name, code) });
 
 describe('readRecords', () => {
-  it('keeps the records that are still valid tools and counts the rest', () => {
+  it('keeps the records that are still valid tools and counts the rest', async () => {
     const records: unknown[] = [
       stored('a', 'first'),
       { ...tool('no_id') },
@@ -22,7 +22,7 @@ describe('readRecords', () => {
       null,
       'text',
     ];
-    const { tools, skipped } = readRecords(records);
+    const { tools, skipped } = await readRecords(records);
     expect(tools).toEqual([stored('a', 'first'), stored('c', 'second')]);
     expect(skipped).toBe(5);
   });

@@ -1,7 +1,7 @@
 // The custom tools this browser keeps (IndexedDB, see customToolsDb.ts): reading stored records
 // back through the config's own schema, and combining lists by tool name, which is unique.
 
-import { customToolSchema, type CustomToolConfig } from '../../workers/engine/config.ts';
+import type { CustomToolConfig } from '../../workers/engine/config.ts';
 
 /** A custom tool as kept here: the config's fields plus an id that survives renaming. */
 export interface StoredCustomTool extends CustomToolConfig {
@@ -12,8 +12,10 @@ export function newToolId(): string {
   return crypto.randomUUID();
 }
 
-/** The stored records that are still valid tools; `skipped` counts the rest (an older or damaged record). */
-export function readRecords(values: readonly unknown[]): { tools: StoredCustomTool[]; skipped: number } {
+/** The stored records that are still valid tools; `skipped` counts the rest (an older or damaged
+ * record). The config's schema (zod) is loaded here, not with the first screen. */
+export async function readRecords(values: readonly unknown[]): Promise<{ tools: StoredCustomTool[]; skipped: number }> {
+  const { customToolSchema } = await import('../state/draftChecker.ts');
   const tools: StoredCustomTool[] = [];
   const names = new Set<string>();
   for (const value of values) {

@@ -2,14 +2,15 @@
 // read on the page's thread in a few milliseconds; a larger one in a short-lived worker
 // (configImport.worker.ts), so a hostile file (12,000 providers, deep nesting) never runs here.
 
-import { readConfig, type ConfigImportReply } from './readConfig.ts';
+import type { ConfigImportReply } from './readConfig.ts';
 
 /** Files up to this many characters are read on the page's thread: reading one takes a few
  * milliseconds whatever it holds, and the import feels instant. */
 export const READ_ON_PAGE_CHARS = 100_000;
 
 export function readConfigText(text: string): Promise<ConfigImportReply> {
-  return text.length <= READ_ON_PAGE_CHARS ? Promise.resolve(readConfig(text)) : readConfigOffThread(text);
+  // readConfig needs the config's schema (zod): loaded when a file is read, not with the first screen.
+  return text.length <= READ_ON_PAGE_CHARS ? import('./readConfig.ts').then(({ readConfig }) => readConfig(text)) : readConfigOffThread(text);
 }
 
 function readConfigOffThread(text: string): Promise<ConfigImportReply> {

@@ -1,17 +1,44 @@
 // The one configuration format, read by the CLI and (next) imported by the playground UI.
 // Keys never live here: a provider names the environment variable (CLI) that holds its key;
-// the browser keeps keys in memory, keyed by provider name.
+// the browser keeps keys in memory, keyed by provider name. The parts that need no schema library
+// (names, limits, the bounds check) live in configBasics.ts, so the page's first screen can use
+// them without loading zod; they are re-exported here for everyone else.
 
 import { z } from './zod.ts';
-import { formatCount } from './format.ts';
-import { preferenceSchema } from './preferences.ts';
+import {
+  BUILT_IN_TOOL_NAMES,
+  CALL_EXPERT_TOOL,
+  ConfigError,
+  configBoundsProblems,
+  FUNCTION_CALLING_TOOLS,
+  PAPER_TOOLS,
+  readConfigJson,
+  SEARCH_SOURCES,
+  WIKIPEDIA_API_URL,
+} from './configBasics.ts';
+import { preferenceSchema } from './preferenceSchema.ts';
 import { PAPER_EXPERTS_PRESET } from './presets.ts';
 import { ANSWER_STYLES } from './protocols/expertFamilies.ts';
 import { checkToolParameters, TOOL_NAME_PATTERN, TOOL_NAME_RULE } from './toolSchema.ts';
 
-export const PAPER_TOOLS = ['search', 'enhance_reasoning', 'answer'] as const;
-export type PaperToolName = (typeof PAPER_TOOLS)[number];
-export const CALL_EXPERT_TOOL = 'call_expert';
+export {
+  ANTHROPIC_DEFAULT_BASE_URL,
+  BUILT_IN_TOOL_NAMES,
+  CALL_EXPERT_TOOL,
+  CONFIG_LIMITS,
+  ConfigError,
+  configBoundsProblems,
+  FUNCTION_CALLING_TOOLS,
+  PAPER_TOOLS,
+  protocolExperts,
+  readConfigJson,
+  resolveExperts,
+  SEARCH_SOURCES,
+  WIKIPEDIA_API_URL,
+  type PaperToolName,
+  type SearchSourceName,
+} from './configBasics.ts';
+
 
 /** A user's own MLC conversion of an 8B Qwen3 fine-tune (Orchestrator-8B), for a `webllm` provider:
  * see docs/orchestrator-8b-in-the-browser.md. The model id is the key it is listed under. */
@@ -21,9 +48,6 @@ const customLocalModelSchema = z.strictObject({
   /** Default: web-llm's prebuilt Qwen3-8B library of the same quantization. */
   modelLibUrl: z.url({ protocol: /^https?$/, message: 'must be a full http(s) URL of a .wasm model library' }).optional(),
 });
-
-/** Where an `anthropic` provider without a base URL sends its requests. */
-export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 
 const providerSchema = z.strictObject({
   /** `webllm`: models run in this browser tab on WebGPU (web-llm); no endpoint, no key, $0. */
@@ -130,11 +154,9 @@ const functionCallingSchema = z.strictObject({
   /** The domain policy: the system prompt of the conversation. */
   system: z.string().default('You are a helpful assistant. Use the tools when they help.'),
   /** Built-in client tools offered to the orchestrator. */
-  tools: z.array(z.enum(['search_corpus', 'run_python', 'run_javascript', 'calculator'])).default(['search_corpus', 'run_python']),
+  tools: z.array(z.enum(FUNCTION_CALLING_TOOLS)).default(['search_corpus', 'run_python']),
 });
 
-/** The built-in tool names: a custom tool may not take one. */
-export const BUILT_IN_TOOL_NAMES: readonly string[] = [...functionCallingSchema.shape.tools.unwrap().element.options, CALL_EXPERT_TOOL];
 
 /** A tool the user wrote: a JSON schema and JavaScript run in the QuickJS sandbox, which reads its
  * arguments as `args` and returns a JSON value. The function-calling protocol offers enabled ones. */
@@ -153,9 +175,6 @@ export const customToolSchema = z.strictObject({
 
 export type CustomToolConfig = z.output<typeof customToolSchema>;
 
-export const SEARCH_SOURCES = ['local', 'documents', 'wikipedia'] as const;
-export type SearchSourceName = (typeof SEARCH_SOURCES)[number];
-export const WIKIPEDIA_API_URL = 'https://en.wikipedia.org/w/api.php';
 
 const searchSchema = z.strictObject({
   /** Where the paper's `search` and function calling's `search_corpus` look: the local corpus, the
@@ -292,95 +311,8 @@ export type OrchestraConfig = z.output<typeof configSchema>;
 export type ProviderConfig = OrchestraConfig['providers'][string];
 export type ExpertConfig = z.output<typeof expertSchema>;
 
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-  constructor(readonly problems: string[]) {
-    super(`The configuration is not valid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-  }
-}
 
-/** How large a config may be. Real ones are a few kilobytes with a handful of providers; these
- * bounds are far above that, and low enough that checking and showing a config never stalls the
- * page (a file with 12,000 providers froze it for seconds). docs/configuration.md lists them. */
-export const CONFIG_LIMITS = {
-  /** Characters of the file (custom tools' code included). */
-  fileChars: 1_000_000,
-  providers: 50,
-  /** Aliases (the paper's preset has 12). */
-  experts: 100,
-  /** Entries of `pricing.models`. */
-  pricedModels: 500,
-  /** Custom models of one web-llm provider. */
-  localModels: 16,
-  customTools: 50,
-  /** Characters of a provider, alias or model name. */
-  nameChars: 200,
-  /** Levels of nesting (a custom tool's JSON schema is the deepest part). */
-  depth: 32,
-} as const;
 
-/** The named records of a config: where they are, and what one entry is called. */
-const NAMED_RECORDS: Array<{ path: string[]; what: string; limit: number }> = [
-  { path: ['providers'], what: 'providers', limit: CONFIG_LIMITS.providers },
-  { path: ['experts'], what: 'experts', limit: CONFIG_LIMITS.experts },
-  { path: ['pricing', 'models'], what: 'prices', limit: CONFIG_LIMITS.pricedModels },
-];
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Problems that make a value unsafe to validate or show, found cheaply before any schema runs:
- * too many entries, overlong names, deep nesting, and "__proto__" used as a name (JSON.parse keeps
- * it as data, but any copy by assignment turns it into a prototype: the Setup showed such a
- * provider while the engine silently lost it). */
-export function configBoundsProblems(value: unknown): string[] {
-  const problems: string[] = [];
-  const where = (path: readonly (string | number)[]) => (path.length > 0 ? path.join('.') : '(top level)');
-  const tooDeep = new Set<string>();
-  const stack: Array<{ node: unknown; path: (string | number)[] }> = [{ node: value, path: [] }];
-  while (stack.length > 0) {
-    const { node, path } = stack.pop() as { node: unknown; path: (string | number)[] };
-    if (typeof node !== 'object' || node === null) continue;
-    if (path.length >= CONFIG_LIMITS.depth) {
-      const top = where(path.slice(0, 1));
-      if (!tooDeep.has(top)) problems.push(`${top}: nested more than ${CONFIG_LIMITS.depth} levels deep; no config is`);
-      tooDeep.add(top);
-      continue;
-    }
-    if (Array.isArray(node)) {
-      node.forEach((item, index) => stack.push({ node: item, path: [...path, index] }));
-      continue;
-    }
-    if (Object.hasOwn(node, '__proto__')) {
-      problems.push(`${where(path)}: "__proto__" cannot be a name: JavaScript reserves it, so it would be lost. Rename it.`);
-    }
-    for (const [key, item] of Object.entries(node)) stack.push({ node: item, path: [...path, key] });
-  }
-  if (!isRecord(value)) return problems;
-  const providers = isRecord(value.providers) ? value.providers : {};
-  const records = [
-    ...NAMED_RECORDS,
-    ...Object.keys(providers).map((name) => ({ path: ['providers', name, 'models'], what: 'models', limit: CONFIG_LIMITS.localModels })),
-  ];
-  for (const { path, what, limit } of records) {
-    let node: unknown = value;
-    for (const key of path) node = isRecord(node) && Object.hasOwn(node, key) ? node[key] : undefined;
-    if (!isRecord(node)) continue;
-    const names = Object.keys(node);
-    if (names.length > limit) problems.push(`${where(path)}: ${formatCount(names.length)} ${what}; a config may have at most ${formatCount(limit)}`);
-    const long = names.find((name) => name.length > CONFIG_LIMITS.nameChars);
-    if (long !== undefined) {
-      problems.push(
-        `${where(path)}: the name "${long.slice(0, 40)}…" is ${formatCount(long.length)} characters; a name may be at most ${CONFIG_LIMITS.nameChars}`,
-      );
-    }
-  }
-  if (Array.isArray(value.customTools) && value.customTools.length > CONFIG_LIMITS.customTools) {
-    problems.push(`customTools: ${formatCount(value.customTools.length)} tools; a config may have at most ${CONFIG_LIMITS.customTools}`);
-  }
-  return problems;
-}
 
 /** Validates a parsed JSON value. Every problem names the field and says what is wrong. */
 export function parseConfig(value: unknown): OrchestraConfig {
@@ -396,34 +328,9 @@ export function parseConfig(value: unknown): OrchestraConfig {
   );
 }
 
-/** Config text (JSON) as a JSON value, within the size limit; a syntax error says where. */
-export function readConfigJson(text: string): unknown {
-  if (text.length > CONFIG_LIMITS.fileChars) {
-    throw new ConfigError([
-      `the file is ${formatCount(text.length)} characters; a config file may be at most ${formatCount(CONFIG_LIMITS.fileChars)}`,
-    ]);
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new ConfigError([`not valid JSON: ${(error as Error).message}`]);
-  }
-}
 
 /** Reads config text (JSON). A syntax error says where. */
 export function parseConfigText(text: string): OrchestraConfig {
   return parseConfig(readConfigJson(text));
 }
 
-/** The experts per alias, with a preset resolved. */
-export function resolveExperts(config: OrchestraConfig): Record<string, ExpertConfig> {
-  return config.experts === 'paper' ? PAPER_EXPERTS_PRESET : config.experts;
-}
-
-/** The experts the configured protocol uses: `call_expert` aliases for function calling, the
- * paper's tools otherwise. Only these are called (and priced for the counterfactual). */
-export function protocolExperts(config: OrchestraConfig): Array<[alias: string, expert: ExpertConfig]> {
-  return Object.entries(resolveExperts(config)).filter(
-    ([, expert]) => (expert.tool === CALL_EXPERT_TOOL) === (config.protocol === 'function-calling'),
-  );
-}

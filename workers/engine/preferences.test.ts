@@ -3,10 +3,9 @@ import {
   objectivePercents,
   PREFERENCE_PRESETS,
   preferenceInstruction,
-  preferenceSchema,
-  validatePreference,
   type PreferenceVector,
 } from './preferences.ts';
+import { preferenceSchema, validatePreference } from './preferenceSchema.ts';
 
 const nothing: PreferenceVector = { outcome: 0, cost: 0, latency: 0, tools: {} };
 

@@ -1,6 +1,6 @@
 // The user's preference vector (what the reward weighs) and the instruction derived from it.
-
-import { z } from './zod.ts';
+// Checking an untrusted vector needs zod: that is preferenceSchema.ts, kept apart so the page's
+// sliders do not load it.
 
 export interface PreferenceVector {
   /** Weight of a correct answer, 0..1. */
@@ -13,15 +13,6 @@ export interface PreferenceVector {
   tools: Record<string, number>;
 }
 
-const weight = z.number().min(0).max(1);
-
-export const preferenceSchema = z.strictObject({
-  outcome: weight,
-  cost: weight,
-  latency: weight,
-  tools: z.record(z.string().min(1), z.number().min(-1).max(1)).default({}),
-}) satisfies z.ZodType<PreferenceVector, unknown>;
-
 export type PreferencePresetName = 'cheapest' | 'balanced' | 'best-answer' | 'fastest';
 
 export const PREFERENCE_PRESETS: Record<PreferencePresetName, PreferenceVector> = {
@@ -30,18 +21,6 @@ export const PREFERENCE_PRESETS: Record<PreferencePresetName, PreferenceVector> 
   'best-answer': { outcome: 1, cost: 0, latency: 0, tools: {} },
   fastest: { outcome: 0.3, cost: 0.1, latency: 0.6, tools: {} },
 };
-
-export type PreferenceValidation = { ok: true; value: PreferenceVector } | { ok: false; error: string };
-
-/** Checks an untrusted value (a config file, a URL, an import) against `preferenceSchema`. */
-export function validatePreference(input: unknown): PreferenceValidation {
-  const result = preferenceSchema.safeParse(input);
-  if (result.success) return { ok: true, value: result.data };
-  const error = result.error.issues
-    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'preference'}: ${issue.message}`)
-    .join('; ');
-  return { ok: false, error };
-}
 
 export type ObjectivePercents = Record<'outcome' | 'cost' | 'latency', number>;
 

@@ -1,4 +1,4 @@
-import { SEARCH_SOURCES, type SearchSourceName } from '../../../workers/engine/config.ts';
+import { SEARCH_SOURCES, type SearchSourceName } from '../../../workers/engine/configBasics.ts';
 import { SEARCH_SOURCE_LABELS } from '../../../tools/search/searchSources.ts';
 import { setupActions, useSetupStore } from '../../state/setupStore.ts';
 import { documentsStoreActions, useDocumentsStore } from './documentsStore.ts';

@@ -1,6 +1,6 @@
 // The config's search sources, read from and written to the setup draft.
 
-import { SEARCH_SOURCES, type SearchSourceName } from '../../../workers/engine/config.ts';
+import { SEARCH_SOURCES, type SearchSourceName } from '../../../workers/engine/configBasics.ts';
 import type { ConfigDraft } from '../../state/setupStore.ts';
 
 const DEFAULT_SOURCES: readonly SearchSourceName[] = ['local'];

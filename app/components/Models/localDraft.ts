@@ -2,7 +2,7 @@
 // orchestrator, or behind an expert alias. Both go through one `webllm` provider (named "local"
 // unless that name is taken), which a user's converted weights are listed under.
 
-import { PAPER_TOOLS } from '../../../workers/engine/config.ts';
+import { PAPER_TOOLS } from '../../../workers/engine/configBasics.ts';
 import { PAPER_EXPERTS_PRESET } from '../../../workers/engine/presets.ts';
 import type { LocalModelRequest } from '../../../workers/models/localModels.ts';
 import type { ConfigDraft } from '../../state/setupStore.ts';

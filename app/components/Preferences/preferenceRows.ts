@@ -1,7 +1,8 @@
 // What the preference sliders weigh, in plain words, and which tools and aliases of the current
 // config get a slider. Pure: the panel renders these, tests check them.
 
-import { CALL_EXPERT_TOOL, PAPER_TOOLS, protocolExperts, type OrchestraConfig } from '../../../workers/engine/config.ts';
+import type { OrchestraConfig } from '../../../workers/engine/config.ts';
+import { CALL_EXPERT_TOOL, PAPER_TOOLS, protocolExperts } from '../../../workers/engine/configBasics.ts';
 import type { PreferencePresetName } from '../../../workers/engine/preferences.ts';
 import type { ObjectiveName } from '../../state/preferencesStore.ts';
 

@@ -1,7 +1,8 @@
 import { useMemo } from 'react';
 import { toConfig } from '../../storage/customToolRecords.ts';
 import { useCustomToolsStore } from '../../state/customToolsStore.ts';
-import { checkDraft, useSetupStore } from '../../state/setupStore.ts';
+import { useDraftCheck } from '../../state/draftCheck.ts';
+import { useSetupStore } from '../../state/setupStore.ts';
 import { usePreferencesStore } from '../../state/preferencesStore.ts';
 import { weighedTargets, type WeighedTargets } from './preferenceRows.ts';
 
@@ -12,7 +13,8 @@ export function useWeighedTargets(): WeighedTargets & { valid: boolean } {
   const customTools = useCustomToolsStore((state) => state.tools);
   const weights = usePreferencesStore((state) => state.vector.tools);
   // The tools you write join the run's config only at Run; they are weighed like the others.
-  const check = useMemo(() => checkDraft({ ...draft, customTools: customTools.map(toConfig) }), [draft, customTools]);
+  const withTools = useMemo(() => ({ ...draft, customTools: customTools.map(toConfig) }), [draft, customTools]);
+  const check = useDraftCheck(withTools);
   const config = check.ok ? check.config : null;
   return useMemo(() => ({ ...weighedTargets(config, weights), valid: config !== null }), [config, weights]);
 }

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { CONFIG_LIMITS } from '../../../workers/engine/config.ts';
+import { CONFIG_LIMITS } from '../../../workers/engine/configBasics.ts';
 import { formatCount } from '../../format.ts';
 import { exportConfigText, importConfigText } from '../../state/session.ts';
 import { splitProblem } from './draftEdits.ts';

@@ -3,7 +3,8 @@ import localScripted from '../../../cli/examples/local-scripted.json' with { typ
 import { parseConfig } from '../../../workers/engine/config.ts';
 import { REFERENCE_PRICING } from '../../../workers/engine/pricing.ts';
 import { PAPER_EXPERTS_PRESET } from '../../../workers/engine/presets.ts';
-import { checkDraft, EXAMPLE_CONFIG, type ConfigDraft } from '../../state/setupStore.ts';
+import { checkDraft } from '../../state/draftChecker.ts';
+import { EXAMPLE_CONFIG, type ConfigDraft } from '../../state/setupStore.ts';
 import {
   addExpert,
   addProvider,

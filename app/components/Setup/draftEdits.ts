@@ -2,7 +2,7 @@
 // the panel hands it to setupActions.setDraft. Nothing here can add a key: the format has no field
 // for one, and the API-key env var name (`apiKeyEnv`) is kept as imported, never edited.
 
-import { CONFIG_LIMITS } from '../../../workers/engine/config.ts';
+import { CONFIG_LIMITS } from '../../../workers/engine/configBasics.ts';
 import { lookupPrice, type PricingTable } from '../../../workers/engine/pricing.ts';
 import { PAPER_EXPERTS_PRESET } from '../../../workers/engine/presets.ts';
 import type { ConfigDraft } from '../../state/setupStore.ts';

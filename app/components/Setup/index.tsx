@@ -1,5 +1,5 @@
-import { useMemo } from 'react';
-import { checkDraft, setupActions, useSetupStore, type SetupState } from '../../state/setupStore.ts';
+import { useDraftCheck } from '../../state/draftCheck.ts';
+import { setupActions, useSetupStore, type SetupState } from '../../state/setupStore.ts';
 import { splitProblem } from './draftEdits.ts';
 import { ExpertsSection } from './ExpertsSection.tsx';
 import { KeysSection } from './KeysSection.tsx';
@@ -24,7 +24,7 @@ export function SetupPanel() {
   const draft = useSetupStore((state) => state.draft);
   const source = useSetupStore((state) => state.source);
   const setAside = useSetupStore((state) => state.setAside);
-  const check = useMemo(() => checkDraft(draft), [draft]);
+  const check = useDraftCheck(draft);
   const problems = check.ok ? [] : check.problems;
 
   return (

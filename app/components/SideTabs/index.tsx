@@ -4,7 +4,8 @@
 
 import { useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { useRunStore } from '../../state/runStore.ts';
-import { checkDraft, useSetupStore } from '../../state/setupStore.ts';
+import { useLoadedDraftChecks } from '../../state/draftCheck.ts';
+import { useSetupStore } from '../../state/setupStore.ts';
 import { SIDE_TABS, useViewStore, viewActions, type SideTab } from '../../state/viewStore.ts';
 import './SideTabs.css';
 
@@ -20,7 +21,9 @@ export function SideTabs({ panels }: { panels: Record<SideTab, ReactNode> }) {
   const active = useViewStore((state) => state.sideTab);
   const running = useRunStore((state) => state.phase !== 'idle');
   // Problems in the config, or a saved config that was set aside: Setup has something to say.
-  const setupHasProblems = useSetupStore((state) => state.setAside !== null || !checkDraft(state.draft).ok);
+  // The draft's check loads right after the first screen; until then only a set-aside config shows.
+  const checks = useLoadedDraftChecks();
+  const setupHasProblems = useSetupStore((state) => state.setAside !== null || (checks !== undefined && !checks.checkDraft(state.draft).ok));
   const baseId = useId();
   const tabs = useRef<Partial<Record<SideTab, HTMLButtonElement | null>>>({});
 

@@ -1,9 +1,14 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { customToolsActions, useCustomToolsStore } from '../../state/customToolsStore.ts';
 import { useSetupStore } from '../../state/setupStore.ts';
-import { draftFromTool, starterDraft, type ToolDraft } from './toolDraft.ts';
-import { ToolEditor } from './ToolEditor.tsx';
+import type { StoredCustomTool } from '../../storage/customToolRecords.ts';
+import type { ToolDraft } from './toolDraft.ts';
 import './Tools.css';
+
+// The editor and the draft's checks (the config's schema, zod) load when a tool is opened, not
+// with the first screen (docs/benchmarks.md, first-load JavaScript).
+const ToolEditor = lazy(() => import('./ToolEditor.tsx').then(({ ToolEditor }) => ({ default: ToolEditor })));
+const toolDrafts = () => import('./toolDraft.ts');
 
 interface Editing {
   draft: ToolDraft;
@@ -22,6 +27,8 @@ export function ToolsPanel() {
   useEffect(() => customToolsActions.load(), []);
 
   const open = (draft: ToolDraft) => setEditing((current) => ({ draft, key: (current?.key ?? 0) + 1 }));
+  const openTool = (tool: StoredCustomTool) => void toolDrafts().then(({ draftFromTool }) => open(draftFromTool(tool)));
+  const openNew = () => void toolDrafts().then(({ starterDraft }) => open(starterDraft(tools.map((tool) => tool.name))));
   const editingId = editing?.draft.id ?? null;
 
   return (
@@ -44,7 +51,7 @@ export function ToolsPanel() {
               <button
                 type="button"
                 aria-current={tool.id === editingId || undefined}
-                onClick={() => open(draftFromTool(tool))}
+                onClick={() => openTool(tool)}
               >
                 {tool.name}
               </button>
@@ -55,10 +62,14 @@ export function ToolsPanel() {
       ) : (
         <p className="muted">{loaded ? 'No tools yet.' : 'Reading your tools…'}</p>
       )}
-      <button type="button" onClick={() => open(starterDraft(tools.map((tool) => tool.name)))}>
+      <button type="button" onClick={openNew}>
         New tool
       </button>
-      {editing ? <ToolEditor key={editing.key} initial={editing.draft} onClose={() => setEditing(null)} /> : null}
+      {editing ? (
+        <Suspense fallback={<p className="muted">Opening the editor…</p>}>
+          <ToolEditor key={editing.key} initial={editing.draft} onClose={() => setEditing(null)} />
+        </Suspense>
+      ) : null}
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { checkDraft, useSetupStore } from '../../state/setupStore.ts';
+import { useDraftCheck } from '../../state/draftCheck.ts';
+import { useSetupStore } from '../../state/setupStore.ts';
 import { viewActions, type SideTab } from '../../state/viewStore.ts';
 import { CapabilityReport } from '../Models/CapabilityReport.tsx';
 import './Welcome.css';
@@ -13,7 +14,7 @@ export function Welcome() {
   const source = useSetupStore((state) => state.source);
   const heldKeys = useSetupStore((state) => state.heldKeys);
   const setAside = useSetupStore((state) => state.setAside !== null);
-  const check = checkDraft(draft);
+  const check = useDraftCheck(draft);
   const orchestrator = check.ok ? check.config.orchestrator : undefined;
   const orchestratorProvider = check.ok ? check.config.providers[check.config.orchestrator.provider] : undefined;
   const orchestratorUrl = orchestratorProvider?.baseUrl;

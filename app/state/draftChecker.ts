@@ -1,0 +1,19 @@
+// The checks that need the engine's schema library (zod): a config draft the way the worker and
+// the CLI will check it, and a preference vector and custom tools kept in this browser. Loaded right after the
+// first screen, never with it (draftCheck.ts).
+
+import { ConfigError, customToolSchema, parseConfig } from '../../workers/engine/config.ts';
+import { validatePreference } from '../../workers/engine/preferenceSchema.ts';
+import type { ConfigDraft, DraftCheck } from './setupStore.ts';
+
+/** Validates a draft the way the worker and the CLI will. */
+export function checkDraft(draft: ConfigDraft): DraftCheck {
+  try {
+    return { ok: true, config: parseConfig(draft) };
+  } catch (error) {
+    if (error instanceof ConfigError) return { ok: false, problems: error.problems };
+    return { ok: false, problems: [(error as Error).message] };
+  }
+}
+
+export { customToolSchema, validatePreference };
