@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { generatedBytesPerSource, measureBundle, ownerOf, repoRelativeSource, staticImportsOf } from './bundleSize.ts';
+import { copiesOf, generatedBytesPerSource, measureBundle, ownerOf, repoRelativeSource, staticImportsOf } from './bundleSize.ts';
 
 let distDir: string | undefined;
 
@@ -109,6 +109,37 @@ describe('measureBundle', () => {
   it('says which file the HTML loads but the build lacks', () => {
     const dir = writeDist({ 'index.html': '<script type="module" src="/assets/gone.js"></script>' });
     expect(() => measureBundle(dir)).toThrow('assets/gone.js is loaded by the build');
+  });
+});
+
+describe('copiesOf', () => {
+  const webLlmMap = (sources: string[]) => JSON.stringify({ version: 3, sources: sources.map(repoFile), mappings: 'AAAA' });
+  it('finds each file made mostly of a package and the scripts that load it by name', () => {
+    const dist = writeDist({
+      'assets/orchestrator.worker-1.js': 'const w=()=>import("./lib-A.js");',
+      'assets/webllm.worker-2.js': 'const w=()=>import("./lib-A.js");',
+      'assets/lib-A.js': 'export const engine=1;',
+      'assets/lib-A.js.map': webLlmMap(['node_modules/@mlc-ai/web-llm/lib/index.js']),
+      'assets/other-3.js': 'export const x=1;',
+      'assets/other-3.js.map': webLlmMap(['app/main.tsx']),
+    });
+    const files = ['assets/lib-A.js', 'assets/orchestrator.worker-1.js', 'assets/other-3.js', 'assets/webllm.worker-2.js'];
+    expect(copiesOf(dist, files, '@mlc-ai/web-llm')).toEqual([
+      { file: 'assets/lib-A.js', loadedBy: ['assets/orchestrator.worker-1.js', 'assets/webllm.worker-2.js'] },
+    ]);
+  });
+
+  it('counts a second copy bundled into a worker as another file', () => {
+    const dist = writeDist({
+      'assets/lib-A.js': 'export const engine=1;',
+      'assets/lib-A.js.map': webLlmMap(['node_modules/@mlc-ai/web-llm/lib/index.js']),
+      'assets/webllm.worker-2.js': 'const engine=1;',
+      'assets/webllm.worker-2.js.map': webLlmMap(['node_modules/@mlc-ai/web-llm/lib/index.js']),
+    });
+    expect(copiesOf(dist, ['assets/lib-A.js', 'assets/webllm.worker-2.js'], '@mlc-ai/web-llm').map((copy) => copy.file)).toEqual([
+      'assets/lib-A.js',
+      'assets/webllm.worker-2.js',
+    ]);
   });
 });
 

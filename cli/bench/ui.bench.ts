@@ -92,6 +92,11 @@ function formatBundle(bundle: BundleReport, built: boolean): string[] {
     lines.push('Fetched by computed URL (not named in any chunk):');
     lines.push(...bundle.unreferenced.files.map(fileLine));
   }
+  const copies = bundle.webLlm;
+  lines.push(
+    `web-llm in the build: ${copies.length} ${copies.length === 1 ? 'file' : 'files'}${copies.length > 1 ? ' — a local model downloads it more than once' : ''}`,
+    ...copies.map((copy) => `  ${copy.file}, loaded by ${copy.loadedBy.join(', ') || 'nothing by name'}`),
+  );
   if (bundle.harnessOnly.files.length > 0) {
     lines.push(`Browser-test harness pages only (not the playground): ${bundle.harnessOnly.files.length} files, gzip ${kb(bundle.harnessOnly.gzipBytes)}`);
   }

@@ -16,6 +16,7 @@ import {
   type LocalModel,
 } from '../backends/webllm/catalogue.ts';
 import { loadWebLlmModel } from '../backends/webllm/loadModel.ts';
+import { loadWebLlm } from '../backends/webllm/loadWebLlm.ts';
 import type { LoadProgress } from '../backends/webllm/loadProgress.ts';
 import { deleteModelFromCache, isModelCached } from '../backends/webllm/modelCache.ts';
 import { createWebLlmModel, type WebLlmEngine } from '../backends/webllm/webllmModel.ts';
@@ -158,7 +159,7 @@ export function createLocalModels(options: LocalModelsOptions): LocalModels {
       changed();
       try {
         const [{ WebWorkerMLCEngine }, { buildAppConfig }] = await Promise.all([
-          import('@mlc-ai/web-llm'),
+          loadWebLlm(),
           import('../backends/webllm/appConfig.ts'),
         ]);
         const engine = new WebWorkerMLCEngine(port);

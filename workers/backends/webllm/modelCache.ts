@@ -5,6 +5,7 @@
 import type { AppConfig } from '@mlc-ai/web-llm';
 import type { CacheBackend } from './appConfig.ts';
 import type { LocalModel } from './catalogue.ts';
+import { loadWebLlm } from './loadWebLlm.ts';
 import { errorText } from './webllmErrors.ts';
 
 export interface CacheOptions {
@@ -34,7 +35,7 @@ function hasStorage(backend: CacheBackend): boolean {
 export async function isModelCached(model: LocalModel, options: CacheOptions = {}): Promise<boolean> {
   const config = configFor(model, options);
   if (!hasStorage(config.cacheBackend ?? 'cache')) return false;
-  const { hasModelInCache } = await import('@mlc-ai/web-llm');
+  const { hasModelInCache } = await loadWebLlm();
   try {
     return await hasModelInCache(model.id, config);
   } catch (error) {
@@ -48,7 +49,7 @@ export async function deleteModelFromCache(model: LocalModel, options: CacheOpti
   if (!hasStorage(config.cacheBackend ?? 'cache')) {
     throw new Error(`This context has no ${config.cacheBackend ?? 'cache'} storage, so nothing of ${model.label} is stored here.`);
   }
-  const { deleteModelAllInfoInCache } = await import('@mlc-ai/web-llm');
+  const { deleteModelAllInfoInCache } = await loadWebLlm();
   try {
     await deleteModelAllInfoInCache(model.id, config);
   } catch (error) {
