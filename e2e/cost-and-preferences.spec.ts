@@ -324,6 +324,8 @@ test.describe('preferences', () => {
     await playground.open();
     await playground.importConfig(configFor(server, PRICES));
     const sliders = playground.preferences.getByRole('slider');
+    // Reading a file is asynchronous (its reader loads with it): wait for the import to land.
+    await expect(sliders).toHaveCount(10);
     const names = await sliders.evaluateAll((elements) => elements.map((element) => (element as HTMLInputElement).labels?.[0]?.textContent));
     expect(names).toEqual([
       'Correct answer',

@@ -8,9 +8,10 @@ import type { ConfigImportReply } from './readConfig.ts';
  * milliseconds whatever it holds, and the import feels instant. */
 export const READ_ON_PAGE_CHARS = 100_000;
 
-export function readConfigText(text: string): Promise<ConfigImportReply> {
-  // readConfig needs the config's schema (zod): loaded when a file is read, not with the first screen.
-  return text.length <= READ_ON_PAGE_CHARS ? import('./readConfig.ts').then(({ readConfig }) => readConfig(text)) : readConfigOffThread(text);
+/** `readOnPage` is readConfig, which the caller has loaded (it needs the config's schema, zod,
+ * which is not part of the first screen: app/state/draftCheck.ts). */
+export function readConfigText(text: string, readOnPage: (text: string) => ConfigImportReply): Promise<ConfigImportReply> {
+  return text.length <= READ_ON_PAGE_CHARS ? Promise.resolve(readOnPage(text)) : readConfigOffThread(text);
 }
 
 function readConfigOffThread(text: string): Promise<ConfigImportReply> {
