@@ -3,6 +3,7 @@
 
 import { assessWebGpu, probeWebGpu } from '../../workers/backends/webllm/capabilities.ts';
 import { storageEstimate } from '../../workers/backends/webllm/modelCache.ts';
+import type { RunEvent } from '../../workers/engine/events.ts';
 import { newRunId } from '../../workers/engine/run.ts';
 import { PREFERENCE_PRESETS, type PreferencePresetName } from '../../workers/engine/preferences.ts';
 import { addressesOutsideCatalogue, type ForeignAddress } from '../../workers/backends/webllm/catalogue.ts';
@@ -27,12 +28,22 @@ const loadRequests = new Map<string, LocalModelRequest>();
 
 function orchestrator(): OrchestratorClient {
   client ??= createOrchestratorClient({
-    onEvents: (events) => runActions.applyEvents(events),
-    onHumanTurn: (runId, turn) => runActions.humanTurn(runId, turn),
-    onRejected: (runId, problems) => runActions.rejected(runId, problems),
+    onEvents: queueEvents,
+    onHumanTurn: (runId, turn) => {
+      flushEvents();
+      runActions.humanTurn(runId, turn);
+    },
+    onRejected: (runId, problems) => {
+      flushEvents();
+      runActions.rejected(runId, problems);
+    },
     onKeys: (held) => setupActions.keysHeld(held),
-    onRunFailed: (runId, message) => runActions.failed(runId, message),
+    onRunFailed: (runId, message) => {
+      flushEvents();
+      runActions.failed(runId, message);
+    },
     onWorkerLost: (message) => {
+      flushEvents();
       runActions.workerLost(message);
       // Keys held only in the lost worker's memory are gone; remembered ones go to the next worker.
       setupActions.keysHeld([]);
@@ -54,6 +65,30 @@ function orchestrator(): OrchestratorClient {
     onModelWorkerFailed: (modelId, message) => modelsActions.workerFailed(modelId, message),
   });
   return client;
+}
+
+// The worker posts a run's events every EVENT_BATCH_MS; the page folds what has arrived into the
+// store at most once per animation frame, so a burst of batches costs one render of the trace and
+// the cost panel. A hidden tab gets no frames: the timer catches it up.
+const EVENTS_FALLBACK_MS = 200;
+let pendingEvents: RunEvent[] = [];
+let eventsScheduled = false;
+
+function queueEvents(events: RunEvent[]): void {
+  pendingEvents = pendingEvents.length === 0 ? events : pendingEvents.concat(events);
+  if (eventsScheduled) return;
+  eventsScheduled = true;
+  requestAnimationFrame(flushEvents);
+  setTimeout(flushEvents, EVENTS_FALLBACK_MS);
+}
+
+/** Applies the events that have arrived; run first by anything that ends a run. */
+function flushEvents(): void {
+  if (!eventsScheduled) return;
+  eventsScheduled = false;
+  const events = pendingEvents;
+  pendingEvents = [];
+  runActions.applyEvents(events);
 }
 
 /** A key the user chose to remember, as kept in localStorage: with the origin it is bound to. */
@@ -220,10 +255,10 @@ export type ImportOutcome = { ok: true } | { ok: false; problems: string[] };
  * the preferences, and its custom tools join the ones kept in this browser (replacing those of the
  * same name). */
 export async function importConfigText(text: string, fileName: string): Promise<ImportOutcome> {
-  const read = await readConfigText(text);
+  // Loaded right after the first screen; the kept preferences are read back before these replace them.
+  const { readConfig } = await loadDraftChecks();
+  const read = await readConfigText(text, readConfig);
   if (!read.ok) return read;
-  // The kept preferences are read back before these replace them.
-  await loadDraftChecks();
   const draft = read.draft as ConfigDraft;
   customToolsActions.imported(read.customTools);
   const preference = draft.preference ?? 'balanced';
