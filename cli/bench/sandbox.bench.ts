@@ -3,8 +3,9 @@
 // through the production build's harness pages (e2e/harness/). Prints figures; asserts only that
 // each run ended the way it should, so a figure never comes from a run that did something else.
 
-import { readFileSync, rmSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import type { CalculatorHarness } from '../../e2e/harness/calculator.ts';
 import type { JavaScriptHarness } from '../../e2e/harness/javascript.ts';
@@ -75,6 +76,7 @@ export interface SandboxBenchResult {
     fresh: FreshInterpreterFigures;
     terminate: PythonStopFigures;
     interrupt: PythonStopFigures;
+    secondVisit: SecondVisitFigures;
   };
   javascript: {
     /** The first run (`1 + 1`) of a fresh page: worker start and QuickJS load, plus the run. */
@@ -119,6 +121,8 @@ export async function runSandboxBenchmarks(options: SandboxBenchOptions): Promis
       }
       log(`Python: ${RUN_SAMPLES} runs each with a spare interpreter ready and back to back …`);
       const fresh = await withContext(browser, async (context) => freshInterpreterCost(await open(context, PYTHON_HARNESS)));
+      log(`Python: a first and a second visit in ${COLD_SAMPLES} fresh browser profiles (on disk, as a person's) …`);
+      const secondVisit = await secondVisits(preview.url, pageErrors);
       log(`Python: ${RUN_SAMPLES} runaway loops without cross-origin isolation …`);
       const terminate = await withContext(browser, async (context) => {
         await serveWithoutIsolation(context, preview.url);
@@ -166,7 +170,7 @@ export async function runSandboxBenchmarks(options: SandboxBenchOptions): Promis
         limitMs: SANDBOX_LIMIT_MS,
         coldSamples: COLD_SAMPLES,
         runSamples: RUN_SAMPLES,
-        python: { coldBootMs: summarize(coldBoots), fresh, terminate, interrupt },
+        python: { coldBootMs: summarize(coldBoots), fresh, terminate, interrupt, secondVisit },
         javascript: { workerStartMs: summarize(workerStarts), ...javascript },
         calculator,
         loadAverage: [loadBefore, loadavg()[0] ?? 0],
@@ -221,6 +225,47 @@ async function repeat(measure: () => Promise<number>, times = RUN_SAMPLES): Prom
 }
 
 // --- Python ---
+
+export interface SecondVisitFigures {
+  /** warmUp() to ready on a profile's first visit (empty HTTP cache). */
+  firstVisitBootMs: Summary;
+  /** The same on a second visit, a new page of the same profile. */
+  secondVisitBootMs: Summary;
+  /** Bytes of Pyodide's runtime files that came over the network on each visit (0: from the HTTP cache). */
+  firstVisitRuntimeBytes: number[];
+  secondVisitRuntimeBytes: number[];
+}
+
+/** A person's second visit: a browser profile on disk (an off-the-record context's memory cache
+ * keeps no 9.6 MB wasm file), a first page that boots Python, then a new page that boots it again.
+ * Counts the bytes of `/pyodide/` files the network delivered to each. */
+async function secondVisits(origin: string, pageErrors: string[]): Promise<SecondVisitFigures> {
+  const first: number[] = [];
+  const second: number[] = [];
+  const firstBytes: number[] = [];
+  const secondBytes: number[] = [];
+  for (let sample = 0; sample < COLD_SAMPLES; sample++) {
+    const profile = mkdtempSync(join(tmpdir(), 'sandbox-bench-profile-'));
+    const context = await chromium.launchPersistentContext(profile, { executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-background-networking'] });
+    try {
+      for (const [boots, bytes] of [[first, firstBytes], [second, secondBytes]] as const) {
+        const page = await openPage(context, `${origin}${PYTHON_HARNESS}`, pageErrors);
+        const received: Promise<number>[] = [];
+        // Pyodide's files are fetched by its worker; sizes() waits for each body to finish.
+        page.on('response', (response) => {
+          if (new URL(response.url()).pathname.includes('/pyodide/')) received.push(response.request().sizes().then((sizes) => sizes.responseBodySize));
+        });
+        boots.push(await bootPython(page));
+        bytes.push((await Promise.all(received)).reduce((sum, size) => sum + size, 0));
+        await page.close();
+      }
+    } finally {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    }
+  }
+  return { firstVisitBootMs: summarize(first), secondVisitBootMs: summarize(second), firstVisitRuntimeBytes: firstBytes, secondVisitRuntimeBytes: secondBytes };
+}
 
 /** Boots Pyodide in the harness page; returns warmUp()'s time. */
 async function bootPython(page: Page): Promise<number> {
@@ -424,6 +469,8 @@ export function formatSandboxReport(r: SandboxBenchResult): string {
     row('cold boot (warmUp() to ready)', figure(python.coldBootMs)),
     row(`\`${PRINT_ONE}\`, a fresh interpreter: spare ready`, figure(python.fresh.spareReadyMs)),
     row(`\`${PRINT_ONE}\`, back to back (waits for a boot)`, figure(python.fresh.backToBackMs)),
+    row('first visit of a profile on disk: boot', `${figure(python.secondVisit.firstVisitBootMs)}; runtime bytes over the network ${python.secondVisit.firstVisitRuntimeBytes.join(', ')}`),
+    row('second visit (a new page): boot', `${figure(python.secondVisit.secondVisitBootMs)}; runtime bytes over the network ${python.secondVisit.secondVisitRuntimeBytes.join(', ')}`),
     row('runaway loop, terminate (not isolated)', stops(python.terminate) + kept(python.terminate)),
     row('runaway loop, interrupt (COOP/COEP)', stops(python.interrupt) + kept(python.interrupt)),
     `JavaScript (QuickJS: @jitl/quickjs-wasmfile-release-sync ${r.quickjsVersion}, in its worker)`,
