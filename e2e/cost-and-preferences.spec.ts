@@ -319,6 +319,30 @@ test.describe('preferences', () => {
     expect(consoleErrors).toEqual([]);
   });
 
+  test('preferences are kept across a reload, and a kept vector out of bounds is dropped', async ({ playground, page }) => {
+    // The kept preferences are read back when the config's checks load, after the first paint.
+    const preferences = playground.preferences;
+    await playground.open();
+    await preferences.getByRole('radio', { name: 'Fastest' }).check();
+    const latency = preferences.getByRole('slider', { name: 'Low latency' });
+    await latency.focus();
+    await latency.press('ArrowRight');
+    const kept = await latency.getAttribute('aria-valuetext');
+    await page.reload();
+    await expect(preferences.getByRole('slider', { name: 'Low latency' })).toHaveAttribute('aria-valuetext', kept ?? '');
+    await expect(preferences.getByRole('radio', { name: 'Fastest' })).not.toBeChecked();
+
+    await page.evaluate(() => {
+      const key = 'orchestra-playground:preferences';
+      const saved = JSON.parse(localStorage.getItem(key) ?? '{}') as { state: { vector: { cost: number } } };
+      saved.state.vector.cost = 7;
+      localStorage.setItem(key, JSON.stringify(saved));
+    });
+    await page.reload();
+    await expect(preferences.getByRole('radio', { name: 'Balanced' })).toBeChecked();
+    await expect(preferences.getByRole('slider', { name: 'Low cost' })).toHaveAttribute('aria-valuetext', '0.25, 25% of the weight');
+  });
+
   test('one slider per tool and alias of the current config, each named by what it weighs', async ({ playground, scripted }) => {
     const server = await scripted.start(loadScenario('cli-paper-server'));
     await playground.open();
