@@ -94,12 +94,16 @@ export class Playground {
   /** Imports a config through the "Import config" button, as a person would. */
   async importConfig(config: ConfigValue, fileName = 'playground-config.json'): Promise<void> {
     const chooser = this.page.waitForEvent('filechooser');
-    await this.page.getByRole('button', { name: 'Import config' }).click();
+    const importButton = this.page.getByRole('button', { name: 'Import config' });
+    await importButton.click();
     await (await chooser).setFiles({
       name: fileName,
       mimeType: 'application/json',
       buffer: Buffer.from(JSON.stringify(config, null, 2)),
     });
+    // Reading a file is asynchronous (its reader loads after the first paint): the import has landed,
+    // or been refused, when the button is no longer busy. A spec that runs next runs the imported config.
+    await expect(importButton).not.toHaveAttribute('aria-busy', 'true');
   }
 
   /** Opens a side tab (Setup, Models, Documents, Tools, or back to the Task) and returns its panel. */
