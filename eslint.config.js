@@ -8,6 +8,31 @@ import tseslint from 'typescript-eslint';
 // Every Node built-in, with and without the `node:` prefix.
 const nodeBuiltins = builtinModules.filter((name) => !name.startsWith('_'));
 
+// Test doubles, fixtures and the scripted server live under e2e/ (docs/architecture.md): tests
+// import them, production code never does.
+const noTestSupport = {
+  regex: '(^|/)e2e/',
+  message: 'Test doubles and fixtures (e2e/) are for tests: production code cannot import them.',
+};
+
+// The engine's boundary (docs/architecture.md, "Boundaries"): it needs nothing from the layers
+// around it. What it needs from them is an interface in the engine (types.ts, errors.ts,
+// ports.ts) that they implement; workers/prepareRun.ts plugs them in.
+const engineBoundary = [
+  {
+    regex: '(^|/)(backends|models|storage|offline)/',
+    message: 'The engine imports nothing from the backends or the worker hosts: put the interface it needs in the engine (types.ts, errors.ts, ports.ts) and implement it there.',
+  },
+  {
+    regex: '(^|/)tools/',
+    message: 'The engine imports nothing from tools/: the tools implement its ports (workers/engine/ports.ts).',
+  },
+  {
+    regex: '(^|/)(app|cli|eval)/|(^|/)(prepareRun|orchestrator\\.worker|messages|keys)\\.ts$',
+    message: 'The engine does not know its hosts: the app, the CLI, evaluation and the worker compose it, not the other way round.',
+  },
+];
+
 export default defineConfig(
   globalIgnores(['dist/', 'dist-e2e/', 'public/generated/', 'test-results/', 'playwright-report/', 'blob-report/', 'coverage/']),
   js.configs.recommended,
@@ -29,6 +54,12 @@ export default defineConfig(
   {
     files: ['cli/**', 'bench/**', 'e2e/**', 'server/**', '*.config.{js,ts}'],
     languageOptions: { globals: globals.node },
+  },
+  {
+    // Production code (everything but tests, benchmarks and e2e/) cannot import test support.
+    files: ['app/**/*.{ts,tsx}', 'workers/**/*.ts', 'tools/**/*.ts', 'cli/**/*.ts', 'server/**/*.ts'],
+    ignores: ['**/*.test.ts', 'cli/bench/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noTestSupport] }] },
   },
   {
     // Tools run in the orchestrator's worker as well as under Node (the CLI, corpus writer).
@@ -70,6 +101,32 @@ export default defineConfig(
               group: ['node:*', 'react/*', 'react-dom/*'],
               message: 'The engine is pure TypeScript: Node APIs and React belong to the host.',
             },
+            noTestSupport,
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The engine's boundary, on top of the purity rule above (one rule entry: the last one for a
+    // file wins, so it repeats the Node and React ban).
+    files: ['workers/engine/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [...nodeBuiltins, 'react', 'react-dom'].map((name) => ({
+            name,
+            message: 'The engine is pure TypeScript: Node APIs and React belong to the host.',
+          })),
+          patterns: [
+            {
+              group: ['node:*', 'react/*', 'react-dom/*'],
+              message: 'The engine is pure TypeScript: Node APIs and React belong to the host.',
+            },
+            noTestSupport,
+            ...engineBoundary,
           ],
         },
       ],

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '../e2e/fixtures/scriptedServer.ts';
 import type { BatchLine } from './batch.ts';
-import { jsonLines, loadScenario, makeTempDir, ORCHESTRATOR_MODEL, requestsFor, runCli, writeConfig } from './testHarness.ts';
+import { jsonLines, loadScenario, makeTempDir, ORCHESTRATOR_MODEL, requestsFor, runCli, writeConfig } from '../e2e/fixtures/cliHarness.ts';
 
 const TASKS = [
   { id: 'fin', question: 'What is the population of the capital of Finland?', answer: '558,457' },

@@ -5,7 +5,7 @@
 // stopped on an error (a refused key, an outage), and its new line supersedes the old one.
 
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import { parseSuite, SuiteError, type SuiteTask } from '../workers/engine/eval/suite.ts';
+import { parseSuite, SuiteError, type SuiteTask } from '../workers/eval/suite.ts';
 import { formatUsd } from '../workers/engine/ledger.ts';
 import { formatDuration, oneLine, type Style } from './format.ts';
 import { NORMAL_STOPS, type RunSummary } from './summary.ts';

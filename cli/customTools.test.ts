@@ -7,7 +7,7 @@ import { startScriptedServer, type ScriptedServer } from '../e2e/fixtures/script
 import type { Scenario } from '../e2e/fixtures/scenario.ts';
 import type { RunEvent } from '../workers/engine/events.ts';
 import type { RunSummary } from './summary.ts';
-import { jsonLines, lastUserContent, makeTempDir, ORCHESTRATOR_MODEL, requestsFor, runCli, writeConfig } from './testHarness.ts';
+import { jsonLines, lastUserContent, makeTempDir, ORCHESTRATOR_MODEL, requestsFor, runCli, writeConfig } from '../e2e/fixtures/cliHarness.ts';
 
 const toolCall = (name: string, args: Record<string, unknown>) =>
   `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`;

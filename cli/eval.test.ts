@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '../e2e/fixtures/scriptedServer.ts';
 import type { Scenario, ScriptedResponse } from '../e2e/fixtures/scenario.ts';
 import { loadNodeSampleTasks } from '../tools/search/nodeCorpus.ts';
-import { normalizeAnswer } from '../workers/engine/eval/answers.ts';
-import type { EvalSummary, RolloutRecord } from '../workers/engine/eval/results.ts';
-import { jsonLines, makeTempDir, ORCHESTRATOR_MODEL, requestsFor, runCli, writeConfig } from './testHarness.ts';
+import { normalizeAnswer } from '../workers/eval/answers.ts';
+import type { EvalSummary, RolloutRecord } from '../workers/eval/results.ts';
+import { jsonLines, makeTempDir, ORCHESTRATOR_MODEL, requestsFor, runCli, writeConfig } from '../e2e/fixtures/cliHarness.ts';
 
 const dir = makeTempDir();
 const TASKS = loadNodeSampleTasks().slice(0, 20);

@@ -1,5 +1,5 @@
 // `orchestra eval`: a suite under one or more policies, N rollouts per task, graded, summarised.
-// Everything but the files and the terminal is the engine's (workers/engine/eval/), which the
+// Everything but the files and the terminal is in workers/eval/, which the
 // playground runs too.
 
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -9,11 +9,11 @@ import { DomainEnvironment } from '../tools/domains/environment.ts';
 import { BUILT_IN_DOMAINS, builtInDomainDir, loadDomainDir } from '../tools/domains/nodeDomains.ts';
 import { loadNodeSampleTasks } from '../tools/search/nodeCorpus.ts';
 import { CALL_EXPERT_TOOL, resolveExperts, type OrchestraConfig } from '../workers/engine/config.ts';
-import type { JudgeModel } from '../workers/engine/eval/checks.ts';
-import { createPolicies, parsePolicy, PolicyError, sweepPolicies, type PolicySpec } from '../workers/engine/eval/policies.ts';
-import { evalHeader, summarizeEval, summaryLine, summaryToCsv } from '../workers/engine/eval/results.ts';
-import { checkDomainTasks, runEvaluation } from '../workers/engine/eval/runner.ts';
-import { corpusSuite, parseSuite, SuiteError, SUITE_LIMITS, type SuiteTask } from '../workers/engine/eval/suite.ts';
+import type { JudgeModel } from '../workers/eval/checks.ts';
+import { createPolicies, parsePolicy, PolicyError, sweepPolicies, type PolicySpec } from '../workers/eval/policies.ts';
+import { evalHeader, summarizeEval, summaryLine, summaryToCsv } from '../workers/eval/results.ts';
+import { checkDomainTasks, runEvaluation } from '../workers/eval/runner.ts';
+import { corpusSuite, parseSuite, SuiteError, SUITE_LIMITS, type SuiteTask } from '../workers/eval/suite.ts';
 import { createModel, effectivePricing } from '../workers/prepareRun.ts';
 import { createEvalProgress, formatEvalEnd, formatEvalTable } from './evalOutput.ts';
 import { openResults, readResults } from './evalStore.ts';

@@ -2,8 +2,8 @@
 // terminal, one line per rollout otherwise), then the results table on stdout.
 
 import { formatUsd } from '../workers/engine/ledger.ts';
-import type { EvalSummary, PolicySummary } from '../workers/engine/eval/results.ts';
-import type { EvalProgress, EvalProgressEvent } from '../workers/engine/eval/runner.ts';
+import type { EvalSummary, PolicySummary } from '../workers/eval/results.ts';
+import type { EvalProgress, EvalProgressEvent } from '../workers/eval/runner.ts';
 import { formatDuration, formatSeconds, oneLine, type Style } from './format.ts';
 
 const percent = (x: number) => `${(x * 100).toFixed(1)}%`;

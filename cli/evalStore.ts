@@ -3,7 +3,7 @@
 // rollouts in flight and a re-run resumes from what is there.
 
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import { headerMismatch, readHeader, readRecord, type EvalHeader, type RolloutRecord } from '../workers/engine/eval/results.ts';
+import { headerMismatch, readHeader, readRecord, type EvalHeader, type RolloutRecord } from '../workers/eval/results.ts';
 import { UsageError } from './usage.ts';
 
 export interface StoredResults {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseTasksFile } from './batch.ts';
 import { colorWanted, createStyle, oneLine } from './format.ts';
-import { rewardToolCounts } from '../workers/engine/eval/results.ts';
+import { rewardToolCounts } from '../workers/eval/results.ts';
 import { isCorrect } from './summary.ts';
 
 describe('colour', () => {

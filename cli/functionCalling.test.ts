@@ -14,7 +14,7 @@ import {
   runCli,
   scenarioTokenCost,
   writeConfig,
-} from './testHarness.ts';
+} from '../e2e/fixtures/cliHarness.ts';
 
 let server: ScriptedServer;
 const scenario = loadScenario('cli-function-calling');

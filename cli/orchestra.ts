@@ -4,7 +4,7 @@
 import { pathToFileURL } from 'node:url';
 import { BUILT_IN_DOMAINS, builtInDomainDir, loadDomainDir } from '../tools/domains/nodeDomains.ts';
 import { loadNodeSampleTasks } from '../tools/search/nodeCorpus.ts';
-import { corpusSuite, suiteToJsonl } from '../workers/engine/eval/suite.ts';
+import { corpusSuite, suiteToJsonl } from '../workers/eval/suite.ts';
 import { evalCommand } from './evalCommand.ts';
 import type { CliIo } from './io.ts';
 import { rewardCommand } from './rewardCommand.ts';

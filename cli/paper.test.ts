@@ -17,7 +17,7 @@ import {
   runCli,
   scenarioTokenCost,
   writeConfig,
-} from './testHarness.ts';
+} from '../e2e/fixtures/cliHarness.ts';
 
 const TASK = 'What is the population of the capital of Finland?';
 

@@ -7,7 +7,7 @@ import { startScriptedServer, type ScriptedServer } from '../e2e/fixtures/script
 import { PREFERENCE_PRESETS } from '../workers/engine/preferences.ts';
 import { computeGroupReward } from '../workers/engine/reward.ts';
 import type { GroupSummary } from './summary.ts';
-import { jsonLines, loadScenario, makeTempDir, runCli, writeConfig } from './testHarness.ts';
+import { jsonLines, loadScenario, makeTempDir, runCli, writeConfig } from '../e2e/fixtures/cliHarness.ts';
 
 const TASK = 'What is the population of the capital of Finland?';
 const dir = makeTempDir();

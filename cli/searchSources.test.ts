@@ -8,7 +8,7 @@ import { startScriptedServer, type ScriptedServer } from '../e2e/fixtures/script
 import { startWikipediaServer, type WikipediaServer } from '../e2e/fixtures/wikipediaServer.ts';
 import type { RunEvent } from '../workers/engine/events.ts';
 import type { RunSummary } from './summary.ts';
-import { jsonLines, lastUserContent, loadScenario, makeTempDir, ORCHESTRATOR_MODEL, requestsFor, runCli, scenarioTokenCost, writeConfig } from './testHarness.ts';
+import { jsonLines, lastUserContent, loadScenario, makeTempDir, ORCHESTRATOR_MODEL, requestsFor, runCli, scenarioTokenCost, writeConfig } from '../e2e/fixtures/cliHarness.ts';
 
 const TASK = 'How many people live in the capital of Finland?';
 const scenario = loadScenario('cli-function-calling');

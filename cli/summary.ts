@@ -5,8 +5,8 @@ import type { RunEvent, RunTotals, StopReason, ToolCounts } from '../workers/eng
 import type { PreferenceVector } from '../workers/engine/preferences.ts';
 import { computeGroupReward, MIN_GROUP_SIZE, type GroupReward } from '../workers/engine/reward.ts';
 import type { RunResult } from '../workers/engine/run.ts';
-import { answersMatch, normalizeAnswer } from '../workers/engine/eval/answers.ts';
-import { rewardToolCounts } from '../workers/engine/eval/results.ts';
+import { answersMatch, normalizeAnswer } from '../workers/eval/answers.ts';
+import { rewardToolCounts } from '../workers/eval/results.ts';
 
 /** The run's totals, with what the summary line adds to them. */
 export interface RunSummary extends RunTotals {

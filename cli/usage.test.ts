@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadNodeSampleTasks } from '../tools/search/nodeCorpus.ts';
-import { jsonLines, loadExample, makeTempDir, runCli } from './testHarness.ts';
+import { jsonLines, loadExample, makeTempDir, runCli } from '../e2e/fixtures/cliHarness.ts';
 
 const dir = makeTempDir();
 

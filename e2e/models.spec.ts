@@ -5,7 +5,7 @@
 // at its script URL, by the fake engine behind web-llm's worker protocol (support/fakeWebllm.ts).
 
 import type { Locator, Page } from '@playwright/test';
-import type { FakeEngineScript, FakeReply } from '../workers/backends/webllm/testing/fakeWebLlmEngine.ts';
+import type { FakeEngineScript, FakeReply } from './fixtures/doubles/fakeWebLlmEngine.ts';
 import { formatToolCall } from '../workers/engine/qwen3/render.ts';
 import { serveFakeModelWorkers } from './support/fakeWebllm.ts';
 import { expect, openSideTab, test, type Playground } from './support/playground.ts';

@@ -5,7 +5,7 @@
 
 import { fileURLToPath } from 'node:url';
 import type { Locator, Page } from '@playwright/test';
-import type { FakeEngineScript, FakeReply } from '../workers/backends/webllm/testing/fakeWebLlmEngine.ts';
+import type { FakeEngineScript, FakeReply } from './fixtures/doubles/fakeWebLlmEngine.ts';
 import { CACHE_PREFIX } from '../workers/offline/cachePolicy.ts';
 import { formatToolCall } from '../workers/engine/qwen3/render.ts';
 import type { Scenario } from './fixtures/scenario.ts';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from '@playwright/test';
-import type { PythonRunResult } from '../tools/python/types.ts';
+import type { PythonRunResult } from '../workers/engine/ports.ts';
 import { expect, test } from './support/test.ts';
 
 // The browser Python sandbox (tools/python/browserPythonRunner.ts) driven through its harness page

@@ -9,8 +9,8 @@ import { CALCULATOR_TIMEOUT_MS, type CalculatorRunner } from './calculator/types
 import { createCustomTool } from './custom/customTool.ts';
 import { createJavaScriptTool } from './javascript/javascriptTool.ts';
 import type { JavaScriptRunner } from './javascript/types.ts';
-import type { PythonRunner } from './python/types.ts';
-import type { Retriever, SourceFailure } from './search/retriever.ts';
+import type { PythonRunner } from '../workers/engine/ports.ts';
+import type { Retriever, SourceFailure } from '../workers/engine/ports.ts';
 import { searchSourceLabel } from './search/searchSources.ts';
 import { formatSeconds } from '../workers/engine/format.ts';
 

@@ -32,7 +32,7 @@ export type ToWorker =
   | { type: 'delete_cached_model'; model: LocalModelRequest };
 
 export type FromWorker =
-  /** Events of a run, oldest first. Deltas are batched so the page re-renders at most once a frame. */
+  /** Events of a run, oldest first, batched every EVENT_BATCH_MS so streaming costs the page a handful of renders a second. */
   | { type: 'events'; events: RunEvent[] }
   /** A manual run asks the person to take the orchestrator's turn (after posting every event
    * before it). */

@@ -11,12 +11,13 @@ import { createBrowserPythonRunner } from '../tools/python/browserPythonRunner.t
 import type { CorpusDocument } from '../tools/search/corpus.ts';
 import { createDocumentRetriever } from '../tools/search/documentRetriever.ts';
 import { openDocumentStore } from '../tools/search/documentStore.ts';
-import { createCorpusRetriever, type Retriever } from '../tools/search/retriever.ts';
+import type { Retriever } from './engine/ports.ts';
+import { createCorpusRetriever } from '../tools/search/retriever.ts';
 import { ConfigError, parseConfig, protocolExperts, type OrchestraConfig } from './engine/config.ts';
 import type { RunEvent } from './engine/events.ts';
 import { checkHumanChoice, createHumanOrchestrator } from './engine/humanOrchestrator.ts';
 import { runOrchestration } from './engine/run.ts';
-import { describeError, redact } from './backends/errors.ts';
+import { describeError, redact } from './engine/errors.ts';
 import { KeyRing } from './keys.ts';
 import { EVENT_BATCH_MS, type FromWorker, type ToWorker } from './messages.ts';
 import { createLocalModels, type LocalModelRequest } from './models/localModels.ts';

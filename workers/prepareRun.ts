@@ -5,8 +5,8 @@
 import { createFunctionCallingTools } from '../tools/functionTools.ts';
 import type { CalculatorRunner } from '../tools/calculator/types.ts';
 import type { JavaScriptRunner } from '../tools/javascript/types.ts';
-import type { PythonRunner } from '../tools/python/types.ts';
-import type { Retriever } from '../tools/search/retriever.ts';
+import type { PythonRunner } from './engine/ports.ts';
+import type { Retriever } from './engine/ports.ts';
 import { createSearchRetriever, describeSearchSources } from '../tools/search/searchSources.ts';
 import { createAnthropicModel } from './backends/anthropic.ts';
 import { createOpenAICompatibleModel } from './backends/openaiCompatible.ts';

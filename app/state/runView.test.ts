@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeEnvironment, type NodeRunEnvironment } from '../../cli/nodeEnvironment.ts';
-import { loadScenario } from '../../cli/testHarness.ts';
+import { loadScenario } from '../../e2e/fixtures/cliHarness.ts';
 import localScripted from '../../cli/examples/local-scripted.json' with { type: 'json' };
 import { startScriptedServer, type ScriptedServer } from '../../e2e/fixtures/scriptedServer.ts';
 import { parseConfig } from '../../workers/engine/config.ts';

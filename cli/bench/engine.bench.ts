@@ -4,8 +4,8 @@
 
 import { performance } from 'node:perf_hooks';
 import { createSearchCorpusTool } from '../../tools/functionTools.ts';
-import type { PythonRunner } from '../../tools/python/types.ts';
-import type { Retriever } from '../../tools/search/retriever.ts';
+import type { PythonRunner } from '../../workers/engine/ports.ts';
+import type { Retriever } from '../../workers/engine/ports.ts';
 import type { RunEvent } from '../../workers/engine/events.ts';
 import { REFERENCE_PRICING } from '../../workers/engine/pricing.ts';
 import type { Protocol } from '../../workers/engine/protocol.ts';

@@ -12,7 +12,7 @@ import type { JavaScriptHarness } from '../../e2e/harness/javascript.ts';
 import type { PythonHarness } from '../../e2e/harness/python.ts';
 import type { CalculatorRunResult } from '../../tools/calculator/types.ts';
 import type { JsRunResult } from '../../tools/javascript/types.ts';
-import type { PythonRunResult } from '../../tools/python/types.ts';
+import type { PythonRunResult } from '../../workers/engine/ports.ts';
 import { buildApp, chromiumPath, startPreview } from './previewServer.ts';
 import { summarize, type Summary } from './stats.ts';
 

@@ -2,7 +2,7 @@
 // The same module also runs as a worker (runInWorker), to check the runner works from inside a
 // worker, where the orchestrator worker uses it.
 import { createBrowserPythonRunner, type WarmUpResult } from '../../tools/python/browserPythonRunner.ts';
-import type { PythonRunResult } from '../../tools/python/types.ts';
+import type { PythonRunResult } from '../../workers/engine/ports.ts';
 
 export interface PythonHarness {
   crossOriginIsolated: boolean;

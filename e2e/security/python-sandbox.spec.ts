@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import type { PythonRunResult } from '../../tools/python/types.ts';
+import type { PythonRunResult } from '../../workers/engine/ports.ts';
 import { installedPyodideVersion } from '../../server/securityHeaders.ts';
 import { expect, test } from '../support/test.ts';
 import { timerReceiverEscape } from './attacks.ts';

@@ -7,7 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from '@playwright/test';
 import { build } from 'vite';
-import type { FakeEngineScript } from '../../workers/backends/webllm/testing/fakeWebLlmEngine.ts';
+import type { FakeEngineScript } from '../fixtures/doubles/fakeWebLlmEngine.ts';
 
 const entry = fileURLToPath(new URL('./fakeWebllmWorker.ts', import.meta.url));
 let bundled: Promise<string> | null = null;

@@ -10,8 +10,8 @@
 // model worker's script.
 
 import { resolvedWeightsUrl } from '../../workers/backends/webllm/catalogue.ts';
-import { serveFakeEngine } from '../../workers/backends/webllm/testing/fakeEngineWorker.ts';
-import { FakeWebLlmEngine, type FakeEngineScript } from '../../workers/backends/webllm/testing/fakeWebLlmEngine.ts';
+import { serveFakeEngine } from '../fixtures/doubles/fakeEngineWorker.ts';
+import { FakeWebLlmEngine, type FakeEngineScript } from '../fixtures/doubles/fakeWebLlmEngine.ts';
 import type { ToModelWorker } from '../../workers/messages.ts';
 
 declare const self: DedicatedWorkerGlobalScope & { fakeEngineScript?: FakeEngineScript };

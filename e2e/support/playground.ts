@@ -1,7 +1,7 @@
 // The playground's page object and the fixtures browser specs share: a scripted
 // OpenAI-compatible server per test, and a config pointing at it.
 //
-//   import { expect, test } from './support/playground.ts';
+//   import { expect, test } from './playground.ts';
 //   test('…', async ({ playground, scripted }) => {
 //     const server = await scripted.start(scenario);
 //     await playground.open();

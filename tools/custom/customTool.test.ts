@@ -4,8 +4,8 @@ import type { ToolOutput } from '../../workers/engine/types.ts';
 import { createNodeCalculatorRunner } from '../calculator/nodeCalculatorRunner.ts';
 import { createFunctionCallingTools, type FunctionToolDeps } from '../functionTools.ts';
 import { createNodeJavaScriptRunner } from '../javascript/nodeJavaScriptRunner.ts';
-import type { PythonRunner } from '../python/types.ts';
-import type { Retriever } from '../search/retriever.ts';
+import type { PythonRunner } from '../../workers/engine/ports.ts';
+import type { Retriever } from '../../workers/engine/ports.ts';
 import { createCustomTool } from './customTool.ts';
 
 // The real QuickJS core, run in-process as the CLI runs it.

@@ -1,8 +1,8 @@
 // Domains as files, their tools in the real QuickJS sandbox, and the tau2-style database check.
 
 import { describe, expect, it } from 'vitest';
-import { grade } from '../../workers/engine/eval/checks.ts';
-import type { SuiteTask } from '../../workers/engine/eval/suite.ts';
+import { grade } from '../../workers/eval/checks.ts';
+import type { SuiteTask } from '../../workers/eval/suite.ts';
 import { createNodeJavaScriptRunner } from '../javascript/nodeJavaScriptRunner.ts';
 import { canonicalJson, compareDatabases } from './database.ts';
 import { DomainError, parseDomain, type DomainFiles } from './domain.ts';

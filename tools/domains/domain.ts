@@ -15,7 +15,7 @@
 
 import { z } from 'zod';
 import { checkToolParameters, formatSchemaProblem } from '../../workers/engine/toolSchema.ts';
-import { parseSuite, SuiteError, type SuiteTask } from '../../workers/engine/eval/suite.ts';
+import { parseSuite, SuiteError, type SuiteTask } from '../../workers/eval/suite.ts';
 import { databaseProblems, type Database } from './database.ts';
 
 export interface DomainFiles {

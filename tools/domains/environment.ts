@@ -6,8 +6,8 @@
 
 import type { Tool, ToolOutput } from '../../workers/engine/types.ts';
 import { validateArguments } from '../../workers/engine/validateArguments.ts';
-import type { DatabaseComparison, GoldenAction, RowMismatch } from '../../workers/engine/eval/checks.ts';
-import type { SuiteTask } from '../../workers/engine/eval/suite.ts';
+import type { DatabaseComparison, GoldenAction, RowMismatch } from '../../workers/eval/checks.ts';
+import type { SuiteTask } from '../../workers/eval/suite.ts';
 import type { JavaScriptRunner, JsonValue } from '../javascript/types.ts';
 import {
   changedFields,

@@ -1,13 +1,8 @@
 // Browser host of the Python sandbox: runs Pyodide in its own module worker (python.worker.ts)
 // so a time limit can really stop runaway code. Works from a page and from another worker.
 import { isWorkerToHostMessage, type RunRequest, type SandboxInitMessage } from './protocol.ts';
-import {
-  DEFAULT_MAX_OUTPUT_BYTES,
-  type PythonRunOptions,
-  type PythonRunResult,
-  type PythonRunner,
-  type SessionRunResult,
-} from './types.ts';
+import type { PythonRunOptions, PythonRunResult, PythonRunner } from '../../workers/engine/ports.ts';
+import { DEFAULT_MAX_OUTPUT_BYTES, type SessionRunResult } from './types.ts';
 import { settledOrAborted } from '../settledOrAborted.ts';
 
 export interface BrowserPythonRunnerOptions {

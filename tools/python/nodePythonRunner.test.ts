@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ERROR_CHARS } from '../cutText.ts';
 import { createNodePythonRunner } from './nodePythonRunner.ts';
-import type { PythonRunner } from './types.ts';
+import type { PythonRunner } from '../../workers/engine/ports.ts';
 
 const OUTPUT_CAP = 4096;
 const RUN = { timeoutMs: 20_000 };

@@ -1,13 +1,8 @@
 // Node-only host: runs Pyodide in a worker thread so a time limit can really stop runaway code.
 import { Worker } from 'node:worker_threads';
 import { isWorkerToHostMessage, type RunRequest } from './protocol.ts';
-import {
-  DEFAULT_MAX_OUTPUT_BYTES,
-  type PythonRunOptions,
-  type PythonRunResult,
-  type PythonRunner,
-  type SessionRunResult,
-} from './types.ts';
+import type { PythonRunOptions, PythonRunResult, PythonRunner } from '../../workers/engine/ports.ts';
+import { DEFAULT_MAX_OUTPUT_BYTES, type SessionRunResult } from './types.ts';
 import { settledOrAborted } from '../settledOrAborted.ts';
 
 export interface NodePythonRunnerOptions {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCombinedRetriever } from './combinedRetriever.ts';
-import { createCorpusRetriever, type RetrievedDocument, type Retriever, type SourceFailure } from './retriever.ts';
+import type { RetrievedDocument, Retriever, SourceFailure } from '../../workers/engine/ports.ts';
+import { createCorpusRetriever } from './retriever.ts';
 
 /** A retriever over fixed documents that records the limits it was asked for. */
 function listRetriever(prefix: string, count: number, asked: number[] = []): Retriever {

@@ -3,8 +3,9 @@
 // every source's second, and so on. Each result names its source. A source that fails while
 // others answer is reported through `onSourceFailure`; when all fail, the search fails.
 
-import { describeError } from '../../workers/backends/errors.ts';
-import { DEFAULT_SEARCH_LIMIT, type RetrievedDocument, type Retriever, type SourceFailure } from './retriever.ts';
+import { describeError } from '../../workers/engine/errors.ts';
+import type { RetrievedDocument, Retriever, SourceFailure } from '../../workers/engine/ports.ts';
+import { DEFAULT_SEARCH_LIMIT } from './retriever.ts';
 
 export interface SearchSource {
   /** Tags every result, e.g. 'local', 'documents', 'wikipedia'. */

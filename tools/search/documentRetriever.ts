@@ -3,7 +3,8 @@
 // document was added or removed, here or in another tab).
 
 import type { DocumentStore } from './documentStore.ts';
-import { createCorpusRetriever, type Retriever } from './retriever.ts';
+import type { Retriever } from '../../workers/engine/ports.ts';
+import { createCorpusRetriever } from './retriever.ts';
 
 export type ChunkSource = Pick<DocumentStore, 'revision' | 'chunks'>;
 

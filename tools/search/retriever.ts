@@ -1,33 +1,6 @@
 import MiniSearch from 'minisearch';
+import type { Retriever } from '../../workers/engine/ports.ts';
 import type { CorpusDocument } from './corpus.ts';
-
-export interface RetrievedDocument {
-  id: string;
-  title: string;
-  text: string;
-  /** The source's own relevance score (BM25 here); NaN from a source that ranks without one (Wikipedia). */
-  score: number;
-  /** Which search source found it ('local', 'documents', 'wikipedia'), set by a combined retriever. */
-  source?: string;
-}
-
-/** A source of a combined search that failed while the others answered. */
-export interface SourceFailure {
-  source: string;
-  message: string;
-}
-
-export interface RetrieverSearchOptions {
-  /** Most documents returned; 10 unless given. */
-  limit?: number;
-  signal?: AbortSignal;
-  /** Told about each source that failed when the others still answered (a combined retriever). */
-  onSourceFailure?(failure: SourceFailure): void;
-}
-
-export interface Retriever {
-  search(query: string, options?: RetrieverSearchOptions): Promise<RetrievedDocument[]>;
-}
 
 export const DEFAULT_SEARCH_LIMIT = 10;
 

@@ -3,7 +3,7 @@
 
 import type { OrchestraConfig, SearchSourceName } from '../../workers/engine/config.ts';
 import { createCombinedRetriever } from './combinedRetriever.ts';
-import type { Retriever } from './retriever.ts';
+import type { Retriever } from '../../workers/engine/ports.ts';
 import { createWikipediaRetriever } from './wikipedia.ts';
 
 export interface AvailableRetrievers {

@@ -4,7 +4,7 @@
 // thrown in plain words, never retried here: the orchestrator sees them as the search's result.
 
 import { readTextUpTo } from '../../workers/backends/limits.ts';
-import type { RetrievedDocument, Retriever } from './retriever.ts';
+import type { RetrievedDocument, Retriever } from '../../workers/engine/ports.ts';
 import { DEFAULT_SEARCH_LIMIT } from './retriever.ts';
 
 export interface WikipediaRetrieverOptions {

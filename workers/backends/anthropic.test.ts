@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScriptedResponse } from '../../e2e/fixtures/scenario.ts';
 import { startScriptedServer, type ScriptedServer } from '../../e2e/fixtures/scriptedServer.ts';
 import { createAnthropicModel, toAnthropicMessages } from './anthropic.ts';
-import { MODEL, TEST_KEY, call, clientChosenHeaders, textOf } from './testing.ts';
+import { MODEL, TEST_KEY, call, clientChosenHeaders, textOf } from '../../e2e/fixtures/backendCalls.ts';
 
 let server: ScriptedServer;
 beforeAll(async () => {

@@ -3,7 +3,7 @@
 
 import { ANTHROPIC_DEFAULT_BASE_URL } from '../engine/config.ts';
 import type { ChatCompletion, ChatDelta, ChatMessage, ChatModel, ChatRequest, FinishReason, Usage } from '../engine/types.ts';
-import { BackendError, errorFromStatus } from './errors.ts';
+import { BackendError, errorFromStatus } from '../engine/errors.ts';
 import { postWithRetry, type Attempt } from './http.ts';
 import { readWholeAnswer, ReplyBudget, sseLimits } from './limits.ts';
 import { readSse } from './sse.ts';

@@ -8,7 +8,7 @@ import type { ChatModel } from '../engine/types.ts';
 import { MAX_REPLY_CHARS } from './limits.ts';
 import { createAnthropicModel } from './anthropic.ts';
 import { createOpenAICompatibleModel } from './openaiCompatible.ts';
-import { MODEL, TEST_KEY, call, expectFailure, retriesOf, textOf } from './testing.ts';
+import { MODEL, TEST_KEY, call, expectFailure, retriesOf, textOf } from '../../e2e/fixtures/backendCalls.ts';
 
 interface ClientSettings {
   timeoutMs?: number;

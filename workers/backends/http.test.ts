@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '../../e2e/fixtures/scriptedServer.ts';
-import { BackendError } from './errors.ts';
+import { BackendError } from '../engine/errors.ts';
 import { parseRetryAfter, postWithRetry, sleep, type RetryInfo } from './http.ts';
-import { MODEL, TEST_KEY } from './testing.ts';
+import { MODEL, TEST_KEY } from '../../e2e/fixtures/backendCalls.ts';
 
 let server: ScriptedServer;
 beforeAll(async () => {

@@ -4,7 +4,7 @@
 // the caller's signal, by the time-to-headers timeout or by the idle timeout between body
 // chunks; the error that comes out is translated to a BackendError by what fired it.
 
-import { BackendError, errorFromStatus, isAbortError } from './errors.ts';
+import { BackendError, errorFromStatus, isAbortError } from '../engine/errors.ts';
 import { formatCount, formatSeconds } from '../engine/format.ts';
 import { MAX_ERROR_BODY_BYTES, MAX_STREAM_BYTES, readTextUpTo, tooLarge } from './limits.ts';
 

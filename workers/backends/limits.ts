@@ -3,7 +3,7 @@
 // and in the next prompt. docs/security.md explains each figure.
 
 import { formatCount } from '../engine/format.ts';
-import { BackendError } from './errors.ts';
+import { BackendError } from '../engine/errors.ts';
 
 /** Characters of one model call's reply — content, reasoning and tool-call arguments together.
  * About 250,000 tokens: twice the longest output any provider offers today (128k tokens), so no

@@ -5,7 +5,7 @@ import type { ScriptedResponse } from '../../e2e/fixtures/scenario.ts';
 import { startScriptedServer, type ScriptedServer } from '../../e2e/fixtures/scriptedServer.ts';
 import type { ChatMessage } from '../engine/types.ts';
 import { createOpenAICompatibleModel, type OpenAICompatibleOptions } from './openaiCompatible.ts';
-import { MODEL, TEST_KEY, call, clientChosenHeaders, expectFailure, textOf } from './testing.ts';
+import { MODEL, TEST_KEY, call, clientChosenHeaders, expectFailure, textOf } from '../../e2e/fixtures/backendCalls.ts';
 
 let server: ScriptedServer;
 beforeAll(async () => {

@@ -11,7 +11,7 @@ import type {
   Usage,
 } from '../engine/types.ts';
 import { toPythonJson } from '../engine/qwen3/render.ts';
-import { BackendError, errorFromStatus } from './errors.ts';
+import { BackendError, errorFromStatus } from '../engine/errors.ts';
 import { postWithRetry, type Attempt } from './http.ts';
 import { readWholeAnswer, ReplyBudget, sseLimits } from './limits.ts';
 import { readSse } from './sse.ts';

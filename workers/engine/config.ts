@@ -1,4 +1,4 @@
-// The one configuration format, read by the CLI and (next) imported by the playground UI.
+// The one configuration format, read by the CLI and imported in the playground (Setup).
 // Keys never live here: a provider names the environment variable (CLI) that holds its key;
 // the browser keeps keys in memory, keyed by provider name. The parts that need no schema library
 // (names, limits, the bounds check) live in configBasics.ts, so the page's first screen can use

@@ -3,13 +3,23 @@
 // the provider named `open-models` (any OpenAI-compatible host serving them). Temperatures and
 // reply lengths are the ones evaluation/eval_hle.py passes each model (`max_length`).
 
-import type { ExpertConfig } from './config.ts';
+/** An expert as the preset sets it. config.ts uses these as its ExpertConfig (the compiler checks
+ * they fit), so this file needs nothing from config.ts and the two import in one direction only. */
+export interface PresetExpert {
+  tool: 'search' | 'enhance_reasoning' | 'answer';
+  provider: string;
+  model: string;
+  temperature: number;
+  maxTokens: number;
+  description: string;
+  latencySeconds: number;
+}
 
 const GPT5 = { provider: 'openai', model: 'gpt-5', temperature: 1, maxTokens: 40000 } as const;
 const GPT5_MINI = { provider: 'openai', model: 'gpt-5-mini', temperature: 1, maxTokens: 40000 } as const;
 const open = (model: string, maxTokens: number) => ({ provider: 'open-models', model, temperature: 0.2, maxTokens }) as const;
 
-export const PAPER_EXPERTS_PRESET: Record<string, ExpertConfig> = {
+export const PAPER_EXPERTS_PRESET: Readonly<Record<string, PresetExpert>> = {
   'reasoner-1': {
     tool: 'enhance_reasoning',
     ...GPT5,

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '../../e2e/fixtures/scriptedServer.ts';
 import type { Fault, Scenario, ScriptedResponse } from '../../e2e/fixtures/scenario.ts';
 import { createSearchCorpusTool } from '../../tools/functionTools.ts';
-import type { PythonRunner } from '../../tools/python/types.ts';
+import type { PythonRunner } from './ports.ts';
 import { createCorpusRetriever } from '../../tools/search/retriever.ts';
 import { createOpenAICompatibleModel } from '../backends/openaiCompatible.ts';
 import type { RunEvent, RunEventOf } from './events.ts';

@@ -3,7 +3,7 @@
 // What the run owns besides the loop (stopping, budget, wall time, the ledger, emission) is its
 // RunContext (runContext.ts); what a tool call does, in either protocol, is toolStep.ts.
 
-import { toErrorInfo } from '../backends/errors.ts';
+import { toErrorInfo } from './errors.ts';
 import type { RunEvent, RunTotals, StopReason } from './events.ts';
 import type { PricingTable } from './pricing.ts';
 import { RunStop, type EventBody, type Protocol, type ProtocolSession } from './protocol.ts';

@@ -105,7 +105,7 @@ export interface ChatModel {
   /** Whether this backend can take `tools` and return parsed `toolCalls` itself. */
   readonly supportsServerTools: boolean;
   /** Streams deltas through `onDelta` and resolves with the whole completion. Rejects with a
-   * `BackendError` (see backends/errors.ts); an aborted call rejects with code `aborted`. */
+   * `BackendError` (see errors.ts); an aborted call rejects with code `aborted`. */
   complete(request: ChatRequest, onDelta?: (delta: ChatDelta) => void): Promise<ChatCompletion>;
 }
 

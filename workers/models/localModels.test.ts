@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { PythonRunner } from '../../tools/python/types.ts';
+import type { PythonRunner } from '../engine/ports.ts';
 import { createCorpusRetriever } from '../../tools/search/retriever.ts';
 import type { LoadProgress } from '../backends/webllm/loadProgress.ts';
-import { serveFakeEngine } from '../backends/webllm/testing/fakeEngineWorker.ts';
-import { FakeWebLlmEngine, type FakeEngineScript } from '../backends/webllm/testing/fakeWebLlmEngine.ts';
+import { serveFakeEngine } from '../../e2e/fixtures/doubles/fakeEngineWorker.ts';
+import { FakeWebLlmEngine, type FakeEngineScript } from '../../e2e/fixtures/doubles/fakeWebLlmEngine.ts';
 import { parseConfig } from '../engine/config.ts';
 import type { RunEvent, RunEventOf } from '../engine/events.ts';
 import { formatToolCall } from '../engine/qwen3/render.ts';

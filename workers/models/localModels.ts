@@ -8,7 +8,7 @@
 // always unloads everything first, so adding an expert would reload the orchestrator, and
 // interruptGenerate() is engine-wide, so stopping one model's call would stop the other's.
 
-import { BackendError, toErrorInfo } from '../backends/errors.ts';
+import { BackendError, toErrorInfo } from '../engine/errors.ts';
 import {
   customOrchestrator8bRecord,
   findLocalModel,

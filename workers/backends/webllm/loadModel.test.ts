@@ -1,11 +1,11 @@
 import { MLCEngine } from '@mlc-ai/web-llm';
 import { describe, expect, it } from 'vitest';
-import { BackendError } from '../errors.ts';
+import { BackendError } from '../../engine/errors.ts';
 import { buildAppConfig } from './appConfig.ts';
 import { customOrchestrator8bRecord, findLocalModel, QWEN3_MODELS, type LocalModel } from './catalogue.ts';
 import { loadWebLlmModel } from './loadModel.ts';
 import type { LoadProgress } from './loadProgress.ts';
-import { FakeWebLlmEngine, type FakeLoad } from './testing/fakeWebLlmEngine.ts';
+import { FakeWebLlmEngine, type FakeLoad } from '../../../e2e/fixtures/doubles/fakeWebLlmEngine.ts';
 
 function model(id: string): LocalModel {
   const found = findLocalModel(id);

@@ -3,7 +3,7 @@
 // worker that owns the GPU (an MLCEngine).
 
 import type { AppConfig } from '@mlc-ai/web-llm';
-import { BackendError } from '../errors.ts';
+import { BackendError } from '../../engine/errors.ts';
 import { ABORTED, orAbort } from './abortable.ts';
 import { contextWindowOptions, type LocalModel } from './catalogue.ts';
 import { createLoadProgressTracker, type LoadProgress } from './loadProgress.ts';

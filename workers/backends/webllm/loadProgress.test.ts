@@ -1,7 +1,7 @@
 import type { InitProgressReport } from '@mlc-ai/web-llm';
 import { describe, expect, it } from 'vitest';
 import { createLoadProgressTracker, type LoadProgress } from './loadProgress.ts';
-import { webLlmLoadReports } from './testing/fakeWebLlmEngine.ts';
+import { webLlmLoadReports } from '../../../e2e/fixtures/doubles/fakeWebLlmEngine.ts';
 
 const MIB = 1024 * 1024;
 const TAIL = ' It can take a while when we first visit this page to populate the cache. Later refreshes will become faster.';

@@ -5,7 +5,7 @@
 // are recognised by that name prefix or by the words of the message, never with `instanceof`.
 // The texts matched here are web-llm 0.2.86's (lib/index.js).
 
-import { BackendError, isAbortError, type BackendErrorCode } from '../errors.ts';
+import { BackendError, isAbortError, type BackendErrorCode } from '../../engine/errors.ts';
 
 export const PROVIDER = 'web-llm';
 

@@ -2,8 +2,8 @@ import { MLCEngine, type ChatCompletionRequestStreaming } from '@mlc-ai/web-llm'
 import { describe, expect, it } from 'vitest';
 import { renderToolsBlock } from '../../engine/qwen3/render.ts';
 import type { ChatDelta, ChatMessage, ChatModel, ChatRequest, ToolSchema } from '../../engine/types.ts';
-import { BackendError, toErrorInfo } from '../errors.ts';
-import { FakeWebLlmEngine, type FakeEngineScript, type FakeErrorKind, type FakeReply } from './testing/fakeWebLlmEngine.ts';
+import { BackendError, toErrorInfo } from '../../engine/errors.ts';
+import { FakeWebLlmEngine, type FakeEngineScript, type FakeErrorKind, type FakeReply } from '../../../e2e/fixtures/doubles/fakeWebLlmEngine.ts';
 import { createWebLlmModel, toWebLlmMessages } from './webllmModel.ts';
 
 const MODEL_ID = 'Qwen3-0.6B-q4f32_1-MLC';

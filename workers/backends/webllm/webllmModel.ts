@@ -26,13 +26,13 @@ import type {
   ToolSchema,
   Usage,
 } from '../../engine/types.ts';
-import { BackendError } from '../errors.ts';
+import { BackendError } from '../../engine/errors.ts';
 import { ABORTED, orAbort } from './abortable.ts';
 import { toolCallStructuralTag, toolsFromSystemPrompt } from './toolCallConstraint.ts';
 import { abortedError, PROVIDER, webLlmError } from './webllmErrors.ts';
 
 /** The part of web-llm's engine this code uses, typed from web-llm's own interface. MLCEngine,
- * WebWorkerMLCEngine and testing/fakeWebLlmEngine.ts all fit it. */
+ * WebWorkerMLCEngine and e2e/fixtures/doubles/fakeWebLlmEngine.ts all fit it. */
 export interface WebLlmEngine {
   chat: {
     completions: {

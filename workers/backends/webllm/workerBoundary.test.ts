@@ -1,13 +1,13 @@
 import { WebWorkerMLCEngine } from '@mlc-ai/web-llm';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatDelta } from '../../engine/types.ts';
-import { BackendError } from '../errors.ts';
+import { BackendError } from '../../engine/errors.ts';
 import { buildAppConfig } from './appConfig.ts';
 import { findLocalModel, QWEN3_MODELS } from './catalogue.ts';
 import { loadWebLlmModel } from './loadModel.ts';
 import type { LoadProgress } from './loadProgress.ts';
-import { serveFakeEngine } from './testing/fakeEngineWorker.ts';
-import { FakeWebLlmEngine, type FakeEngineScript } from './testing/fakeWebLlmEngine.ts';
+import { serveFakeEngine } from '../../../e2e/fixtures/doubles/fakeEngineWorker.ts';
+import { FakeWebLlmEngine, type FakeEngineScript } from '../../../e2e/fixtures/doubles/fakeWebLlmEngine.ts';
 import { createWebLlmModel } from './webllmModel.ts';
 
 // web-llm's own page-side proxy (WebWorkerMLCEngine) over a real MessageChannel, with the fake

@@ -6,7 +6,7 @@
 // calls); `call_expert` hands the turn to a stronger model, whose reply then stands as the turn.
 // Independent calls of one turn run concurrently; a bad call becomes an error observation.
 
-import { needsUserAction, toErrorInfo } from '../../backends/errors.ts';
+import { needsUserAction, toErrorInfo } from '../errors.ts';
 import { CALL_EXPERT_TOOL } from '../config.ts';
 import type { ParsedCall } from '../events.ts';
 import { formatSeconds } from '../format.ts';

@@ -6,9 +6,9 @@
 // evaluation/eval_hle.py at upstream commit 74de70a, evaluation/eval_frames.py at 9d34d87);
 // docs/protocol.md lists where we differ and why.
 
-import type { PythonRunner } from '../../../tools/python/types.ts';
-import type { Retriever, SourceFailure } from '../../../tools/search/retriever.ts';
-import { needsUserAction, toErrorInfo } from '../../backends/errors.ts';
+import type { PythonRunner } from '../ports.ts';
+import type { Retriever, SourceFailure } from '../ports.ts';
+import { needsUserAction, toErrorInfo } from '../errors.ts';
 import type { PaperToolName } from '../config.ts';
 import type { ModelPrice } from '../pricing.ts';
 import {

@@ -4,7 +4,7 @@
 // be numbers, and a line with only an answer is graded by the exact check. A suite is untrusted
 // input: its size, its lines and its task count are capped, and every problem names its line.
 
-import type { SampleTask } from '../../../tools/search/sampleTasks.ts';
+import type { SampleTask } from '../../tools/search/sampleTasks.ts';
 import { checkSchema, resolveCheck, type ResolvedCheck } from './checks.ts';
 
 export const SUITE_LIMITS = {

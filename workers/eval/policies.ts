@@ -12,13 +12,13 @@
 //   random                       tools and aliases picked at random (seeded)
 //   qwen3=<provider>/<model>     that model as orchestrator, tools rendered into its prompt
 
-import type { DomainEnvironment, DomainSession } from '../../../tools/domains/environment.ts';
-import { createModel, prepareRun, type PreparedRun, type RunEnvironment } from '../../prepareRun.ts';
-import { CALL_EXPERT_TOOL, protocolExperts, resolveExperts, type ExpertConfig, type OrchestraConfig } from '../config.ts';
-import { lookupPrice } from '../pricing.ts';
-import { PREFERENCE_PRESETS, type PreferencePresetName, type PreferenceVector } from '../preferences.ts';
-import { referenceAnswerStyle } from '../protocols/expertFamilies.ts';
-import type { RunOptions } from '../run.ts';
+import type { DomainEnvironment, DomainSession } from '../../tools/domains/environment.ts';
+import { createModel, prepareRun, type PreparedRun, type RunEnvironment } from '../prepareRun.ts';
+import { CALL_EXPERT_TOOL, protocolExperts, resolveExperts, type ExpertConfig, type OrchestraConfig } from '../engine/config.ts';
+import { lookupPrice } from '../engine/pricing.ts';
+import { PREFERENCE_PRESETS, type PreferencePresetName, type PreferenceVector } from '../engine/preferences.ts';
+import { referenceAnswerStyle } from '../engine/protocols/expertFamilies.ts';
+import type { RunOptions } from '../engine/run.ts';
 import { createDirectAnswerProtocol } from './direct.ts';
 import { createRandomOrchestrator, RANDOM_POLICY_MODEL } from './random.ts';
 import type { SuiteTask } from './suite.ts';

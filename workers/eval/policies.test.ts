@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../config.ts';
-import { REFERENCE_PRICING } from '../pricing.ts';
+import { parseConfig } from '../engine/config.ts';
+import { REFERENCE_PRICING } from '../engine/pricing.ts';
 import { costWeightPreference, parsePolicy, pickExpert, PolicyError, sweepPolicies } from './policies.ts';
 
 describe('policy names', () => {

@@ -3,10 +3,10 @@
 // evaluation resumes where it stopped. Bounded concurrency, a budget that stops new rollouts, and
 // progress after each one. Pure TypeScript: the CLI and the browser drive the same loop.
 
-import type { DomainEnvironment } from '../../../tools/domains/environment.ts';
-import type { JavaScriptRunner } from '../../../tools/javascript/types.ts';
-import type { RunEvent } from '../events.ts';
-import { runOrchestration } from '../run.ts';
+import type { DomainEnvironment } from '../../tools/domains/environment.ts';
+import type { JavaScriptRunner } from '../../tools/javascript/types.ts';
+import type { RunEvent } from '../engine/events.ts';
+import { runOrchestration } from '../engine/run.ts';
 import { grade, type JudgeModel, type Verdict } from './checks.ts';
 import type { Policy } from './policies.ts';
 import { latestRecords, rewardToolCounts, rolloutKey, type RolloutRecord } from './results.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PREFERENCE_PRESETS } from '../preferences.ts';
-import { computeGroupReward } from '../reward.ts';
+import { PREFERENCE_PRESETS } from '../engine/preferences.ts';
+import { computeGroupReward } from '../engine/reward.ts';
 import { headerMismatch, readRecord, summarizeEval, summaryLine, summaryToCsv, type EvalHeader, type RolloutRecord } from './results.ts';
 
 function record(policy: string, taskId: string, rollout: number, fields: Partial<RolloutRecord>): RolloutRecord {

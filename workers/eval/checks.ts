@@ -4,11 +4,11 @@
 // in, so the browser and the CLI grade the same way.
 
 import { z } from 'zod';
-import type { JavaScriptRunner, JsonValue } from '../../../tools/javascript/types.ts';
-import { Ledger } from '../ledger.ts';
-import type { PricingTable } from '../pricing.ts';
-import { estimatePromptTokens, estimateTokensOfLength } from '../tokens.ts';
-import type { ChatModel } from '../types.ts';
+import type { JavaScriptRunner, JsonValue } from '../../tools/javascript/types.ts';
+import { Ledger } from '../engine/ledger.ts';
+import type { PricingTable } from '../engine/pricing.ts';
+import { estimatePromptTokens, estimateTokensOfLength } from '../engine/tokens.ts';
+import type { ChatModel } from '../engine/types.ts';
 import { answersMatch, normalizeAnswer, readNumber } from './answers.ts';
 
 export const CHECK_KINDS = ['exact', 'numeric', 'one_of', 'regex', 'js', 'db', 'judge'] as const;

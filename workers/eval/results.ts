@@ -2,10 +2,10 @@
 // the CLI's results file; a stored run's summary in the browser). The summary is a pure function
 // of the records, so a resumed evaluation, the CLI and the browser report the same figures.
 
-import type { OrchestraConfig } from '../config.ts';
-import type { StopReason, ToolCounts } from '../events.ts';
-import type { PreferenceVector } from '../preferences.ts';
-import { computeGroupReward, type GroupReward } from '../reward.ts';
+import type { OrchestraConfig } from '../engine/config.ts';
+import type { StopReason, ToolCounts } from '../engine/events.ts';
+import type { PreferenceVector } from '../engine/preferences.ts';
+import { computeGroupReward, type GroupReward } from '../engine/reward.ts';
 import type { Verdict } from './checks.ts';
 import { hashText } from './random.ts';
 import { paretoFront, wilsonInterval } from './stats.ts';

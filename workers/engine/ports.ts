@@ -1,0 +1,63 @@
+// The engine's ports: what it needs from the outside (a Python sandbox, a search), as interfaces
+// the tools implement. The engine imports nothing from tools/ or backends/ (an ESLint rule holds
+// it to that); the composition root (workers/prepareRun.ts) plugs the implementations in.
+
+/* ---- Python (behind the paper's enhance_reasoning) ---- */
+
+/** Runs self-contained Python code with a hard time limit; behind the `enhance_reasoning` tool. */
+export interface PythonRunner {
+  run(code: string, options: PythonRunOptions): Promise<PythonRunResult>;
+  /** Stops the interpreter; a later `run` starts a fresh one. */
+  dispose(): Promise<void>;
+}
+
+export interface PythonRunOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+export interface PythonRunResult {
+  stdout: string;
+  stderr: string;
+  /** The last lines of the Python traceback, or null when the code finished without an exception. */
+  error: string | null;
+  timedOut: boolean;
+  aborted: boolean;
+  /** How long the code ran (from when the interpreter took it). */
+  durationMs: number;
+  /** How long this run first waited for the interpreter to start (Pyodide takes seconds);
+   * 0 or absent when it was already running. Not part of `durationMs`. */
+  startupMs?: number;
+  /** True when stdout or stderr went past the output cap and was cut. */
+  truncated: boolean;
+}
+
+/* ---- Search (behind the paper's search) ---- */
+
+export interface RetrievedDocument {
+  id: string;
+  title: string;
+  text: string;
+  /** The source's own relevance score (BM25 here); NaN from a source that ranks without one (Wikipedia). */
+  score: number;
+  /** Which search source found it ('local', 'documents', 'wikipedia'), set by a combined retriever. */
+  source?: string;
+}
+
+/** A source of a combined search that failed while the others answered. */
+export interface SourceFailure {
+  source: string;
+  message: string;
+}
+
+export interface RetrieverSearchOptions {
+  /** Most documents returned; 10 unless given. */
+  limit?: number;
+  signal?: AbortSignal;
+  /** Told about each source that failed when the others still answered (a combined retriever). */
+  onSourceFailure?(failure: SourceFailure): void;
+}
+
+export interface Retriever {
+  search(query: string, options?: RetrieverSearchOptions): Promise<RetrievedDocument[]>;
+}
