@@ -15,10 +15,10 @@ async function restrictedImports(code: string, filePath: string): Promise<string
 
 describe('the engine boundary (npm run lint)', () => {
   it('refuses an engine import from the backends, at runtime or for types', async () => {
-    expect(await restrictedImports("import { toErrorInfo } from './errors.ts';\nvoid toErrorInfo;\n", 'workers/engine/x.ts')).toEqual([
+    expect(await restrictedImports("import { toErrorInfo } from '../backends/errors.ts';\nvoid toErrorInfo;\n", 'workers/engine/x.ts')).toEqual([
       expect.stringContaining('The engine imports nothing from the backends'),
     ]);
-    expect(await restrictedImports("import type { X } from '../backends/http.ts';\nexport type Y = X;\n", 'workers/engine/protocols/x.ts')).toHaveLength(1);
+    expect(await restrictedImports("import type { X } from '../../backends/http.ts';\nexport type Y = X;\n", 'workers/engine/protocols/x.ts')).toHaveLength(1);
   });
 
   it('refuses tools, the hosts and the composition root', async () => {
