@@ -4,6 +4,7 @@
 
 import type { Page } from '@playwright/test';
 import { minimalPdf, pdfOfObjects } from '../fixtures/minimalPdf.ts';
+import { openSideTab } from '../support/playground.ts';
 import { hostilePdfs } from './attacks.ts';
 import { expect, test } from './fixtures.ts';
 import { probeWorkerPolicy, refusedEverywhere, WorkerInspector } from './support.ts';
@@ -15,6 +16,7 @@ function documentsPanel(page: Page) {
 }
 
 async function addPdfs(page: Page, files: Array<{ name: string; buffer: Buffer }>): Promise<void> {
+  await openSideTab(page, 'Documents');
   const chooser = page.waitForEvent('filechooser');
   await documentsPanel(page).getByRole('button', { name: 'Add documents' }).click();
   await (await chooser).setFiles(files.map((file) => ({ ...file, mimeType: 'application/pdf' })));
