@@ -165,6 +165,8 @@ async function start(runId: string, configValue: unknown, task: string, manual: 
       counterfactualModel: prepared.counterfactualModel,
       limits: prepared.limits,
       instruction: prepared.instruction,
+      config: prepared.config,
+      preference: prepared.preference,
       signal: controller.signal,
       onEvent: emit,
     });

@@ -68,6 +68,8 @@ export interface PreparedRun {
   limits: RunLimits;
   preference: PreferenceVector;
   instruction: string | null;
+  /** The config the run was prepared from, recorded in its run_started event. */
+  config: OrchestraConfig;
 }
 
 const FREE = { inputPerM: 0, outputPerM: 0 };
@@ -274,6 +276,7 @@ export function prepareRun(config: OrchestraConfig, environment: RunEnvironment,
     },
     preference,
     instruction: config.preferenceInstruction ? preferenceInstruction(preference) : null,
+    config,
   };
 }
 

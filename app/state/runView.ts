@@ -80,23 +80,15 @@ export interface RunView extends Omit<RunEventOf<'run_started'>, 'type' | 't'> {
 }
 
 export function startView(event: RunEventOf<'run_started'>): RunView {
+  const { type: _type, t, ...described } = event;
   return {
-    runId: event.runId,
-    task: event.task,
-    protocol: event.protocol,
-    orchestratorModel: event.orchestratorModel,
-    tools: event.tools,
-    instruction: event.instruction,
-    limits: event.limits,
-    pricingAsOf: event.pricingAsOf,
-    counterfactualModel: event.counterfactualModel,
-    startedAt: event.startedAt,
+    ...described,
     status: 'running',
     steps: [],
     calls: {},
     ledger: [],
     totalUsd: 0,
-    elapsedMs: event.t,
+    elapsedMs: t,
     errors: [],
   };
 }

@@ -2,7 +2,13 @@
 // them into view state, the CLI prints them, exports and replays are these events as JSON.
 // Nothing here may ever hold an API key.
 
+import type { OrchestraConfig } from './config.ts';
+import type { PreferenceVector } from './preferences.ts';
 import type { ChatMessage, FinishReason, SandboxStartup, ToolSchema, Usage } from './types.ts';
+
+/** The version of the stored form of a run (its event log, as history and run files keep it).
+ * Raise it when an event changes shape, and teach workers/history/runLog.ts to migrate the older one. */
+export const RUN_LOG_SCHEMA_VERSION = 1;
 
 /** `direct`: a model answers the task alone, with no tools (an evaluation baseline). */
 export type ProtocolName = 'paper' | 'function-calling' | 'direct';
@@ -107,6 +113,8 @@ export type RunEvent = Base &
   (
     | {
         type: 'run_started';
+        /** RUN_LOG_SCHEMA_VERSION when the run was recorded. */
+        schemaVersion: number;
         task: string;
         protocol: ProtocolName;
         orchestratorModel: string;
@@ -119,6 +127,13 @@ export type RunEvent = Base &
         /** The model the counterfactual prices every expert call at, or null when none is priced. */
         counterfactualModel: string | null;
         startedAt: string;
+        /** The config the run was prepared from (configs hold no keys: the format has no field for
+         * one), or null when the run was not started from a config. */
+        config: OrchestraConfig | null;
+        /** The preference vector the run was given, resolved from a preset where the config named one. */
+        preference: PreferenceVector | null;
+        /** Set on a run forked from a stored one: the parent, and the step it was forked after. */
+        parent?: { runId: string; step: number };
       }
     | { type: 'step_started'; step: number }
     | {

@@ -3,8 +3,10 @@
 // What the run owns besides the loop (stopping, budget, wall time, the ledger, emission) is its
 // RunContext (runContext.ts); what a tool call does, in either protocol, is toolStep.ts.
 
+import type { OrchestraConfig } from './config.ts';
 import { toErrorInfo } from './errors.ts';
-import type { RunEvent, RunTotals, StopReason } from './events.ts';
+import { RUN_LOG_SCHEMA_VERSION, type RunEvent, type RunTotals, type StopReason } from './events.ts';
+import type { PreferenceVector } from './preferences.ts';
 import type { PricingTable } from './pricing.ts';
 import { RunStop, type EventBody, type Protocol, type ProtocolSession } from './protocol.ts';
 import { renderChatML, toPromptMessages } from './qwen3/render.ts';
@@ -39,6 +41,9 @@ export interface RunOptions {
   limits: RunLimits;
   /** The preference instruction added to the task, or null. */
   instruction: string | null;
+  /** Recorded in run_started, so a stored run says what it was run with. */
+  config?: OrchestraConfig;
+  preference?: PreferenceVector;
   signal?: AbortSignal;
   onEvent: (event: RunEvent) => void;
 }
@@ -77,6 +82,7 @@ export async function runOrchestration(options: RunOptions): Promise<RunResult> 
   try {
     run.emit({
       type: 'run_started',
+      schemaVersion: RUN_LOG_SCHEMA_VERSION,
       task: options.task,
       protocol: options.protocol.name,
       orchestratorModel: options.orchestrator.model.model,
@@ -86,6 +92,8 @@ export async function runOrchestration(options: RunOptions): Promise<RunResult> 
       pricingAsOf: options.pricing.asOf,
       counterfactualModel: options.counterfactualModel ?? null,
       startedAt: new Date().toISOString(),
+      config: options.config ?? null,
+      preference: options.preference ?? null,
     });
 
     let invalidStreak = 0;

@@ -1,0 +1,267 @@
+// The run file: one run, a selection or a whole history as one JSON document, written by the
+// playground's export and the CLI's `--save`, read by the playground's import and `orchestra
+// replay`. A file is untrusted: it is read with caps on its size and counts, every event is
+// checked against the event types (unknown fields are dropped), each run's log is migrated or
+// refused, and every problem names where it is ("runs[2].events[14].step: expected a number").
+// Keys are never in it: events carry none and configs have no field for one.
+
+import { ConfigError, parseConfig } from '../engine/config.ts';
+import type { RunEvent } from '../engine/events.ts';
+import { preferenceSchema } from '../engine/preferenceSchema.ts';
+import { z } from '../engine/zod.ts';
+import { migrateRunLog } from './runLog.ts';
+
+export const RUN_FILE_FORMAT = 'orchestra-playground/runs';
+export const RUN_FILE_VERSION = 1;
+
+/** Larger files are refused before parsing (a 500-step run is about 1 MB: docs/benchmarks.md). */
+export const MAX_RUN_FILE_BYTES = 32 * 1024 * 1024;
+export const MAX_RUNS_PER_FILE = 10_000;
+export const MAX_EVENTS_PER_RUN = 200_000;
+/** Problems listed before "and N more". */
+const MAX_PROBLEMS = 20;
+
+export interface RunFileRun {
+  id: string;
+  name?: string;
+  events: RunEvent[];
+}
+
+export interface RunFile {
+  format: typeof RUN_FILE_FORMAT;
+  version: number;
+  exportedAt: string;
+  runs: RunFileRun[];
+}
+
+export function writeRunFile(runs: readonly RunFileRun[], exportedAt = new Date()): string {
+  const file: RunFile = { format: RUN_FILE_FORMAT, version: RUN_FILE_VERSION, exportedAt: exportedAt.toISOString(), runs: [...runs] };
+  return `${JSON.stringify(file)}\n`;
+}
+
+export type ReadRunFileOutcome = { ok: true; runs: RunFileRun[]; warnings: string[] } | { ok: false; problems: string[] };
+
+const finite = z.number().refine(Number.isFinite, 'must be a finite number');
+const count = z.number().int().nonnegative();
+const step = z.number().int().min(1);
+const text = z.string();
+const json = z.unknown();
+
+const usageSchema = z.object({
+  promptTokens: count,
+  completionTokens: count,
+  cachedPromptTokens: count.optional(),
+  cacheWritePromptTokens: count.optional(),
+  reasoningTokens: count.optional(),
+  costUsd: finite.optional(),
+  prefillTokensPerSecond: finite.optional(),
+  decodeTokensPerSecond: finite.optional(),
+});
+const toolSchemaSchema = z.object({ name: text, description: text, parameters: z.record(z.string(), json) });
+const callRequestSchema = z.object({ id: text, name: text, arguments: z.record(z.string(), json) });
+const messageSchema = z.discriminatedUnion('role', [
+  z.object({ role: z.literal('system'), content: text }),
+  z.object({ role: z.literal('user'), content: text }),
+  z.object({ role: z.literal('assistant'), content: text, toolCalls: z.array(callRequestSchema).optional() }),
+  z.object({ role: z.literal('tool'), content: text, toolCallId: text, name: text }),
+]);
+const stopReasonSchema = z.enum(['answered', 'final_message', 'max_turns', 'max_cost', 'max_time', 'aborted', 'invalid_output', 'error']);
+const ledgerEntrySchema = z.object({
+  step: count,
+  callId: text.optional(),
+  kind: z.enum(['orchestrator', 'expert', 'code', 'search', 'tool']),
+  model: text.optional(),
+  alias: text.optional(),
+  tool: text.optional(),
+  usage: usageSchema.optional(),
+  usd: finite.nullable(),
+  basis: z.enum(['measured', 'estimated']),
+  source: z.enum(['provider', 'pricing', 'rate']),
+  latencyMs: finite,
+  endMs: finite.optional(),
+  startup: z.object({ sandbox: text, ms: finite }).optional(),
+  counterfactualUsd: finite.nullable().optional(),
+});
+const totalsSchema = z.object({
+  costUsd: finite,
+  unknownCostEntries: count,
+  hasEstimates: z.boolean(),
+  counterfactualUsd: finite.nullable(),
+  latencyMs: finite,
+  toolLatencyMs: finite,
+  turns: count,
+  toolCounts: z.object({ tools: z.record(z.string(), count), aliases: z.record(z.string(), count) }),
+  promptTokens: count,
+  completionTokens: count,
+});
+const base = { runId: text, t: finite };
+
+const eventSchema = z.discriminatedUnion('type', [
+  z.object({
+    ...base,
+    type: z.literal('run_started'),
+    // Absent in logs older than version 1 (migrated on read).
+    schemaVersion: z.number().optional(),
+    task: text,
+    protocol: z.enum(['paper', 'function-calling', 'direct']),
+    orchestratorModel: text,
+    tools: z.array(toolSchemaSchema),
+    instruction: text.nullable(),
+    limits: z.object({ maxTurns: count, maxCostUsd: finite.nullable(), maxWallMs: finite.nullable() }),
+    pricingAsOf: text,
+    counterfactualModel: text.nullable(),
+    startedAt: z.iso.datetime({ offset: true }),
+    config: json.optional(),
+    preference: preferenceSchema.nullable().optional(),
+    parent: z.object({ runId: text, step: count }).optional(),
+  }),
+  z.object({ ...base, type: z.literal('step_started'), step }),
+  z.object({
+    ...base,
+    type: z.literal('model_request'),
+    step,
+    messages: z.array(messageSchema),
+    tools: z.array(toolSchemaSchema),
+    toolMode: z.enum(['server', 'prompt']),
+    renderedPrompt: text,
+  }),
+  z.object({ ...base, type: z.literal('reasoning_delta'), step, callId: text.optional(), text }),
+  z.object({ ...base, type: z.literal('content_delta'), step, callId: text.optional(), text }),
+  z.object({
+    ...base,
+    type: z.literal('model_output'),
+    step,
+    raw: text,
+    reasoning: text,
+    message: text,
+    calls: z.array(z.object({ id: text, name: text, arguments: z.record(z.string(), json), origin: z.enum(['text', 'server', 'think']) })),
+    rejected: z.array(z.object({ raw: text, reason: text })),
+    finishReason: z.enum(['stop', 'length', 'tool_calls', 'abort', 'error', 'unknown']),
+    latencyMs: finite,
+    timeToFirstTokenMs: finite.optional(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('tool_call'),
+    step,
+    callId: text,
+    name: text,
+    arguments: z.record(z.string(), json),
+    alias: text.optional(),
+    model: text.optional(),
+    offered: z.array(text),
+    parentCallId: text.optional(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('tool_result'),
+    step,
+    callId: text,
+    name: text,
+    ok: z.boolean(),
+    content: text,
+    detail: json,
+    error: text.optional(),
+    latencyMs: finite,
+    parentCallId: text.optional(),
+  }),
+  z.object({ ...base, type: z.literal('usage'), step: count, entry: ledgerEntrySchema, totalUsd: finite }),
+  z.object({ ...base, type: z.literal('retry'), step: count, callId: text.optional(), attempt: count, waitMs: finite, reason: text }),
+  z.object({ ...base, type: z.literal('step_finished'), step, costUsd: finite, latencyMs: finite, cumulativeUsd: finite }),
+  z.object({ ...base, type: z.literal('error'), step: count.optional(), callId: text.optional(), code: text, message: text, fatal: z.boolean() }),
+  z.object({ ...base, type: z.literal('run_finished'), stopReason: stopReasonSchema, answer: text.nullable(), totals: totalsSchema }),
+]);
+
+const envelopeSchema = z.object({
+  format: z.literal(RUN_FILE_FORMAT, { error: `is not "${RUN_FILE_FORMAT}": this is not a run file of the playground` }),
+  version: z.number().int().min(1),
+  exportedAt: text.optional(),
+  runs: z.array(z.unknown()).max(MAX_RUNS_PER_FILE, `holds more than ${MAX_RUNS_PER_FILE.toLocaleString('en')} runs`),
+});
+
+const runHeadSchema = z.object({
+  id: text.min(1).max(200),
+  name: text.max(500).optional(),
+  events: z.array(z.unknown()).min(1, 'is empty').max(MAX_EVENTS_PER_RUN, `holds more than ${MAX_EVENTS_PER_RUN.toLocaleString('en')} events`),
+});
+
+function where(prefix: string, path: readonly PropertyKey[]): string {
+  return path.reduce<string>((out, key) => (typeof key === 'number' ? `${out}[${key}]` : `${out}.${String(key)}`), prefix);
+}
+
+function problemsOf(prefix: string, error: z.ZodError): string[] {
+  return error.issues.map((issue) => `${where(prefix, issue.path)}: ${issue.message}`);
+}
+
+/** Reads a run file's text. Runs that cannot be read are left out, each with its reasons; the
+ * file as a whole fails only when nothing in it can be read. */
+export function readRunFile(content: string): ReadRunFileOutcome {
+  if (content.length > MAX_RUN_FILE_BYTES) {
+    return { ok: false, problems: [`The file is ${(content.length / 1048576).toFixed(0)} MB; run files are read up to ${MAX_RUN_FILE_BYTES / 1048576} MB. Export fewer runs at a time.`] };
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(content);
+  } catch (error) {
+    const truncated = /end of (JSON )?input|Unterminated/i.test((error as Error).message);
+    return {
+      ok: false,
+      problems: [truncated ? 'The file ends in the middle of its JSON: it was cut short (an unfinished download or copy?).' : `The file is not JSON: ${(error as Error).message}`],
+    };
+  }
+  const envelope = envelopeSchema.safeParse(parsed);
+  if (!envelope.success) return { ok: false, problems: problemsOf('file', envelope.error).slice(0, MAX_PROBLEMS) };
+  if (envelope.data.version > RUN_FILE_VERSION) {
+    return { ok: false, problems: [`The file is run-file version ${envelope.data.version}, made by a newer version of the playground; this one reads up to version ${RUN_FILE_VERSION}.`] };
+  }
+
+  const runs: RunFileRun[] = [];
+  const problems: string[] = [];
+  const warnings: string[] = [];
+  envelope.data.runs.forEach((value, index) => {
+    const at = `runs[${index}]`;
+    const head = runHeadSchema.safeParse(value);
+    if (!head.success) {
+      problems.push(...problemsOf(at, head.error));
+      return;
+    }
+    const events: RunEvent[] = [];
+    for (const [eventIndex, raw] of head.data.events.entries()) {
+      const event = eventSchema.safeParse(raw);
+      if (!event.success) {
+        problems.push(...problemsOf(`${at}.events[${eventIndex}]`, event.error).slice(0, 3));
+        return;
+      }
+      if (event.data.runId !== head.data.id) {
+        problems.push(`${at}.events[${eventIndex}].runId: "${event.data.runId}" is not the run’s id "${head.data.id}"`);
+        return;
+      }
+      events.push(event.data as RunEvent);
+    }
+    const migrated = migrateRunLog(events);
+    if (!migrated.ok) {
+      problems.push(`${at}: ${migrated.problem}`);
+      return;
+    }
+    const first = migrated.events[0] as Extract<RunEvent, { type: 'run_started' }>;
+    if (first.config !== null) {
+      try {
+        first.config = parseConfig(first.config);
+      } catch (error) {
+        // The trace does not need it; only a fork does.
+        first.config = null;
+        const detail = error instanceof ConfigError ? error.problems[0] : (error as Error).message;
+        warnings.push(`${at}: its config could not be read (${detail}), so it cannot be run again from a step.`);
+      }
+    }
+    runs.push({ id: head.data.id, ...(head.data.name === undefined ? {} : { name: head.data.name }), events: migrated.events });
+  });
+  if (runs.length === 0) {
+    return { ok: false, problems: problems.length > 0 ? capped(problems) : ['The file holds no runs.'] };
+  }
+  return { ok: true, runs, warnings: [...capped(problems).map((problem) => `Left out: ${problem}`), ...warnings] };
+}
+
+function capped(problems: string[]): string[] {
+  return problems.length <= MAX_PROBLEMS ? problems : [...problems.slice(0, MAX_PROBLEMS), `…and ${problems.length - MAX_PROBLEMS} more`];
+}
