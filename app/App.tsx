@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { ErrorBoundary } from './components/ErrorBoundary/index.tsx';
 import { CostPanel } from './components/Cost/index.tsx';
 import { DocumentsPanel } from './components/Documents/index.tsx';
@@ -24,6 +24,9 @@ const OfflineStatus = lazy(() => import('./components/OfflineStatus/index.tsx').
 // chunk loads, just after the first paint (state/draftCheck.ts). The trace (and its virtualiser)
 // has nothing to show before the first run, so its chunk loads when a run starts, not with the
 // first screen (docs/benchmarks.md, first-load JavaScript).
+// History (and the replay and files it drives) loads when its tab is first opened.
+const HistoryPanel = lazy(() => import('./components/History/index.tsx').then((module) => ({ default: module.HistoryPanel })));
+const StoredRunBanner = lazy(() => import('./components/StoredRun/index.tsx').then((module) => ({ default: module.StoredRunBanner })));
 const Trace = lazy(() => import('./components/Trace/index.tsx').then(({ Trace }) => ({ default: Trace })));
 
 /**
@@ -35,8 +38,12 @@ export function App() {
   useWarnBeforeLeavingRun();
   const manual = useRunStore((state) => state.manual);
   const comparing = useComparisonStore((state) => state.you !== null);
-  const hasRun = useRunStore((state) => state.run !== null || state.phase !== 'idle' || state.rejection !== null);
+  const showingStored = useRunStore((state) => state.stored !== null);
+  const hasRun = useRunStore((state) => state.run !== null || state.phase !== 'idle' || state.rejection !== null || state.stored !== null);
   const sideTab = useViewStore((state) => state.sideTab);
+  // Once opened, History stays mounted like every tab (its filter and scroll survive a switch).
+  const [historyOpened, setHistoryOpened] = useState(false);
+  if (sideTab === 'history' && !historyOpened) setHistoryOpened(true);
   return (
     <div className="app">
       <header className="app-header">
@@ -67,6 +74,14 @@ export function App() {
                   </ErrorBoundary>
                 </>
               ),
+              history:
+                sideTab === 'history' || historyOpened ? (
+                  <ErrorBoundary what="History">
+                    <Suspense fallback={null}>
+                      <HistoryPanel />
+                    </Suspense>
+                  </ErrorBoundary>
+                ) : null,
               setup: (
                 <ErrorBoundary what="Setup">
                   <Suspense fallback={null}>
@@ -93,6 +108,13 @@ export function App() {
           />
         </div>
         <div className="column-trace">
+          {showingStored && (
+            <ErrorBoundary what="The recorded run">
+              <Suspense fallback={null}>
+                <StoredRunBanner />
+              </Suspense>
+            </ErrorBoundary>
+          )}
           {hasRun ? (
             <RunStatus />
           ) : (

@@ -14,6 +14,13 @@ export function clipForDisplay(text: string): string {
   return cutText(text, MAX_DISPLAY_CHARS);
 }
 
+/** Bytes as a download or storage size: "850 MB", "1.2 GB" (decimal units, as stores sell them). */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1e9) return `${(bytes / 1e9).toFixed(1)} GB`;
+  if (bytes >= 1e6) return `${Math.round(bytes / 1e6)} MB`;
+  return `${Math.max(0, Math.round(bytes / 1e3))} kB`;
+}
+
 /** 850 ms, 1.2 s, 2 min 5 s; a dash when not known yet. */
 export function formatMs(ms: number | null | undefined): string {
   if (ms === null || ms === undefined) return '—';

@@ -90,8 +90,9 @@ const JAVASCRIPT_WORKER_DIRECTIVES: Directives = { ...LOCKED, 'script-src': ["'s
 /** The documents worker: pdf.js's code from the app, pdf.js's worker started from it. */
 const DOCUMENTS_WORKER_DIRECTIVES: Directives = { ...LOCKED, 'script-src': ["'self'"], 'connect-src': ["'self'"], 'worker-src': ["'self'"] };
 
-/** pdf.js's own worker parses hostile PDFs, and the calculator evaluates expressions a model
- * wrote: each loads its code from the app and connects nowhere. */
+/** pdf.js's own worker parses hostile PDFs, the calculator evaluates expressions a model wrote,
+ * and the run-file reader parses imported files: each loads its code from the app and connects
+ * nowhere. */
 const CODE_ONLY_DIRECTIVES: Directives = { ...LOCKED, 'script-src': ["'self'"] };
 
 export interface WorkerPolicy {
@@ -109,6 +110,7 @@ export function workerPolicies(pyodideVersion: string): readonly WorkerPolicy[] 
     { stem: 'documents.worker', directives: DOCUMENTS_WORKER_DIRECTIVES },
     { stem: 'pdf.worker.min', directives: CODE_ONLY_DIRECTIVES },
     { stem: 'calculator.worker', directives: CODE_ONLY_DIRECTIVES },
+    { stem: 'runFileImport.worker', directives: CODE_ONLY_DIRECTIVES },
   ];
 }
 

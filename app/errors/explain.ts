@@ -15,6 +15,7 @@ const ERRORS: Record<string, ErrorExplanation> = {
     title: 'The server does not allow requests from this page (CORS)',
     hint: 'This is not a bad key: the server must allow this page’s origin, or be reached through a proxy.',
   },
+  interrupted: { title: 'The recording stops here' },
   auth: { title: 'The API key was refused', hint: 'Check the key for this provider in Setup.' },
   rate_limit: { title: 'Rate limited by the provider', hint: 'The playground waits as long as the provider asks, then retries.' },
   server: { title: 'The provider’s server failed' },

@@ -4,9 +4,18 @@
 import { create } from 'zustand';
 import type { RunEvent } from '../../workers/engine/events.ts';
 import type { HumanTurn } from '../../workers/engine/humanOrchestrator.ts';
+import type { RunSummary } from '../../workers/history/runLog.ts';
 import { endRun, foldEvents, type RunView } from './runView.ts';
 
 export type RunPhase = 'idle' | 'starting' | 'running' | 'stopping';
+
+/** A run shown from history rather than live: as it was recorded, or re-streamed as a replay. */
+export interface StoredRunShown {
+  summary: RunSummary;
+  mode: 'view' | 'replay';
+  /** The step the recording stops at when the run was cut off (its tab or browser closed), else null. */
+  interruptedAtStep: number | null;
+}
 
 export interface RunState {
   run: RunView | null;
@@ -25,6 +34,8 @@ export interface RunState {
   manual: boolean;
   /** The turn waiting for the person's choice, in a manual run. */
   humanTurn: HumanTurn | null;
+  /** Set while the run on screen comes from history (never while a run is live). */
+  stored: StoredRunShown | null;
 }
 
 const initialState: RunState = {
@@ -37,6 +48,7 @@ const initialState: RunState = {
   lastStopMs: null,
   manual: false,
   humanTurn: null,
+  stored: null,
 };
 
 export const useRunStore = create<RunState>()(() => initialState);
@@ -45,6 +57,18 @@ export const runActions = {
   /** A new run replaces the last one on screen at once; its events follow. */
   starting(runId: string, manual = false): void {
     useRunStore.setState({ ...initialState, phase: 'starting', pendingRunId: runId, manual });
+  },
+  /** A run from history on screen (a view, or a replay's latest frame). */
+  showStored(run: RunView | null, stored: StoredRunShown): void {
+    useRunStore.setState((state) => (state.phase === 'idle' ? { ...initialState, run, stored } : state));
+  },
+  /** The next frame of a replay: only while that replay is what the screen shows. */
+  replayFrame(runId: string, run: RunView | null): void {
+    useRunStore.setState((state) => (state.phase === 'idle' && state.stored?.mode === 'replay' && state.stored.summary.id === runId ? { run } : state));
+  },
+  /** Leaves a stored run or replay: back to the empty workspace. */
+  closeStored(): void {
+    useRunStore.setState((state) => (state.stored ? initialState : state));
   },
   /** The person's turn in a manual run. */
   humanTurn(runId: string, turn: HumanTurn): void {

@@ -40,10 +40,13 @@ function orchestrator(): OrchestratorClient {
     onKeys: (held) => setupActions.keysHeld(held),
     onRunFailed: (runId, message) => {
       flushEvents();
+      withRecorder((module) => module.abandonRecording(runId));
       runActions.failed(runId, message);
     },
     onWorkerLost: (message) => {
       flushEvents();
+      const lostRunId = useRunStore.getState().pendingRunId;
+      if (lostRunId) withRecorder((module) => module.abandonRecording(lostRunId));
       runActions.workerLost(message);
       // Keys held only in the lost worker's memory are gone; remembered ones go to the next worker.
       setupActions.keysHeld([]);
@@ -74,7 +77,17 @@ const EVENTS_FALLBACK_MS = 200;
 let pendingEvents: RunEvent[] = [];
 let eventsScheduled = false;
 
+// Every run is kept in the history as it streams (runRecorder.ts), loaded with the first run's
+// events rather than with the first screen; one promise keeps the batches in order.
+let recorder: Promise<typeof import('./runRecorder.ts')> | null = null;
+
+function withRecorder(work: (module: typeof import('./runRecorder.ts')) => void): void {
+  recorder ??= import('./runRecorder.ts');
+  void recorder.then(work);
+}
+
 function queueEvents(events: RunEvent[]): void {
+  withRecorder((module) => module.recordEvents(events));
   pendingEvents = pendingEvents.length === 0 ? events : pendingEvents.concat(events);
   if (eventsScheduled) return;
   eventsScheduled = true;
@@ -240,6 +253,7 @@ export function stopRun(): void {
     const now = useRunStore.getState();
     if (now.pendingRunId !== pendingRunId || now.phase !== 'stopping') return;
     runActions.forceStopped(pendingRunId);
+    withRecorder((module) => module.abandonRecording(pendingRunId));
     orchestrator().restart('A run did not stop in time, so its worker was ended.');
   }, STOP_WATCHDOG_MS);
 }

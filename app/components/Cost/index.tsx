@@ -1,6 +1,7 @@
 // The running total, time and tokens of the current run, the counterfactual "strongest model on
 // every call", and where the money went (a table at once, the charts once their chunk arrives).
 
+import { StoredRunTag } from '../StoredRun/StoredRunTag.tsx';
 import { lazy, Suspense, useId, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { LedgerEntry, RunTotals } from '../../../workers/engine/events.ts';
@@ -37,7 +38,9 @@ export function CostPanel() {
 
   return (
     <section className="panel cost-panel" aria-labelledby={headingId}>
-      <h2 id={headingId}>Cost and latency</h2>
+      <h2 id={headingId}>
+        Cost and latency <StoredRunTag />
+      </h2>
       <TotalCost summary={summary} totals={totals} hasRun={hasRun} />
       {hasRun ? (
         <>

@@ -4,7 +4,8 @@ import { describeStorage, type StorageUse } from '../../../workers/backends/webl
 import type { LocalModelRequest } from '../../../workers/models/localModels.ts';
 import { formatCount } from '../../format.ts';
 import { useModelsStore } from '../../state/modelsStore.ts';
-import { formatBytes, formatMegabytes } from './figures.ts';
+import { formatBytes } from '../../format.ts';
+import { formatMegabytes } from './figures.ts';
 
 export interface PendingDownload {
   model: LocalModel;

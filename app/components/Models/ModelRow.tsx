@@ -8,7 +8,8 @@ import { modelsActions, useModelsStore } from '../../state/modelsStore.ts';
 import { useRunStore } from '../../state/runStore.ts';
 import { cancelLocalModelLoad, deleteCachedModel, loadLocalModel, unloadLocalModel } from '../../state/session.ts';
 import { setupActions, useSetupStore } from '../../state/setupStore.ts';
-import { contextWindowChoices, formatBytes, formatMegabytes } from './figures.ts';
+import { formatBytes } from '../../format.ts';
+import { contextWindowChoices, formatMegabytes } from './figures.ts';
 import { LoadBar } from './LoadBar.tsx';
 import { aliasChoices, asExpert, asOrchestrator } from './localDraft.ts';
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { assessWebGpu, type WebGpuProbe } from '../../../workers/backends/webllm/capabilities.ts';
 import { findLocalModel, QWEN3_MODELS } from '../../../workers/backends/webllm/catalogue.ts';
-import { contextWindowChoices, describeLocalModels, describeProgress, formatBytes, formatSeconds } from './figures.ts';
+import { formatBytes } from '../../format.ts';
+import { contextWindowChoices, describeLocalModels, describeProgress, formatSeconds } from './figures.ts';
 
 const swiftShader: WebGpuProbe = {
   kind: 'adapter',

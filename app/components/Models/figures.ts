@@ -5,14 +5,7 @@
 import { modelAvailability, type WebGpuReport } from '../../../workers/backends/webllm/capabilities.ts';
 import { kvCacheBytes, type LocalModel } from '../../../workers/backends/webllm/catalogue.ts';
 import type { LoadProgress } from '../../../workers/backends/webllm/loadProgress.ts';
-import { formatCount } from '../../format.ts';
-
-/** Bytes as a download or storage size: "850 MB", "1.2 GB" (decimal units, as stores sell them). */
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1e9) return `${(bytes / 1e9).toFixed(1)} GB`;
-  if (bytes >= 1e6) return `${Math.round(bytes / 1e6)} MB`;
-  return `${Math.max(0, Math.round(bytes / 1e3))} kB`;
-}
+import { formatBytes, formatCount } from '../../format.ts';
 
 /** GPU memory from web-llm's MiB figures, in the GB (GiB) the capability check also uses. */
 export function formatMegabytes(megabytes: number): string {

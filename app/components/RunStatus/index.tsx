@@ -29,6 +29,8 @@ export function RunStatus() {
   const running = phase === 'running' || phase === 'starting' || phase === 'stopping';
   const elapsedMs = useElapsedMs();
   const pendingRunId = useRunStore((state) => state.pendingRunId);
+  const storedMode = useRunStore((state) => state.stored?.mode ?? null);
+  const interruptedAtStep = useRunStore((state) => state.stored?.interruptedAtStep ?? null);
   const container = useRef<HTMLDivElement>(null);
 
   // A run just started: where the status line is off screen (a phone, where the trace is below
@@ -58,11 +60,14 @@ export function RunStatus() {
     );
   } else if (running) {
     announced = phase === 'stopping' ? 'Stopping…' : hasRun ? `Running · step ${Math.max(stepCount, 1)}` : 'Starting…';
+  } else if (storedMode === 'replay' && !stopReason) {
+    announced = `Replay · step ${stepCount} · ${totalCost.text}`;
   } else if (stopReason) {
-    tone = isAnswered(stopReason) ? 'success' : stopReason === 'aborted' ? 'neutral' : stopReason === 'error' ? 'danger' : 'warning';
+    tone = interruptedAtStep !== null ? 'warning' : isAnswered(stopReason) ? 'success' : stopReason === 'aborted' ? 'neutral' : stopReason === 'error' ? 'danger' : 'warning';
     announced = (
       <>
-        <strong>{describeStopReason(stopReason)}</strong>
+        {storedMode ? <span className="run-status-recorded">{storedMode === 'replay' ? 'Replay' : 'Recorded'} · </span> : null}
+        <strong>{interruptedAtStep !== null ? `Interrupted at step ${interruptedAtStep}` : describeStopReason(stopReason)}</strong>
         {stopReason === 'aborted' && lastStopMs !== null && <> in {formatMs(lastStopMs)}</>}
         {' · '}
         {stepCount} {stepCount === 1 ? 'step' : 'steps'} · {totalCost.text} · {formatMs(elapsedMs)}

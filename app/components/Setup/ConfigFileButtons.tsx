@@ -1,3 +1,4 @@
+import { downloadText } from '../../download.ts';
 import { useRef, useState } from 'react';
 import { CONFIG_LIMITS } from '../../../workers/engine/configBasics.ts';
 import { formatCount } from '../../format.ts';
@@ -30,15 +31,7 @@ async function readConfigFile(file: File): Promise<ImportFailure | null> {
 
 /** Downloads the config as the CLI reads it. Keys are not in it: the format has no field for one. */
 function downloadConfig(): void {
-  const url = URL.createObjectURL(new Blob([exportConfigText()], { type: 'application/json' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = 'orchestra-config.json';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Revoking at once can cancel the download in some browsers.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  downloadText(exportConfigText(), 'orchestra-config.json');
 }
 
 export function ConfigFileButtons() {

@@ -1,6 +1,7 @@
 // The trace: one card per orchestrator turn, streaming as the run goes, the final answer at the
 // end, and "What the model saw" for each turn. Long traces are virtualised.
 
+import { StoredRunTag } from '../StoredRun/StoredRunTag.tsx';
 import { useEffect, useRef } from 'react';
 import { useRunStore } from '../../state/runStore.ts';
 import { FinalAnswer } from './FinalAnswer.tsx';
@@ -32,7 +33,9 @@ export function Trace() {
     <>
       <section ref={sectionRef} className="panel trace" aria-label="Trace">
         <div className="trace-toolbar">
-          <h2>Trace</h2>
+          <h2>
+            Trace <StoredRunTag />
+          </h2>
           <span className="muted">
             {stepCount} step{stepCount === 1 ? '' : 's'}
           </span>

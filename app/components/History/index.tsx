@@ -1,0 +1,259 @@
+// The History tab: every run kept in this browser, newest first — filter, sort, open, replay,
+// rename, delete, export and import. The list is virtualised, so 5,000 runs cost what a screenful
+// does (docs/benchmarks.md, history).
+
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { describeStopReason } from '../../errors/explain.ts';
+import { formatMs, formatUsd } from '../../format.ts';
+import {
+  deleteRuns,
+  exportAllRuns,
+  exportRuns,
+  importRunFile,
+  isInterrupted,
+  loadHistory,
+  openStoredRun,
+  renameRun,
+  replayStoredRun,
+} from '../../state/history.ts';
+import { historyActions, useHistoryStore } from '../../state/historyStore.ts';
+import { useRunStore } from '../../state/runStore.ts';
+import type { RunSummary } from '../../../workers/history/runLog.ts';
+import { filterRuns, SORT_LABELS, type HistorySort } from './historyList.ts';
+import './History.css';
+
+const ROW_PX = 124;
+
+export function HistoryPanel() {
+  const runs = useHistoryStore((state) => state.runs);
+  const loading = useHistoryStore((state) => state.loading);
+  const loadProblem = useHistoryStore((state) => state.loadProblem);
+  const notice = useHistoryStore((state) => state.notice);
+  const selected = useHistoryStore((state) => state.selected);
+  const busy = useRunStore((state) => state.phase !== 'idle');
+  const [query, setQuery] = useState('');
+  const [sort, setSort] = useState<HistorySort>('newest');
+  const deferredQuery = useDeferredValue(query);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [importing, setImporting] = useState(false);
+
+  useEffect(() => loadHistory(), []);
+
+  const shown = useMemo(() => filterRuns(runs ?? [], deferredQuery, sort), [runs, deferredQuery, sort]);
+
+  const onFile = async (input: HTMLInputElement) => {
+    const file = input.files?.[0];
+    input.value = '';
+    if (!file) return;
+    setImporting(true);
+    try {
+      await importRunFile(file);
+    } finally {
+      setImporting(false);
+    }
+  };
+
+  const deleteSelected = () => {
+    const count = selected.length;
+    if (count > 0 && window.confirm(`Delete ${count === 1 ? 'this run' : `these ${count} runs`} from your history? This cannot be undone.`)) {
+      void deleteRuns(selected);
+    }
+  };
+
+  return (
+    <section className="panel history-panel" aria-labelledby="history-title">
+      <h2 id="history-title">History</h2>
+      <p className="panel-hint">Every run is kept in this browser as it streams. Open one to read it, replay it with its recorded timing (no network), or export it as a file.</p>
+      <div className="history-toolbar">
+        <input
+          type="search"
+          aria-label="Filter runs"
+          placeholder="Filter by task, answer, model…"
+          value={query}
+          onChange={(event) => setQuery(event.target.value)}
+        />
+        <select aria-label="Sort runs" value={sort} onChange={(event) => setSort(event.target.value as HistorySort)}>
+          {(Object.keys(SORT_LABELS) as HistorySort[]).map((key) => (
+            <option key={key} value={key}>
+              {SORT_LABELS[key]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="history-toolbar">
+        <button type="button" onClick={() => fileInput.current?.click()} disabled={importing}>
+          {importing ? 'Importing…' : 'Import runs…'}
+        </button>
+        <input
+          ref={fileInput}
+          type="file"
+          accept=".json,application/json"
+          hidden
+          aria-label="Run file to import"
+          data-testid="history-import-input"
+          onChange={(event) => void onFile(event.currentTarget)}
+        />
+        <button type="button" onClick={() => void exportAllRuns()} disabled={!runs || runs.length === 0}>
+          Export all
+        </button>
+        <button type="button" onClick={() => void exportRuns(selected)} disabled={selected.length === 0}>
+          Export selected
+        </button>
+        <button type="button" className="danger" onClick={deleteSelected} disabled={selected.length === 0}>
+          Delete selected
+        </button>
+      </div>
+      <RecordingProblem />
+      {notice ? (
+        <div className={`history-notice ${notice.kind}`} role={notice.kind === 'problem' ? 'alert' : 'status'}>
+          {notice.lines.map((line, index) => (
+            <p key={index}>{line}</p>
+          ))}
+          <button type="button" className="link-button" onClick={historyActions.clearNotice}>
+            Dismiss
+          </button>
+        </div>
+      ) : null}
+      {loadProblem ? <p role="alert">{loadProblem}</p> : null}
+      {runs === null ? (
+        <p className="panel-hint">{loading ? 'Reading your history…' : ''}</p>
+      ) : runs.length === 0 ? (
+        <p className="panel-hint">No runs yet: the first run you start is kept here.</p>
+      ) : (
+        <>
+          <p className="panel-hint history-count" aria-live="polite">
+            {shown.length === runs.length ? runCount(runs.length) : `${shown.length} of ${runCount(runs.length)}`}
+            {selected.length > 0 ? ` · ${selected.length} selected` : ''}
+            {selected.length > 0 ? (
+              <>
+                {' '}
+                <button type="button" className="link-button" onClick={() => historyActions.select([])}>
+                  Clear selection
+                </button>
+              </>
+            ) : null}
+          </p>
+          <RunList runs={shown} selected={selected} busy={busy} />
+        </>
+      )}
+    </section>
+  );
+}
+
+function RecordingProblem() {
+  const problem = useHistoryStore((state) => state.recordingProblem);
+  return problem ? (
+    <p className="history-notice problem" role="alert">
+      {problem}
+    </p>
+  ) : null;
+}
+
+function RunList({ runs, selected, busy }: { runs: RunSummary[]; selected: string[]; busy: boolean }) {
+  const scroller = useRef<HTMLDivElement>(null);
+  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer re-renders this component itself
+  const virtualizer = useVirtualizer({ count: runs.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_PX, overscan: 6 });
+  return (
+    <div ref={scroller} className="history-list" role="list" aria-label="Stored runs">
+      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const run = runs[item.index]!;
+          return (
+            <div key={run.id} role="listitem" className="history-row-slot" style={{ transform: `translateY(${item.start}px)`, height: ROW_PX }}>
+              <RunRow run={run} selected={selected.includes(run.id)} busy={busy} />
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}
+
+function runCount(count: number): string {
+  return count === 1 ? '1 run' : `${count.toLocaleString()} runs`;
+}
+
+function statusOf(run: RunSummary, recording: boolean): string {
+  if (run.status === 'running') return recording ? 'Recording…' : `Interrupted at step ${run.steps}`;
+  return run.stopReason ? describeStopReason(run.stopReason) : 'Finished';
+}
+
+function preferenceOf(run: RunSummary): string {
+  if (run.preset) return run.preset;
+  if (!run.preference) return 'no preference';
+  const { outcome, cost, latency } = run.preference;
+  return `outcome ${outcome} · cost ${cost} · latency ${latency}`;
+}
+
+function RunRow({ run, selected, busy }: { run: RunSummary; selected: boolean; busy: boolean }) {
+  const recording = useHistoryStore((state) => state.recording.includes(run.id));
+  const shownId = useRunStore((state) => state.stored?.summary.id ?? null);
+  const [renaming, setRenaming] = useState(false);
+  const [name, setName] = useState(run.name ?? '');
+  const title = run.name ?? run.task;
+  const interrupted = run.status === 'running' && !recording && isInterrupted(run);
+  const when = new Date(run.startedAt);
+
+  return (
+    <article className={`history-row${shownId === run.id ? ' shown' : ''}`} aria-label={title} data-run-id={run.id}>
+      <div className="history-row-head">
+        <input type="checkbox" aria-label={`Select "${title}"`} checked={selected} onChange={() => historyActions.toggle(run.id)} />
+        {renaming ? (
+          <form
+            className="history-rename"
+            onSubmit={(event) => {
+              event.preventDefault();
+              setRenaming(false);
+              void renameRun(run.id, name);
+            }}
+          >
+            <input aria-label="Run name" value={name} maxLength={200} autoFocus onChange={(event) => setName(event.target.value)} />
+            <button type="submit">Save</button>
+            <button type="button" onClick={() => setRenaming(false)}>
+              Cancel
+            </button>
+          </form>
+        ) : (
+          <h3 className="history-title" title={run.task}>
+            {title}
+          </h3>
+        )}
+      </div>
+      <p className="history-meta">
+        <time dateTime={run.startedAt}>{when.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}</time> · {run.protocol} ·{' '}
+        {run.orchestratorModel} · {preferenceOf(run)}
+        {run.parent ? ` · forked from step ${run.parent.step}` : ''}
+      </p>
+      <p className="history-meta">
+        <span className={`history-status${interrupted ? ' interrupted' : ''}`}>{statusOf(run, recording)}</span> · {run.steps}{' '}
+        {run.steps === 1 ? 'step' : 'steps'} · {formatUsd(run.costUsd)} · {formatMs(run.latencyMs)}
+        {run.answer ? <span className="history-answer"> · {run.answer.slice(0, 120)}</span> : null}
+      </p>
+      <div className="history-actions">
+        <button type="button" disabled={busy} onClick={() => void openStoredRun(run.id)}>
+          Open
+        </button>
+        <button type="button" disabled={busy} onClick={() => void replayStoredRun(run.id)}>
+          Replay
+        </button>
+        <button type="button" onClick={() => setRenaming(true)}>
+          Rename
+        </button>
+        <button type="button" onClick={() => void exportRuns([run.id])}>
+          Export
+        </button>
+        <button
+          type="button"
+          className="danger"
+          disabled={recording}
+          onClick={() => {
+            if (window.confirm(`Delete "${title.slice(0, 80)}" from your history?`)) void deleteRuns([run.id]);
+          }}
+        >
+          Delete
+        </button>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,141 @@
+// What the History tab's controls do: read the stored runs, open one (as recorded, or as a
+// replay), rename, delete, export to a run file and import one. Like session.ts for the live run,
+// this is the only place those controls act through; the stores only hold state.
+
+import type { RunEvent } from '../../workers/engine/events.ts';
+import type { RunFileRun } from '../../workers/history/runFile.ts';
+import type { RunSummary } from '../../workers/history/runLog.ts';
+import { downloadText } from '../download.ts';
+import {
+  deleteStoredRuns,
+  listStoredRuns,
+  readStoredEvents,
+  readStoredSummary,
+  renameStoredRun,
+  storeImportedRuns,
+} from '../storage/runHistoryDb.ts';
+import { readRunFileOffThread } from '../worker/runFileImport.ts';
+import { historyActions, useHistoryStore } from './historyStore.ts';
+import { startReplay, stopReplay } from './replay.ts';
+import { runActions, useRunStore } from './runStore.ts';
+import { endRun, foldEvents } from './runView.ts';
+
+/** Reads the stored runs the first time History opens (later changes arrive as they happen). */
+export function loadHistory({ again = false } = {}): void {
+  const { runs, loading } = useHistoryStore.getState();
+  if (loading || (runs !== null && !again)) return;
+  historyActions.loading();
+  listStoredRuns().then(historyActions.loaded, (error: unknown) => historyActions.loadFailed((error as Error).message));
+}
+
+/** A stored run that is not being recorded by this tab yet never finished: it was cut off. */
+export function isInterrupted(summary: RunSummary): boolean {
+  return summary.status === 'running' && !useHistoryStore.getState().recording.includes(summary.id);
+}
+
+async function readRun(runId: string): Promise<{ summary: RunSummary; events: RunEvent[] } | null> {
+  try {
+    const [summary, events] = await Promise.all([readStoredSummary(runId), readStoredEvents(runId)]);
+    if (!summary) throw new Error('This run is no longer in your history (deleted in another tab?).');
+    return { summary, events };
+  } catch (error) {
+    historyActions.notice('problem', [(error as Error).message]);
+    return null;
+  }
+}
+
+/** Shows a stored run as it was recorded. Not while a run is live: that one stays on screen. */
+export async function openStoredRun(runId: string): Promise<void> {
+  if (useRunStore.getState().phase !== 'idle') return;
+  const read = await readRun(runId);
+  if (!read) return;
+  stopReplay();
+  const interrupted = isInterrupted(read.summary);
+  let view = foldEvents(null, read.events);
+  if (view && interrupted) {
+    view = endRun(view, 'aborted', {
+      code: 'interrupted',
+      message: `Interrupted at step ${read.summary.steps}: the tab or browser closed before the run finished. Every step recorded until then is here.`,
+    });
+  }
+  runActions.showStored(view, { summary: read.summary, mode: 'view', interruptedAtStep: interrupted ? read.summary.steps : null });
+}
+
+/** Re-streams a stored run with its recorded timing. It calls nothing: no worker, no network. */
+export async function replayStoredRun(runId: string): Promise<void> {
+  if (useRunStore.getState().phase !== 'idle') return;
+  const read = await readRun(runId);
+  if (read) startReplay(read.summary, read.events);
+}
+
+export function closeStoredRun(): void {
+  stopReplay();
+  runActions.closeStored();
+}
+
+export async function renameRun(runId: string, name: string): Promise<void> {
+  try {
+    const renamed = await renameStoredRun(runId, name);
+    if (renamed) historyActions.renamed(renamed);
+  } catch (error) {
+    historyActions.notice('problem', [(error as Error).message]);
+  }
+}
+
+export async function deleteRuns(runIds: readonly string[]): Promise<void> {
+  const live = useHistoryStore.getState().recording;
+  const deletable = runIds.filter((id) => !live.includes(id));
+  if (deletable.length === 0) return;
+  try {
+    await deleteStoredRuns(deletable);
+    historyActions.deleted(deletable);
+    const shown = useRunStore.getState().stored;
+    if (shown && deletable.includes(shown.summary.id)) closeStoredRun();
+    historyActions.notice('ok', [deletable.length === 1 ? 'Deleted 1 run.' : `Deleted ${deletable.length} runs.`]);
+  } catch (error) {
+    historyActions.notice('problem', [(error as Error).message]);
+  }
+}
+
+/** Downloads the runs as one run file (keys are never in it: events and configs carry none). */
+export async function exportRuns(runIds: readonly string[]): Promise<void> {
+  try {
+    const [{ writeRunFile }, runs] = await Promise.all([
+      import('../../workers/history/runFile.ts'),
+      Promise.all(
+        runIds.map(async (id): Promise<RunFileRun> => {
+          const [summary, events] = await Promise.all([readStoredSummary(id), readStoredEvents(id)]);
+          return { id, ...(summary?.name ? { name: summary.name } : {}), events };
+        }),
+      ),
+    ]);
+    const stamp = new Date().toISOString().slice(0, 16).replace(/[:T]/g, '-');
+    downloadText(writeRunFile(runs), runs.length === 1 ? `orchestra-run-${stamp}.json` : `orchestra-runs-${runs.length}-${stamp}.json`);
+    historyActions.notice('ok', [runs.length === 1 ? 'Exported 1 run.' : `Exported ${runs.length} runs.`]);
+  } catch (error) {
+    historyActions.notice('problem', [`The export failed: ${(error as Error).message}`]);
+  }
+}
+
+export async function exportAllRuns(): Promise<void> {
+  const runs = useHistoryStore.getState().runs ?? (await listStoredRuns());
+  await exportRuns(runs.map((run) => run.id));
+}
+
+/** Reads a run file off the page's thread and keeps what it holds in the history. */
+export async function importRunFile(file: File): Promise<void> {
+  historyActions.clearNotice();
+  const read = await readRunFileOffThread(file);
+  if (!read.ok) {
+    historyActions.notice('problem', [`"${file.name}" was not imported:`, ...read.problems]);
+    return;
+  }
+  try {
+    const summaries = await storeImportedRuns(read.runs);
+    loadHistory();
+    historyActions.stored(summaries);
+    historyActions.notice('ok', [`Imported ${summaries.length === 1 ? '1 run' : `${summaries.length} runs`} from "${file.name}".`, ...read.warnings]);
+  } catch (error) {
+    historyActions.notice('problem', [(error as Error).message]);
+  }
+}

@@ -1,0 +1,208 @@
+// Runs that last: every run is kept in IndexedDB as it streams, survives a reload, opens as
+// recorded, replays with no network, and travels as a run file between profiles (and from the CLI).
+
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type LaunchOptions, type Page } from '@playwright/test';
+import type { Scenario } from './fixtures/scenario.ts';
+import type { ScriptedServer } from './fixtures/scriptedServer.ts';
+import { expect, loadScenario, Playground as PlaygroundPage, scriptedConfig, test, type Playground } from './support/playground.ts';
+
+const TASK = 'What is the population of the capital of Finland?';
+
+function configFor(server: ScriptedServer): Record<string, unknown> {
+  const base = scriptedConfig(server.url);
+  return { ...base, orchestrator: { ...(base.orchestrator as object), toolMode: 'server' } };
+}
+
+/** Runs the two-step scenario (search, then answer) to its end. */
+async function runOnce(playground: Playground, server: ScriptedServer): Promise<void> {
+  await playground.open();
+  await playground.importConfig(configFor(server));
+  await playground.run(TASK);
+  await playground.waitForFinish(60_000);
+  await expect(playground.runStatus).toContainText('Answered');
+}
+
+async function historyRows(page: Page) {
+  const panel = await page.getByRole('tablist', { name: 'Side panels' }).getByRole('tab', { name: 'History' }).click().then(() => page.getByRole('tabpanel', { name: 'History' }));
+  return { panel, rows: panel.getByRole('list', { name: 'Stored runs' }).getByRole('article') };
+}
+
+/** The status line's words after the outcome ("2 steps · $0.0012 · 1.2 s"), the run's totals. */
+async function totals(playground: Playground): Promise<string> {
+  const text = (await playground.runStatus.textContent()) ?? '';
+  return text.slice(text.indexOf('Answered'));
+}
+
+test.describe('run history', () => {
+  test('keeps a run, shows it after a reload as recorded, and replays it with the server gone and no request', async ({
+    playground,
+    page,
+    scripted,
+  }) => {
+    const server = await scripted.start(loadScenario('cli-paper-server'));
+    await runOnce(playground, server);
+    const live = await totals(playground);
+    const liveSteps = await playground.steps().count();
+    expect(liveSteps).toBe(2);
+
+    await page.reload();
+    await playground.task.waitFor();
+    const { panel, rows } = await historyRows(page);
+    await expect(rows).toHaveCount(1);
+    await expect(rows.first()).toContainText(TASK);
+    await expect(rows.first()).toContainText('Answered');
+    await expect(rows.first()).toContainText('2 steps');
+
+    await rows.first().getByRole('button', { name: 'Open' }).click();
+    await expect(page.getByTestId('stored-run-banner')).toContainText('Recorded run');
+    await expect(playground.steps()).toHaveCount(2);
+    await expect(playground.trace.getByRole('heading', { name: /Trace/ })).toContainText('Recorded');
+    expect(await totals(playground)).toBe(live);
+
+    // The server is gone: a replay needs nothing of it.
+    const requestsBefore = server.requests.length;
+    await server.close();
+    await panel.getByRole('list', { name: 'Stored runs' }).getByRole('article').first().getByRole('button', { name: 'Replay' }).click();
+    const banner = page.getByTestId('stored-run-banner');
+    await expect(banner).toContainText('Replay');
+    await banner.getByRole('combobox').selectOption('instant');
+    await expect(playground.steps()).toHaveCount(2);
+    await expect(playground.runStatus).toContainText('Answered');
+    expect(await totals(playground)).toBe(live);
+    expect(server.requests.length).toBe(requestsBefore);
+
+    // Stepping: back to the first step, then forward again.
+    await banner.getByRole('button', { name: 'Previous step' }).click();
+    await expect(playground.steps()).toHaveCount(1);
+    await expect(banner).toContainText('Step 1 of 2');
+    await banner.getByRole('button', { name: 'Next step' }).click();
+    await expect(playground.steps()).toHaveCount(2);
+    await page.screenshot({ path: test.info().outputPath('replay.png') });
+  });
+
+  test('exports a run and imports it into a fresh profile with the same trace and totals', async ({ playground, page, scripted, browser }) => {
+    const server = await scripted.start(loadScenario('cli-paper-server'));
+    await runOnce(playground, server);
+    const live = await totals(playground);
+    const { rows } = await historyRows(page);
+    const download = page.waitForEvent('download');
+    await rows.first().getByRole('button', { name: 'Export' }).click();
+    const file = await (await download).path();
+    const text = await readFile(file, 'utf8');
+    expect(text).toContain('"format":"orchestra-playground/runs"');
+
+    const fresh = await browser.newContext();
+    try {
+      const other = await fresh.newPage();
+      await other.goto('/');
+      const { panel, rows: otherRows } = await historyRows(other);
+      await expect(panel).toContainText('No runs yet');
+      await panel.getByTestId('history-import-input').setInputFiles({ name: 'run.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+      await expect(panel.getByRole('status')).toContainText('Imported 1 run');
+      await expect(otherRows).toHaveCount(1);
+      await otherRows.first().getByRole('button', { name: 'Open' }).click();
+      const otherStatus = other.getByRole('status', { name: 'Run status' });
+      await expect(otherStatus).toContainText('Answered');
+      const imported = (await otherStatus.textContent()) ?? '';
+      expect(imported.slice(imported.indexOf('Answered'))).toBe(live);
+      await expect(other.getByRole('region', { name: 'Trace' }).getByRole('article')).toHaveCount(2);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  test('refuses malformed, truncated, wrong-version and 50 MB files with a clear message, and the page stays responsive', async ({ page }) => {
+    test.setTimeout(120_000);
+    await page.goto('/');
+    const { panel } = await historyRows(page);
+    const input = panel.getByTestId('history-import-input');
+    const alert = panel.getByRole('alert');
+    const good = { format: 'orchestra-playground/runs', version: 1, runs: [] };
+    // Over Playwright's 50 MB limit for a buffer: the file goes by its path.
+    const huge = test.info().outputPath('huge.json');
+    await writeFile(huge, Buffer.alloc(50 * 1024 * 1024 + 1024, 0x20));
+    const cases: Array<[string, string, RegExp]> = [
+      ['not-json.json', 'this is not json', /not JSON/],
+      ['cut.json', JSON.stringify({ ...good, runs: [{ id: 'a', events: [{ type: 'run_started' }] }] }).slice(0, 60), /cut short/],
+      ['newer.json', JSON.stringify({ ...good, version: 9 }), /newer version of the playground/],
+      ['other.json', JSON.stringify({ format: 'something-else', version: 1, runs: [] }), /not a run file/],
+      ['bad-event.json', JSON.stringify({ ...good, runs: [{ id: 'a', events: [{ type: 'step_started', runId: 'a', t: 0, step: 'two' }] }] }), /runs\[0\]\.events\[0\]\.step/],
+      ['huge.json', huge, /50 MB; run files are read up to/],
+    ];
+    // A heartbeat on the page: the longest gap between timer ticks while files are read.
+    await page.evaluate(() => {
+      const state = { last: performance.now(), worst: 0 };
+      (window as unknown as { heartbeat: typeof state }).heartbeat = state;
+      setInterval(() => {
+        const now = performance.now();
+        state.worst = Math.max(state.worst, now - state.last);
+        state.last = now;
+      }, 20);
+    });
+    for (const [name, content, message] of cases) {
+      await input.setInputFiles(content === huge ? huge : { name, mimeType: 'application/json', buffer: Buffer.from(content) });
+      await expect(alert).toContainText(`"${name}" was not imported`);
+      await expect(alert).toContainText(message);
+    }
+    const worst = await page.evaluate(() => (window as unknown as { heartbeat: { worst: number } }).heartbeat.worst);
+    // Reading happens in a worker: the page's thread is never held for long (setInputFiles itself
+    // hands 50 MB to the page, which costs the page its copy).
+    expect(worst).toBeLessThan(1000);
+    await expect(panel).toContainText('No runs yet');
+  });
+
+  test('a browser killed mid-run leaves every completed step, shown as interrupted when reopened', async ({ scripted }, testInfo) => {
+    test.setTimeout(120_000);
+    // The answer turn never comes: the run is still going at step 2 when the browser dies.
+    const scenario = loadScenario('cli-paper-server');
+    const orchestrator = scenario.models['nvidia/Nemotron-Orchestrator-8B']!;
+    const hanging: Scenario = {
+      models: { ...scenario.models, 'nvidia/Nemotron-Orchestrator-8B': orchestrator.map((response) => (response.when ? { ...response, fault: { kind: 'hang', times: 100 } } : response)) },
+    };
+    const server = await scripted.start(hanging);
+    const profile = await mkdtemp(join(tmpdir(), 'orchestra-profile-'));
+    const launchOptions = (testInfo.project.use.launchOptions ?? {}) as LaunchOptions;
+    const launch = () => chromium.launchPersistentContext(profile, { ...launchOptions, baseURL: testInfo.project.use.baseURL, serviceWorkers: 'block' });
+    try {
+      const first = await launch();
+      const page = first.pages()[0] ?? (await first.newPage());
+      const playground = new PlaygroundPage(page);
+      await playground.open();
+      await playground.importConfig(configFor(server));
+      await playground.run(TASK);
+      await expect(playground.steps()).toHaveCount(2, { timeout: 60_000 });
+      const { rows } = await historyRows(page);
+      // The summary written with the last batch: step 2 begun, the run still recording.
+      await expect(rows.first()).toContainText('Recording…');
+      await expect(rows.first()).toContainText('2 steps');
+
+      // Not a closed page: the browser process and its children, killed outright.
+      execFileSync('pkill', ['-KILL', '-f', profile]);
+      await first.close().catch(() => undefined);
+
+      const second = await launch();
+      try {
+        const again = second.pages()[0] ?? (await second.newPage());
+        await again.goto('/');
+        const reopened = await historyRows(again);
+        await expect(reopened.rows).toHaveCount(1);
+        await expect(reopened.rows.first()).toContainText('Interrupted at step 2');
+        await reopened.rows.first().getByRole('button', { name: 'Open' }).click();
+        await expect(again.getByTestId('stored-run-banner')).toContainText('interrupted at step 2');
+        const steps = again.getByRole('region', { name: 'Trace' }).getByRole('article');
+        await expect(steps).toHaveCount(2);
+        // Step 1 is whole: the search's query and results came back before the kill.
+        await expect(steps.first()).toContainText('search');
+        await expect(again.getByRole('status', { name: 'Run status' })).toContainText('Interrupted at step 2');
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await rm(profile, { recursive: true, force: true });
+    }
+  });
+});
