@@ -12,6 +12,7 @@ import { TaskPanel } from './components/TaskPanel/index.tsx';
 import { ToolsPanel } from './components/Tools/index.tsx';
 import { Welcome } from './components/Welcome/index.tsx';
 import { useWarnBeforeLeavingRun } from './hooks/useWarnBeforeLeavingRun.ts';
+import { useCompareStore } from './state/compareStore.ts';
 import { useComparisonStore } from './state/comparisonStore.ts';
 import { useRunStore } from './state/runStore.ts';
 import { useViewStore } from './state/viewStore.ts';
@@ -27,6 +28,7 @@ const OfflineStatus = lazy(() => import('./components/OfflineStatus/index.tsx').
 // History (and the replay and files it drives) loads when its tab is first opened.
 const HistoryPanel = lazy(() => import('./components/History/index.tsx').then((module) => ({ default: module.HistoryPanel })));
 const StoredRunBanner = lazy(() => import('./components/StoredRun/index.tsx').then((module) => ({ default: module.StoredRunBanner })));
+const CompareView = lazy(() => import('./components/Compare/index.tsx').then((module) => ({ default: module.CompareView })));
 const Trace = lazy(() => import('./components/Trace/index.tsx').then(({ Trace }) => ({ default: Trace })));
 
 /**
@@ -38,6 +40,7 @@ export function App() {
   useWarnBeforeLeavingRun();
   const manual = useRunStore((state) => state.manual);
   const comparing = useComparisonStore((state) => state.you !== null);
+  const comparingRuns = useCompareStore((state) => state.compared !== null);
   const showingStored = useRunStore((state) => state.stored !== null);
   const hasRun = useRunStore((state) => state.run !== null || state.phase !== 'idle' || state.rejection !== null || state.stored !== null);
   const sideTab = useViewStore((state) => state.sideTab);
@@ -108,34 +111,44 @@ export function App() {
           />
         </div>
         <div className="column-trace">
-          {showingStored && (
-            <ErrorBoundary what="The recorded run">
+          {comparingRuns ? (
+            <ErrorBoundary what="Compare runs">
               <Suspense fallback={null}>
-                <StoredRunBanner />
+                <CompareView />
               </Suspense>
             </ErrorBoundary>
-          )}
-          {hasRun ? (
-            <RunStatus />
           ) : (
-            <Suspense fallback={null}>
-              <Welcome />
-            </Suspense>
+            <>
+              {showingStored && (
+                <ErrorBoundary what="The recorded run">
+                  <Suspense fallback={null}>
+                    <StoredRunBanner />
+                  </Suspense>
+                </ErrorBoundary>
+              )}
+              {hasRun ? (
+                <RunStatus />
+              ) : (
+                <Suspense fallback={null}>
+                  <Welcome />
+                </Suspense>
+              )}
+              {(manual || comparing) && (
+                <ErrorBoundary what="Your turn">
+                  <Suspense fallback={null}>
+                    <HumanTurnPanel />
+                  </Suspense>
+                </ErrorBoundary>
+              )}
+              {hasRun ? (
+                <ErrorBoundary what="The trace">
+                  <Suspense fallback={null}>
+                    <Trace />
+                  </Suspense>
+                </ErrorBoundary>
+              ) : null}
+            </>
           )}
-          {(manual || comparing) && (
-            <ErrorBoundary what="Your turn">
-              <Suspense fallback={null}>
-                <HumanTurnPanel />
-              </Suspense>
-            </ErrorBoundary>
-          )}
-          {hasRun ? (
-            <ErrorBoundary what="The trace">
-              <Suspense fallback={null}>
-                <Trace />
-              </Suspense>
-            </ErrorBoundary>
-          ) : null}
         </div>
         <div className="column-cost">
           <ErrorBoundary what="Cost and latency">

@@ -206,3 +206,45 @@ test.describe('run history', () => {
     }
   });
 });
+
+test('compares two runs that part at step 2: the strip marks step 2, with each run’s figures and reward', async ({ playground, page, scripted }) => {
+  const scenario = loadScenario('cli-paper-server');
+  const server = await scripted.start(scenario);
+  await runOnce(playground, server);
+
+  // The second run answers through answer-1 (the dearer expert) instead of answer-2.
+  const orchestrator = scenario.models['nvidia/Nemotron-Orchestrator-8B']!;
+  server.reset({
+    models: {
+      ...scenario.models,
+      'nvidia/Nemotron-Orchestrator-8B': orchestrator.map((response) =>
+        response.when ? { ...response, toolCalls: [{ name: 'answer', arguments: { model: 'answer-1' } }] } : response,
+      ),
+      'scripted/answerer': [{ repeat: true, content: '<answer>558,457</answer>', usage: { prompt_tokens: 2010, completion_tokens: 9 } }],
+    },
+  });
+  await playground.run(TASK);
+  await playground.waitForFinish(60_000);
+
+  const { panel, rows } = await historyRows(page);
+  await expect(rows).toHaveCount(2);
+  await rows.nth(0).getByRole('checkbox').check();
+  await rows.nth(1).getByRole('checkbox').check();
+  await panel.getByRole('button', { name: 'Compare 2' }).click();
+
+  const compare = page.getByRole('region', { name: 'Compare runs' });
+  await expect(compare).toContainText('The routes first part at step 2.');
+  const parting = compare.locator('.compare-step.parting');
+  await expect(parting).toHaveCount(1);
+  await expect(parting).toHaveAttribute('data-step', '2');
+  await expect(parting).toContainText('answer · answer-1');
+  await expect(parting).toContainText('answer · answer-2');
+  await expect(compare.locator('.compare-step[data-step="1"]')).not.toHaveClass(/parting/);
+  // The sample task's answer is known: both are right, and under "Cheapest" the cheaper run wins.
+  await compare.getByRole('combobox').selectOption('cheapest');
+  const reward = compare.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Reward', exact: true }) });
+  const [newer, older] = (await reward.getByRole('cell').allTextContents()).map(Number);
+  // Newest first: the answer-1 run is the dearer one.
+  expect(older).toBeGreaterThan(newer!);
+  await page.screenshot({ path: test.info().outputPath('compare.png') });
+});

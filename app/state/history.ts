@@ -15,6 +15,8 @@ import {
   storeImportedRuns,
 } from '../storage/runHistoryDb.ts';
 import { readRunFileOffThread } from '../worker/runFileImport.ts';
+import { MAX_COMPARED } from '../components/Compare/compareModel.ts';
+import { compareActions } from './compareStore.ts';
 import { historyActions, useHistoryStore } from './historyStore.ts';
 import { startReplay, stopReplay } from './replay.ts';
 import { runActions, useRunStore } from './runStore.ts';
@@ -50,6 +52,7 @@ export async function openStoredRun(runId: string): Promise<void> {
   const read = await readRun(runId);
   if (!read) return;
   stopReplay();
+  compareActions.close();
   const interrupted = isInterrupted(read.summary);
   let view = foldEvents(null, read.events);
   if (view && interrupted) {
@@ -65,7 +68,9 @@ export async function openStoredRun(runId: string): Promise<void> {
 export async function replayStoredRun(runId: string): Promise<void> {
   if (useRunStore.getState().phase !== 'idle') return;
   const read = await readRun(runId);
-  if (read) startReplay(read.summary, read.events);
+  if (!read) return;
+  compareActions.close();
+  startReplay(read.summary, read.events);
 }
 
 export function closeStoredRun(): void {
@@ -138,4 +143,22 @@ export async function importRunFile(file: File): Promise<void> {
   } catch (error) {
     historyActions.notice('problem', [(error as Error).message]);
   }
+}
+
+/** Shows two to four stored runs side by side (in place of the trace, until closed). */
+export async function compareStoredRuns(runIds: readonly string[]): Promise<void> {
+  if (runIds.length < 2 || runIds.length > MAX_COMPARED) {
+    historyActions.notice('problem', [`Select two to ${MAX_COMPARED} runs to compare.`]);
+    return;
+  }
+  const read = await Promise.all(runIds.map(readRun));
+  const compared = read.flatMap((run) => {
+    const view = run && foldEvents(null, run.events);
+    return run && view ? [{ summary: run.summary, view }] : [];
+  });
+  if (compared.length === runIds.length) compareActions.show(compared);
+}
+
+export function closeComparison(): void {
+  compareActions.close();
 }

@@ -11,6 +11,7 @@ import { providerOrigin } from '../../workers/keys.ts';
 import type { LocalModelRequest } from '../../workers/models/localModels.ts';
 import { readConfigText } from '../worker/configImport.ts';
 import type { HumanChoice } from '../../workers/engine/humanOrchestrator.ts';
+import { compareActions } from './compareStore.ts';
 import { comparisonActions } from './comparisonStore.ts';
 import { createOrchestratorClient, type OrchestratorClient } from '../worker/orchestratorClient.ts';
 import { customToolsActions, customToolsForConfig } from './customToolsStore.ts';
@@ -228,6 +229,7 @@ function launchRun(task: string, manual: boolean): StartOutcome {
     return 'invalid_config';
   }
   const runId = newRunId();
+  compareActions.close();
   runActions.starting(runId, manual);
   orchestrator().start(runId, config, trimmed, manual);
   return 'started';

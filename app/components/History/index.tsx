@@ -6,7 +6,9 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { describeStopReason } from '../../errors/explain.ts';
 import { formatMs, formatUsd } from '../../format.ts';
+import { MAX_COMPARED } from '../Compare/compareModel.ts';
 import {
+  compareStoredRuns,
   deleteRuns,
   exportAllRuns,
   exportRuns,
@@ -99,6 +101,14 @@ export function HistoryPanel() {
         </button>
         <button type="button" onClick={() => void exportRuns(selected)} disabled={selected.length === 0}>
           Export selected
+        </button>
+        <button
+          type="button"
+          onClick={() => void compareStoredRuns(selected)}
+          disabled={selected.length < 2 || selected.length > MAX_COMPARED}
+          title={`Select two to ${MAX_COMPARED} runs`}
+        >
+          Compare{selected.length >= 2 ? ` ${selected.length}` : ''}
         </button>
         <button type="button" className="danger" onClick={deleteSelected} disabled={selected.length === 0}>
           Delete selected
