@@ -248,3 +248,56 @@ test('compares two runs that part at step 2: the strip marks step 2, with each r
   expect(older).toBeGreaterThan(newer!);
   await page.screenshot({ path: test.info().outputPath('compare.png') });
 });
+
+test('runs a stored run again after step 2 under another preference: no request for steps 1–2, which equal the parent’s', async ({
+  playground,
+  page,
+  scripted,
+}) => {
+  const ORCHESTRATOR = 'nvidia/Nemotron-Orchestrator-8B';
+  const base = loadScenario('cli-paper-server');
+  const [answerTurn, searchTurn] = base.models[ORCHESTRATOR]!;
+  // Three steps: search, search again, then answer through answer-2.
+  const threeSteps: Scenario = {
+    models: { ...base.models, [ORCHESTRATOR]: [{ ...searchTurn!, when: 'Documents:', repeat: false }, answerTurn!, searchTurn!] },
+  };
+  const server = await scripted.start(threeSteps);
+  await playground.open();
+  await playground.importConfig(configFor(server));
+  await playground.run(TASK);
+  await playground.waitForFinish(60_000);
+  await expect(playground.steps()).toHaveCount(3);
+  const parentSteps = await playground.steps().allTextContents();
+
+  // Another preference; from step 3 the orchestrator now answers through answer-1.
+  await playground.openTab('Task');
+  await playground.preferences.getByRole('radio', { name: 'Best answer' }).check();
+  server.reset({
+    models: {
+      [ORCHESTRATOR]: [{ ...answerTurn!, when: undefined, repeat: true, toolCalls: [{ name: 'answer', arguments: { model: 'answer-1' } }] }],
+      'scripted/answerer': [{ repeat: true, content: '<answer>558,457</answer>', usage: { prompt_tokens: 2010, completion_tokens: 9 } }],
+    },
+  });
+
+  const { rows } = await historyRows(page);
+  await rows.first().getByRole('button', { name: 'Open' }).click();
+  const banner = page.getByTestId('stored-run-banner');
+  await banner.getByRole('combobox', { name: 'Run again from' }).selectOption({ label: 'after step 2' });
+  await expect(banner).toContainText('Steps 1–2 are kept as recorded and call nothing');
+  page.once('dialog', (dialog) => void dialog.accept());
+  await banner.getByRole('button', { name: 'Run again' }).click();
+  await playground.openTab('Task');
+  await playground.waitForFinish(60_000);
+  await expect(playground.runStatus).toContainText('Answered');
+
+  // One request each for step 3's orchestrator turn and its answer; none for steps 1–2.
+  expect(server.requests.map((request) => (request.body as { model?: string } | undefined)?.model)).toEqual([ORCHESTRATOR, 'scripted/answerer']);
+  const forkSteps = await playground.steps().allTextContents();
+  expect(forkSteps).toHaveLength(3);
+  expect(forkSteps.slice(0, 2)).toEqual(parentSteps.slice(0, 2));
+  expect(forkSteps[2]).toContain('answer-1');
+
+  const history = await historyRows(page);
+  await expect(history.rows).toHaveCount(2);
+  await expect(history.rows.first()).toContainText('forked from step 2');
+});

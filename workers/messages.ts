@@ -4,6 +4,7 @@
 // come back: the worker answers with which providers have one and the origin each is bound to
 // (workers/keys.ts), not with the keys.
 
+import type { ForkFrom } from './engine/fork.ts';
 import type { LoadProgress } from './backends/webllm/loadProgress.ts';
 import type { RunEvent } from './engine/events.ts';
 import type { HumanChoice, HumanTurn } from './engine/humanOrchestrator.ts';
@@ -18,7 +19,8 @@ export type ToWorker =
   | { type: 'bind_key'; provider: string; from: string | null; to: string }
   /** Starts a run. `config` is the config file's JSON value, validated by the worker. With
    * `manual`, the person takes the orchestrator's turns (each asked with `human_turn`). */
-  | { type: 'start'; runId: string; config: unknown; task: string; manual?: boolean }
+  /** `fork`: go on from a stored run's step (workers/engine/fork.ts) instead of from the start. */
+  | { type: 'start'; runId: string; config: unknown; task: string; manual?: boolean; fork?: ForkFrom }
   /** The person's choice for the turn `human_turn` asked (checked by the worker). */
   | { type: 'human_choice'; runId: string; turnId: string; choice: HumanChoice }
   | { type: 'stop'; runId: string }

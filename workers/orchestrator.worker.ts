@@ -5,6 +5,7 @@
 // from the config through the same prepareRun the CLI uses, and posts the run's events back in
 // batches.
 
+import type { ForkFrom } from './engine/fork.ts';
 import { createBrowserCalculatorRunner } from '../tools/calculator/browserCalculatorRunner.ts';
 import { createJavaScriptRunner } from '../tools/javascript/javascriptRunner.ts';
 import { createBrowserPythonRunner } from '../tools/python/browserPythonRunner.ts';
@@ -120,7 +121,7 @@ function personFor(runId: string) {
   );
 }
 
-async function start(runId: string, configValue: unknown, task: string, manual: boolean): Promise<void> {
+async function start(runId: string, configValue: unknown, task: string, manual: boolean, fork?: ForkFrom): Promise<void> {
   let prepared: ReturnType<typeof prepareRun>;
   try {
     const config = parseConfig(configValue);
@@ -167,6 +168,7 @@ async function start(runId: string, configValue: unknown, task: string, manual: 
       instruction: prepared.instruction,
       config: prepared.config,
       preference: prepared.preference,
+      ...(fork ? { fork } : {}),
       signal: controller.signal,
       onEvent: emit,
     });
@@ -211,7 +213,7 @@ self.onmessage = (message: MessageEvent<ToWorker>) => {
       post({ type: 'keys', held: keys.held() });
       break;
     case 'start':
-      void start(data.runId, data.config, data.task, data.manual === true);
+      void start(data.runId, data.config, data.task, data.manual === true, data.fork);
       break;
     case 'human_choice':
       humanTurns.get(`${data.runId}/${data.turnId}`)?.(data.choice);

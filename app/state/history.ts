@@ -20,6 +20,7 @@ import { compareActions } from './compareStore.ts';
 import { historyActions, useHistoryStore } from './historyStore.ts';
 import { startReplay, stopReplay } from './replay.ts';
 import { runActions, useRunStore } from './runStore.ts';
+import { startForkedRun, startRun, type StartOutcome } from './session.ts';
 import { endRun, foldEvents } from './runView.ts';
 
 /** Reads the stored runs the first time History opens (later changes arrive as they happen). */
@@ -161,4 +162,17 @@ export async function compareStoredRuns(runIds: readonly string[]): Promise<void
 
 export function closeComparison(): void {
   compareActions.close();
+}
+
+/**
+ * Runs a stored run's task again with the current Setup and preferences: from the start
+ * (`throughStep` 0), or going on after step `throughStep` with steps 1..N kept as recorded.
+ */
+export async function runAgain(runId: string, throughStep: number): Promise<StartOutcome | null> {
+  if (useRunStore.getState().phase !== 'idle') return 'busy';
+  const read = await readRun(runId);
+  if (!read) return null;
+  stopReplay();
+  if (throughStep === 0) return startRun(read.summary.task);
+  return startForkedRun(read.summary.task, { parentRunId: runId, throughStep, events: read.events });
 }

@@ -4,6 +4,7 @@
 import { assessWebGpu, probeWebGpu } from '../../workers/backends/webllm/capabilities.ts';
 import { storageEstimate } from '../../workers/backends/webllm/modelCache.ts';
 import type { RunEvent } from '../../workers/engine/events.ts';
+import type { ForkFrom } from '../../workers/engine/fork.ts';
 import { newRunId } from '../../workers/engine/run.ts';
 import { PREFERENCE_PRESETS, type PreferencePresetName } from '../../workers/engine/preferences.ts';
 import { addressesOutsideCatalogue, type ForeignAddress } from '../../workers/backends/webllm/catalogue.ts';
@@ -205,7 +206,14 @@ export function letOrchestratorTry(): void {
   if (pendingRunId) comparisonActions.started(run, pendingRunId);
 }
 
-function launchRun(task: string, manual: boolean): StartOutcome {
+/** Starts a run that goes on from a step of a stored run (the current config, the stored run's
+ * steps 1..N kept as recorded: workers/engine/fork.ts). */
+export function startForkedRun(task: string, fork: ForkFrom): StartOutcome {
+  if (useRunStore.getState().phase !== 'idle') return 'busy';
+  return launchRun(task, false, fork);
+}
+
+function launchRun(task: string, manual: boolean, fork?: ForkFrom): StartOutcome {
   // Refusals leave the last run on screen: the person may still be reading it.
   const trimmed = task.trim();
   if (!trimmed) return 'empty_task';
@@ -214,7 +222,7 @@ function launchRun(task: string, manual: boolean): StartOutcome {
   const checks = loadedDraftChecks();
   if (!checks) {
     void loadDraftChecks().then(() => {
-      if (useRunStore.getState().phase === 'idle') launchRun(task, manual);
+      if (useRunStore.getState().phase === 'idle') launchRun(task, manual, fork);
     });
     return 'started';
   }
@@ -231,7 +239,7 @@ function launchRun(task: string, manual: boolean): StartOutcome {
   const runId = newRunId();
   compareActions.close();
   runActions.starting(runId, manual);
-  orchestrator().start(runId, config, trimmed, manual);
+  orchestrator().start(runId, config, trimmed, manual, fork);
   return 'started';
 }
 

@@ -4,6 +4,7 @@
 // connects it to the orchestrator worker with a MessageChannel: the orchestrator worker drives
 // it, tokens never pass this thread, and terminating it here frees the model's memory for sure.
 
+import type { ForkFrom } from '../../workers/engine/fork.ts';
 import type { LoadProgress } from '../../workers/backends/webllm/loadProgress.ts';
 import type { RunEvent } from '../../workers/engine/events.ts';
 import type { HumanChoice, HumanTurn } from '../../workers/engine/humanOrchestrator.ts';
@@ -35,7 +36,7 @@ export interface OrchestratorClient {
   /** Moves a held key from the origin it is bound to (`from`) to `to`, as the user agreed. */
   bindKey(provider: string, from: string | null, to: string): void;
   /** Starts a run; `manual`: the person takes the orchestrator's turns. */
-  start(runId: string, config: unknown, task: string, manual?: boolean): void;
+  start(runId: string, config: unknown, task: string, manual?: boolean, fork?: ForkFrom): void;
   /** The person's choice for a turn `onHumanTurn` asked. */
   humanChoice(runId: string, turnId: string, choice: HumanChoice): void;
   stop(runId: string): void;
@@ -148,7 +149,7 @@ export function createOrchestratorClient(handlers: OrchestratorHandlers): Orches
   return {
     setKey: (provider, key, origin) => send({ type: 'set_key', provider, key, origin }),
     bindKey: (provider, from, to) => send({ type: 'bind_key', provider, from, to }),
-    start: (runId, config, task, manual) => send({ type: 'start', runId, config, task, ...(manual ? { manual } : {}) }),
+    start: (runId, config, task, manual, fork) => send({ type: 'start', runId, config, task, ...(manual ? { manual } : {}), ...(fork ? { fork } : {}) }),
     humanChoice: (runId, turnId, choice) => send({ type: 'human_choice', runId, turnId, choice }),
     stop: (runId) => send({ type: 'stop', runId }),
     restart: (message) => lose(message),

@@ -130,6 +130,12 @@ export class Ledger {
     );
   }
 
+  /** An entry recorded by an earlier run, kept as it was (a fork's recorded steps cost what they cost). */
+  restore(entry: LedgerEntry): LedgerEntry {
+    this.#entries.push({ ...entry });
+    return entry;
+  }
+
   get entries(): readonly LedgerEntry[] {
     return this.#entries;
   }

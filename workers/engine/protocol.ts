@@ -1,7 +1,7 @@
 // What a protocol (paper or function calling) plugs into the loop: the messages and tool menu of
 // each orchestrator turn, and what to do with the orchestrator's output.
 
-import type { CostBasis, ParsedCall, ProtocolName, RejectedCall, RunEvent, StopReason } from './events.ts';
+import type { CostBasis, ParsedCall, ProtocolName, RejectedCall, RunEvent, RunEventOf, StopReason } from './events.ts';
 import type { ChatCompletion, ChatMessage, ChatModel, ChatRequest, SandboxStartup, ToolSchema } from './types.ts';
 
 /** An event as a protocol emits it; the loop stamps `runId` and `t`. */
@@ -57,6 +57,17 @@ export interface ProtocolSession {
   /** The orchestrator's messages this turn. */
   messages(): ChatMessage[];
   handleOutput(output: OrchestratorOutput, context: TurnContext): Promise<TurnOutcome>;
+  /** Rebuilds the session's state after a fork's kept steps, from what they recorded; throws an
+   * Error that says why when the record does not allow it. */
+  restore(recorded: RecordedSteps): void;
+}
+
+/** The steps a fork keeps from its parent: the parent's events of steps 1..throughStep, in
+ * order, and the orchestrator's request of the step after, where the parent recorded one. */
+export interface RecordedSteps {
+  throughStep: number;
+  events: readonly RunEvent[];
+  nextRequest: RunEventOf<'model_request'> | null;
 }
 
 /** Starts a protocol for one task. `instruction` is the preference text (or null). */

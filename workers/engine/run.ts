@@ -10,6 +10,7 @@ import type { PreferenceVector } from './preferences.ts';
 import type { PricingTable } from './pricing.ts';
 import { RunStop, type EventBody, type Protocol, type ProtocolSession } from './protocol.ts';
 import { renderChatML, toPromptMessages } from './qwen3/render.ts';
+import { goOnFrom, keptSteps, type ForkFrom } from './fork.ts';
 import { RunContext } from './runContext.ts';
 import type { ChatModel } from './types.ts';
 
@@ -44,6 +45,8 @@ export interface RunOptions {
   /** Recorded in run_started, so a stored run says what it was run with. */
   config?: OrchestraConfig;
   preference?: PreferenceVector;
+  /** Go on from a stored run's step instead of from the start (fork.ts). */
+  fork?: ForkFrom;
   signal?: AbortSignal;
   onEvent: (event: RunEvent) => void;
 }
@@ -65,6 +68,7 @@ export function newRunId(): string {
 export async function runOrchestration(options: RunOptions): Promise<RunResult> {
   const runId = options.runId ?? newRunId();
   const { limits } = options;
+  const kept = options.fork ? keptSteps(options.fork, options.protocol.name) : null;
   const run = new RunContext({
     runId,
     pricing: options.pricing,
@@ -73,6 +77,7 @@ export async function runOrchestration(options: RunOptions): Promise<RunResult> 
     maxWallMs: limits.maxWallMs,
     signal: options.signal,
     onEvent: options.onEvent,
+    ...(kept?.ok ? { clockStartMs: kept.endMs } : {}),
   });
   const session = options.protocol.start(options.task, options.instruction);
 
@@ -94,7 +99,13 @@ export async function runOrchestration(options: RunOptions): Promise<RunResult> 
       startedAt: new Date().toISOString(),
       config: options.config ?? null,
       preference: options.preference ?? null,
+      ...(options.fork ? { parent: { runId: options.fork.parentRunId, step: options.fork.throughStep } } : {}),
     });
+    if (kept) {
+      const resumed = goOnFrom(kept, run, session);
+      if (resumed === null) stopReason = 'error';
+      else turns = resumed;
+    }
 
     let invalidStreak = 0;
     while (stopReason === null) {

@@ -21,6 +21,8 @@ export interface RunContextOptions {
   maxWallMs: number | null;
   /** The caller's stop (the Stop button, a closed tab). */
   signal?: AbortSignal;
+  /** Where the run's clock starts: a fork goes on from the recorded time of its last kept step. */
+  clockStartMs?: number;
   onEvent: (event: RunEvent) => void;
 }
 
@@ -44,7 +46,7 @@ export class RunContext {
 
   /** Milliseconds since the run started. */
   now(): number {
-    return performance.now() - this.started;
+    return performance.now() - this.started + (this.options.clockStartMs ?? 0);
   }
 
   /** Why the run was asked to stop, or null while it may go on. */
@@ -73,7 +75,21 @@ export class RunContext {
   }
 
   emit(event: EventBody): void {
-    const stamped = { ...event, runId: this.options.runId, t: Math.round(this.now()) } as RunEvent;
+    this.emitAt(event, Math.round(this.now()));
+  }
+
+  /**
+   * Takes a recorded event into this run as it was (a fork's kept steps): re-stamped with this
+   * run's id, at its recorded time; its ledger entry is kept as charged and counted in the totals.
+   */
+  restore(event: RunEvent): void {
+    if (event.type === 'usage') this.ledger.restore(event.entry);
+    const { runId: _parent, t, ...body } = event;
+    this.emitAt(body as EventBody, t);
+  }
+
+  private emitAt(event: EventBody, t: number): void {
+    const stamped = { ...event, runId: this.options.runId, t } as RunEvent;
     if (stamped.type === 'tool_call') {
       const { tools, aliases } = this.toolCounts;
       tools[stamped.name] = (tools[stamped.name] ?? 0) + 1;

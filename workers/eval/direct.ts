@@ -23,6 +23,9 @@ export function createDirectAnswerProtocol(answerStyle: AnswerStyle, variant: Pa
           const answer = extractAnswer(answerStyle, raw);
           return { kind: 'done', stopReason: 'answered', answer };
         },
+        restore(): void {
+          throw new Error('a model answering alone has no steps to go on from');
+        },
       };
     },
   };

@@ -1,10 +1,11 @@
 // The banner over a run shown from history: it says, wherever the run shows, that this is a
 // recording (or a replay of one), never a live run, and holds the replay's controls.
 
-import { closeStoredRun, replayStoredRun } from '../../state/history.ts';
+import { useState } from 'react';
+import { closeStoredRun, replayStoredRun, runAgain } from '../../state/history.ts';
 import { pause, nextStep, previousStep, REPLAY_SPEEDS, resume, setReplaySpeed, useReplayStore, type ReplaySpeed } from '../../state/replay.ts';
 import { useRunStore } from '../../state/runStore.ts';
-import { formatMs } from '../../format.ts';
+import { formatMs, formatUsd } from '../../format.ts';
 import './StoredRun.css';
 
 const SPEED_LABELS: Record<string, string> = { 1: '1×', 4: '4×', 16: '16×', instant: 'At once' };
@@ -30,6 +31,7 @@ export function StoredRunBanner() {
           Close
         </button>
       </div>
+      {mode === 'view' ? <RunAgain runId={summary.id} totalUsd={summary.costUsd} /> : null}
     </section>
   );
 }
@@ -74,4 +76,45 @@ function ReplayControls() {
 
 function parseSpeed(value: string): ReplaySpeed {
   return value === 'instant' ? 'instant' : (Number(value) as ReplaySpeed);
+}
+
+/** "Run again from here": the task again with the current Setup and preferences, from the start
+ * or after a chosen step (the steps before kept as recorded), with what it will cost said first. */
+function RunAgain({ runId, totalUsd }: { runId: string; totalUsd: number }) {
+  const steps = useRunStore((state) => state.run?.steps ?? []);
+  const finished = steps.filter((step) => step.status === 'done' && step.latencyMs !== undefined);
+  const [after, setAfter] = useState(0);
+  const [problem, setProblem] = useState<string | null>(null);
+  const keptUsd = after === 0 ? 0 : (finished.find((step) => step.step === after)?.cumulativeUsd ?? 0);
+  const estimate =
+    after === 0
+      ? `Runs the whole task again: every model is called again and it costs money (this run cost ${formatUsd(totalUsd)}).`
+      : `Steps 1–${after} are kept as recorded and call nothing; from step ${after + 1} on, models are called and cost money (this run’s later steps cost ${formatUsd(Math.max(0, totalUsd - keptUsd))}).`;
+  const start = async () => {
+    if (!window.confirm(`${estimate}\n\nIt uses your current Setup and preferences. Start?`)) return;
+    const outcome = await runAgain(runId, after);
+    setProblem(
+      outcome === 'invalid_config' ? 'Your current Setup has problems: the status line says which.' : outcome === 'busy' ? 'A run is going: wait for it to end.' : null,
+    );
+  };
+  return (
+    <div className="run-again" role="group" aria-label="Run again">
+      <label>
+        Run again{' '}
+        <select value={after} onChange={(event) => setAfter(Number(event.target.value))} aria-label="Run again from">
+          <option value={0}>from the start</option>
+          {finished.map((step) => (
+            <option key={step.step} value={step.step}>
+              after step {step.step}
+            </option>
+          ))}
+        </select>
+      </label>{' '}
+      <button type="button" onClick={() => void start()}>
+        Run again
+      </button>
+      <p className="run-again-estimate">{estimate} It uses your current Setup and preferences: change them first to see where the route parts.</p>
+      {problem ? <p role="alert">{problem}</p> : null}
+    </div>
+  );
 }

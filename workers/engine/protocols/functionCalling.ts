@@ -14,6 +14,7 @@ import {
   type OrchestratorOutput,
   type Protocol,
   type ProtocolSession,
+  type RecordedSteps,
   type TurnContext,
   type TurnOutcome,
 } from '../protocol.ts';
@@ -273,6 +274,20 @@ export function createFunctionCallingProtocol(options: FunctionCallingOptions): 
         name: 'function-calling',
         tools: () => menu,
         messages: () => history,
+        // A fork's kept steps: the conversation as the orchestrator was sent it on the step after
+        // them (the parent recorded that request), after this run's own system prompt and task
+        // (which carry the new preference).
+        restore({ throughStep, nextRequest }: RecordedSteps): void {
+          if (!nextRequest) {
+            throw new Error(`the recording has no orchestrator request after step ${throughStep}, so the conversation there is not known: fork from an earlier step`);
+          }
+          // Rendered into the prompt, tool results became user turns: the conversation cannot be
+          // read back from that form.
+          if (nextRequest.toolMode !== 'server') {
+            throw new Error('its orchestrator had the tools rendered into its prompt (toolMode "prompt"), from which the conversation cannot be read back; a function-calling run can be forked when its tools went to the server');
+          }
+          history.push(...nextRequest.messages.slice(history.length));
+        },
         async handleOutput(output: OrchestratorOutput, context: TurnContext): Promise<TurnOutcome> {
           const content = orchestratorTurnContent(output.completion.content, output.calls.some((c) => c.origin !== 'server'));
           const rejections = output.rejected.map((r) => wrapToolResponse(`Error: ${r.reason}. Send the call again as valid JSON.`));

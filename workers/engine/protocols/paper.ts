@@ -16,6 +16,7 @@ import {
   type OrchestratorOutput,
   type Protocol,
   type ProtocolSession,
+  type RecordedSteps,
   type TurnContext,
   type TurnOutcome,
 } from '../protocol.ts';
@@ -356,6 +357,11 @@ export function extractTaggedAnswer(text: string): string {
   return (afterOpen.split('</answer>')[0] ?? '').trim();
 }
 
+function isGatheredDocument(value: unknown): value is GatheredDocument {
+  const doc = value as Partial<GatheredDocument> | null;
+  return typeof doc?.id === 'string' && typeof doc.title === 'string' && typeof doc.text === 'string';
+}
+
 export function createPaperProtocol(options: PaperProtocolOptions): Protocol {
   const aliasesByTool = new Map<string, PaperExpert[]>();
   for (const expert of options.experts) {
@@ -370,6 +376,25 @@ export function createPaperProtocol(options: PaperProtocolOptions): Protocol {
       const problem = instruction ? `${task}\n\n${instruction}` : task;
       const documents: GatheredDocument[] = [];
       const codeRuns: CodeRun[] = [];
+
+      /** Adds search results to the gathered documents as the reference does: in reverse rank
+       * order, skipping texts it already has. Returns how many were new. */
+      const gather = (found: readonly GatheredDocument[]): number => {
+        let added = 0;
+        for (const doc of [...found].reverse()) {
+          if (documents.some((d) => d.text === doc.text)) continue;
+          documents.push({ id: doc.id, title: doc.title, text: doc.text });
+          added++;
+        }
+        return added;
+      };
+
+      /** As in the reference: only stdout is kept, read as Python's text mode reads a pipe
+       * (universal newlines); a run with no output, or one that timed out, adds nothing. */
+      const keepCodeRun = (code: string, rawStdout: string, timedOut: boolean): void => {
+        const stdout = rawStdout.replace(/\r\n?/g, '\n');
+        if (!timedOut && pythonStrip(stdout)) codeRuns.push({ code, output: stdout });
+      };
 
       const layout = VARIANTS[options.variant];
       const tools = () =>
@@ -413,13 +438,7 @@ export function createPaperProtocol(options: PaperProtocolOptions): Protocol {
           }),
         );
         context.chargeSearch({ callId, latencyMs: performance.now() - started, usd: options.searchUsdPerCall });
-        // The reference appends results in reverse rank order, skipping texts it already has.
-        let added = 0;
-        for (const doc of [...found].reverse()) {
-          if (documents.some((d) => d.text === doc.text)) continue;
-          documents.push({ id: doc.id, title: doc.title, text: doc.text });
-          added++;
-        }
+        const added = gather(found);
         const titles = found.map((d) => d.title).join('; ');
         const notSearched = problems.map((p) => `\nNot searched: ${p.source}: ${p.message}`).join('');
         return {
@@ -443,10 +462,7 @@ export function createPaperProtocol(options: PaperProtocolOptions): Protocol {
           startup: { sandbox: 'Python', ms: startupMs },
         });
         if (result.aborted) throw new RunStop('aborted');
-        // As in the reference: only stdout is kept, read as Python's text mode reads a pipe
-        // (universal newlines); a run with no output, or one that timed out, adds nothing.
-        const stdout = result.stdout.replace(/\r\n?/g, '\n');
-        if (!result.timedOut && pythonStrip(stdout)) codeRuns.push({ code, output: stdout });
+        keepCodeRun(code, result.stdout, result.timedOut);
         const error = result.timedOut
           ? `Python timed out after ${formatSeconds(options.codeTimeoutMs)} and was stopped`
           : (result.error ?? undefined);
@@ -481,6 +497,20 @@ export function createPaperProtocol(options: PaperProtocolOptions): Protocol {
             content: `Problem: ${problem}\n\n${buildOrchestratorContext(problem, documents, codeRuns, options.budgets, options.variant)}${layout.turnEnd}`,
           },
         ],
+        // A fork's kept steps: the documents their searches found and the code runs they kept, as
+        // recorded in their results (each cut to the trace's sizes, so a very long document comes
+        // back shortened). The record is untrusted (an imported file): odd shapes are skipped.
+        restore({ events }: RecordedSteps): void {
+          for (const event of events) {
+            if (event.type !== 'tool_result' || !event.ok || event.parentCallId !== undefined) continue;
+            const detail = (event.detail ?? {}) as Record<string, unknown>;
+            if (event.name === 'search' && Array.isArray(detail.documents)) {
+              gather(detail.documents.filter(isGatheredDocument));
+            } else if (event.name === 'enhance_reasoning' && typeof detail.code === 'string' && typeof detail.stdout === 'string') {
+              keepCodeRun(detail.code, detail.stdout, detail.timedOut === true);
+            }
+          }
+        },
         async handleOutput(output: OrchestratorOutput, context: TurnContext): Promise<TurnOutcome> {
           const offered = tools().map((t) => t.name);
           const problems = output.rejected.map((r) => r.reason);
