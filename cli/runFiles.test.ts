@@ -2,7 +2,7 @@
 // Ctrl-C), and `replay` prints it exactly as `run` printed it, calling nothing.
 
 import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '../e2e/fixtures/scriptedServer.ts';
 import type { RunEvent } from '../workers/engine/events.ts';
@@ -18,6 +18,7 @@ import {
   runCli,
   writeConfig,
   type CliResult,
+  ROOT,
 } from '../e2e/fixtures/cliHarness.ts';
 
 const TASK = 'What is the population of the capital of Finland?';
@@ -48,11 +49,31 @@ async function replay(args: string[]): Promise<CliResult> {
   return result;
 }
 
+/** The repository's modules `entry` loads, transitively (type-only imports are erased, so left out). */
+function modulesLoadedBy(entry: string, seen = new Set<string>()): Set<string> {
+  seen.add(relative(ROOT, entry));
+  const source = readFileSync(entry, 'utf8');
+  for (const [, typeOnly, specifier] of source.matchAll(/^(?:import|export)\s+(type\s+)?[^;]*?from\s+'(\.[^']+)'/gm)) {
+    const target = resolve(dirname(entry), specifier!);
+    if (!typeOnly && !seen.has(relative(ROOT, target))) modulesLoadedBy(target, seen);
+  }
+  return seen;
+}
+
 function readSaved(path: string): RunFile {
   return JSON.parse(readFileSync(path, 'utf8')) as RunFile;
 }
 
 describe('orchestra run --save and orchestra replay', () => {
+  it('replay cannot call out: nothing it loads reaches a backend, a sandbox, a tool or prepareRun', () => {
+    const callsOut = (path: string) => /^(workers\/(backends|models)\/|workers\/prepareRun\.ts|tools\/|cli\/nodeEnvironment\.ts)/.test(path);
+    expect([...modulesLoadedBy(join(ROOT, 'cli/replayCommand.ts'))].filter(callsOut)).toEqual([]);
+    // The walk does find them where they are loaded.
+    expect([...modulesLoadedBy(join(ROOT, 'cli/runCommand.ts'))].filter(callsOut)).toEqual(
+      expect.arrayContaining(['workers/prepareRun.ts', 'cli/nodeEnvironment.ts', 'workers/backends/openaiCompatible.ts']),
+    );
+  });
+
   it('saves an answered run, and replays its trace line for line with no request', async () => {
     const file = savePath();
     const run = await runCli(['run', '--config', configFor('cli-paper-server'), '--task', TASK, '--save', file]);
@@ -157,6 +178,12 @@ describe('orchestra run --save and orchestra replay', () => {
     expect(replayed.stdout).toContain('── Step 2 ──');
     expect(replayed.stdout).not.toContain('── Result ──');
     expect(replayed.stdout).toContain('── Interrupted ──\nThe log ends at step 2, before the run finished');
+
+    // As JSON: the events there are and no summary line (there is no result); the note on stderr.
+    const json = await replay([cut, '--json']);
+    expect(json.code).toBe(0);
+    expect(jsonLines<RunEvent>(json.stdout).map((event) => event.type)).toEqual(saved.runs[0]!.events.map((event) => event.type));
+    expect(json.stderr).toContain('The log ends at step 2, before the run finished');
   }, 60_000);
 
   it('refuses a file it cannot read with the problem on stderr (exit code 2), and leaves out only what is wrong (exit code 1)', async () => {
