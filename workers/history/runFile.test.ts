@@ -50,6 +50,7 @@ describe('the run file', () => {
     expect(read.runs).toEqual(runs);
     expect(read.warnings).toEqual([]);
     expect(read.leftOut).toBe(0);
+    expect(readRunFile(`\uFEFF${text}`)).toEqual(read);
     // The config survives: a fork can prepare a run from it again.
     const start = read.runs[0]!.events[0] as Extract<RunEvent, { type: 'run_started' }>;
     expect(start.config?.orchestrator.model).toBe('nvidia/Nemotron-Orchestrator-8B');

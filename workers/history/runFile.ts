@@ -217,7 +217,8 @@ export function readRunFile(content: string): ReadRunFileOutcome {
   if (content.trim() === '') return { ok: false, problems: ['The file is empty.'] };
   let parsed: unknown;
   try {
-    parsed = JSON.parse(content);
+    // A byte-order mark (an editor's, on Windows) is no part of the JSON; Node's reader keeps it.
+    parsed = JSON.parse(content.charCodeAt(0) === 0xfeff ? content.slice(1) : content);
   } catch (error) {
     return {
       ok: false,
