@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '../e2e/fixtures/scriptedServer.ts';
 import type { BatchLine } from './batch.ts';
-import { jsonLines, loadScenario, makeTempDir, ORCHESTRATOR_MODEL, requestsFor, runCli, writeConfig } from '../e2e/fixtures/cliHarness.ts';
+import { interruptWhen, jsonLines, loadScenario, makeTempDir, ORCHESTRATOR_MODEL, requestsFor, runCli, writeConfig } from '../e2e/fixtures/cliHarness.ts';
 
 const TASKS = [
   { id: 'fin', question: 'What is the population of the capital of Finland?', answer: '558,457' },
@@ -95,15 +95,7 @@ describe('orchestra run --tasks', () => {
     const { path } = writeConfig(dir, 'local-scripted.json', server.url);
     const out = join(dir, 'interrupted.jsonl');
     const result = await runCli(['run', '--config', path, '--tasks', tasksPath, '--out', out, '--concurrency', '1'], {
-      onSpawn: (child) => {
-        const poll = setInterval(() => {
-          if (requestsFor(server.requests, ORCHESTRATOR_MODEL).length > 0) {
-            clearInterval(poll);
-            child.kill('SIGINT');
-          }
-        }, 20);
-        child.on('exit', () => clearInterval(poll));
-      },
+      onSpawn: interruptWhen(() => requestsFor(server.requests, ORCHESTRATOR_MODEL).length > 0),
     });
     server.setFault(null);
     expect(result.code).toBe(130);

@@ -10,7 +10,7 @@ import type { Scenario, ScriptedResponse } from '../e2e/fixtures/scenario.ts';
 import { loadNodeSampleTasks } from '../tools/search/nodeCorpus.ts';
 import { normalizeAnswer } from '../workers/eval/answers.ts';
 import type { EvalSummary, RolloutRecord } from '../workers/eval/results.ts';
-import { jsonLines, makeTempDir, ORCHESTRATOR_MODEL, requestsFor, runCli, writeConfig } from '../e2e/fixtures/cliHarness.ts';
+import { interruptWhen, jsonLines, makeTempDir, ORCHESTRATOR_MODEL, requestsFor, runCli, writeConfig } from '../e2e/fixtures/cliHarness.ts';
 
 const dir = makeTempDir();
 const TASKS = loadNodeSampleTasks().slice(0, 20);
@@ -252,17 +252,7 @@ describe('orchestra eval: Ctrl-C', () => {
     const { path } = writeConfig(dir, 'local-scripted.json', server.url);
     const out = join(dir, 'interrupted.jsonl');
     const args = ['eval', '--config', path, '--suite', suitePath, '--out', out, '--concurrency', '2', '--json'];
-    const stopped = await runCli(args, {
-      onSpawn: (child) => {
-        const poll = setInterval(() => {
-          if (requestsFor(server.requests, ORCHESTRATOR_MODEL).length >= 2) {
-            clearInterval(poll);
-            child.kill('SIGINT');
-          }
-        }, 20);
-        child.on('exit', () => clearInterval(poll));
-      },
-    });
+    const stopped = await runCli(args, { onSpawn: interruptWhen(() => requestsFor(server.requests, ORCHESTRATOR_MODEL).length >= 2) });
     server.setFault(null);
     expect(stopped.code).toBe(130);
     expect(stopped.stderr).toContain('interrupted, not recorded (it runs again next time)');

@@ -1,4 +1,5 @@
-// The command-line runner: `npm run orchestra -- <command>` (run, eval, reward, validate, tasks).
+// The command-line runner: `npm run orchestra -- <command>` (run, replay, eval, reward, validate,
+// tasks).
 // It drives the same engine as the playground, from Node.
 
 import { pathToFileURL } from 'node:url';
@@ -7,6 +8,7 @@ import { loadNodeSampleTasks } from '../tools/search/nodeCorpus.ts';
 import { corpusSuite, suiteToJsonl } from '../workers/eval/suite.ts';
 import { evalCommand } from './evalCommand.ts';
 import type { CliIo } from './io.ts';
+import { replayCommand } from './replayCommand.ts';
 import { rewardCommand } from './rewardCommand.ts';
 import { runCommand } from './runCommand.ts';
 import { EXIT_CODES, MAIN_USAGE, parseCommandArgs, TASKS_USAGE, UsageError } from './usage.ts';
@@ -32,6 +34,7 @@ async function tasksCommand(argv: string[], io: CliIo): Promise<number> {
 
 const COMMANDS: Record<string, (argv: string[], io: CliIo) => Promise<number>> = {
   run: runCommand,
+  replay: replayCommand,
   eval: evalCommand,
   reward: rewardCommand,
   validate: validateCommand,

@@ -9,8 +9,9 @@ import { createProgress, parseTasksFile, runBatch } from './batch.ts';
 import { colorWanted, createStyle } from './format.ts';
 import { loadConfig } from './loadConfig.ts';
 import { createNodeEnvironment, describeMissingKeys, missingKeys } from './nodeEnvironment.ts';
+import { checkSavePath, saveRunFile } from './runFiles.ts';
 import { createRunWatcher, NORMAL_STOPS, summarizeGroup, summarizeRun, type RunSummary } from './summary.ts';
-import { createTracePrinter, formatGroupBlock, formatResultBlock } from './trace.ts';
+import { createRunPrinter, formatGroupBlock, formatRunHeader } from './trace.ts';
 import { EXIT_CODES, parseCommandArgs, positiveInteger, RUN_USAGE, UsageError } from './usage.ts';
 import type { CliIo } from './io.ts';
 
@@ -22,6 +23,7 @@ const RUN_OPTIONS = {
   correct: { type: 'string' },
   tasks: { type: 'string' },
   out: { type: 'string' },
+  save: { type: 'string' },
   concurrency: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -43,7 +45,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     }
   };
   if (batch) {
-    onlyFor([['--json', args.json], ['--rollouts', args.rollouts], ['--correct', args.correct]], '--task');
+    onlyFor([['--json', args.json], ['--rollouts', args.rollouts], ['--correct', args.correct], ['--save', args.save]], '--task');
     if (!args.out) throw new UsageError('A batch needs --out <file.jsonl> for its results.', RUN_USAGE);
   } else {
     onlyFor([['--out', args.out], ['--concurrency', args.concurrency]], '--tasks');
@@ -51,6 +53,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   }
   const rollouts = positiveInteger(args.rollouts, '--rollouts', 1, RUN_USAGE);
   const concurrency = positiveInteger(args.concurrency, '--concurrency', 2, RUN_USAGE);
+  if (args.save !== undefined) checkSavePath(args.save, RUN_USAGE);
 
   const config = await loadConfig(args.config);
   const tasks = batch ? parseTasksFile(readTasksText(args.tasks ?? ''), args.tasks ?? '') : [];
@@ -70,6 +73,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       json: args.json === true,
       rollouts,
       expected: args.correct,
+      save: args.save,
       io,
     });
   } finally {
@@ -107,6 +111,7 @@ async function runSingle(options: {
   json: boolean;
   rollouts: number;
   expected: string | undefined;
+  save: string | undefined;
   io: CliIo;
 }): Promise<number> {
   const { prepared, io } = options;
@@ -114,21 +119,24 @@ async function runSingle(options: {
   const runs: Array<{ result: RunResult; error?: string; summary: RunSummary }> = [];
   const started = performance.now();
 
-  for (let i = 0; i < options.rollouts && !io.signal.aborted; i++) {
-    if (!options.json && options.rollouts > 1) io.stdout.write(`\n${style.bold(`━━ Rollout ${i + 1}/${options.rollouts} ━━`)}\n`);
-    const watcher = createRunWatcher();
-    const print = options.json
-      ? (event: RunEvent) => io.stdout.write(`${JSON.stringify(event)}\n`)
-      : createTracePrinter(io.stdout, style);
-    const result = await runPrepared(prepared, options.task, io.signal, (event) => {
-      watcher.onEvent(event);
-      print(event);
-    });
-    const error = watcher.fatalError();
-    const summary = summarizeRun(result, { counterfactualModel: prepared.counterfactualModel, error, expected: options.expected });
-    // A rollout stopped by Ctrl-C is no sample of the task: it must not enter the reward as a loss.
-    if (result.stopReason !== 'aborted') runs.push(error === undefined ? { result, summary } : { result, error, summary });
-    if (!options.json) io.stdout.write(formatResultBlock(summary, style));
+  // Every rollout's events, for --save: what was recorded is saved however the loop ends.
+  const logs: RunEvent[][] = [];
+  try {
+    for (let i = 0; i < options.rollouts && !io.signal.aborted; i++) {
+      if (!options.json && options.rollouts > 1) io.stdout.write(formatRunHeader(`Rollout ${i + 1}/${options.rollouts}`, style));
+      const printer = createRunPrinter(io.stdout, style, options.json);
+      const events: RunEvent[] = [];
+      logs.push(events);
+      const result = await runPrepared(prepared, options.task, io.signal, (event) => {
+        if (options.save !== undefined) events.push(event);
+        printer.onEvent(event);
+      });
+      const summary = printer.finish(result, { counterfactualModel: prepared.counterfactualModel, expected: options.expected });
+      // A rollout stopped by Ctrl-C is no sample of the task: it must not enter the reward as a loss.
+      if (result.stopReason !== 'aborted') runs.push(summary.error === undefined ? { result, summary } : { result, error: summary.error, summary });
+    }
+  } finally {
+    if (options.save !== undefined) reportSaved(options.save, saveRunFile(options.save, logs), io);
   }
 
   const first = runs[0];
@@ -152,6 +160,14 @@ async function runSingle(options: {
   return exitCodeFor(
     runs.map(({ result }) => result.stopReason),
     io.signal.aborted,
+  );
+}
+
+function reportSaved(path: string, runs: number, io: CliIo): void {
+  io.stderr.write(
+    runs === 0
+      ? `Nothing was recorded: "${path}" was not written.\n`
+      : `Saved ${runs === 1 ? 'the run' : `${runs} runs`} to ${path} ("orchestra replay ${path}" prints ${runs === 1 ? 'it' : 'them'} again).\n`,
   );
 }
 

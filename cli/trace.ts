@@ -5,7 +5,8 @@
 import type { LedgerEntry, RunEvent, RunEventOf, StopReason, ToolCounts } from '../workers/engine/events.ts';
 import { formatUsd } from '../workers/engine/ledger.ts';
 import { formatCount, formatSeconds, oneLine, type Style } from './format.ts';
-import type { GroupSummary, RunSummary } from './summary.ts';
+import type { RunResult } from '../workers/engine/run.ts';
+import { createRunWatcher, summarizeRun, type GroupSummary, type RunSummary } from './summary.ts';
 
 /** How much of the orchestrator's streamed text a step shows before "…". */
 const STREAM_CHARS = 320;
@@ -134,6 +135,36 @@ export function createTracePrinter(out: TraceWriter, style: Style): (event: RunE
     out.write(style.dim(streaming ? piece : `  ${piece}`));
     streaming = true;
   }
+}
+
+export interface RunPrinter {
+  onEvent(event: RunEvent): void;
+  /** Once the run has finished: its summary, and in the trace its result block. The summary
+   * line of --json is the caller's to print (rollouts end with the group's). */
+  finish(result: RunResult, extra: { counterfactualModel: string | undefined; expected?: string }): RunSummary;
+}
+
+/** How `run` prints a run as it goes and `replay` prints a recorded one: the trace, or with
+ * `json` the events, one JSON line each. */
+export function createRunPrinter(out: TraceWriter, style: Style, json: boolean): RunPrinter {
+  const watcher = createRunWatcher();
+  const print = json ? (event: RunEvent) => out.write(`${JSON.stringify(event)}\n`) : createTracePrinter(out, style);
+  return {
+    onEvent(event) {
+      watcher.onEvent(event);
+      print(event);
+    },
+    finish(result, extra) {
+      const summary = summarizeRun(result, { ...extra, error: watcher.fatalError() });
+      if (!json) out.write(formatResultBlock(summary, style));
+      return summary;
+    },
+  };
+}
+
+/** The line above each of several runs printed one after another. */
+export function formatRunHeader(label: string, style: Style): string {
+  return `\n${style.bold(`━━ ${label} ━━`)}\n`;
 }
 
 function describeTarget(event: RunEventOf<'tool_call'>): string {

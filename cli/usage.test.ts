@@ -84,6 +84,7 @@ describe('orchestra validate, tasks and help', () => {
       runCli(['reward', '--help']),
       runCli(['validate', '--help']),
       runCli(['tasks', '--help']),
+      runCli(['replay', '--help']),
     ]);
     expect(tasks.code).toBe(0);
     const printed = jsonLines<{ id: string; question: string; answer: string }>(tasks.stdout);
@@ -95,5 +96,8 @@ describe('orchestra validate, tasks and help', () => {
       expect(help.stdout).toContain('Usage:');
     }
     expect(helps[1]?.stdout).toContain('--rollouts <N>');
+    expect(helps[1]?.stdout).toContain('--save <file.json>');
+    expect(helps[5]?.stdout).toContain('--run <id>');
+    expect(helps[0]?.stdout).toMatch(/^ {2}replay {5}/m);
   }, 30_000);
 });

@@ -8,7 +8,7 @@ export const EXIT_CODES = {
   ok: 0,
   /** The run stopped on an error, a limit or invalid output. */
   failed: 1,
-  /** Bad arguments, an unreadable or invalid configuration, a missing API key variable. */
+  /** Bad arguments, an unreadable or invalid configuration or run file, a missing API key variable. */
   usage: 2,
   /** Ctrl-C. */
   interrupted: 130,
@@ -29,17 +29,19 @@ export const MAIN_USAGE = `Usage: orchestra <command> [options]
 
 Commands:
   run        Run a task (or a batch of tasks) through the orchestrator, with a live trace
+  replay     Print the trace of runs saved with "run --save", calling nothing
   reward     Compute the paper's group reward and advantages for a set of rollouts
   eval       Run a suite of tasks under several policies and report accuracy, cost and latency
   validate   Check a configuration file and show what it resolves to
   tasks      Print the built-in sample multi-hop tasks as JSONL
 
 Run "orchestra <command> --help" for the options of a command.
-Exit codes: 0 ended normally, 1 the run stopped on an error or a limit, 2 usage or
-configuration error, 130 interrupted (Ctrl-C).`;
+Exit codes: 0 ended normally, 1 the run stopped on an error or a limit, 2 usage,
+configuration or run-file error, 130 interrupted (Ctrl-C).`;
 
 export const RUN_USAGE = `Usage:
   orchestra run --config <file> --task "<text>" [--json] [--rollouts N] [--correct "<answer>"]
+                [--save <file.json>]
   orchestra run --config <file> --tasks <file.jsonl> --out <file.jsonl> [--concurrency K]
 
 One task:
@@ -50,6 +52,9 @@ One task:
   --correct <answer>     the expected answer; a rollout is correct when its answer equals it
                          after normalisation (case, accents, punctuation, articles and number
                          formatting aside: "558,457" = "558457"). Rewards need it.
+  --save <file.json>     write the run (every rollout) to a run file when it ends, also when it
+                         stops on an error or Ctrl-C (what was recorded until then; a second
+                         Ctrl-C quits without saving). "orchestra replay" prints it again.
 
 A batch:
   --tasks <file.jsonl>   one {"id", "question" or "task", "answer"?} per line (the suite format
@@ -63,6 +68,24 @@ A batch:
 API keys are read from the environment variables the configuration names (apiKeyEnv).
 With --rollouts, the summary's top-level figures are the group's: cost, turns and tool counts
 summed, latency the group's wall time, the most common answer; each rollout is in "rollouts".`;
+
+export const REPLAY_USAGE = `Usage: orchestra replay <file.json> [--run <id>] [--json]
+
+Prints the runs of a run file (as "orchestra run --save" writes it) as "orchestra run"
+printed them: the trace and the result block of each, from the recorded events alone.
+Nothing is called: no model, no search, no network. A run cut off before it finished (a
+closed tab) prints up to where its log ends.
+
+  --run <id>   only the run with this id
+  --json       the recorded events as JSON, one per line, then each finished run's summary
+               line, as "orchestra run --json" prints them
+  -h, --help   show this help
+
+What the file cannot give is not shown: whether an answer was correct ("run --correct" is not
+recorded) and the group reward of rollouts.
+Exit codes: 0 every run of the file printed, 1 some runs could not be read and were left out
+(each named on stderr; the others printed), 2 the file cannot be read at all, or no run has
+that id.`;
 
 export const REWARD_USAGE = `Usage: orchestra reward --input <file.json | ->
 
@@ -141,8 +164,13 @@ type Options = NonNullable<ParseArgsConfig['options']>;
 
 /** Parses `argv` strictly (unknown flags, missing values and stray words are errors). */
 export function parseCommandArgs<const T extends Options>(argv: string[], options: T, usage: string) {
+  return parseCommandLine(argv, options, usage, false).values;
+}
+
+/** Parses `argv` strictly, with words that are no flag's value allowed when `positionals`. */
+export function parseCommandLine<const T extends Options>(argv: string[], options: T, usage: string, positionals = true) {
   try {
-    return parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
+    return parseArgs({ args: argv, options, strict: true, allowPositionals: positionals });
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error), usage);
   }

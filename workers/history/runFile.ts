@@ -9,7 +9,7 @@ import { ConfigError, parseConfig } from '../engine/config.ts';
 import type { RunEvent } from '../engine/events.ts';
 import { preferenceSchema } from '../engine/preferenceSchema.ts';
 import { z } from '../engine/zod.ts';
-import { migrateRunLog } from './runLog.ts';
+import { migrateRunLog, newerLogProblem } from './runLog.ts';
 
 export const RUN_FILE_FORMAT = 'orchestra-playground/runs';
 export const RUN_FILE_VERSION = 1;
@@ -39,7 +39,17 @@ export function writeRunFile(runs: readonly RunFileRun[], exportedAt = new Date(
   return `${JSON.stringify(file)}\n`;
 }
 
-export type ReadRunFileOutcome = { ok: true; runs: RunFileRun[]; warnings: string[] } | { ok: false; problems: string[] };
+export type ReadRunFileOutcome =
+  /** `leftOut`: how many runs of the file could not be read (each has a "Left out:" warning). */
+  | { ok: true; runs: RunFileRun[]; warnings: string[]; leftOut: number }
+  | { ok: false; problems: string[] };
+
+/** Why a file of this many bytes is not read, or null. Callers that know the size before reading
+ * (a File, a stat) ask first; readRunFile asks again of the text. */
+export function runFileSizeProblem(bytes: number): string | null {
+  if (bytes <= MAX_RUN_FILE_BYTES) return null;
+  return `The file is ${(bytes / 1048576).toFixed(1)} MB; run files are read up to ${MAX_RUN_FILE_BYTES / 1048576} MB. Export fewer runs at a time.`;
+}
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 const count = z.number().int().nonnegative();
@@ -160,7 +170,8 @@ const eventSchema = z.discriminatedUnion('type', [
     name: text,
     ok: z.boolean(),
     content: text,
-    detail: json,
+    // Absent when the call failed before its work gave any (JSON drops an undefined field).
+    detail: json.optional(),
     error: text.optional(),
     latencyMs: finite,
     parentCallId: text.optional(),
@@ -172,9 +183,13 @@ const eventSchema = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('run_finished'), stopReason: stopReasonSchema, answer: text.nullable(), totals: totalsSchema }),
 ]);
 
-const envelopeSchema = z.object({
+// Read first: a newer version's file may have another shape, and saying so is what helps.
+const headerSchema = z.object({
   format: z.literal(RUN_FILE_FORMAT, { error: `is not "${RUN_FILE_FORMAT}": this is not a run file of the playground` }),
   version: z.number().int().min(1),
+});
+
+const envelopeSchema = headerSchema.extend({
   exportedAt: text.optional(),
   runs: z.array(z.unknown()).max(MAX_RUNS_PER_FILE, `holds more than ${MAX_RUNS_PER_FILE.toLocaleString('en')} runs`),
 });
@@ -196,70 +211,117 @@ function problemsOf(prefix: string, error: z.ZodError): string[] {
 /** Reads a run file's text. Runs that cannot be read are left out, each with its reasons; the
  * file as a whole fails only when nothing in it can be read. */
 export function readRunFile(content: string): ReadRunFileOutcome {
-  if (content.length > MAX_RUN_FILE_BYTES) {
-    return { ok: false, problems: [`The file is ${(content.length / 1048576).toFixed(0)} MB; run files are read up to ${MAX_RUN_FILE_BYTES / 1048576} MB. Export fewer runs at a time.`] };
-  }
+  // UTF-8 takes at most 3 bytes per UTF-16 unit, so shorter text needs no counting.
+  const tooLarge = runFileSizeProblem(content.length * 3 > MAX_RUN_FILE_BYTES ? utf8Bytes(content) : content.length);
+  if (tooLarge !== null) return { ok: false, problems: [tooLarge] };
+  if (content.trim() === '') return { ok: false, problems: ['The file is empty.'] };
   let parsed: unknown;
   try {
-    parsed = JSON.parse(content);
+    // A byte-order mark (an editor's, on Windows) is no part of the JSON; Node's reader keeps it.
+    parsed = JSON.parse(content.charCodeAt(0) === 0xfeff ? content.slice(1) : content);
   } catch (error) {
-    const truncated = /end of (JSON )?input|Unterminated/i.test((error as Error).message);
     return {
       ok: false,
-      problems: [truncated ? 'The file ends in the middle of its JSON: it was cut short (an unfinished download or copy?).' : `The file is not JSON: ${(error as Error).message}`],
+      problems: [
+        endsInsideValue(content)
+          ? 'The file ends in the middle of its JSON: it was cut short (an unfinished download or copy?).'
+          : `The file is not JSON: ${(error as Error).message}`,
+      ],
     };
   }
-  const envelope = envelopeSchema.safeParse(parsed);
-  if (!envelope.success) return { ok: false, problems: problemsOf('file', envelope.error).slice(0, MAX_PROBLEMS) };
-  if (envelope.data.version > RUN_FILE_VERSION) {
-    return { ok: false, problems: [`The file is run-file version ${envelope.data.version}, made by a newer version of the playground; this one reads up to version ${RUN_FILE_VERSION}.`] };
+  const header = headerSchema.safeParse(parsed);
+  if (!header.success) return { ok: false, problems: capped(problemsOf('file', header.error)) };
+  if (header.data.version > RUN_FILE_VERSION) {
+    return { ok: false, problems: [`The file is run-file version ${header.data.version}, made by a newer version of the playground; this one reads up to version ${RUN_FILE_VERSION}.`] };
   }
+  const envelope = envelopeSchema.safeParse(parsed);
+  if (!envelope.success) return { ok: false, problems: capped(problemsOf('file', envelope.error)) };
 
   const runs: RunFileRun[] = [];
   const problems: string[] = [];
   const warnings: string[] = [];
+  const ids = new Map<string, number>();
+  let leftOut = 0;
   envelope.data.runs.forEach((value, index) => {
-    const at = `runs[${index}]`;
-    const head = runHeadSchema.safeParse(value);
-    if (!head.success) {
-      problems.push(...problemsOf(at, head.error));
+    const read = readRun(value, `runs[${index}]`, ids);
+    if ('problems' in read) {
+      problems.push(...read.problems);
+      leftOut += 1;
       return;
     }
-    const events: RunEvent[] = [];
-    for (const [eventIndex, raw] of head.data.events.entries()) {
-      const event = eventSchema.safeParse(raw);
-      if (!event.success) {
-        problems.push(...problemsOf(`${at}.events[${eventIndex}]`, event.error).slice(0, 3));
-        return;
-      }
-      if (event.data.runId !== head.data.id) {
-        problems.push(`${at}.events[${eventIndex}].runId: "${event.data.runId}" is not the run’s id "${head.data.id}"`);
-        return;
-      }
-      events.push(event.data as RunEvent);
-    }
-    const migrated = migrateRunLog(events);
-    if (!migrated.ok) {
-      problems.push(`${at}: ${migrated.problem}`);
-      return;
-    }
-    const first = migrated.events[0] as Extract<RunEvent, { type: 'run_started' }>;
-    if (first.config !== null) {
-      try {
-        first.config = parseConfig(first.config);
-      } catch (error) {
-        // The trace does not need it; only a fork does.
-        first.config = null;
-        const detail = error instanceof ConfigError ? error.problems[0] : (error as Error).message;
-        warnings.push(`${at}: its config could not be read (${detail}), so it cannot be run again from a step.`);
-      }
-    }
-    runs.push({ id: head.data.id, ...(head.data.name === undefined ? {} : { name: head.data.name }), events: migrated.events });
+    ids.set(read.run.id, index);
+    runs.push(read.run);
+    if (read.warning !== undefined) warnings.push(read.warning);
   });
   if (runs.length === 0) {
     return { ok: false, problems: problems.length > 0 ? capped(problems) : ['The file holds no runs.'] };
   }
-  return { ok: true, runs, warnings: [...capped(problems).map((problem) => `Left out: ${problem}`), ...warnings] };
+  return { ok: true, runs, warnings: [...capped(problems).map((problem) => `Left out: ${problem}`), ...warnings], leftOut };
+}
+
+/** One run of a file, at `at`, given the ids of the runs read before it. */
+function readRun(value: unknown, at: string, ids: ReadonlyMap<string, number>): { run: RunFileRun; warning?: string } | { problems: string[] } {
+  const head = runHeadSchema.safeParse(value);
+  if (!head.success) return { problems: problemsOf(at, head.error) };
+  const { id, name } = head.data;
+  const earlier = ids.get(id);
+  if (earlier !== undefined) return { problems: [`${at}.id: "${id}" is the id of runs[${earlier}] too (a run is in the file twice?)`] };
+  const newer = newerLogProblem(head.data.events[0]);
+  if (newer !== null) return { problems: [`${at}: ${newer}`] };
+  const events: RunEvent[] = [];
+  for (const [eventIndex, raw] of head.data.events.entries()) {
+    const event = eventSchema.safeParse(raw);
+    if (!event.success) return { problems: problemsOf(`${at}.events[${eventIndex}]`, event.error).slice(0, 3) };
+    if (event.data.runId !== id) {
+      return { problems: [`${at}.events[${eventIndex}].runId: "${event.data.runId}" is not the run’s id "${id}"`] };
+    }
+    events.push(event.data as RunEvent);
+  }
+  const migrated = migrateRunLog(events);
+  if (!migrated.ok) return { problems: [`${at}: ${migrated.problem}`] };
+  const run: RunFileRun = { id, ...(name === undefined ? {} : { name }), events: migrated.events };
+  const first = migrated.events[0] as Extract<RunEvent, { type: 'run_started' }>;
+  if (first.config === null) return { run };
+  try {
+    first.config = parseConfig(first.config);
+    return { run };
+  } catch (error) {
+    // The trace does not need it; only a fork does.
+    first.config = null;
+    const detail = error instanceof ConfigError ? error.problems[0] : (error as Error).message;
+    return { run, warning: `${at}: its config could not be read (${detail}), so it cannot be run again from a step.` };
+  }
+}
+
+/** Whether JSON text stops inside a string or an unclosed [ or {: what a cut-short file looks
+ * like, whatever words the engine's JSON.parse uses for it. */
+function endsInsideValue(text: string): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) depth++;
+    else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return inString || depth > 0;
+}
+
+function utf8Bytes(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c < 0xdc00 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
 }
 
 function capped(problems: string[]): string[] {

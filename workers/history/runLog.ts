@@ -6,6 +6,7 @@
 
 import { RUN_LOG_SCHEMA_VERSION, type ProtocolName, type RunEvent, type StopReason } from '../engine/events.ts';
 import { PREFERENCE_PRESETS, type PreferencePresetName, type PreferenceVector } from '../engine/preferences.ts';
+import type { RunResult } from '../engine/run.ts';
 
 /** What a history list shows of a run, kept beside its events and updated as they arrive. */
 export interface RunSummary {
@@ -82,6 +83,15 @@ export function presetOf(vector: PreferenceVector | null): PreferencePresetName 
 
 export type MigrateOutcome = { ok: true; events: RunEvent[] } | { ok: false; problem: string };
 
+/** Why a log that begins with `first` was recorded by a newer version than this one reads, or
+ * null. Readers ask before checking the events: a newer version's events may have another shape,
+ * and "update the playground" is the one useful thing to say about them. */
+export function newerLogProblem(first: unknown): string | null {
+  const version = (first as { schemaVersion?: unknown } | null)?.schemaVersion;
+  if (typeof version !== 'number' || !(version > RUN_LOG_SCHEMA_VERSION)) return null;
+  return `it was recorded by a newer version of the playground (run log version ${version}; this one reads up to ${RUN_LOG_SCHEMA_VERSION}): update the playground to open it`;
+}
+
 /**
  * Brings a stored log to RUN_LOG_SCHEMA_VERSION, or says why it cannot: a log recorded by a newer
  * version is refused whole (never half-shown). Version 0 is the form before logs were stored:
@@ -94,14 +104,19 @@ export function migrateRunLog(events: readonly RunEvent[]): MigrateOutcome {
   if (typeof version !== 'number' || !Number.isInteger(version) || version < 0) {
     return { ok: false, problem: `its schemaVersion (${JSON.stringify(version)}) is not a version number` };
   }
-  if (version > RUN_LOG_SCHEMA_VERSION) {
-    return {
-      ok: false,
-      problem: `it was recorded by a newer version of the playground (run log version ${version}; this one reads up to ${RUN_LOG_SCHEMA_VERSION}): update the playground to open it`,
-    };
-  }
-  if (version === RUN_LOG_SCHEMA_VERSION) return { ok: true, events: [...events] };
-  return { ok: true, events: [{ ...first, schemaVersion: RUN_LOG_SCHEMA_VERSION, config: first.config ?? null, preference: first.preference ?? null }, ...events.slice(1)] };
+  const newer = newerLogProblem(first);
+  if (newer !== null) return { ok: false, problem: newer };
+  // An absent config or preference reads as none, in any version: the run was not started from one.
+  const start = { ...first, schemaVersion: RUN_LOG_SCHEMA_VERSION, config: first.config ?? null, preference: first.preference ?? null };
+  return { ok: true, events: [start, ...events.slice(1)] };
+}
+
+/** What the run returned, read back from its log; null while the log has no run_finished (the
+ * run is going on, or was cut off). */
+export function resultOf(events: readonly RunEvent[]): RunResult | null {
+  const finished = events.findLast((event) => event.type === 'run_finished');
+  if (finished?.type !== 'run_finished') return null;
+  return { runId: finished.runId, stopReason: finished.stopReason, answer: finished.answer, totals: finished.totals };
 }
 
 /** The steps of a log, as [index of its step_started, step number], in order. */
