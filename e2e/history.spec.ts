@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type LaunchOptions, type Page } from '@playwright/test';
 import type { Scenario } from './fixtures/scenario.ts';
+import { makeTempDir, runCli, writeConfig } from './fixtures/cliHarness.ts';
 import type { ScriptedServer } from './fixtures/scriptedServer.ts';
 import { expect, loadScenario, Playground as PlaygroundPage, scriptedConfig, test, type Playground } from './support/playground.ts';
 
@@ -131,7 +132,7 @@ test.describe('run history', () => {
       ['newer.json', JSON.stringify({ ...good, version: 9 }), /newer version of the playground/],
       ['other.json', JSON.stringify({ format: 'something-else', version: 1, runs: [] }), /not a run file/],
       ['bad-event.json', JSON.stringify({ ...good, runs: [{ id: 'a', events: [{ type: 'step_started', runId: 'a', t: 0, step: 'two' }] }] }), /runs\[0\]\.events\[0\]\.step/],
-      ['huge.json', huge, /50 MB; run files are read up to/],
+      ['huge.json', huge, /50.0 MB; run files are read up to/],
     ];
     // A heartbeat on the page: the longest gap between timer ticks while files are read.
     await page.evaluate(() => {
@@ -300,4 +301,37 @@ test('runs a stored run again after step 2 under another preference: no request 
   const history = await historyRows(page);
   await expect(history.rows).toHaveCount(2);
   await expect(history.rows.first()).toContainText('forked from step 2');
+});
+
+test('imports and replays a run the CLI saved, and the CLI replays what the playground exported', async ({ playground, page, scripted }) => {
+  test.setTimeout(120_000);
+  const server = await scripted.start(loadScenario('cli-paper-server'));
+  const dir = makeTempDir();
+  const { path } = writeConfig(dir, 'local-scripted.json', server.url, (config) => {
+    config.orchestrator.toolMode = 'server';
+  });
+  const saved = join(dir, 'cli-run.json');
+  const cli = await runCli(['run', '--config', path, '--task', TASK, '--save', saved]);
+  expect(cli.code).toBe(0);
+
+  await page.goto('/');
+  const { panel, rows } = await historyRows(page);
+  await panel.getByTestId('history-import-input').setInputFiles(saved);
+  await expect(panel.getByRole('status')).toContainText('Imported 1 run');
+  await rows.first().getByRole('button', { name: 'Replay' }).click();
+  const banner = page.getByTestId('stored-run-banner');
+  await banner.getByRole('combobox').selectOption('instant');
+  await expect(playground.runStatus).toContainText('Answered');
+  await expect(playground.steps()).toHaveCount(2);
+  await expect(playground.trace).toContainText('558,457');
+
+  // And back: the playground's export replays in the CLI, calling nothing.
+  const requests = server.requests.length;
+  const download = page.waitForEvent('download');
+  await rows.first().getByRole('button', { name: 'Export' }).click();
+  const exported = await (await download).path();
+  const replay = await runCli(['replay', exported]);
+  expect(replay.code).toBe(0);
+  expect(replay.stdout).toContain('558,457');
+  expect(server.requests.length).toBe(requests);
 });
