@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { chromium, type LaunchOptions, type Page } from '@playwright/test';
 import type { Scenario } from './fixtures/scenario.ts';
 import { makeTempDir, runCli, writeConfig } from './fixtures/cliHarness.ts';
+import { syntheticRun } from './fixtures/syntheticRun.ts';
 import type { ScriptedServer } from './fixtures/scriptedServer.ts';
 import { expect, loadScenario, Playground as PlaygroundPage, scriptedConfig, test, type Playground } from './support/playground.ts';
 
@@ -334,4 +335,20 @@ test('imports and replays a run the CLI saved, and the CLI replays what the play
   expect(replay.code).toBe(0);
   expect(replay.stdout).toContain('558,457');
   expect(server.requests.length).toBe(requests);
+});
+
+test('opens and replays a long stored run: the virtualised trace shows its steps', async ({ playground, page }) => {
+  const events = syntheticRun('long-run', 1, 40);
+  const file = JSON.stringify({ format: 'orchestra-playground/runs', version: 1, exportedAt: new Date().toISOString(), runs: [{ id: 'long-run', events }] });
+  await page.goto('/');
+  const { panel, rows } = await historyRows(page);
+  await panel.getByTestId('history-import-input').setInputFiles({ name: 'long.json', mimeType: 'application/json', buffer: Buffer.from(file) });
+  await expect(panel.getByRole('status')).toContainText('Imported 1 run');
+  await rows.first().getByRole('button', { name: 'Open' }).click();
+  await expect(playground.trace).toContainText('40 steps');
+  await expect(playground.steps().first()).toBeVisible();
+  await rows.first().getByRole('button', { name: 'Replay' }).click();
+  await page.getByTestId('stored-run-banner').getByRole('combobox', { name: 'Speed' }).selectOption('instant');
+  await expect(playground.runStatus).toContainText('Answered');
+  await expect(playground.steps().first()).toBeVisible();
 });

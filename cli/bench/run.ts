@@ -7,18 +7,20 @@
 //   npm run bench -- --only ui --dist dist         measure and serve an existing build
 //   npm run bench -- --only sandbox --dist dist-e2e  the same with the harness pages (vite build --mode e2e)
 //   npm run bench -- --only stream --profile       say where long tasks spend their time
+//   npm run bench -- --only history                the History list with 5,000 stored runs
 //   npm run bench -- --json
 
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { runEngineBenchmarks } from './engine.bench.ts';
+import { formatHistoryReport, runHistoryBenchmark } from './history.bench.ts';
 import { formatEvalReport, runEvalBenchmarks } from './eval.bench.ts';
 import { formatSandboxReport, runSandboxBenchmarks } from './sandbox.bench.ts';
 import { formatUiReport, runUiBenchmarks } from './ui.bench.ts';
 
 const TARGET_TURN_OVERHEAD_MS = 0.2;
 const TARGET_CONTEXT_MS = 2;
-const PARTS = ['engine', 'eval', 'ui', 'bundle', 'stream', 'sandbox'] as const;
+const PARTS = ['engine', 'eval', 'ui', 'bundle', 'stream', 'sandbox', 'history'] as const;
 type Part = (typeof PARTS)[number];
 
 const fmt = (ms: number) => `${ms.toFixed(4)} ms`;
@@ -75,8 +77,12 @@ async function main() {
     ? await runSandboxBenchmarks({ log, ...(options.distDir !== undefined ? { distDir: options.distDir } : {}) })
     : undefined;
 
+  const history = wants('history')
+    ? await runHistoryBenchmark({ log, ...(options.distDir !== undefined ? { distDir: options.distDir } : {}) })
+    : undefined;
+
   if (options.json) {
-    console.log(JSON.stringify({ machine: machine(), date: new Date().toISOString(), engine, evaluation, ui, sandbox }, null, 2));
+    console.log(JSON.stringify({ machine: machine(), date: new Date().toISOString(), engine, evaluation, ui, sandbox, history }, null, 2));
     return;
   }
   console.log(`Benchmarks on ${machine()}, ${new Date().toISOString().slice(0, 10)}\n`);
@@ -87,6 +93,7 @@ async function main() {
   if (ui) console.log(formatUiReport(ui));
   if ((engine || evaluation || ui) && sandbox) console.log('');
   if (sandbox) console.log(formatSandboxReport(sandbox));
+  if (history) console.log(`\n${formatHistoryReport(history)}`);
 }
 
 function printEngine(engine: Awaited<ReturnType<typeof runEngineBenchmarks>>) {

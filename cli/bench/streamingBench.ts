@@ -69,6 +69,8 @@ export interface StreamingResult {
   longFrames: Durations & { styleAndLayoutMs: number; scripts: TimeShare[] };
   /** The page's JS heap (main thread; CDP Runtime.getHeapUsage), bytes. */
   heap: { beforeRun: number; afterRun: number; afterRunCollected: number };
+  /** The run as the history stored it while it streamed (IndexedDB), JSON characters in all and per step. */
+  stored: { bytes: number; batches: number; bytesPerStep: number };
   domNodes: number;
   /** Of those, elements inside SVG (the charts). */
   svgNodes: number;
@@ -116,6 +118,8 @@ export async function runStreamingBenchmark(options: StreamingOptions): Promise<
       if (message.type() === 'error') consoleErrors.push(message.text());
     });
     page.on('pageerror', (error) => consoleErrors.push(`uncaught: ${error.message}`));
+    // tsx names functions with an `__name` helper that functions sent to the page would miss.
+    await page.addInitScript({ content: 'globalThis.__name = (fn) => fn;' });
     await page.addInitScript(observeLongTasks);
     const cdp = await context.newCDPSession(page);
 
@@ -155,6 +159,7 @@ export async function runStreamingBenchmark(options: StreamingOptions): Promise<
     const during = (start: number) => start >= runStart && start <= runEnd;
     const longFrames = record.frames.filter((frame) => during(frame.startTime));
     const svgNodes = await page.evaluate(() => document.querySelectorAll('svg *').length);
+    const stored = await page.evaluate(storedRunSize);
     const stepArticlesInDom = await page.getByRole('region', { name: 'Trace' }).getByRole('article').count();
 
     if (!status.includes(MAX_TURNS_STATUS)) {
@@ -187,6 +192,7 @@ export async function runStreamingBenchmark(options: StreamingOptions): Promise<
         scripts: frameScripts(longFrames, options, resolve),
       },
       heap: { beforeRun: heapBeforeRun, afterRun: heapAfterRun, afterRunCollected: heapAfterCollected },
+      stored: { ...stored, bytesPerStep: Math.round(stored.bytes / steps) },
       domNodes,
       svgNodes,
       consoleErrors,
@@ -201,6 +207,22 @@ export async function runStreamingBenchmark(options: StreamingOptions): Promise<
 }
 
 /** Runs in the page before its scripts: records long tasks and long animation frames. */
+/** What the history kept of the run (app/storage/runHistoryDb.ts): its batches, as JSON characters. */
+async function storedRunSize(): Promise<{ bytes: number; batches: number }> {
+  const db = await new Promise<IDBDatabase>((resolve, reject) => {
+    const request = indexedDB.open('orchestra-playground-history');
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  const batches = await new Promise<unknown[]>((resolve, reject) => {
+    const request = db.transaction('batches').objectStore('batches').getAll();
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  db.close();
+  return { bytes: batches.reduce<number>((sum, batch) => sum + JSON.stringify((batch as { events: unknown }).events).length, 0), batches: batches.length };
+}
+
 function observeLongTasks(): void {
   const record: PageRecord = { longTasks: [], frames: [] };
   Object.defineProperty(window, '__bench', { value: record });

@@ -128,6 +128,7 @@ function formatStreaming(s: StreamingResult): string[] {
     `  long animation frames while streaming: ${tasks(s.longFrames)}, style and layout ${ms(s.longFrames.styleAndLayoutMs)}`,
     ...(s.longFrames.scripts.length ? ['  scripts in those frames:', ...shares(s.longFrames.scripts)] : []),
     `  JS heap (main thread)  before ${mb(s.heap.beforeRun)}, after ${mb(s.heap.afterRun)}, after GC ${mb(s.heap.afterRunCollected)}; DOM nodes ${s.domNodes} (${s.svgNodes} of them in SVG charts)`,
+    `  stored in history  ${mb(s.stored.bytes)} in ${s.stored.batches} batches, ${s.stored.bytesPerStep.toLocaleString('en')} bytes a step (JSON characters)`,
     `  load average (1 min)   ${s.loadAverage[0].toFixed(2)} before, ${s.loadAverage[1].toFixed(2)} after`,
   ];
   if (s.consoleErrors.length > 0) lines.push(`  console errors: ${s.consoleErrors.length}, first: ${s.consoleErrors[0]}`);

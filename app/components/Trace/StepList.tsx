@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, type RefObject } from 'react';
+import { useEffect } from 'react';
 import { useRunStore } from '../../state/runStore.ts';
 import { ErrorBoundary } from '../ErrorBoundary/index.tsx';
 import { StepCard } from './StepCard.tsx';
@@ -26,11 +26,11 @@ export function PlainSteps({ count }: { count: number }) {
 }
 
 /** Steps in a scroller, rendering only those in view; rows are measured as they render. */
-export function VirtualSteps({ count, scrollerRef }: { count: number; scrollerRef: RefObject<HTMLDivElement | null> }) {
+export function VirtualSteps({ count, scroller }: { count: number; scroller: HTMLDivElement | null }) {
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer re-renders this component itself
   const virtualizer = useVirtualizer({
     count,
-    getScrollElement: () => scrollerRef.current,
+    getScrollElement: () => scroller,
     estimateSize: () => ESTIMATED_CARD_PX,
     gap: CARD_GAP_PX,
     overscan: 4,

@@ -1,9 +1,9 @@
 // The trace: one card per orchestrator turn, streaming as the run goes, the final answer at the
 // end, and "What the model saw" for each turn. Long traces are virtualised.
 
-import { StoredRunTag } from '../StoredRun/StoredRunTag.tsx';
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useRunStore } from '../../state/runStore.ts';
+import { StoredRunTag } from '../StoredRun/StoredRunTag.tsx';
 import { FinalAnswer } from './FinalAnswer.tsx';
 import { ModelSawDialog } from './ModelSawDialog.tsx';
 import { PlainSteps, VIRTUALISE_FROM, VirtualSteps } from './StepList.tsx';
@@ -21,6 +21,14 @@ export function Trace() {
   const sectionRef = useRef<HTMLElement>(null);
   const scrollerRef = useRef<HTMLDivElement>(null);
   const contentRef = useRef<HTMLDivElement>(null);
+  // The virtualiser needs the scroller as state: a child's layout effects run before its parent's
+  // ref is set, so a trace that mounts with all its steps (a stored run) would find no scroller and
+  // render no card until something else re-rendered it.
+  const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
+  const attachScroller = useCallback((element: HTMLDivElement | null) => {
+    scrollerRef.current = element;
+    setScroller(element);
+  }, []);
 
   useEffect(() => traceUiActions.showRun(runId), [runId]);
   useTraceKeyboard(sectionRef);
@@ -52,12 +60,12 @@ export function Trace() {
             </button>
           </div>
         </div>
-        <div ref={scrollerRef} className="trace-scroller">
+        <div ref={attachScroller} className="trace-scroller">
           <div ref={contentRef}>
             {stepCount === 0 ? (
               <p className="muted trace-empty">{running ? 'Waiting for the first step…' : 'No steps.'}</p>
             ) : virtual ? (
-              <VirtualSteps count={stepCount} scrollerRef={scrollerRef} />
+              <VirtualSteps count={stepCount} scroller={scroller} />
             ) : (
               <PlainSteps count={stepCount} />
             )}
