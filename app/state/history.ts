@@ -28,7 +28,7 @@ export function loadHistory({ again = false } = {}): void {
   const { runs, loading } = useHistoryStore.getState();
   if (loading || (runs !== null && !again)) return;
   historyActions.loading();
-  listStoredRuns().then(historyActions.loaded, (error: unknown) => historyActions.loadFailed((error as Error).message));
+  listStoredRuns(historyActions.loadedNewest).then(historyActions.loaded, (error: unknown) => historyActions.loadFailed((error as Error).message));
 }
 
 /** A stored run that is not being recorded by this tab yet never finished: it was cut off. */

@@ -44,11 +44,15 @@ export const historyActions = {
     useHistoryStore.setState({ loading: true, loadProblem: null });
   },
   loaded(runs: RunSummary[]): void {
-    // Summaries written while the list was being read win over what was read.
+    // Summaries written while the list was being read (and the newest page) win over what was read.
     useHistoryStore.setState((state) => ({
       loading: false,
       runs: state.runs ? state.runs.reduce(upsert, runs) : runs,
     }));
+  },
+  /** The newest runs, shown while the rest are read. */
+  loadedNewest(runs: RunSummary[]): void {
+    useHistoryStore.setState((state) => (state.runs ? state : { runs }));
   },
   loadFailed(problem: string): void {
     useHistoryStore.setState({ loading: false, loadProblem: problem });

@@ -43,9 +43,38 @@ export async function appendRunEvents(runId: string, seq: number, events: RunEve
   });
 }
 
-/** Every stored run's summary, newest first. */
-export async function listStoredRuns(): Promise<RunSummary[]> {
-  return stored('read your run history', async () => (await (await historyDatabase.get()).getAllFromIndex('runs', 'startedAt')).reverse());
+/** Summaries read per transaction: a page is cloned onto the page's thread in a few ms. */
+const SUMMARY_PAGE = 500;
+/** The newest runs read first, so the list shows before the rest are read. */
+const FIRST_PAGE = 60;
+
+/**
+ * Every stored run's summary, newest first, read without a long task on the page's thread: the
+ * newest few at once (`onFirst`), then all of them in pages by id (each page a short task), sorted
+ * by date at the end.
+ */
+export async function listStoredRuns(onFirst?: (newest: RunSummary[]) => void): Promise<RunSummary[]> {
+  return stored('read your run history', async () => {
+    const db = await historyDatabase.get();
+    if (onFirst) {
+      const newest: RunSummary[] = [];
+      let cursor = await db.transaction('runs').store.index('startedAt').openCursor(null, 'prev');
+      while (cursor && newest.length < FIRST_PAGE) {
+        newest.push(cursor.value);
+        cursor = await cursor.continue();
+      }
+      onFirst(newest);
+    }
+    const all: RunSummary[] = [];
+    let after: string | null = null;
+    for (;;) {
+      const page: RunSummary[] = await db.getAll('runs', after === null ? undefined : IDBKeyRange.lowerBound(after, true), SUMMARY_PAGE);
+      all.push(...page);
+      if (page.length < SUMMARY_PAGE) break;
+      after = page[page.length - 1]!.id;
+    }
+    return all.sort((a, b) => (a.startedAt < b.startedAt ? 1 : a.startedAt > b.startedAt ? -1 : 0));
+  });
 }
 
 export async function readStoredSummary(runId: string): Promise<RunSummary | undefined> {

@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
+import { describeStopReason } from '../../app/errors/explain.ts';
 import { chromiumPath } from './previewServer.ts';
 import { parseScenario } from '../../e2e/fixtures/scenario.ts';
 import { startScriptedServer } from '../../e2e/fixtures/scriptedServer.ts';
@@ -16,7 +17,8 @@ export const STREAM_SCENARIO_FILE = 'e2e/fixtures/scenarios/bench-stream.json';
 const scenarioUrl = new URL(`../../${STREAM_SCENARIO_FILE}`, import.meta.url);
 const exampleConfigUrl = new URL('../examples/local-scripted.json', import.meta.url);
 const ORCHESTRATOR = 'nvidia/Nemotron-Orchestrator-8B';
-const MAX_TURNS_STATUS = 'Stopped: reached the maximum number of turns';
+// The status line's own words, so a change of wording cannot break the benchmark again.
+const MAX_TURNS_STATUS = describeStopReason('max_turns');
 const TASK = 'What is the population of the capital of Finland?';
 /** Where in the run (fractions of its steps) a Chromium trace is recorded, and for how long. */
 const TRACE_AT = [0.25, 0.5, 0.75, 0.95];

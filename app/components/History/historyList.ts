@@ -13,6 +13,19 @@ export const SORT_LABELS: Record<HistorySort, string> = {
   longest: 'Longest first',
 };
 
+/** Each run's searchable text, lower-cased once (a summary object is replaced, never changed, when
+ * its run changes). */
+const haystacks = new WeakMap<RunSummary, string>();
+
+function haystackOf(run: RunSummary): string {
+  let text = haystacks.get(run);
+  if (text === undefined) {
+    text = `${run.name ?? ''}\n${run.task}\n${run.answer ?? ''}\n${run.orchestratorModel}\n${run.protocol}\n${run.preset ?? ''}`.toLowerCase();
+    haystacks.set(run, text);
+  }
+  return text;
+}
+
 /** Runs whose name, task, answer, orchestrator, protocol or preset contain every word of `query`
  * (any case), in the order asked for. `runs` arrive newest first. */
 export function filterRuns(runs: readonly RunSummary[], query: string, sort: HistorySort): RunSummary[] {
@@ -21,7 +34,7 @@ export function filterRuns(runs: readonly RunSummary[], query: string, sort: His
     words.length === 0
       ? runs.slice()
       : runs.filter((run) => {
-          const haystack = `${run.name ?? ''}\n${run.task}\n${run.answer ?? ''}\n${run.orchestratorModel}\n${run.protocol}\n${run.preset ?? ''}`.toLowerCase();
+          const haystack = haystackOf(run);
           return words.every((word) => haystack.includes(word));
         });
   switch (sort) {

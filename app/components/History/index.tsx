@@ -133,7 +133,7 @@ export function HistoryPanel() {
       ) : (
         <>
           <p className="panel-hint history-count" aria-live="polite">
-            {shown.length === runs.length ? runCount(runs.length) : `${shown.length} of ${runCount(runs.length)}`}
+            {loading ? `Showing the newest ${runCount(runs.length)} · reading the rest…` : shown.length === runs.length ? runCount(runs.length) : `${shown.length} of ${runCount(runs.length)}`}
             {selected.length > 0 ? ` · ${selected.length} selected` : ''}
             {selected.length > 0 ? (
               <>
