@@ -8,7 +8,8 @@ import { PREFERENCE_PRESETS, preferenceInstruction, type PreferenceVector } from
 import type { PythonRunner } from '../../engine/ports.ts';
 import { runOrchestration } from '../../engine/run.ts';
 import { prepareRun } from '../../prepareRun.ts';
-import { checkCode, createDemoModel, DEMO_NOTICE } from './demoModels.ts';
+import { checkCode, createDemoModel } from './demoModels.ts';
+import { DEMO_NOTICE } from './notice.ts';
 import { readQuestion } from './reading.ts';
 import { chooseAlias, readPreference, strategyOf, wantsCode, type MenuAlias } from './route.ts';
 

@@ -9,11 +9,10 @@ import { BackendError } from '../../engine/errors.ts';
 import { estimatePromptTokens, estimateTokens } from '../../engine/tokens.ts';
 import type { ChatCompletion, ChatDelta, ChatMessage, ChatModel, ChatRequest, ToolSchema } from '../../engine/types.ts';
 import { documentsInPrompt, readDocuments, readQuestion, type CodeCheck, type Reading } from './reading.ts';
+import { DEMO_NOTICE } from './notice.ts';
 import { chooseAlias, describePreference, readMenu, readPreference, wantsCode } from './route.ts';
 
 export const DEMO_PROVIDER = 'demo';
-/** Shown wherever the demo appears: the status line, each step card, the CLI's trace. */
-export const DEMO_NOTICE = 'A scripted demo, not a model';
 export const DEMO_ORCHESTRATOR_MODEL = 'scripted-orchestrator';
 
 /** How long each scripted model takes to reply, so the route's time shows: the stand-ins for

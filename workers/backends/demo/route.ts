@@ -1,18 +1,10 @@
 // The scripted demo orchestrator's rules, written by hand to show the mechanics (a trained
 // orchestrator learns its own): it reads the preference line added to the task and the price and
-// latency of each alias from the tool menu, as a model would, and decides by these rules.
+// latency of each alias from the tool menu, as a model would, and decides by the rules that
+// notice.ts states in words.
 
 import { readAliasTable } from '../../engine/protocols/paper.ts';
 import type { ToolSchema } from '../../engine/types.ts';
-
-/** The rules in words: the demo's help text and its reasoning quote them. */
-export const DEMO_RULES = [
-  'Search, one look-up at a time, until the documents found answer the question.',
-  'Correctness weighs more than cost and latency together ("Best answer"): the priciest alias of each tool, taken as the strongest, and Python to check the figures before answering.',
-  'Correctness weighs at least as much as cost and as latency ("Balanced"): the middle-priced alias.',
-  'Otherwise the cheapest alias when cost weighs at least as much as latency ("Cheapest"), the fastest when latency weighs more ("Fastest").',
-  'An alias or tool set to "avoid" is never chosen (except the last answer alias left, since only an answer ends a run); one set to "prefer" is chosen first, and a preferred enhance_reasoning runs Python under any weights.',
-] as const;
 
 export interface DemoPreference {
   /** Percents as the instruction states them; null when the task carries no preference line. */
