@@ -85,6 +85,7 @@ export function startView(event: RunEventOf<'run_started'>): RunView {
     task: event.task,
     protocol: event.protocol,
     orchestratorModel: event.orchestratorModel,
+    ...(event.orchestratorNotice ? { orchestratorNotice: event.orchestratorNotice } : {}),
     tools: event.tools,
     instruction: event.instruction,
     limits: event.limits,
