@@ -94,10 +94,7 @@ function ProviderFields({ name, provider, problems }: { name: string; provider: 
         </Field>
       </div>
       {provider.kind === 'demo' ? (
-        <p className="muted">
-          Scripts that stand in for models (“Try the demo”): scripted-orchestrator, scripted-strong, scripted-mid and
-          scripted-small. Not models: their choices follow rules written by hand.
-        </p>
+        <p className="muted">“Try the demo”: scripts standing in for models, not models.</p>
       ) : provider.kind === 'webllm' ? (
         <p className="muted">Models of this provider run on this browser’s GPU: load them under “Models in this browser”.</p>
       ) : (

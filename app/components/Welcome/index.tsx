@@ -1,14 +1,13 @@
-import { useState, type ReactNode } from 'react';
-import { DEMO_NOTICE, DEMO_RULES } from '../../../workers/backends/demo/notice.ts';
-import { tryDemo } from '../../state/session.ts';
+import { lazy } from 'react';
 import { useDraftCheck } from '../../state/draftCheck.ts';
 import { setupActions, useSetupStore } from '../../state/setupStore.ts';
-import { viewActions, type SideTab } from '../../state/viewStore.ts';
 import { CapabilityReport } from '../Models/CapabilityReport.tsx';
+import { tryDemo } from '../../state/session.ts';
+import { TabLink } from './TabLink.tsx';
 import './Welcome.css';
 
-const SCRIPTED_SERVER_COMMAND =
-  'npx tsx e2e/fixtures/scriptedServer.ts --scenario e2e/fixtures/scenarios/cli-paper-prompt.json --port 4010';
+// "Try the demo" loads beside the config check's chunk, which this screen waits for anyway.
+const TryTheDemo = lazy(() => import('./TryTheDemo.tsx').then(({ TryTheDemo }) => ({ default: TryTheDemo })));
 
 /** The first screen: what orchestration is, and what to do next with what is configured. */
 export function Welcome() {
@@ -34,7 +33,7 @@ export function Welcome() {
         code, or hand the step to a stronger and pricier model. You see every step as it streams, what each one cost,
         and you steer its choices with your preferences for cost, speed and particular tools.
       </p>
-      <TryTheDemo />
+      <TryTheDemo tryDemo={tryDemo} models={<TabLink tab="models">Models</TabLink>} setup={<TabLink tab="setup">Setup</TabLink>} />
       <h3>What to do next</h3>
       <ol className="welcome-steps">
         {setAside && (
@@ -44,12 +43,10 @@ export function Welcome() {
         )}
         {source.kind === 'demo' ? (
           <li>
-            The scripted demo is loaded ({DEMO_NOTICE.toLowerCase()}).{' '}
+            The scripted demo is loaded.{' '}
             <button type="button" className="link-button" onClick={() => setupActions.leaveDemo()}>
               Back to your config
             </button>
-            , or load a model in <TabLink tab="models">Models</TabLink> or connect an endpoint in{' '}
-            <TabLink tab="setup">Setup</TabLink> for a real orchestrator.
           </li>
         ) : source.kind === 'example' ? (
           <li>
@@ -82,68 +79,9 @@ export function Welcome() {
           </li>
         )}
         <li>Type a task or pick a sample, choose your preferences, and press Run.</li>
-        <li>
-          Testing against a server? Run the scripted one the tests use from a clone (<code>{SCRIPTED_SERVER_COMMAND}</code>)
-          and import <code>cli/examples/local-scripted.json</code>.
-        </li>
       </ol>
       <h3>Models in this browser</h3>
       <CapabilityReport place="welcome" />
     </section>
-  );
-}
-
-/** One click runs a sample task on the scripted demo: no server, key or download. */
-function TryTheDemo() {
-  const [problem, setProblem] = useState<string | null>(null);
-  const [starting, setStarting] = useState(false);
-  const start = async () => {
-    setStarting(true);
-    setProblem(await tryDemo());
-    setStarting(false);
-  };
-  return (
-    <div className="welcome-demo">
-      <h3>Try it now</h3>
-      <p>
-        <button type="button" className="primary" onClick={() => void start()} aria-busy={starting}>
-          Try the demo
-        </button>{' '}
-        runs a sample question with nothing installed: no server, no key, no download.
-      </p>
-      <p className="welcome-demo-notice">
-        <strong>{DEMO_NOTICE}.</strong> Scripts stand in for the orchestrator and its experts; the search of the local
-        corpus and the Python they run are real. For a real orchestrator, load one in this browser (
-        <TabLink tab="models">Models</TabLink>) or connect an endpoint (<TabLink tab="setup">Setup</TabLink>).
-      </p>
-      {problem && (
-        <p className="task-problem" role="alert">
-          {problem}
-        </p>
-      )}
-      <details className="welcome-demo-rules">
-        <summary>How the demo decides</summary>
-        <p>
-          These rules are written by hand to show the mechanics: the script reads your preferences from the line added to
-          the task and each alias’s price and latency from the tool menu, as a model would. Choose “Cheapest” or “Best
-          answer” under Preferences and press Run again to see the route, the cost and the time change.
-        </p>
-        <ol>
-          {DEMO_RULES.map((rule) => (
-            <li key={rule}>{rule}</li>
-          ))}
-        </ol>
-        <p>A trained orchestrator learns its own choices; what it decides is what the playground shows with a real model.</p>
-      </details>
-    </div>
-  );
-}
-
-/** Opens one of the side tabs, from a sentence that names it. */
-function TabLink({ tab, children }: { tab: SideTab; children: ReactNode }) {
-  return (
-    <button type="button" className="link-button" onClick={() => viewActions.openSideTab(tab)}>
-      {children}
-    </button>
   );
 }

@@ -133,6 +133,14 @@ describe('the demo on the engine, over the real corpus', () => {
     expect(started && 'orchestratorNotice' in started && started.orchestratorNotice).toBe(DEMO_NOTICE);
   });
 
+  it('says, under the function-calling protocol, that it scripts the paper protocol only', async () => {
+    const config = parseConfig({ ...DEMO_CONFIG, protocol: 'function-calling' });
+    const prepared = prepareRun(config, { apiKey: () => undefined, retriever, python: recordingPython(), demoModel: (id) => createDemoModel(id, { replyMs: 0 }) });
+    const result = await runOrchestration({ ...prepared, task: tasks[0]!.question, onEvent: () => {} });
+    expect(result.stopReason).toBe('final_message');
+    expect(result.answer).toContain('paper protocol only');
+  });
+
   it('says so when a task is not one of the sample questions, instead of inventing an answer', async () => {
     const { result, route } = await runDemo('Who wrote Hamlet?', 'balanced');
     expect(route).toEqual(['search:search-2', 'answer:answer-2']);

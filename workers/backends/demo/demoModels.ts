@@ -164,7 +164,9 @@ function orchestratorTurn(request: ChatRequest, searches: SearchState): string {
     if (coder) return `<think>\n${thoughts.join(' ')} Before answering I check the figures with Python, using ${coder.why}.\n</think>\n\n${call('enhance_reasoning', coder.alias)}`;
   }
   const answer = chooseAlias('answer', menu.get('answer') ?? [], preference, true);
-  if (!answer) return `<think>\n${thoughts.join(' ')} The menu has no answer tool, so I cannot finish.\n</think>`;
+  if (!answer) {
+    return `<think>\n${thoughts.join(' ')} The menu has no answer tool.\n</think>\n\nThe scripted demo follows the paper protocol only (search, enhance_reasoning, answer): choose "Paper" under Task.`;
+  }
   return `<think>\n${thoughts.join(' ')} I hand the answer to ${answer.why}.\n</think>\n\n${call('answer', answer.alias)}`;
 }
 

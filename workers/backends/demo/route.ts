@@ -1,7 +1,7 @@
 // The scripted demo orchestrator's rules, written by hand to show the mechanics (a trained
 // orchestrator learns its own): it reads the preference line added to the task and the price and
 // latency of each alias from the tool menu, as a model would, and decides by the rules that
-// notice.ts states in words.
+// rules.ts states in words.
 
 import { readAliasTable } from '../../engine/protocols/paper.ts';
 import type { ToolSchema } from '../../engine/types.ts';
