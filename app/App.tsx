@@ -6,7 +6,6 @@ import { ModelsPanel } from './components/Models/index.tsx';
 import { PreferencesPanel } from './components/Preferences/index.tsx';
 import { RunStatus } from './components/RunStatus/index.tsx';
 import { ConfigFileButtons } from './components/Setup/ConfigFileButtons.tsx';
-import { SetupPanel } from './components/Setup/index.tsx';
 import { SideTabs } from './components/SideTabs/index.tsx';
 import { TaskPanel } from './components/TaskPanel/index.tsx';
 import { ToolsPanel } from './components/Tools/index.tsx';
@@ -24,6 +23,8 @@ const OfflineStatus = lazy(() => import('./components/OfflineStatus/index.tsx').
 // chunk loads, just after the first paint (state/draftCheck.ts). The trace (and its virtualiser)
 // has nothing to show before the first run, so its chunk loads when a run starts, not with the
 // first screen (docs/benchmarks.md, first-load JavaScript).
+// Setup is a side tab the first screen does not show; it suspends on the check's chunk as well.
+const SetupPanel = lazy(() => import('./components/Setup/index.tsx').then(({ SetupPanel }) => ({ default: SetupPanel })));
 const Trace = lazy(() => import('./components/Trace/index.tsx').then(({ Trace }) => ({ default: Trace })));
 
 /**
