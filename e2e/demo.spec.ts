@@ -33,6 +33,8 @@ test('one click runs the demo to the sample task’s own answer, labelled as a s
   await expect(playground.runStatus).toContainText('Answered');
   await expect(playground.trace.getByRole('region', { name: 'Final answer' })).toContainText(sample!.answer);
 
+  // The scripts' tokens are counted by no tokenizer: the cost is marked as an estimate.
+  await expect(playground.totalCost).toContainText('≈$');
   await expect(page.getByLabel('About this run')).toContainText(NOTICE);
   await expect(page.getByLabel('About this run')).toContainText('connect an endpoint');
   const steps = playground.steps();

@@ -129,6 +129,8 @@ describe('the demo on the engine, over the real corpus', () => {
     const best = await runDemo(task.question, 'best-answer');
     expect(cheap.route).not.toEqual(best.route);
     expect(best.result.totals.costUsd).toBeGreaterThan(cheap.result.totals.costUsd * 2);
+    // No tokenizer counted the scripts' tokens: their cost is an estimate, and says so.
+    expect(cheap.result.totals.hasEstimates).toBe(true);
     const started = cheap.events.find((event) => event.type === 'run_started');
     expect(started && 'orchestratorNotice' in started && started.orchestratorNotice).toBe(DEMO_NOTICE);
   });

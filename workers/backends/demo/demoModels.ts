@@ -6,7 +6,6 @@
 // the form its prompt asks for. Loaded by the orchestrator worker only when a config uses it.
 
 import { BackendError } from '../../engine/errors.ts';
-import { estimatePromptTokens, estimateTokens } from '../../engine/tokens.ts';
 import type { ChatCompletion, ChatDelta, ChatMessage, ChatModel, ChatRequest, ToolSchema } from '../../engine/types.ts';
 import { documentsInPrompt, readDocuments, readQuestion, type CodeCheck, type Reading } from './reading.ts';
 import { DEMO_NOTICE } from './notice.ts';
@@ -49,9 +48,10 @@ export function createDemoModel(modelId: string, options: { replyMs?: number } =
       const started = performance.now();
       const text = write(request);
       const firstToken = await stream(text, replyMs, request.signal, onDelta);
+      // No usage: no tokenizer counted these tokens, so the ledger estimates them and marks the
+      // cost as an estimate (≈), priced as the model each script stands in for.
       return {
         content: text,
-        usage: { promptTokens: estimatePromptTokens(request.messages), completionTokens: estimateTokens(text) },
         finishReason: 'stop',
         model: modelId,
         latencyMs: Math.round(performance.now() - started),
