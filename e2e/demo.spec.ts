@@ -40,9 +40,12 @@ test('one click runs the demo to the sample task’s own answer, labelled as a s
   const steps = playground.steps();
   expect(await steps.count()).toBeGreaterThan(1);
   for (const step of await steps.all()) await expect(step).toContainText(NOTICE.toLowerCase());
-  // The config export names it too.
+  // Setup names it (and so does the exported config, whose name says it).
   const setup = await playground.openTab('Setup');
   await expect(setup).toContainText('the scripted demo (not a model)');
+  // The config it replaced comes back in one click.
+  await setup.getByRole('button', { name: 'Back to your config' }).click();
+  await expect(setup).toContainText('Config: the built-in example');
   expect(consoleErrors).toEqual([]);
 });
 

@@ -94,6 +94,22 @@ describe('the demo orchestrator’s rules', () => {
   });
 });
 
+describe('the demo provider in a config', () => {
+  it('takes no endpoint, key or browser-model field, and a text-writing orchestrator', () => {
+    const withDemo = (patch: Record<string, unknown>) => () => parseConfig({ ...DEMO_CONFIG, ...patch });
+    expect(withDemo({ providers: { demo: { kind: 'demo', baseUrl: 'http://127.0.0.1:1/v1' } } })).toThrow(/providers\.demo\.baseUrl: is not used by the demo provider/);
+    expect(withDemo({ providers: { demo: { kind: 'demo', apiKeyEnv: 'KEY' } } })).toThrow(/apiKeyEnv/);
+    expect(withDemo({ providers: { demo: { kind: 'demo', contextWindow: 4096 } } })).toThrow(/contextWindow/);
+    expect(withDemo({ orchestrator: { provider: 'demo', model: 'scripted-orchestrator', toolMode: 'server' } })).toThrow(/toolMode "prompt"/);
+  });
+
+  it('is refused where no host loaded the demo, saying so', () => {
+    expect(() => prepareRun(parseConfig(DEMO_CONFIG), { apiKey: () => undefined, retriever, python: recordingPython() })).toThrow(
+      'Provider "demo" is the scripted demo, which was not loaded here.',
+    );
+  });
+});
+
 describe('the demo on the engine, over the real corpus', () => {
   const tasks = loadNodeSampleTasks();
 
