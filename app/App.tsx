@@ -6,7 +6,6 @@ import { ModelsPanel } from './components/Models/index.tsx';
 import { PreferencesPanel } from './components/Preferences/index.tsx';
 import { RunStatus } from './components/RunStatus/index.tsx';
 import { ConfigFileButtons } from './components/Setup/ConfigFileButtons.tsx';
-import { SetupPanel } from './components/Setup/index.tsx';
 import { SideTabs } from './components/SideTabs/index.tsx';
 import { TaskPanel } from './components/TaskPanel/index.tsx';
 import { ToolsPanel } from './components/Tools/index.tsx';
@@ -29,6 +28,8 @@ const OfflineStatus = lazy(() => import('./components/OfflineStatus/index.tsx').
 const HistoryPanel = lazy(() => import('./components/History/index.tsx').then((module) => ({ default: module.HistoryPanel })));
 const StoredRunBanner = lazy(() => import('./components/StoredRun/index.tsx').then((module) => ({ default: module.StoredRunBanner })));
 const CompareView = lazy(() => import('./components/Compare/index.tsx').then((module) => ({ default: module.CompareView })));
+// Setup is a side tab the first screen does not show; it suspends on the check's chunk as well.
+const SetupPanel = lazy(() => import('./components/Setup/index.tsx').then(({ SetupPanel }) => ({ default: SetupPanel })));
 const Trace = lazy(() => import('./components/Trace/index.tsx').then(({ Trace }) => ({ default: Trace })));
 
 /**

@@ -9,6 +9,7 @@ import { createNodeJavaScriptRunner } from '../tools/javascript/nodeJavaScriptRu
 import { createNodeCalculatorRunner } from '../tools/calculator/nodeCalculatorRunner.ts';
 import { protocolExperts, type OrchestraConfig } from '../workers/engine/config.ts';
 import type { RunEnvironment } from '../workers/prepareRun.ts';
+import { createDemoModel } from '../workers/backends/demo/demoModels.ts';
 
 /** The providers a run of this configuration calls: the orchestrator's and its experts'. */
 export function providersInUse(config: OrchestraConfig): string[] {
@@ -58,6 +59,7 @@ export async function createNodeEnvironment(env: NodeJS.ProcessEnv): Promise<Nod
       python,
       javascript: createNodeJavaScriptRunner(),
       calculator,
+      demoModel: (modelId) => createDemoModel(modelId),
     },
     dispose: () => {
       calculator.dispose();

@@ -74,6 +74,7 @@ export function createTracePrinter(out: TraceWriter, style: Style): (event: RunE
               `limits ${limits.join(', ')} · prices as of ${event.pricingAsOf}`,
           ),
         );
+        if (event.orchestratorNotice) line(style.bold(`${event.orchestratorNotice}.`));
         if (event.instruction) line(style.dim(event.instruction));
         break;
       }

@@ -56,7 +56,7 @@ test.describe('models in this browser', () => {
     const panel = modelsPanel(page);
     await expect(panel).toContainText('WebGPU is not available');
     await expect(panel).toContainText('set an OpenAI-compatible or Anthropic endpoint in Setup, or import a config');
-    await expect(panel).toContainText('cli/examples/local-scripted.json');
+    await expect(panel).toContainText('press “Try the demo” on the first screen');
     await expect(panel.getByRole('button', { name: /Load/ })).toHaveCount(0);
     expect(consoleErrors).toEqual([]);
   });

@@ -15,9 +15,9 @@ export interface HeldKey {
 }
 
 /** The origin a provider's requests go to, or undefined when it has none (a web-llm provider) or
- * its base URL is not a URL yet. */
+ * its base URL is not a URL yet (or it is the scripted demo). */
 export function providerOrigin(provider: Pick<ProviderConfig, 'kind' | 'baseUrl'> | undefined): string | undefined {
-  if (!provider || provider.kind === 'webllm') return undefined;
+  if (!provider || provider.kind === 'webllm' || provider.kind === 'demo') return undefined;
   const url = provider.baseUrl ?? (provider.kind === 'anthropic' ? ANTHROPIC_DEFAULT_BASE_URL : undefined);
   if (!url) return undefined;
   try {

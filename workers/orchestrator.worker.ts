@@ -121,10 +121,20 @@ function personFor(runId: string) {
   );
 }
 
+/** The scripted demo's module, loaded with the first run that names a `demo` provider. */
+function loadDemo(config: OrchestraConfig) {
+  const named = [config.orchestrator.provider, ...protocolExperts(config).map(([, expert]) => expert.provider)];
+  return named.some((name) => config.providers[name]?.kind === 'demo') ? import('./backends/demo/demoModels.ts') : null;
+}
+
 async function start(runId: string, configValue: unknown, task: string, manual: boolean, fork?: ForkFrom): Promise<void> {
   let prepared: ReturnType<typeof prepareRun>;
+  // Registered before anything is awaited, so a Stop pressed while the demo loads is not lost.
+  const controller = new AbortController();
+  runs.set(runId, controller);
   try {
     const config = parseConfig(configValue);
+    const demo = await loadDemo(config);
     // Pyodide takes seconds to start: it boots while the first turns stream, so the first code
     // run does not wait for it.
     if (usesPython(config)) void python.warmUp();
@@ -137,6 +147,7 @@ async function start(runId: string, configValue: unknown, task: string, manual: 
       python,
       javascript,
       calculator,
+      ...(demo ? { demoModel: (modelId: string) => demo.createDemoModel(modelId) } : {}),
       localModel: (modelId, providerName, provider) =>
         localModels.chatModel(modelId, {
           providerName,
@@ -144,6 +155,7 @@ async function start(runId: string, configValue: unknown, task: string, manual: 
         }),
     }, manual ? { person: personFor(runId) } : {});
   } catch (error) {
+    runs.delete(runId);
     post({
       type: 'run_rejected',
       runId,
@@ -152,8 +164,6 @@ async function start(runId: string, configValue: unknown, task: string, manual: 
     return;
   }
 
-  const controller = new AbortController();
-  runs.set(runId, controller);
   try {
     // runOrchestration ends every run with run_finished, failures included; a throw here would be
     // an engine bug, reported as such instead of leaving the page waiting.

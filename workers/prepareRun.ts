@@ -58,6 +58,9 @@ export interface RunEnvironment {
   /** A model of a `webllm` provider, loaded in this browser. Throws an error that says what to
    * load when it is not loaded. Absent where models cannot run locally (the CLI). */
   localModel?(modelId: string, providerName: string, provider: ProviderConfig): LocalChatModel;
+  /** The scripted demo's models (workers/backends/demo/), for a `demo` provider: hosts load the
+   * module only when a config names one. */
+  demoModel?(modelId: string): ChatModel;
 }
 
 export interface PreparedRun {
@@ -334,6 +337,10 @@ function createChatModel(
 ): ChatModel {
   const provider = config.providers[providerName];
   if (!provider) throw new Error(`Unknown provider "${providerName}"`);
+  if (provider.kind === 'demo') {
+    if (!environment.demoModel) throw new Error(`Provider "${providerName}" is the scripted demo, which was not loaded here.`);
+    return environment.demoModel(model);
+  }
   const common = {
     model,
     apiKey: environment.apiKey(providerName, provider),

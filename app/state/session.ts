@@ -21,6 +21,7 @@ import { preferenceActions, usePreferencesStore } from './preferencesStore.ts';
 import { runActions, useRunStore } from './runStore.ts';
 import { loadDraftChecks, loadedDraftChecks } from './draftCheck.ts';
 import { setupActions, useSetupStore, type ConfigDraft } from './setupStore.ts';
+import { useViewStore, viewActions } from './viewStore.ts';
 
 const REMEMBERED_KEY_PREFIX = 'orchestra-playground:key:';
 
@@ -195,6 +196,25 @@ export function startRun(task: string, { manual = false }: { manual?: boolean } 
   const outcome = launchRun(task, manual);
   if (outcome === 'started') comparisonActions.cleared();
   return outcome;
+}
+
+/** "Try the demo": the scripted demo's config replaces the draft (kept to go back to), a sample
+ * task fills the task box (or the sample already there stays), and it runs under the current
+ * preferences. Returns why it could not start, or null. */
+export async function tryDemo(): Promise<string | null> {
+  if (useRunStore.getState().phase !== 'idle') return 'A run is going on: stop it first.';
+  try {
+    const { DEMO_CONFIG, demoTask } = await import('./demoStart.ts');
+    const task = await demoTask(useViewStore.getState().task);
+    if (useRunStore.getState().phase !== 'idle') return 'A run is going on: stop it first.';
+    setupActions.startDemo(DEMO_CONFIG);
+    viewActions.setTask(task);
+    viewActions.openSideTab('task');
+    startRun(task);
+    return null;
+  } catch (error) {
+    return `The demo could not start: ${(error as Error).message}`;
+  }
 }
 
 /** After a manual run: the configured orchestrator runs the same task, to compare with. */

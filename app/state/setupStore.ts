@@ -17,8 +17,9 @@ export type ConfigDraft = z.input<typeof configSchema>;
 
 export interface SetupState {
   draft: ConfigDraft;
-  /** Where the draft came from: the built-in example, an imported file's name, or edits. */
-  source: { kind: 'example' } | { kind: 'imported'; fileName: string } | { kind: 'edited' };
+  /** Where the draft came from: the built-in example, an imported file's name, edits, or "Try the
+   * demo" (with the draft it replaced, which "Back to your config" restores). */
+  source: { kind: 'example' } | { kind: 'imported'; fileName: string } | { kind: 'edited' } | DemoSource;
   /** Providers whose key the worker holds right now, with the origin each key is bound to. */
   heldKeys: HeldKey[];
   /** Providers whose key is also kept in this browser's localStorage, by the user's choice. */
@@ -28,6 +29,11 @@ export interface SetupState {
   /** Addresses outside web-llm's catalogue (custom weights, model libraries) the user agreed to
    * load models from. Kept with the config they chose: a new config starts with none. */
   trustedAddresses: string[];
+}
+
+export interface DemoSource {
+  kind: 'demo';
+  previous: { draft: ConfigDraft; source: Exclude<SetupState['source'], DemoSource> };
 }
 
 export const EXAMPLE_CONFIG = withoutPreference(paperVllmExample as ConfigDraft);
@@ -77,8 +83,14 @@ export const useSetupStore = create<SetupState>()(
         const problems = configBoundsProblems(saved.draft);
         if (problems.length > 0) return { ...current, rememberedProviders, setAside: problems };
         safeDraft = saved.draft;
+        // The config "Try the demo" replaced is restored later: it must be within bounds too.
+        const previous = saved.source?.kind === 'demo' ? (saved.source.previous as Partial<DemoSource['previous']> | undefined)?.draft : undefined;
+        const source =
+          saved.source?.kind === 'demo' && (typeof previous !== 'object' || previous === null || configBoundsProblems(previous).length > 0)
+            ? ({ kind: 'edited' } as const)
+            : saved.source;
         const trustedAddresses = Array.isArray(saved.trustedAddresses) ? saved.trustedAddresses.filter((url) => typeof url === 'string') : [];
-        return { ...current, draft: saved.draft, source: saved.source ?? current.source, rememberedProviders, trustedAddresses };
+        return { ...current, draft: saved.draft, source: source ?? current.source, rememberedProviders, trustedAddresses };
       },
     },
   ),
@@ -100,6 +112,16 @@ export const setupActions = {
   /** A new config: the addresses trusted for the last one are not trusted for it. */
   imported(draft: ConfigDraft, fileName: string): void {
     useSetupStore.setState({ draft: withoutPreference(draft), source: { kind: 'imported', fileName }, trustedAddresses: [] });
+  },
+  /** "Try the demo": the scripted demo's config, keeping the one it replaces to go back to. */
+  startDemo(draft: ConfigDraft): void {
+    useSetupStore.setState((state) => ({
+      draft: withoutPreference(draft),
+      source: state.source.kind === 'demo' ? state.source : { kind: 'demo', previous: { draft: state.draft, source: state.source } },
+    }));
+  },
+  leaveDemo(): void {
+    useSetupStore.setState((state) => (state.source.kind === 'demo' ? { draft: state.source.previous.draft, source: state.source.previous.source } : {}));
   },
   useExample(): void {
     useSetupStore.setState({ draft: EXAMPLE_CONFIG, source: { kind: 'example' }, trustedAddresses: [] });

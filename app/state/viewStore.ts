@@ -20,11 +20,16 @@ function storedTab(): SideTab {
 
 export interface ViewState {
   sideTab: SideTab;
+  /** The text in the task box ("Try the demo" fills it in, so Run repeats the demo's task). */
+  task: string;
 }
 
-export const useViewStore = create<ViewState>()(() => ({ sideTab: storedTab() }));
+export const useViewStore = create<ViewState>()(() => ({ sideTab: storedTab(), task: '' }));
 
 export const viewActions = {
+  setTask(task: string): void {
+    useViewStore.setState({ task });
+  },
   openSideTab(sideTab: SideTab): void {
     useViewStore.setState({ sideTab });
     try {

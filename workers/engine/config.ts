@@ -50,8 +50,10 @@ const customLocalModelSchema = z.strictObject({
 });
 
 const providerSchema = z.strictObject({
-  /** `webllm`: models run in this browser tab on WebGPU (web-llm); no endpoint, no key, $0. */
-  kind: z.enum(['openai-compatible', 'anthropic', 'webllm']),
+  /** `webllm`: models run in this browser tab on WebGPU (web-llm); no endpoint, no key, $0.
+   * `demo`: the scripted demo (workers/backends/demo/), scripts standing in for models: no
+   * endpoint, no key, no download. */
+  kind: z.enum(['openai-compatible', 'anthropic', 'webllm', 'demo']),
   // http(s) only: without it "localhost:8000/v1" would pass, read as a URL whose scheme is "localhost".
   baseUrl: z
     .url({ protocol: /^https?$/, message: 'must be a full http(s) URL such as http://localhost:8000/v1' })
@@ -245,16 +247,19 @@ export const configSchema = z
       if (provider.kind === 'openai-compatible' && !provider.baseUrl) {
         ctx.addIssue({ code: 'custom', path: ['providers', name, 'baseUrl'], message: 'is required for an openai-compatible provider' });
       }
-      const foreign = provider.kind === 'webllm' ? ENDPOINT_ONLY_FIELDS : WEBLLM_ONLY_FIELDS;
+      const foreign =
+        provider.kind === 'demo' ? [...ENDPOINT_ONLY_FIELDS, ...WEBLLM_ONLY_FIELDS] : provider.kind === 'webllm' ? ENDPOINT_ONLY_FIELDS : WEBLLM_ONLY_FIELDS;
       for (const field of foreign) {
         if (provider[field] === undefined) continue;
         ctx.addIssue({
           code: 'custom',
           path: ['providers', name, field],
           message:
-            provider.kind === 'webllm'
-              ? 'is not used by a webllm provider (its models run in the browser: no endpoint, no key)'
-              : 'is only for a webllm provider',
+            provider.kind === 'demo'
+              ? 'is not used by the demo provider (its models are scripts: no endpoint, no key)'
+              : provider.kind === 'webllm'
+                ? 'is not used by a webllm provider (its models run in the browser: no endpoint, no key)'
+                : 'is only for a webllm provider',
         });
       }
     }
@@ -296,6 +301,13 @@ export const configSchema = z
       const provider = config.providers[config.orchestrator.provider];
       if (provider?.kind === 'anthropic') {
         ctx.addIssue({ code: 'custom', path: ['orchestrator', 'toolMode'], message: 'an Anthropic orchestrator needs toolMode "prompt"' });
+      }
+      if (provider?.kind === 'demo') {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['orchestrator', 'toolMode'],
+          message: 'the scripted demo orchestrator needs toolMode "prompt" (it writes its calls as text, as a local Orchestrator-8B does)',
+        });
       }
       if (provider?.kind === 'webllm') {
         ctx.addIssue({

@@ -118,6 +118,8 @@ export type RunEvent = Base &
         task: string;
         protocol: ProtocolName;
         orchestratorModel: string;
+        /** The orchestrator's notice (ChatModel.notice), shown with the run: a scripted demo says so. */
+        orchestratorNotice?: string;
         /** The tools (menu) the orchestrator is offered, as listed to it. */
         tools: ToolSchema[];
         /** The preference instruction added to the task, or null when switched off. */

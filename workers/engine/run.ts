@@ -91,6 +91,7 @@ export async function runOrchestration(options: RunOptions): Promise<RunResult> 
       task: options.task,
       protocol: options.protocol.name,
       orchestratorModel: options.orchestrator.model.model,
+      ...(options.orchestrator.model.notice ? { orchestratorNotice: options.orchestrator.model.notice } : {}),
       tools: session.tools(),
       instruction: options.instruction,
       limits: { maxTurns: limits.maxTurns, maxCostUsd: limits.maxCostUsd, maxWallMs: limits.maxWallMs },

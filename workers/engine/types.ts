@@ -104,6 +104,9 @@ export interface ChatModel {
   readonly label: string;
   /** Whether this backend can take `tools` and return parsed `toolCalls` itself. */
   readonly supportsServerTools: boolean;
+  /** What a viewer must be told about this model wherever its run shows ("A scripted demo, not a
+   * model"); carried by `run_started` for the orchestrator. */
+  readonly notice?: string;
   /** Streams deltas through `onDelta` and resolves with the whole completion. Rejects with a
    * `BackendError` (see errors.ts); an aborted call rejects with code `aborted`. */
   complete(request: ChatRequest, onDelta?: (delta: ChatDelta) => void): Promise<ChatCompletion>;

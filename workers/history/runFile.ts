@@ -115,6 +115,8 @@ const eventSchema = z.discriminatedUnion('type', [
     task: text,
     protocol: z.enum(['paper', 'function-calling', 'direct']),
     orchestratorModel: text,
+    // "A scripted demo, not a model": kept, so a demo run never passes for a model's once imported.
+    orchestratorNotice: text.optional(),
     tools: z.array(toolSchemaSchema),
     instruction: text.nullable(),
     limits: z.object({ maxTurns: count, maxCostUsd: finite.nullable(), maxWallMs: finite.nullable() }),

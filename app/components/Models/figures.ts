@@ -62,7 +62,7 @@ export function describeLocalModels(report: WebGpuReport, models: readonly Local
   if (!report.usable) {
     return [
       'Local models cannot run in this browser. Remote models still can: set an OpenAI-compatible or Anthropic endpoint in Setup, or import a config.',
-      'For a demo with no model and no key, run the scripted server from a clone and import cli/examples/local-scripted.json.',
+      'For a demo with no model and no key, press “Try the demo” on the first screen.',
     ];
   }
   const runnable = models.filter((model) => modelAvailability(model, report).available);

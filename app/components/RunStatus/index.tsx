@@ -3,6 +3,7 @@ import { describeStopReason, explainError, isAnswered } from '../../errors/expla
 import { formatMs } from '../../format.ts';
 import { useElapsedMs } from '../../hooks/useElapsedMs.ts';
 import { useRunStore } from '../../state/runStore.ts';
+import { viewActions } from '../../state/viewStore.ts';
 import { costFigure } from '../Trace/summary.ts';
 import './RunStatus.css';
 
@@ -31,6 +32,7 @@ export function RunStatus() {
   const pendingRunId = useRunStore((state) => state.pendingRunId);
   const storedMode = useRunStore((state) => state.stored?.mode ?? null);
   const interruptedAtStep = useRunStore((state) => state.stored?.interruptedAtStep ?? null);
+  const notice = useRunStore((state) => state.run?.orchestratorNotice);
   const container = useRef<HTMLDivElement>(null);
 
   // A run just started: where the status line is off screen (a phone, where the trace is below
@@ -92,6 +94,20 @@ export function RunStatus() {
         <span className="run-status-meter" aria-hidden="true">
           {totalCost.text} · {formatMs(elapsedMs ?? 0)}
         </span>
+      )}
+      {notice && hasRun && (
+        <p className="run-status-notice" aria-label="About this run">
+          <strong>{notice}:</strong> its choices follow rules written by hand. For a real orchestrator, load one in this
+          browser (
+          <button type="button" className="link-button" onClick={() => viewActions.openSideTab('models')}>
+            Models
+          </button>
+          ) or connect an endpoint (
+          <button type="button" className="link-button" onClick={() => viewActions.openSideTab('setup')}>
+            Setup
+          </button>
+          ).
+        </p>
       )}
     </div>
   );

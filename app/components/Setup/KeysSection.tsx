@@ -15,7 +15,7 @@ export function KeysSection() {
   const remembered = useSetupStore((state) => state.rememberedProviders);
   // The draft's providers that take a key (a web-llm one runs here and needs none), then any other
   // that still holds a key (so it can be forgotten).
-  const keyed = Object.entries(providers).filter(([, provider]) => provider.kind !== 'webllm').map(([name]) => name);
+  const keyed = Object.entries(providers).filter(([, provider]) => provider.kind !== 'webllm' && provider.kind !== 'demo').map(([name]) => name);
   const names = [...new Set([...keyed, ...held.map((key) => key.provider), ...remembered])];
   const originOf = (name: string) => (Object.hasOwn(providers, name) ? providerOrigin(providers[name]) : undefined);
   const heldOf = (name: string) => held.find((key) => key.provider === name);

@@ -50,7 +50,7 @@ export function OrchestratorSection({ problems }: { problems: readonly string[] 
           />
         )}
       </Field>
-      {provider && provider.kind !== 'webllm' && (
+      {provider && provider.kind !== 'webllm' && provider.kind !== 'demo' && (
         <Field
           label="Orchestrator endpoint (base URL)"
           hint={`Up to and including the version path; shared by everything on "${orchestrator.provider}".`}

@@ -18,6 +18,7 @@ const KINDS: Array<{ value: ProviderDraft['kind']; label: string }> = [
   { value: 'openai-compatible', label: 'OpenAI-compatible' },
   { value: 'anthropic', label: 'Anthropic' },
   { value: 'webllm', label: 'In this browser (web-llm)' },
+  { value: 'demo', label: 'Scripted demo (not a model)' },
 ];
 
 export function ProvidersSection({ problems }: { problems: readonly string[] }) {
@@ -92,7 +93,9 @@ function ProviderFields({ name, provider, problems }: { name: string; provider: 
           )}
         </Field>
       </div>
-      {provider.kind === 'webllm' ? (
+      {provider.kind === 'demo' ? (
+        <p className="muted">“Try the demo”: scripts standing in for models, not models.</p>
+      ) : provider.kind === 'webllm' ? (
         <p className="muted">Models of this provider run on this browser’s GPU: load them under “Models in this browser”.</p>
       ) : (
       <Field label="Base URL" problems={at('baseUrl')}>

@@ -16,6 +16,8 @@ function describeSource(source: SetupState['source']): string {
       return `imported from ${source.fileName}`;
     case 'edited':
       return 'edited here';
+    case 'demo':
+      return 'the scripted demo (not a model)';
   }
 }
 
@@ -35,6 +37,11 @@ export function SetupPanel() {
           Config: <strong>{describeSource(source)}</strong>
           {draft.name && <span className="setup-config-name muted">{draft.name}</span>}
         </p>
+        {source.kind === 'demo' && (
+          <button type="button" onClick={() => setupActions.leaveDemo()}>
+            Back to your config
+          </button>
+        )}
         <button type="button" onClick={() => setupActions.useExample()} disabled={source.kind === 'example'}>
           Reset to example
         </button>

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent 
 import { startRun, stopRun } from '../../state/session.ts';
 import { useRunStore } from '../../state/runStore.ts';
 import { setupActions, useSetupStore } from '../../state/setupStore.ts';
+import { useViewStore, viewActions } from '../../state/viewStore.ts';
 import { useSampleTasks } from './useSampleTasks.ts';
 import './TaskPanel.css';
 
@@ -11,7 +12,7 @@ const PROTOCOLS = [
 ] as const;
 
 export function TaskPanel() {
-  const [task, setTask] = useState('');
+  const task = useViewStore((state) => state.task);
   const [manual, setManual] = useState(false);
   const [taskProblem, setTaskProblem] = useState<string | null>(null);
   const taskBox = useRef<HTMLTextAreaElement>(null);
@@ -48,7 +49,7 @@ export function TaskPanel() {
     }
   };
   const chooseTask = (text: string) => {
-    setTask(text);
+    viewActions.setTask(text);
     setTaskProblem(null);
   };
   const chooseProtocol = (value: 'paper' | 'function-calling') => {

@@ -31,6 +31,7 @@ export const StepCard = memo(function StepCard({ index }: { index: number }) {
   );
   const runTools = useRunStore((state) => state.run?.tools);
   const orchestratorModel = useRunStore((state) => state.run?.orchestratorModel ?? '');
+  const notice = useRunStore((state) => state.run?.orchestratorNotice);
   const runStartedAt = useRunStore((state) => state.run?.startedAt ?? '');
   const runActive = useRunStore((state) => state.run?.status === 'running');
   const live = step !== undefined && step.status !== 'done';
@@ -87,6 +88,7 @@ export const StepCard = memo(function StepCard({ index }: { index: number }) {
           </button>
         </h3>
         <StatusBadge step={step} failed={failed} warned={warned} runActive={runActive} />
+        {notice ? <span className="step-notice">{notice.toLowerCase()}</span> : null}
         <a className="step-link" href={`#${stepAnchor(stepNumber)}`} title={`Link to step ${stepNumber}`} aria-label={`Link to step ${stepNumber}`}>
           #
         </a>
@@ -128,6 +130,7 @@ interface StepBodyProps {
 }
 
 function StepBody({ step, calls, topCalls, runTools, orchestratorModel, runStartedAt, runActive }: StepBodyProps) {
+  const notice = useRunStore((state) => state.run?.orchestratorNotice);
   const { output } = step;
   const streamed = output ? null : splitThinking(step.content);
   const reasoning = output ? output.reasoning : [step.reasoning, streamed?.reasoning].filter(Boolean).join('\n\n');
@@ -175,6 +178,7 @@ function StepBody({ step, calls, topCalls, runTools, orchestratorModel, runStart
       <footer className="turn-footer">
         <span className="turn-facts">
           <span className="section-label">Orchestrator</span> {orchestratorModel}
+          {notice ? ` (${notice.toLowerCase()})` : ''}
           {turnTokens ? ` · ${turnTokens}` : ''}
           {formatSpeeds(step.orchestratorCosts) ? ` · ${formatSpeeds(step.orchestratorCosts)}` : ''}
           {turnCost ? ` · ${turnCost.text}` : ''}

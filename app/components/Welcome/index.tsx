@@ -1,12 +1,13 @@
-import type { ReactNode } from 'react';
+import { lazy } from 'react';
 import { useDraftCheck } from '../../state/draftCheck.ts';
-import { useSetupStore } from '../../state/setupStore.ts';
-import { viewActions, type SideTab } from '../../state/viewStore.ts';
+import { setupActions, useSetupStore } from '../../state/setupStore.ts';
 import { CapabilityReport } from '../Models/CapabilityReport.tsx';
+import { tryDemo } from '../../state/session.ts';
+import { TabLink } from './TabLink.tsx';
 import './Welcome.css';
 
-const SCRIPTED_SERVER_COMMAND =
-  'npx tsx e2e/fixtures/scriptedServer.ts --scenario e2e/fixtures/scenarios/cli-paper-prompt.json --port 4010';
+// "Try the demo" loads beside the config check's chunk, which this screen waits for anyway.
+const TryTheDemo = lazy(() => import('./TryTheDemo.tsx').then(({ TryTheDemo }) => ({ default: TryTheDemo })));
 
 /** The first screen: what orchestration is, and what to do next with what is configured. */
 export function Welcome() {
@@ -32,6 +33,7 @@ export function Welcome() {
         code, or hand the step to a stronger and pricier model. You see every step as it streams, what each one cost,
         and you steer its choices with your preferences for cost, speed and particular tools.
       </p>
+      <TryTheDemo tryDemo={tryDemo} models={<TabLink tab="models">Models</TabLink>} setup={<TabLink tab="setup">Setup</TabLink>} />
       <h3>What to do next</h3>
       <ol className="welcome-steps">
         {setAside && (
@@ -39,7 +41,14 @@ export function Welcome() {
             The config saved in this browser could not be loaded; <TabLink tab="setup">Setup</TabLink> says why.
           </li>
         )}
-        {source.kind === 'example' ? (
+        {source.kind === 'demo' ? (
+          <li>
+            The scripted demo is loaded.{' '}
+            <button type="button" className="link-button" onClick={() => setupActions.leaveDemo()}>
+              Back to your config
+            </button>
+          </li>
+        ) : source.kind === 'example' ? (
           <li>
             Press <strong>Import config</strong> to load a config file (the same one the command-line runner reads), or
             edit <TabLink tab="setup">Setup</TabLink>. The example now loaded expects Orchestrator-8B served by vLLM at{' '}
@@ -70,22 +79,9 @@ export function Welcome() {
           </li>
         )}
         <li>Type a task or pick a sample, choose your preferences, and press Run.</li>
-        <li>
-          No model server at hand? Run the scripted one from a clone (<code>{SCRIPTED_SERVER_COMMAND}</code>) and
-          import <code>cli/examples/local-scripted.json</code>.
-        </li>
       </ol>
       <h3>Models in this browser</h3>
       <CapabilityReport place="welcome" />
     </section>
-  );
-}
-
-/** Opens one of the side tabs, from a sentence that names it. */
-function TabLink({ tab, children }: { tab: SideTab; children: ReactNode }) {
-  return (
-    <button type="button" className="link-button" onClick={() => viewActions.openSideTab(tab)}>
-      {children}
-    </button>
   );
 }
