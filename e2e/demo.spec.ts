@@ -6,6 +6,10 @@ import { expect, test, type Playground } from './support/playground.ts';
 
 const NOTICE = 'A scripted demo, not a model';
 
+// Whole demo runs (Python included) through the real page and worker: on a loaded two-core CI box
+// that takes well over Playwright's default 30 s.
+test.describe.configure({ timeout: 120_000 });
+
 /** Each step's choice as its card names it ("search → search-3"), in order. */
 async function route(playground: Playground): Promise<string[]> {
   return (await playground.steps().locator('.step-summary').allTextContents()).map((text) => text.trim());

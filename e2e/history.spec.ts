@@ -14,6 +14,10 @@ import { expect, loadScenario, Playground as PlaygroundPage, scriptedConfig, tes
 
 const TASK = 'What is the population of the capital of Finland?';
 
+// Each spec runs one or two whole runs through the real page and worker; on a loaded two-core CI
+// box that takes well over Playwright's default 30 s.
+test.describe.configure({ timeout: 120_000 });
+
 function configFor(server: ScriptedServer): Record<string, unknown> {
   const base = scriptedConfig(server.url);
   return { ...base, orchestrator: { ...(base.orchestrator as object), toolMode: 'server' } };
