@@ -62,11 +62,6 @@ function record(runId: string, batch: RunEvent[]): void {
     });
 }
 
-/** Resolves once every write begun so far has settled (tests and the leave-page path). */
-export function recordingsSettled(): Promise<void> {
-  return Promise.all([...recordings.values()].map((recording) => recording.written)).then(() => undefined);
-}
-
 /** A run that ended without its run_finished (its worker was lost or ended under it): what was
  * recorded stays, and shows as interrupted. */
 export function abandonRecording(runId: string): void {

@@ -202,7 +202,7 @@ function RunRow({ run, selected, busy }: { run: RunSummary; selected: boolean; b
   const [renaming, setRenaming] = useState(false);
   const [name, setName] = useState(run.name ?? '');
   const title = run.name ?? run.task;
-  const interrupted = run.status === 'running' && !recording && isInterrupted(run);
+  const interrupted = !recording && isInterrupted(run);
   const when = new Date(run.startedAt);
 
   return (
