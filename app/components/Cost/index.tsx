@@ -175,6 +175,8 @@ function slowestStepOf(steps: ReadonlyArray<{ step: number; latencyMs?: number }
   return slowest;
 }
 
+const chartsLoading = <p className="muted cost-chart-loading">Loading the charts…</p>;
+
 // The chart redraws at most this often while a run streams (its numbers are in the tables at once).
 const CHART_INTERVAL_MS = 1000;
 
@@ -187,8 +189,8 @@ function Breakdown({ ledger, summary, totals }: { ledger: LedgerEntry[]; summary
   const tools = useMemo(() => costByTool(ledger), [ledger]);
   const time = useMemo(() => timeBreakdown(ledger, wallMs), [ledger, wallMs]);
   const chartLedger = useThrottled(ledger, CHART_INTERVAL_MS);
-  const chartSteps = useMemo(() => chartSeries(stepCostSeries(chartLedger)), [chartLedger]);
-  const chartTools = useMemo(() => costByTool(chartLedger), [chartLedger]);
+  const chartSteps = useMemo(() => chartSeries(stepCostSeries(chartLedger ?? [])), [chartLedger]);
+  const chartTools = useMemo(() => costByTool(chartLedger ?? []), [chartLedger]);
   if (ledger.length === 0) return <p className="muted">No calls charged yet.</p>;
   let pricedIndex = 0;
   return (
@@ -197,9 +199,13 @@ function Breakdown({ ledger, summary, totals }: { ledger: LedgerEntry[]; summary
         what="The chart"
         fallback={<p className="muted">The chart could not be loaded; the table below has the same figures.</p>}
       >
-        <Suspense fallback={<p className="muted cost-chart-loading">Loading the charts…</p>}>
-          <CostCharts steps={chartSteps} tools={chartTools} />
-        </Suspense>
+        {chartLedger === undefined ? (
+          chartsLoading
+        ) : (
+          <Suspense fallback={chartsLoading}>
+            <CostCharts steps={chartSteps} tools={chartTools} />
+          </Suspense>
+        )}
       </ErrorBoundary>
       <table className="cost-table" aria-labelledby={tableCaptionId}>
         <caption id={tableCaptionId}>Where it went</caption>
