@@ -11,6 +11,7 @@ import { makeTempDir, runCli, writeConfig } from './fixtures/cliHarness.ts';
 import { syntheticRun } from './fixtures/syntheticRun.ts';
 import type { ScriptedServer } from './fixtures/scriptedServer.ts';
 import { expect, loadScenario, Playground as PlaygroundPage, scriptedConfig, test, type Playground } from './support/playground.ts';
+import { expectNoStallOver, forgetStalls, installHeartbeat } from './security/support.ts';
 
 const TASK = 'What is the population of the capital of Finland?';
 
@@ -123,6 +124,7 @@ test.describe('run history', () => {
 
   test('refuses malformed, truncated, wrong-version and 50 MB files with a clear message, and the page stays responsive', async ({ page }) => {
     test.setTimeout(120_000);
+    await installHeartbeat(page);
     await page.goto('/');
     const { panel } = await historyRows(page);
     const input = panel.getByTestId('history-import-input');
@@ -139,25 +141,16 @@ test.describe('run history', () => {
       ['bad-event.json', JSON.stringify({ ...good, runs: [{ id: 'a', events: [{ type: 'step_started', runId: 'a', t: 0, step: 'two' }] }] }), /runs\[0\]\.events\[0\]\.step/],
       ['huge.json', huge, /50.0 MB; run files are read up to/],
     ];
-    // A heartbeat on the page: the longest gap between timer ticks while files are read.
-    await page.evaluate(() => {
-      const state = { last: performance.now(), worst: 0 };
-      (window as unknown as { heartbeat: typeof state }).heartbeat = state;
-      setInterval(() => {
-        const now = performance.now();
-        state.worst = Math.max(state.worst, now - state.last);
-        state.last = now;
-      }, 20);
-    });
+    // The page's thread while files are read, start-up aside.
+    await forgetStalls(page);
     for (const [name, content, message] of cases) {
       await input.setInputFiles(content === huge ? huge : { name, mimeType: 'application/json', buffer: Buffer.from(content) });
       await expect(alert).toContainText(`"${name}" was not imported`);
       await expect(alert).toContainText(message);
     }
-    const worst = await page.evaluate(() => (window as unknown as { heartbeat: { worst: number } }).heartbeat.worst);
     // Reading happens in a worker: the page's thread is never held for long (setInputFiles itself
     // hands 50 MB to the page, which costs the page its copy).
-    expect(worst).toBeLessThan(1000);
+    await expectNoStallOver(page, 1000);
     await expect(panel).toContainText('No runs yet');
   });
 

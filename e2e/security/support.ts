@@ -8,7 +8,7 @@
 
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { CDPSession, Page } from '@playwright/test';
+import { expect, type CDPSession, type Page } from '@playwright/test';
 
 export interface RecordedRequest {
   method: string;
@@ -53,26 +53,62 @@ export async function startExfiltrationSink(): Promise<ExfiltrationSink> {
   };
 }
 
-/** Starts a 50 ms heartbeat in every document the page loads from now on. Call before goto. */
+/** Starts a 50 ms heartbeat in every document the page loads from now on, and keeps the page's long
+ * animation frames (over 200 ms) with the scripts that ran in them, to say what a stall was. Call
+ * before goto. */
 export async function installHeartbeat(page: Page): Promise<void> {
   await page.addInitScript(() => {
-    const state = { last: performance.now(), longest: 0 };
+    const state = { last: performance.now(), longest: 0, frames: [] as string[] };
     (globalThis as unknown as { __heartbeat: typeof state }).__heartbeat = state;
     setInterval(() => {
       const now = performance.now();
       state.longest = Math.max(state.longest, now - state.last);
       state.last = now;
     }, 50);
+    // Long animation frames (Chromium): where a stall went, named by the scripts that ran in it.
+    type Script = { invoker: string; sourceURL: string; sourceFunctionName: string; duration: number };
+    type Frame = PerformanceEntry & { blockingDuration: number; scripts: Script[] };
+    try {
+      new PerformanceObserver((list) => {
+        for (const frame of list.getEntries() as Frame[]) {
+          if (frame.duration < 200 || state.frames.length >= 20) continue;
+          const scripts = [...frame.scripts]
+            .sort((a, b) => b.duration - a.duration)
+            .slice(0, 3)
+            .map((script) => `${script.invoker} ${script.sourceURL.split('/').pop() ?? ''} ${script.sourceFunctionName} ${Math.round(script.duration)} ms`);
+          state.frames.push(`at ${Math.round(frame.startTime)} ms: ${Math.round(frame.duration)} ms (${scripts.join('; ') || 'no script: layout, style or the browser'})`);
+        }
+      }).observe({ type: 'long-animation-frame', buffered: true });
+    } catch {
+      // A browser without the API still has the heartbeat.
+    }
   });
 }
 
-/** The longest gap between two heartbeat ticks so far, in milliseconds, including the current one. */
-export async function longestStallMs(page: Page): Promise<number> {
+/** The page's main thread so far: the longest gap between two heartbeat ticks in milliseconds (the
+ * current one included), and its long animation frames, for the message when that is too long. */
+export async function mainThreadStalls(page: Page): Promise<{ longestMs: number; frames: string[] }> {
   return page.evaluate(() => {
-    const state = (globalThis as unknown as { __heartbeat?: { last: number; longest: number } }).__heartbeat;
+    const state = (globalThis as unknown as { __heartbeat?: { last: number; longest: number; frames: string[] } }).__heartbeat;
     if (!state) throw new Error('installHeartbeat(page) was not called before the page loaded');
-    return Math.max(state.longest, performance.now() - state.last);
+    return { longestMs: Math.max(state.longest, performance.now() - state.last), frames: state.frames };
   });
+}
+
+/** Forgets the stalls so far (the page's start-up), for a test that watches one stretch of it. */
+export async function forgetStalls(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const state = (globalThis as unknown as { __heartbeat?: { last: number; longest: number; frames: string[] } }).__heartbeat;
+    if (!state) throw new Error('installHeartbeat(page) was not called before the page loaded');
+    Object.assign(state, { last: performance.now(), longest: 0, frames: [] });
+  });
+}
+
+/** Asserts that the page's main thread never went `maxMs` without a heartbeat tick, naming the
+ * long frames and their scripts when it did. */
+export async function expectNoStallOver(page: Page, maxMs: number): Promise<void> {
+  const { longestMs, frames } = await mainThreadStalls(page);
+  expect(longestMs, `the longest main-thread stall, in ms; long frames:\n${frames.join('\n') || 'none recorded'}`).toBeLessThan(maxMs);
 }
 
 interface CdpMessage {
