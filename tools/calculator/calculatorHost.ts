@@ -6,7 +6,7 @@
 // nodeCalculatorRunner.ts say how to start the worker.
 
 import { formatSeconds } from '../../workers/engine/format.ts';
-import { settledOrAborted } from '../settledOrAborted.ts';
+import { settledOrAborted } from '../../workers/engine/abort.ts';
 import { isWorkerToHostMessage, messageOf, type CalculateRequest, type CalculationOutcome } from './protocol.ts';
 import type { CalculateOptions, CalculatorRunResult, CalculatorRunner } from './types.ts';
 

@@ -15,7 +15,7 @@ import {
   type SandboxLimits,
   type SandboxRunResult,
 } from './types.ts';
-import { settledOrAborted } from '../settledOrAborted.ts';
+import { settledOrAborted } from '../../workers/engine/abort.ts';
 
 export interface JavaScriptRunnerOptions {
   /** Cap on captured console output, in characters. */

@@ -3,7 +3,7 @@
 import { isWorkerToHostMessage, type RunRequest, type SandboxInitMessage } from './protocol.ts';
 import type { PythonRunOptions, PythonRunResult, PythonRunner } from '../../workers/engine/ports.ts';
 import { DEFAULT_MAX_OUTPUT_BYTES, type SessionRunResult } from './types.ts';
-import { settledOrAborted } from '../settledOrAborted.ts';
+import { settledOrAborted } from '../../workers/engine/abort.ts';
 
 export interface BrowserPythonRunnerOptions {
   /** Cap per stream (stdout, stderr), in UTF-8 bytes. */

@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { isWorkerToHostMessage, type RunRequest } from './protocol.ts';
 import type { PythonRunOptions, PythonRunResult, PythonRunner } from '../../workers/engine/ports.ts';
 import { DEFAULT_MAX_OUTPUT_BYTES, type SessionRunResult } from './types.ts';
-import { settledOrAborted } from '../settledOrAborted.ts';
+import { settledOrAborted } from '../../workers/engine/abort.ts';
 
 export interface NodePythonRunnerOptions {
   /** Cap per stream (stdout, stderr), in UTF-8 bytes. */

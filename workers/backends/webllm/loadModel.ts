@@ -4,7 +4,7 @@
 
 import type { AppConfig } from '@mlc-ai/web-llm';
 import { BackendError } from '../../engine/errors.ts';
-import { ABORTED, orAbort } from './abortable.ts';
+import { ABORTED, raceAbort } from '../../engine/abort.ts';
 import { contextWindowOptions, type LocalModel } from './catalogue.ts';
 import { createLoadProgressTracker, type LoadProgress } from './loadProgress.ts';
 import { describeStorage, storageEstimate } from './modelCache.ts';
@@ -49,7 +49,7 @@ export async function loadWebLlmModel(options: LoadWebLlmModelOptions): Promise<
   signal?.addEventListener('abort', cancel, { once: true });
   const started = performance.now();
   try {
-    await orAbort(engine.reload(model.id, chatOptions), signal);
+    await raceAbort(engine.reload(model.id, chatOptions), signal);
   } catch (error) {
     if (error === ABORTED || signal?.aborted) throw abortedError(model.id);
     const failure = classifyWebLlmError(error, model.id);

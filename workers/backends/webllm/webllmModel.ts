@@ -27,7 +27,7 @@ import type {
   Usage,
 } from '../../engine/types.ts';
 import { BackendError } from '../../engine/errors.ts';
-import { ABORTED, orAbort } from './abortable.ts';
+import { ABORTED, raceAbort } from '../../engine/abort.ts';
 import { toolCallStructuralTag, toolsFromSystemPrompt } from './toolCallConstraint.ts';
 import { abortedError, PROVIDER, webLlmError } from './webllmErrors.ts';
 
@@ -202,11 +202,11 @@ async function complete(options: WebLlmModelOptions, request: ChatRequest, onDel
   let iterator: AsyncIterator<ChatCompletionChunk> | undefined;
   let pending: Promise<IteratorResult<ChatCompletionChunk>> | undefined;
   try {
-    const stream = await orAbort(fromEngine(created), signal);
+    const stream = await raceAbort(fromEngine(created), signal);
     iterator = stream[Symbol.asyncIterator]();
     for (;;) {
       pending = iterator.next();
-      const result = await orAbort(fromEngine(pending), signal);
+      const result = await raceAbort(fromEngine(pending), signal);
       if (result.done) break;
       builder.absorb(result.value);
     }
