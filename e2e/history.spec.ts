@@ -245,7 +245,11 @@ test('compares two runs that part at step 2: the strip marks step 2, with each r
   const [newer, older] = (await reward.getByRole('cell').allTextContents()).map(Number);
   // Newest first: the answer-1 run is the dearer one.
   expect(older).toBeGreaterThan(newer!);
+  // The cost column does not pass off the last run's figures as the compared runs'.
+  await expect(page.getByRole('region', { name: 'Cost and latency' })).toContainText('Comparing 2 runs');
   await page.screenshot({ path: test.info().outputPath('compare.png') });
+  await compare.getByRole('button', { name: /Close/ }).click();
+  await expect(page.getByRole('region', { name: 'Cost and latency' })).toContainText('Total cost');
 });
 
 test('runs a stored run again after step 2 under another preference: no request for steps 1–2, which equal the parent’s', async ({

@@ -1,7 +1,7 @@
 // The runs being compared side by side (two to four, from history), or null when none are.
 
 import { create } from 'zustand';
-import type { ComparedRun } from '../components/Compare/compareModel.ts';
+import type { ComparedRun } from './compareModel.ts';
 
 export const useCompareStore = create<{ compared: ComparedRun[] | null }>()(() => ({ compared: null }));
 

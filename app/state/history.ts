@@ -15,7 +15,7 @@ import {
   storeImportedRuns,
 } from '../storage/runHistoryDb.ts';
 import { readRunFileOffThread } from '../worker/runFileImport.ts';
-import { MAX_COMPARED } from '../components/Compare/compareModel.ts';
+import { MAX_COMPARED } from './compareModel.ts';
 import { compareActions } from './compareStore.ts';
 import { historyActions, useHistoryStore } from './historyStore.ts';
 import { startReplay, stopReplay } from './replay.ts';

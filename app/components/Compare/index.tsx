@@ -9,7 +9,7 @@ import { useCompareStore } from '../../state/compareStore.ts';
 import { usePreferencesStore } from '../../state/preferencesStore.ts';
 import { statesAnswer } from '../HumanTurn/compareRuns.ts';
 import { useSampleTasks } from '../TaskPanel/useSampleTasks.ts';
-import { columnOf, firstParting, groupReward, type ComparedRun } from './compareModel.ts';
+import { columnOf, firstParting, groupReward, type ComparedRun } from '../../state/compareModel.ts';
 import './Compare.css';
 
 const PRESET_LABELS: Record<PreferencePresetName, string> = {

@@ -6,6 +6,7 @@ import { lazy, Suspense, useId, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { LedgerEntry, RunTotals } from '../../../workers/engine/events.ts';
 import { formatCount, formatMs } from '../../format.ts';
+import { useCompareStore } from '../../state/compareStore.ts';
 import { useRunStore } from '../../state/runStore.ts';
 import { ErrorBoundary } from '../ErrorBoundary/index.tsx';
 import {
@@ -35,6 +36,20 @@ export function CostPanel() {
   const hasRun = useRunStore((state) => state.run !== null);
   const pricingAsOf = useRunStore((state) => state.run?.pricingAsOf);
   const summary = useMemo(() => summarizeLedger(ledger), [ledger]);
+  // While runs are compared the trace column shows them, not this run: its figures would read as theirs.
+  const comparedRuns = useCompareStore((state) => state.compared?.length ?? 0);
+
+  if (comparedRuns > 0) {
+    return (
+      <section className="panel cost-panel" aria-labelledby={headingId}>
+        <h2 id={headingId}>Cost and latency</h2>
+        <p className="muted cost-intro">
+          Comparing {comparedRuns} runs: each one’s cost, time and reward are in the comparison. This panel shows a run again
+          when you close it.
+        </p>
+      </section>
+    );
+  }
 
   return (
     <section className="panel cost-panel" aria-labelledby={headingId}>

@@ -6,7 +6,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { describeStopReason } from '../../errors/explain.ts';
 import { formatMs, formatUsd } from '../../format.ts';
-import { MAX_COMPARED } from '../Compare/compareModel.ts';
+import { MAX_COMPARED } from '../../state/compareModel.ts';
 import {
   compareStoredRuns,
   deleteRuns,

@@ -3,10 +3,10 @@
 // under a preference the person picks (workers/engine/reward.ts), with each run's normalised
 // features so the number can be explained. Pure: the view and its tests use it alike.
 
-import type { PreferenceVector } from '../../../workers/engine/preferences.ts';
-import { computeGroupReward, type GroupReward } from '../../../workers/engine/reward.ts';
-import type { RunSummary } from '../../../workers/history/runLog.ts';
-import type { RunView } from '../../state/runView.ts';
+import type { PreferenceVector } from '../../workers/engine/preferences.ts';
+import { computeGroupReward, type GroupReward } from '../../workers/engine/reward.ts';
+import type { RunSummary } from '../../workers/history/runLog.ts';
+import type { RunView } from './runView.ts';
 
 export const MAX_COMPARED = 4;
 
