@@ -7,6 +7,7 @@ import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { describeStopReason } from '../../errors/explain.ts';
 import { formatMs, formatUsd } from '../../format.ts';
 import { MAX_COMPARED } from '../../state/compareModel.ts';
+import { FileImportButton } from '../FileImportButton/index.tsx';
 import {
   compareStoredRuns,
   deleteRuns,
@@ -37,24 +38,10 @@ export function HistoryPanel() {
   const [query, setQuery] = useState('');
   const [sort, setSort] = useState<HistorySort>('newest');
   const deferredQuery = useDeferredValue(query);
-  const fileInput = useRef<HTMLInputElement>(null);
-  const [importing, setImporting] = useState(false);
 
   useEffect(() => loadHistory(), []);
 
   const shown = useMemo(() => filterRuns(runs ?? [], deferredQuery, sort), [runs, deferredQuery, sort]);
-
-  const onFile = async (input: HTMLInputElement) => {
-    const file = input.files?.[0];
-    input.value = '';
-    if (!file) return;
-    setImporting(true);
-    try {
-      await importRunFile(file);
-    } finally {
-      setImporting(false);
-    }
-  };
 
   const deleteSelected = () => {
     const count = selected.length;
@@ -84,17 +71,13 @@ export function HistoryPanel() {
         </select>
       </div>
       <div className="history-toolbar">
-        <button type="button" onClick={() => fileInput.current?.click()} disabled={importing}>
-          {importing ? 'Importing…' : 'Import runs…'}
-        </button>
-        <input
-          ref={fileInput}
-          type="file"
+        <FileImportButton
+          label="Import runs…"
+          busyLabel="Importing…"
           accept=".json,application/json"
-          hidden
-          aria-label="Run file to import"
-          data-testid="history-import-input"
-          onChange={(event) => void onFile(event.currentTarget)}
+          inputLabel="Run file to import"
+          testId="history-import-input"
+          onFile={importRunFile}
         />
         <button type="button" onClick={() => void exportAllRuns()} disabled={!runs || runs.length === 0}>
           Export all

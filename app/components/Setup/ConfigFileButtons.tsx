@@ -1,5 +1,6 @@
 import { downloadText } from '../../download.ts';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
+import { FileImportButton } from '../FileImportButton/index.tsx';
 import { CONFIG_LIMITS } from '../../../workers/engine/configBasics.ts';
 import { formatCount } from '../../format.ts';
 import { exportConfigText, importConfigText } from '../../state/session.ts';
@@ -35,42 +36,15 @@ function downloadConfig(): void {
 }
 
 export function ConfigFileButtons() {
-  const fileInput = useRef<HTMLInputElement>(null);
   const [failure, setFailure] = useState<ImportFailure | null>(null);
-  const [importing, setImporting] = useState(false);
-
-  const onFile = async (input: HTMLInputElement) => {
-    const file = input.files?.[0];
-    // Cleared so that choosing the same file again (after fixing it) imports it again.
-    input.value = '';
-    if (!file) return;
-    setImporting(true);
-    try {
-      setFailure(await readConfigFile(file));
-    } finally {
-      setImporting(false);
-    }
-  };
 
   return (
     <div className="config-file-buttons">
-      <button
-        type="button"
-        aria-disabled={importing}
-        aria-busy={importing}
-        onClick={() => {
-          if (!importing) fileInput.current?.click();
-        }}
-      >
-        Import config
-      </button>
-      <input
-        ref={fileInput}
-        type="file"
+      <FileImportButton
+        label="Import config"
         accept=".json,application/json"
-        hidden
-        aria-label="Config file to import"
-        onChange={(event) => void onFile(event.currentTarget)}
+        inputLabel="Config file to import"
+        onFile={async (file) => setFailure(await readConfigFile(file))}
       />
       <button type="button" onClick={downloadConfig}>
         Export config
