@@ -63,6 +63,8 @@ test.describe('run history', () => {
     await expect(rows.first()).toContainText(TASK);
     await expect(rows.first()).toContainText('Answered');
     await expect(rows.first()).toContainText('2 steps');
+    // TASK is a sample task, and the run stated its answer.
+    await expect(rows.first()).toContainText('✓ correct');
 
     await rows.first().getByRole('button', { name: 'Open' }).click();
     await expect(page.getByTestId('stored-run-banner')).toContainText('Recorded run');

@@ -8,6 +8,8 @@ import { describeStopReason } from '../../errors/explain.ts';
 import { formatMs, formatUsd } from '../../format.ts';
 import { MAX_COMPARED } from '../../state/compareModel.ts';
 import { FileImportButton } from '../FileImportButton/index.tsx';
+import { statesAnswer } from '../HumanTurn/compareRuns.ts';
+import { useSampleTasks } from '../TaskPanel/useSampleTasks.ts';
 import {
   compareStoredRuns,
   deleteRuns,
@@ -145,6 +147,12 @@ function RecordingProblem() {
 
 function RunList({ runs, selected, busy }: { runs: RunSummary[]; selected: string[]; busy: boolean }) {
   const scroller = useRef<HTMLDivElement>(null);
+  // A run of a sample task is checked against that task's answer, as Compare checks it.
+  const samples = useSampleTasks();
+  const answers = useMemo(
+    () => new Map(samples.status === 'ready' ? samples.tasks.map((task) => [task.question, task.answer] as const) : []),
+    [samples],
+  );
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer re-renders this component itself
   const virtualizer = useVirtualizer({ count: runs.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_PX, overscan: 6 });
   return (
@@ -154,7 +162,7 @@ function RunList({ runs, selected, busy }: { runs: RunSummary[]; selected: strin
           const run = runs[item.index]!;
           return (
             <div key={run.id} role="listitem" className="history-row-slot" style={{ transform: `translateY(${item.start}px)`, height: ROW_PX }}>
-              <RunRow run={run} selected={selected.includes(run.id)} busy={busy} />
+              <RunRow run={run} selected={selected.includes(run.id)} busy={busy} reference={answers.get(run.task.trim()) ?? null} />
             </div>
           );
         })}
@@ -179,7 +187,20 @@ function preferenceOf(run: RunSummary): string {
   return `outcome ${outcome} · cost ${cost} · latency ${latency}`;
 }
 
-function RunRow({ run, selected, busy }: { run: RunSummary; selected: boolean; busy: boolean }) {
+/** Whether a finished run stated its sample task's answer; nothing for other tasks. */
+function Verdict({ run, reference }: { run: RunSummary; reference: string | null }) {
+  if (reference === null || run.status === 'running') return null;
+  return statesAnswer(run.answer, reference) ? (
+    <span className="history-verdict correct"> · ✓ correct</span>
+  ) : (
+    <span className="history-verdict wrong" title={`The sample answer is ${reference}`}>
+      {' '}
+      · ✗ not the sample answer
+    </span>
+  );
+}
+
+function RunRow({ run, selected, busy, reference }: { run: RunSummary; selected: boolean; busy: boolean; reference: string | null }) {
   const recording = useHistoryStore((state) => state.recording.includes(run.id));
   const shownId = useRunStore((state) => state.stored?.summary.id ?? null);
   const [renaming, setRenaming] = useState(false);
@@ -221,6 +242,7 @@ function RunRow({ run, selected, busy }: { run: RunSummary; selected: boolean; b
       <p className="history-meta">
         <span className={`history-status${interrupted ? ' interrupted' : ''}`}>{statusOf(run, recording)}</span> · {run.steps}{' '}
         {run.steps === 1 ? 'step' : 'steps'} · {formatUsd(run.costUsd)} · {formatMs(run.latencyMs)}
+        <Verdict run={run} reference={reference} />
         {run.answer ? <span className="history-answer"> · {run.answer.slice(0, 120)}</span> : null}
       </p>
       <div className="history-actions">
