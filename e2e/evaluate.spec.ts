@@ -44,6 +44,9 @@ test('runs 20 corpus tasks under three policies: the accuracy and cost worked ou
 
   // The built-in suites are listed and read by the worker.
   await expect(panel.getByLabel('Suite contents')).toContainText('50 tasks');
+  // A domain's tasks, from the files bundled into the worker: graded by the database they leave.
+  await panel.getByRole('combobox', { name: 'Suite' }).selectOption('retail');
+  await expect(panel.getByLabel('Suite contents')).toContainText('24 tasks · checks: db 24 · domain: retail');
   // A suite file with a broken line is refused, the line named.
   const chooser = page.waitForEvent('filechooser');
   await panel.getByRole('button', { name: 'Import suite…' }).click();
@@ -141,4 +144,38 @@ test('imports what `orchestra eval` wrote — its results file and its --json su
   // Anything else is refused, saying what would do.
   await results.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello\n') });
   await expect(panel.getByRole('alert', { name: 'Evaluation notice' })).toContainText('It is none of what "orchestra eval" writes');
+});
+
+test('Stop ends the rollouts in flight, and Resume runs only what is missing, to the same figures', async ({ playground, page, scripted }) => {
+  // The strong expert streams its answer slowly, so a Stop lands mid-evaluation.
+  const scenario = corpusEvalScenario();
+  scenario.models['scripted/answerer'] = scenario.models['scripted/answerer']!.map((response) => ({ ...response, chunkSize: 2, chunkDelayMs: 60 }));
+  const server = await scripted.start(scenario);
+  await playground.open();
+  await playground.importConfig(scriptedConfig(server.url));
+  const panel = await openEvaluate(page);
+  await panel.getByLabel('Suite file to import').setInputFiles({ name: 'corpus-20.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(evalSuiteJsonl()) });
+  await expect(panel.getByLabel('Suite contents')).toContainText('20 tasks');
+  await panel.getByRole('checkbox', { name: /^Orchestrator/ }).uncheck();
+  await panel.getByRole('checkbox', { name: /^Cheapest expert alone/ }).uncheck();
+  await panel.getByRole('spinbutton', { name: 'Concurrency' }).fill('1');
+
+  await panel.getByRole('button', { name: 'Run evaluation' }).click();
+  const progress = panel.getByRole('status', { name: 'Evaluation progress' });
+  await expect(progress).toContainText('3 of 20 rollouts', { timeout: 60_000 });
+  await panel.getByRole('button', { name: 'Stop evaluation' }).click();
+  const notice = panel.getByRole('status', { name: 'Evaluation notice' });
+  await expect(notice).toContainText('Stopped:');
+  await expect(notice).toContainText('not run (Resume runs them)');
+  const kept = Number(/(\d+) of 20 rollouts/.exec((await progress.textContent()) ?? '')?.[1]);
+  expect(kept).toBeGreaterThanOrEqual(3);
+  expect(kept).toBeLessThan(20);
+
+  await panel.getByRole('button', { name: 'Resume' }).click();
+  await expect(notice).toContainText(`Done: ${20 - kept} rollouts run, ${kept} kept from before.`, { timeout: 100_000 });
+  expect(await policyRow(panel, 'strongest')).toEqual(['★ strongest', '20/20', '100.0% (83.9%–100.0%)', '$0.000475', expect.any(String), '$0.000475', '—']);
+  // Each task was asked once, and once more at most for the rollout the Stop cut off.
+  const asked = server.requests.filter((request) => request.method === 'POST').length;
+  expect(asked).toBeGreaterThanOrEqual(20);
+  expect(asked).toBeLessThanOrEqual(21);
 });
