@@ -27,6 +27,8 @@ const OfflineStatus = lazy(() => import('./components/OfflineStatus/index.tsx').
 // History (and the replay and files it drives) loads when its tab is first opened.
 const HistoryPanel = lazy(() => import('./components/History/index.tsx').then((module) => ({ default: module.HistoryPanel })));
 const StoredRunBanner = lazy(() => import('./components/StoredRun/index.tsx').then((module) => ({ default: module.StoredRunBanner })));
+// Evaluate (its suites, the worker's evaluations and, with results, the charts) likewise.
+const EvaluatePanel = lazy(() => import('./components/Evaluate/index.tsx').then((module) => ({ default: module.EvaluatePanel })));
 const CompareView = lazy(() => import('./components/Compare/index.tsx').then((module) => ({ default: module.CompareView })));
 // Setup is a side tab the first screen does not show; it suspends on the check's chunk as well.
 const SetupPanel = lazy(() => import('./components/Setup/index.tsx').then(({ SetupPanel }) => ({ default: SetupPanel })));
@@ -48,6 +50,8 @@ export function App() {
   // Once opened, History stays mounted like every tab (its filter and scroll survive a switch).
   const [historyOpened, setHistoryOpened] = useState(false);
   if (sideTab === 'history' && !historyOpened) setHistoryOpened(true);
+  const [evaluateOpened, setEvaluateOpened] = useState(false);
+  if (sideTab === 'evaluate' && !evaluateOpened) setEvaluateOpened(true);
   return (
     <div className="app">
       <header className="app-header">
@@ -83,6 +87,14 @@ export function App() {
                   <ErrorBoundary what="History">
                     <Suspense fallback={null}>
                       <HistoryPanel />
+                    </Suspense>
+                  </ErrorBoundary>
+                ) : null,
+              evaluate:
+                sideTab === 'evaluate' || evaluateOpened ? (
+                  <ErrorBoundary what="Evaluate">
+                    <Suspense fallback={null}>
+                      <EvaluatePanel />
                     </Suspense>
                   </ErrorBoundary>
                 ) : null,

@@ -6,42 +6,22 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '../e2e/fixtures/scriptedServer.ts';
-import type { Scenario, ScriptedResponse } from '../e2e/fixtures/scenario.ts';
-import { loadNodeSampleTasks } from '../tools/search/nodeCorpus.ts';
+import type { Scenario } from '../e2e/fixtures/scenario.ts';
 import { normalizeAnswer } from '../workers/eval/answers.ts';
 import type { EvalSummary, RolloutRecord } from '../workers/eval/results.ts';
+import { callAnswer, corpusEvalScenario, EVAL_TASKS, evalSuiteJsonl, WRONG_FROM } from '../e2e/fixtures/evalScenario.ts';
 import { interruptWhen, jsonLines, makeTempDir, ORCHESTRATOR_MODEL, requestsFor, runCli, writeConfig } from '../e2e/fixtures/cliHarness.ts';
 
 const dir = makeTempDir();
-const TASKS = loadNodeSampleTasks().slice(0, 20);
-/** Tasks 16 to 20 get a wrong answer from the cheap expert. */
-const WRONG_FROM = 15;
+const TASKS = EVAL_TASKS;
 const suitePath = join(dir, 'corpus-20.jsonl');
-
-const callAnswer = (alias: string) =>
-  `<think>The answer expert can do this.</think>\n<tool_call>\n{"name": "answer", "arguments": {"model": "${alias}"}}\n</tool_call>`;
-
-/** Every response keyed by its task's question, so any order and concurrency get the same ones. */
-function corpusScenario(): Scenario {
-  const perTask = (respond: (index: number) => Omit<ScriptedResponse, 'when' | 'repeat'>) =>
-    TASKS.map((task, index) => ({ when: task.question, repeat: true, ...respond(index) }));
-  return {
-    models: {
-      [ORCHESTRATOR_MODEL]: perTask(() => ({ content: callAnswer('answer-2'), usage: { prompt_tokens: 1000, completion_tokens: 20 } })),
-      'scripted/answerer-mini': perTask((i) => ({
-        content: `<answer>${i < WRONG_FROM ? TASKS[i]!.answer : '0'}</answer>`,
-        usage: { prompt_tokens: 500, completion_tokens: 6 },
-      })),
-      'scripted/answerer': perTask((i) => ({ content: `<answer>${TASKS[i]!.answer}</answer>`, usage: { prompt_tokens: 300, completion_tokens: 10 } })),
-    },
-  };
-}
+const corpusScenario = corpusEvalScenario;
 
 let server: ScriptedServer;
 
 beforeAll(async () => {
   server = await startScriptedServer({ scenario: corpusScenario() });
-  writeFileSync(suitePath, TASKS.map((task) => `${JSON.stringify({ id: task.id, task: task.question, answer: task.answer })}\n`).join(''));
+  writeFileSync(suitePath, evalSuiteJsonl());
 });
 afterAll(async () => {
   await server.close();

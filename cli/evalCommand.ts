@@ -5,16 +5,16 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DomainError, type Domain } from '../tools/domains/domain.ts';
-import { DomainEnvironment } from '../tools/domains/environment.ts';
-import { BUILT_IN_DOMAINS, builtInDomainDir, loadDomainDir } from '../tools/domains/nodeDomains.ts';
+import type { DomainEnvironment } from '../tools/domains/environment.ts';
+import { builtInDomainDir, loadDomainDir } from '../tools/domains/nodeDomains.ts';
 import { loadNodeSampleTasks } from '../tools/search/nodeCorpus.ts';
 import { CALL_EXPERT_TOOL, resolveExperts, type OrchestraConfig } from '../workers/engine/config.ts';
-import type { JudgeModel } from '../workers/eval/checks.ts';
+import { BUILT_IN_DOMAINS, BUILT_IN_SUITES, isBuiltInDomain } from '../workers/eval/builtInSuites.ts';
 import { createPolicies, parsePolicy, PolicyError, sweepPolicies, type PolicySpec } from '../workers/eval/policies.ts';
-import { evalHeader, summarizeEval, summaryLine, summaryToCsv } from '../workers/eval/results.ts';
-import { checkDomainTasks, runEvaluation } from '../workers/eval/runner.ts';
+import { evalHeader, policyDescriptions, summarizeEval, summaryLine, summaryToCsv } from '../workers/eval/results.ts';
+import { runEvaluation } from '../workers/eval/runner.ts';
+import { domainEnvironments, domainsOf, evalJudge } from '../workers/eval/setup.ts';
 import { corpusSuite, parseSuite, SuiteError, SUITE_LIMITS, type SuiteTask } from '../workers/eval/suite.ts';
-import { createModel, effectivePricing } from '../workers/prepareRun.ts';
 import { createEvalProgress, formatEvalEnd, formatEvalTable } from './evalOutput.ts';
 import { openResults, readResults } from './evalStore.ts';
 import { colorWanted, createStyle } from './format.ts';
@@ -39,8 +39,6 @@ const EVAL_OPTIONS = {
   report: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
-
-const BUILT_IN_SUITES = ['corpus', ...BUILT_IN_DOMAINS] as const;
 
 export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
   const args = parseCommandArgs(argv, EVAL_OPTIONS, EVAL_USAGE);
@@ -71,24 +69,23 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
   try {
     const javascript = node.environment.javascript;
     if (!javascript) throw new Error('The CLI environment has no JavaScript sandbox.');
-    const environments = new Map<string, DomainEnvironment>();
-    for (const domain of domains) {
-      const environment = new DomainEnvironment(domain, javascript);
-      const problems = await environment.verify();
-      if (problems.length > 0) throw new UsageError(new DomainError(domain.name, problems).message);
-      environments.set(domain.name, environment);
+    let environments: Map<string, DomainEnvironment>;
+    try {
+      environments = await domainEnvironments(domains, tasks, javascript, source);
+    } catch (error) {
+      if (error instanceof DomainError || error instanceof SuiteError) throw new UsageError(error.message);
+      throw error;
     }
-    const brokenTasks = await checkDomainTasks(tasks, environments);
-    if (brokenTasks.length > 0) throw new UsageError(`${source} has tasks that cannot be graded:\n${brokenTasks.map((p) => `  - ${p}`).join('\n')}`);
 
     let policies;
+    let judge;
     try {
       policies = createPolicies(specs, { config, environment: node.environment, domains: environments, seed });
+      judge = evalJudge(config, node.environment, tasks);
     } catch (error) {
       if (error instanceof PolicyError) throw new UsageError(error.message, EVAL_USAGE);
       throw error;
     }
-    const judge = judgeOf(config, node.environment, tasks);
     for (const path of [args.csv, args.report]) if (path !== undefined) writeOutput(path, '');
     const append = openResults(args.out, stored, header);
     const style = createStyle(colorWanted(io.stderr, io.env));
@@ -110,7 +107,7 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
 
     const report = summarizeEval({
       taskIds: tasks.map((task) => task.id),
-      policies: policies.map(({ name, label, model, preference }) => ({ name, label, model, preference })),
+      policies: policyDescriptions(policies),
       rollouts,
       records: outcome.records,
     });
@@ -150,9 +147,7 @@ function loadSuite(spec: string): { tasks: SuiteTask[]; source: string; warnings
   if (spec.startsWith('builtin:')) {
     const name = spec.slice('builtin:'.length);
     if (name === 'corpus') return { tasks: corpusSuite(loadNodeSampleTasks()), source: spec, warnings: [] };
-    if ((BUILT_IN_DOMAINS as readonly string[]).includes(name)) {
-      return { tasks: loadDomainDir(builtInDomainDir(name as (typeof BUILT_IN_DOMAINS)[number])).tasks, source: spec, warnings: [] };
-    }
+    if (isBuiltInDomain(name)) return { tasks: loadDomainDir(builtInDomainDir(name)).tasks, source: spec, warnings: [] };
     throw new UsageError(`There is no built-in suite "${name}"; built in: ${BUILT_IN_SUITES.map((s) => `builtin:${s}`).join(', ')}.`);
   }
   let text: string;
@@ -179,7 +174,7 @@ function loadSuite(spec: string): { tasks: SuiteTask[]; source: string; warnings
 /** The domains the suite's tasks name: the built-in ones, or those in --domain folders (which
  * win over a built-in of the same name). */
 function loadDomains(tasks: readonly SuiteTask[], dirs: readonly string[]): Domain[] {
-  const wanted = [...new Set(tasks.flatMap((task) => (task.domain === undefined ? [] : [task.domain])))];
+  const wanted = domainsOf(tasks);
   if (wanted.length === 0) return [];
   const byName = new Map<string, Domain>();
   const load = (dir: string) => {
@@ -197,10 +192,10 @@ function loadDomains(tasks: readonly SuiteTask[], dirs: readonly string[]): Doma
   }
   for (const name of wanted) {
     if (byName.has(name)) continue;
-    if (!(BUILT_IN_DOMAINS as readonly string[]).includes(name)) {
+    if (!isBuiltInDomain(name)) {
       throw new UsageError(`The suite has tasks of the domain "${name}", which is not built in (${BUILT_IN_DOMAINS.join(', ')}): pass its folder with --domain <dir>.`);
     }
-    byName.set(name, load(builtInDomainDir(name as (typeof BUILT_IN_DOMAINS)[number])));
+    byName.set(name, load(builtInDomainDir(name)));
   }
   return wanted.map((name) => byName.get(name) as Domain);
 }
@@ -216,19 +211,6 @@ function missingEvalKeys(config: OrchestraConfig, specs: readonly PolicySpec[], 
     const variable = config.providers[name]?.apiKeyEnv;
     return variable !== undefined && !env[variable] ? [{ provider: name, variable }] : [];
   });
-}
-
-/** The judge model, when the configuration names one (a suite with judge checks needs it). */
-function judgeOf(config: OrchestraConfig, environment: Parameters<typeof createModel>[1], tasks: readonly SuiteTask[]): JudgeModel | undefined {
-  const judge = config.evaluation?.judge;
-  if (!judge) {
-    const needing = tasks.find((task) => task.check?.kind === 'judge');
-    if (needing) {
-      throw new UsageError(`Task "${needing.id}" (line ${needing.line}) has a judge check, and the configuration names no judge: add "evaluation": {"judge": {"provider": "…", "model": "…"}}.`);
-    }
-    return undefined;
-  }
-  return { model: createModel(config, environment, judge.provider, judge.model), pricing: effectivePricing(config) };
 }
 
 function writeOutput(path: string, text: string): void {

@@ -3,7 +3,7 @@
 // rollouts in flight and a re-run resumes from what is there.
 
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import { headerMismatch, readHeader, readRecord, type EvalHeader, type RolloutRecord } from '../workers/eval/results.ts';
+import { headerMismatch, readResultsText, type EvalHeader, type RolloutRecord } from '../workers/eval/results.ts';
 import { UsageError } from './usage.ts';
 
 export interface StoredResults {
@@ -21,29 +21,11 @@ export function readResults(path: string): StoredResults {
   } catch (error) {
     throw new UsageError(`Cannot read the results file "${path}": ${(error as Error).message}.`);
   }
-  let header: EvalHeader | null = null;
-  const records: RolloutRecord[] = [];
-  let lines = 0;
-  for (const raw of text.split('\n')) {
-    if (!raw.trim()) continue;
-    lines += 1;
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      continue; // A line cut short by a crash: that rollout runs again.
-    }
-    if (lines === 1) {
-      header = readHeader(value);
-      if (!header) {
-        throw new UsageError(`"${path}" is not a results file of "orchestra eval" (its first line is no {"type": "eval_started", …} header). Write the results to a new --out file.`);
-      }
-      continue;
-    }
-    const record = readRecord(value);
-    if (record) records.push(record);
+  const read = readResultsText(text);
+  if (read.notResults) {
+    throw new UsageError(`"${path}" is not a results file of "orchestra eval" (its first line is no {"type": "eval_started", …} header). Write the results to a new --out file.`);
   }
-  return { header, records, unterminated: text.length > 0 && !text.endsWith('\n') };
+  return { header: read.header, records: read.records, unterminated: read.unterminated };
 }
 
 /**

@@ -1,5 +1,5 @@
 // The workspace's layout in real Chromium: at 1280 × 720 the task, the trace and the cost fit one
-// screen (History, Setup, Models, Documents and Tools are side tabs); on a phone, Run brings the live
+// screen (History, Evaluate, Setup, Models, Documents and Tools are side tabs); on a phone, Run brings the live
 // status and the trace into view, and keyboard hints are not shown on a touch screen. The
 // screenshots it takes land in test-results/ and are there to be looked at.
 
@@ -39,14 +39,14 @@ async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise
 test.describe('at 1280 × 720', () => {
   test.use({ viewport: { width: 1280, height: 720 } });
 
-  test('the first screen shows the task, the welcome and the cost; History, Setup, Models, Documents and Tools are tabs', async ({
+  test('the first screen shows the task, the welcome and the cost; History, Evaluate, Setup, Models, Documents and Tools are tabs', async ({
     playground,
     page,
     consoleErrors,
   }, testInfo) => {
     await playground.open();
     const tabs = page.getByRole('tablist', { name: 'Side panels' }).getByRole('tab');
-    await expect(tabs).toHaveText(['Task', 'History', 'Setup', 'Models', 'Documents', 'Tools']);
+    await expect(tabs).toHaveText(['Task', 'History', 'Evaluate', 'Setup', 'Models', 'Documents', 'Tools']);
     await expect(page.getByRole('tab', { name: 'Task' })).toHaveAttribute('aria-selected', 'true');
     for (const shown of [playground.task, playground.runButton, page.getByRole('region', { name: 'Watch a small model orchestrate bigger ones' }), playground.totalCost]) {
       await expect(shown).toBeInViewport();
@@ -93,6 +93,8 @@ test.describe('at 1280 × 720', () => {
     await page.keyboard.press('ArrowRight');
     await expect(page.getByRole('tab', { name: 'History' })).toBeFocused();
     await expect(page.getByRole('tab', { name: 'History' })).toHaveAttribute('aria-selected', 'true');
+    await page.keyboard.press('ArrowRight');
+    await expect(page.getByRole('tab', { name: 'Evaluate' })).toBeFocused();
     await page.keyboard.press('ArrowRight');
     await expect(page.getByRole('tab', { name: 'Setup' })).toBeFocused();
     await expect(page.getByRole('tab', { name: 'Setup' })).toHaveAttribute('aria-selected', 'true');

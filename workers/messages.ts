@@ -10,6 +10,37 @@ import type { RunEvent } from './engine/events.ts';
 import type { HumanChoice, HumanTurn } from './engine/humanOrchestrator.ts';
 import type { HeldKey } from './keys.ts';
 import type { LocalModelRequest, LocalModelsState } from './models/localModels.ts';
+import type { BuiltInSuite } from './eval/builtInSuites.ts';
+import type { PolicyDescription, RolloutRecord } from './eval/results.ts';
+import type { EvalOutcome, EvalProgressEvent } from './eval/runner.ts';
+
+/** The suite an evaluation runs: a built-in one, or a JSONL file the user picked (its text, read
+ * by the page under the suite's size cap; the worker parses it). */
+export type EvalSuiteInput = { kind: 'builtin'; name: BuiltInSuite } | { kind: 'file'; name: string; text: string };
+
+/** A suite as the worker read it: what it holds, or every problem with its line. */
+export type SuiteReading =
+  | { ok: true; source: string; tasks: number; domains: string[]; checks: Record<string, number>; warnings: string[] }
+  | { ok: false; problems: string[] };
+
+/** An evaluation to run (workers/eval/runner.ts), with the CLI's `eval` options. */
+export interface EvalRequest {
+  evalId: string;
+  /** The config file's JSON value, validated by the worker. */
+  config: unknown;
+  suite: EvalSuiteInput;
+  /** Policy names as `--policy` takes them (workers/eval/policies.ts), sweeps spelled out. */
+  policies: string[];
+  rollouts: number;
+  concurrency: number;
+  budgetUsd: number | null;
+  seed: string;
+  /** Records an earlier session of this evaluation left: finished ones are skipped (resume). */
+  previous: RolloutRecord[];
+}
+
+/** How an evaluation ended, without its records (the page has them from each rollout_finished). */
+export type EvalEnd = Omit<EvalOutcome, 'records'>;
 
 export type ToWorker =
   /** Holds (or with `key: null` forgets) a provider's API key in the worker's memory, bound to the
@@ -31,7 +62,13 @@ export type ToWorker =
   | { type: 'unload_model'; modelId: string }
   /** Asks which of these models' files are in the browser cache (answered by `model_cache`). */
   | { type: 'check_model_cache'; models: LocalModelRequest[] }
-  | { type: 'delete_cached_model'; model: LocalModelRequest };
+  | { type: 'delete_cached_model'; model: LocalModelRequest }
+  /** Reads a suite and says what it holds (answered by `suite_read`); nothing runs. */
+  | { type: 'read_suite'; requestId: string; suite: EvalSuiteInput }
+  /** Runs an evaluation; each rollout is an ordinary run whose events come in `eval_events`. */
+  | { type: 'start_eval'; request: EvalRequest }
+  /** Stops an evaluation: the rollouts in flight are abandoned (not recorded). */
+  | { type: 'stop_eval'; evalId: string };
 
 export type FromWorker =
   /** Events of a run, oldest first, batched every EVENT_BATCH_MS so streaming costs the page a handful of renders a second. */
@@ -51,7 +88,23 @@ export type FromWorker =
   /** The models loaded and loading, after every change, with the failure that caused it if any. */
   | { type: 'model_state'; state: LocalModelsState }
   /** Which models' files are in the browser cache; `problem` when the cache could not be read or changed. */
-  | { type: 'model_cache'; cached: Record<string, boolean>; problem?: string };
+  | { type: 'model_cache'; cached: Record<string, boolean>; problem?: string }
+  | { type: 'suite_read'; requestId: string; reading: SuiteReading }
+  /** The evaluation is prepared (suite, domains, policies checked) and its rollouts start. */
+  | { type: 'eval_ready'; evalId: string; source: string; taskIds: string[]; policies: PolicyDescription[]; rollouts: number }
+  /** The evaluation could not start (an invalid config, suite or policy): nothing was called. */
+  | { type: 'eval_rejected'; evalId: string; problems: string[] }
+  /** The runner's progress; `rollout_finished` carries the rollout's graded record. */
+  | { type: 'eval_progress'; evalId: string; event: EvalProgressEvent }
+  /** The rollouts' run events, batched like `events`: the page keeps them in the run history
+   * without showing them in the trace. */
+  | { type: 'eval_events'; events: RunEvent[] }
+  | { type: 'eval_finished'; evalId: string; end: EvalEnd }
+  /** The evaluation broke without finishing (a bug): the page says so instead of waiting. */
+  | { type: 'eval_failed'; evalId: string; message: string };
+
+/** The messages of evaluations, which the page hands to the Evaluate tab's module. */
+export type EvalFromWorker = Extract<FromWorker, { type: 'suite_read' | 'eval_ready' | 'eval_rejected' | 'eval_progress' | 'eval_events' | 'eval_finished' | 'eval_failed' }>;
 
 /** The page's only message to a model worker: the port its engine handler answers on. */
 export type ToModelWorker = { type: 'connect'; port: MessagePort };

@@ -22,7 +22,9 @@ import { describeError, redact } from './engine/errors.ts';
 import { KeyRing } from './keys.ts';
 import { EVENT_BATCH_MS, type FromWorker, type ToWorker } from './messages.ts';
 import { createLocalModels, type LocalModelRequest } from './models/localModels.ts';
-import { prepareRun } from './prepareRun.ts';
+import { prepareRun, type RunEnvironment } from './prepareRun.ts';
+import type { EvalHost } from './evalHost.ts';
+import type { SampleTask } from '../tools/search/sampleTasks.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -43,33 +45,41 @@ function post(message: FromWorker): void {
 }
 
 // Events wait up to EVENT_BATCH_MS and leave together; the end of a run leaves at once.
-let pending: RunEvent[] = [];
-let flushTimer: ReturnType<typeof setTimeout> | null = null;
-
-function flush(): void {
-  if (flushTimer !== null) clearTimeout(flushTimer);
-  flushTimer = null;
-  if (pending.length === 0) return;
-  const events = pending;
-  pending = [];
-  post({ type: 'events', events });
+function eventBatcher(send: (events: RunEvent[]) => void) {
+  let pending: RunEvent[] = [];
+  let flushTimer: ReturnType<typeof setTimeout> | null = null;
+  const flush = (): void => {
+    if (flushTimer !== null) clearTimeout(flushTimer);
+    flushTimer = null;
+    if (pending.length === 0) return;
+    const events = pending;
+    pending = [];
+    send(events);
+  };
+  const emit = (event: RunEvent): void => {
+    pending.push(event);
+    if (event.type === 'run_finished') flush();
+    else flushTimer ??= setTimeout(flush, EVENT_BATCH_MS);
+  };
+  return { flush, emit };
 }
 
-function emit(event: RunEvent): void {
-  pending.push(event);
-  if (event.type === 'run_finished') flush();
-  else flushTimer ??= setTimeout(flush, EVENT_BATCH_MS);
+// The live run's events; an evaluation's rollouts go apart, to be stored and not shown.
+const { flush, emit } = eventBatcher((events) => post({ type: 'events', events }));
+
+/** One of the app's generated files (public/generated/): the corpus, the sample tasks. */
+function fetchGenerated<T>(name: string, what: string): Promise<T> {
+  return fetch(new URL(`${import.meta.env.BASE_URL}generated/${name}`, self.location.origin)).then((response) => {
+    if (!response.ok) throw new Error(`${what} could not be loaded (HTTP ${response.status}).`);
+    return response.json() as Promise<T>;
+  });
 }
 
 // The local corpus, fetched once from the app's generated files on the first search.
 let corpus: Promise<Retriever> | null = null;
 const localRetriever: Retriever = {
   search(query, options) {
-    corpus ??= fetch(new URL(`${import.meta.env.BASE_URL}generated/corpus.json`, self.location.origin))
-      .then((response) => {
-        if (!response.ok) throw new Error(`The search corpus could not be loaded (HTTP ${response.status}).`);
-        return response.json() as Promise<CorpusDocument[]>;
-      })
+    corpus ??= fetchGenerated<CorpusDocument[]>('corpus.json', 'The search corpus')
       .then(createCorpusRetriever)
       .catch((error: unknown) => {
         corpus = null;
@@ -127,6 +137,30 @@ function loadDemo(config: OrchestraConfig) {
   return named.some((name) => config.providers[name]?.kind === 'demo') ? import('./backends/demo/demoModels.ts') : null;
 }
 
+/** What a run of `config` gets from this worker: its keys, search, sandboxes and models. */
+async function runEnvironment(config: OrchestraConfig): Promise<RunEnvironment> {
+  const demo = await loadDemo(config);
+  // Pyodide takes seconds to start: it boots while the first turns stream, so the first code
+  // run does not wait for it.
+  if (usesPython(config)) void python.warmUp();
+  return {
+    // A key goes only to the origin it was entered for; otherwise the run is refused, saying why.
+    apiKey: (name, provider) => keys.forRun(name, provider),
+    retriever: localRetriever,
+    documentRetriever,
+    searchUsdPerCall: 0,
+    python,
+    javascript,
+    calculator,
+    ...(demo ? { demoModel: (modelId: string) => demo.createDemoModel(modelId) } : {}),
+    localModel: (modelId, providerName, provider) =>
+      localModels.chatModel(modelId, {
+        providerName,
+        ...(provider.constrainToolCalls === undefined ? {} : { constrainToolCalls: provider.constrainToolCalls }),
+      }),
+  };
+}
+
 async function start(runId: string, configValue: unknown, task: string, manual: boolean, fork?: ForkFrom): Promise<void> {
   let prepared: ReturnType<typeof prepareRun>;
   // Registered before anything is awaited, so a Stop pressed while the demo loads is not lost.
@@ -134,26 +168,7 @@ async function start(runId: string, configValue: unknown, task: string, manual: 
   runs.set(runId, controller);
   try {
     const config = parseConfig(configValue);
-    const demo = await loadDemo(config);
-    // Pyodide takes seconds to start: it boots while the first turns stream, so the first code
-    // run does not wait for it.
-    if (usesPython(config)) void python.warmUp();
-    prepared = prepareRun(config, {
-      // A key goes only to the origin it was entered for; otherwise the run is refused, saying why.
-      apiKey: (name, provider) => keys.forRun(name, provider),
-      retriever: localRetriever,
-      documentRetriever,
-      searchUsdPerCall: 0,
-      python,
-      javascript,
-      calculator,
-      ...(demo ? { demoModel: (modelId: string) => demo.createDemoModel(modelId) } : {}),
-      localModel: (modelId, providerName, provider) =>
-        localModels.chatModel(modelId, {
-          providerName,
-          ...(provider.constrainToolCalls === undefined ? {} : { constrainToolCalls: provider.constrainToolCalls }),
-        }),
-    }, manual ? { person: personFor(runId) } : {});
+    prepared = prepareRun(config, await runEnvironment(config), manual ? { person: personFor(runId) } : {});
   } catch (error) {
     runs.delete(runId);
     post({
@@ -210,6 +225,24 @@ async function deleteCached(model: LocalModelRequest): Promise<void> {
   }
 }
 
+// Evaluations (workers/evalHost.ts) load with the first suite read or evaluation started.
+const evalEvents = eventBatcher((events) => post({ type: 'eval_events', events }));
+let evalHost: Promise<EvalHost> | null = null;
+
+function withEvalHost(work: (host: EvalHost) => Promise<void> | void): void {
+  evalHost ??= import('./evalHost.ts').then(({ createEvalHost }) =>
+    createEvalHost({
+      environment: runEnvironment,
+      javascript,
+      sampleTasks: () => fetchGenerated<SampleTask[]>('sample-tasks.json', 'The sample tasks'),
+      post,
+      emit: evalEvents.emit,
+      secrets: () => keys.secrets(),
+    }),
+  );
+  void evalHost.then(work);
+}
+
 self.onmessage = (message: MessageEvent<ToWorker>) => {
   const data = message.data;
   switch (data.type) {
@@ -245,6 +278,15 @@ self.onmessage = (message: MessageEvent<ToWorker>) => {
       break;
     case 'delete_cached_model':
       void deleteCached(data.model);
+      break;
+    case 'read_suite':
+      withEvalHost((host) => host.readSuite(data.requestId, data.suite));
+      break;
+    case 'start_eval':
+      withEvalHost((host) => host.start(data.request));
+      break;
+    case 'stop_eval':
+      withEvalHost((host) => host.stop(data.evalId));
       break;
   }
 };

@@ -55,6 +55,8 @@ function orchestrator(): OrchestratorClient {
       setupActions.keysHeld([]);
       modelsActions.workerLost();
       restoreRememberedKeys();
+      // An evaluation in the lost worker ended with it (only the Evaluate tab starts one).
+      void evaluation?.then((module) => module.workerLost(message));
     },
     onModelProgress: (modelId, progress) => modelsActions.progress(modelId, progress),
     onModelState: (state) => {
@@ -69,8 +71,23 @@ function orchestrator(): OrchestratorClient {
       refreshStorageEstimate();
     },
     onModelWorkerFailed: (modelId, message) => modelsActions.workerFailed(modelId, message),
+    onEval: (message) => {
+      // Each rollout is a run of the history, recorded like any run, but not shown in the trace.
+      if (message.type === 'eval_events') withRecorder((module) => module.recordEvents(message.events));
+      evaluation ??= import('./evaluation.ts');
+      void evaluation.then((module) => module.receive(message));
+    },
   });
   return client;
+}
+
+// What the Evaluate tab does (evaluation.ts) loads with the tab, long before its worker messages.
+let evaluation: Promise<typeof import('./evaluation.ts')> | null = null;
+
+/** The worker's evaluation side, for evaluation.ts (the one place that starts and stops them). */
+export function evaluationWorker(): Pick<OrchestratorClient, 'readSuite' | 'startEval' | 'stopEval'> {
+  evaluation ??= import('./evaluation.ts');
+  return orchestrator();
 }
 
 // The worker posts a run's events every EVENT_BATCH_MS; the page folds what has arrived into the

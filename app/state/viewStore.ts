@@ -1,9 +1,9 @@
-// Which side tab is open (Task, History, Setup, Models, Documents, Tools). The trace and the cost stay on
+// Which side tab is open (Task, History, Evaluate, Setup, Models, Documents, Tools). The trace and the cost stay on
 // screen whichever it is. Kept for the tab's session, so a reload comes back to the same tab.
 
 import { create } from 'zustand';
 
-export const SIDE_TABS = ['task', 'history', 'setup', 'models', 'documents', 'tools'] as const;
+export const SIDE_TABS = ['task', 'history', 'evaluate', 'setup', 'models', 'documents', 'tools'] as const;
 export type SideTab = (typeof SIDE_TABS)[number];
 
 const STORAGE_KEY = 'orchestra-playground:side-tab';

@@ -9,7 +9,7 @@ import type { LoadProgress } from '../../workers/backends/webllm/loadProgress.ts
 import type { RunEvent } from '../../workers/engine/events.ts';
 import type { HumanChoice, HumanTurn } from '../../workers/engine/humanOrchestrator.ts';
 import type { HeldKey } from '../../workers/keys.ts';
-import type { FromWorker, ToModelWorker, ToWorker } from '../../workers/messages.ts';
+import type { EvalFromWorker, EvalRequest, EvalSuiteInput, FromWorker, ToModelWorker, ToWorker } from '../../workers/messages.ts';
 import type { LocalModelRequest, LocalModelsState } from '../../workers/models/localModels.ts';
 
 export interface OrchestratorHandlers {
@@ -28,6 +28,8 @@ export interface OrchestratorHandlers {
   onModelCache(cached: Record<string, boolean>, problem: string | undefined): void;
   /** A model worker could not start or broke outside web-llm's protocol. */
   onModelWorkerFailed(modelId: string, message: string): void;
+  /** A suite read, or an evaluation's progress, events or end. */
+  onEval(message: EvalFromWorker): void;
 }
 
 export interface OrchestratorClient {
@@ -45,6 +47,10 @@ export interface OrchestratorClient {
   unloadModel(modelId: string): void;
   checkModelCache(models: LocalModelRequest[]): void;
   deleteCachedModel(model: LocalModelRequest): void;
+  /** Asks what a suite holds (answered through `onEval` with `suite_read`). */
+  readSuite(requestId: string, suite: EvalSuiteInput): void;
+  startEval(request: EvalRequest): void;
+  stopEval(evalId: string): void;
   /** Ends the worker at once (a run that does not stop); the next call starts a fresh one. */
   restart(message: string): void;
 }
@@ -96,6 +102,15 @@ export function createOrchestratorClient(handlers: OrchestratorHandlers): Orches
           break;
         case 'model_cache':
           handlers.onModelCache(data.cached, data.problem);
+          break;
+        case 'suite_read':
+        case 'eval_ready':
+        case 'eval_rejected':
+        case 'eval_progress':
+        case 'eval_events':
+        case 'eval_finished':
+        case 'eval_failed':
+          handlers.onEval(data);
           break;
       }
     };
@@ -158,5 +173,8 @@ export function createOrchestratorClient(handlers: OrchestratorHandlers): Orches
     unloadModel: (modelId) => send({ type: 'unload_model', modelId }),
     checkModelCache: (models) => send({ type: 'check_model_cache', models }),
     deleteCachedModel: (model) => send({ type: 'delete_cached_model', model }),
+    readSuite: (requestId, suite) => send({ type: 'read_suite', requestId, suite }),
+    startEval: (request) => send({ type: 'start_eval', request }),
+    stopEval: (evalId) => send({ type: 'stop_eval', evalId }),
   };
 }

@@ -55,7 +55,7 @@ export async function plantLocalStorage(page: Page, key: string, value: string):
 }
 
 /** The side column's tabs: the task (with the preferences and Run), and the panels beside it. */
-export type SideTabName = 'Task' | 'History' | 'Setup' | 'Models' | 'Documents' | 'Tools';
+export type SideTabName = 'Task' | 'History' | 'Evaluate' | 'Setup' | 'Models' | 'Documents' | 'Tools';
 
 /** Opens a side tab as a person would (the trace and the cost stay in view) and returns its panel. */
 export async function openSideTab(page: Page, name: SideTabName): Promise<Locator> {

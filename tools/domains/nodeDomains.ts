@@ -4,14 +4,15 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BUILT_IN_DOMAINS, type BuiltInDomain } from '../../workers/eval/builtInSuites.ts';
 import { DOMAIN_FILE_NAMES, DOMAIN_LIMITS, DomainError, parseDomain, type Domain, type DomainFiles } from './domain.ts';
 
-export const BUILT_IN_DOMAINS = ['retail', 'clinic'] as const;
+export { BUILT_IN_DOMAINS };
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 
 /** The folder of a built-in domain. */
-export function builtInDomainDir(name: (typeof BUILT_IN_DOMAINS)[number]): string {
+export function builtInDomainDir(name: BuiltInDomain): string {
   return join(HERE, name);
 }
 

@@ -22,6 +22,11 @@ export const PREFERENCE_PRESETS: Record<PreferencePresetName, PreferenceVector> 
   fastest: { outcome: 0.3, cost: 0.1, latency: 0.6, tools: {} },
 };
 
+/** A cost weight w as a preference vector: outcome 1 − w, cost w, latency 0 (a sweep's grid). */
+export function costWeightPreference(w: number): PreferenceVector {
+  return { outcome: Number((1 - w).toFixed(6)), cost: w, latency: 0, tools: {} };
+}
+
 export type ObjectivePercents = Record<'outcome' | 'cost' | 'latency', number>;
 
 /**

@@ -16,7 +16,7 @@ import type { DomainEnvironment, DomainSession } from '../../tools/domains/envir
 import { createModel, prepareRun, type PreparedRun, type RunEnvironment } from '../prepareRun.ts';
 import { CALL_EXPERT_TOOL, protocolExperts, resolveExperts, type ExpertConfig, type OrchestraConfig } from '../engine/config.ts';
 import { lookupPrice } from '../engine/pricing.ts';
-import { PREFERENCE_PRESETS, type PreferencePresetName, type PreferenceVector } from '../engine/preferences.ts';
+import { costWeightPreference, PREFERENCE_PRESETS, type PreferencePresetName, type PreferenceVector } from '../engine/preferences.ts';
 import { referenceAnswerStyle } from '../engine/protocols/expertFamilies.ts';
 import type { RunOptions } from '../engine/run.ts';
 import { createDirectAnswerProtocol } from './direct.ts';
@@ -44,10 +44,7 @@ const PRESET_NAMES = Object.keys(PREFERENCE_PRESETS) as PreferencePresetName[];
 const POLICY_FORMS =
   'orchestrator, orchestrator@<preset> (cheapest, balanced, best-answer, fastest), orchestrator@cost=<0..1>, strongest, cheapest, random, qwen3=<provider>/<model>';
 
-/** A cost weight w as a preference vector: outcome 1 − w, cost w, latency 0 (a sweep's grid). */
-export function costWeightPreference(w: number): PreferenceVector {
-  return { outcome: Number((1 - w).toFixed(6)), cost: w, latency: 0, tools: {} };
-}
+export { costWeightPreference };
 
 function parseWeight(text: string, what: string): number {
   const w = Number(text);

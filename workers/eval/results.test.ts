@@ -1,35 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { PREFERENCE_PRESETS } from '../engine/preferences.ts';
 import { computeGroupReward } from '../engine/reward.ts';
-import { headerMismatch, readRecord, summarizeEval, summaryLine, summaryToCsv, type EvalHeader, type RolloutRecord } from './results.ts';
+import { rolloutRecord } from '../../e2e/fixtures/rolloutRecord.ts';
+import {
+  headerMismatch,
+  preferenceOfPolicyName,
+  readRecord,
+  readResultsText,
+  readSummary,
+  reportOfRecords,
+  summarizeEval,
+  summaryLine,
+  summaryToCsv,
+  type EvalHeader,
+} from './results.ts';
 
-function record(policy: string, taskId: string, rollout: number, fields: Partial<RolloutRecord>): RolloutRecord {
-  const correct = fields.correct ?? true;
-  return {
-    type: 'rollout',
-    policy,
-    taskId,
-    rollout,
-    runId: `${policy}-${taskId}-${rollout}`,
-    answer: 'x',
-    stopReason: 'answered',
-    correct,
-    verdict: { check: 'exact', correct, reason: 'r' },
-    costUsd: 0.01,
-    runCostUsd: 0.01,
-    gradingCostUsd: 0,
-    unknownCostEntries: 0,
-    hasEstimates: false,
-    latencyMs: 1000,
-    turns: 1,
-    toolCounts: { tools: {}, aliases: {} },
-    toolFeatures: {},
-    modelCalls: {},
-    promptTokens: 0,
-    completionTokens: 0,
-    ...fields,
-  };
-}
+const record = rolloutRecord;
 
 const policies = [
   { name: 'orchestrator', label: 'the orchestrator', model: 'orch-8b', preference: PREFERENCE_PRESETS.balanced },
@@ -150,5 +136,51 @@ describe('results files', () => {
     expect(readRecord({ ...good, toolFeatures: { a: 'x' } })).toBeNull();
     expect(readRecord({ ...good, rollout: 1.5 })).toBeNull();
     expect(readRecord(null)).toBeNull();
+  });
+});
+
+describe('reading results back', () => {
+  const header: EvalHeader = { type: 'eval_started', version: 1, suite: 's.jsonl', suiteHash: 'a', configHash: 'b', seed: '0', startedAt: '2025-01-01T00:00:00.000Z' };
+  const records = [
+    record('orchestrator@cheapest', 'a', 1, { correct: true, costUsd: 0.002, toolFeatures: { 'answer-2': 1 }, modelCalls: { orch: 1, mini: 1 } }),
+    record('orchestrator@cheapest', 'b', 1, { correct: false, costUsd: 0.004, modelCalls: { orch: 2, mini: 1 } }),
+    record('strongest', 'a', 1, { costUsd: 0.02, modelCalls: { big: 1 } }),
+    record('strongest', 'b', 2, { costUsd: 0.02, modelCalls: { big: 1 } }),
+  ];
+  const text = `${[header, ...records].map((line) => JSON.stringify(line)).join('\n')}\n`;
+
+  it('reads a results file: its header and records, a line cut short skipped', () => {
+    const read = readResultsText(`${text}{"type": "rollout", "pol`);
+    expect(read).toMatchObject({ header, notResults: false, unterminated: true });
+    expect(read.records).toEqual(records);
+    expect(readResultsText('{"type": "eval_summary"}\n').notResults).toBe(true);
+  });
+
+  it('reports a results file as the CLI would from the same records, the policies labelled by name', () => {
+    const report = reportOfRecords(records);
+    expect(report).toMatchObject({ tasks: 2, rolloutsPerTask: 2 });
+    expect(report.policies.map((p) => [p.name, p.label, p.model, p.rollouts, p.correct])).toEqual([
+      ['orchestrator@cheapest', 'orchestrator@cheapest', 'orch', 2, 1],
+      ['strongest', 'strongest', 'big', 2, 2],
+    ]);
+    expect(report.policies[0]?.preference).toEqual(PREFERENCE_PRESETS.cheapest);
+    expect(report.policies[1]?.preference).toEqual(PREFERENCE_PRESETS.balanced);
+  });
+
+  it('knows the preference a policy name states', () => {
+    expect(preferenceOfPolicyName('orchestrator@best-answer')).toEqual(PREFERENCE_PRESETS['best-answer']);
+    expect(preferenceOfPolicyName('orchestrator@cost=0.25')).toEqual({ outcome: 0.75, cost: 0.25, latency: 0, tools: {} });
+    expect(preferenceOfPolicyName('orchestrator@cost=2')).toBeNull();
+    expect(preferenceOfPolicyName('orchestrator')).toBeNull();
+    expect(preferenceOfPolicyName('random')).toBeNull();
+  });
+
+  it('reads a summary back only with every field the table uses', () => {
+    const summary = summaryLine(reportOfRecords(records));
+    expect(readSummary(JSON.parse(JSON.stringify(summary)))).toEqual(summary);
+    expect(readSummary({ ...summary, policies: [{ ...summary.policies[0], costUsd: 'cheap' }] })).toBeNull();
+    expect(readSummary({ ...summary, pareto: [1] })).toBeNull();
+    expect(readSummary({ type: 'eval_started' })).toBeNull();
+    expect(readSummary(null)).toBeNull();
   });
 });

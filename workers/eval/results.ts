@@ -4,7 +4,7 @@
 
 import type { OrchestraConfig } from '../engine/config.ts';
 import type { StopReason, ToolCounts } from '../engine/events.ts';
-import type { PreferenceVector } from '../engine/preferences.ts';
+import { costWeightPreference, PREFERENCE_PRESETS, type PreferencePresetName, type PreferenceVector } from '../engine/preferences.ts';
 import { computeGroupReward, type GroupReward } from '../engine/reward.ts';
 import type { Verdict } from './checks.ts';
 import { hashText } from './random.ts';
@@ -67,6 +67,11 @@ export interface PolicyDescription {
   label: string;
   model: string;
   preference: PreferenceVector;
+}
+
+/** What the report needs of each policy. */
+export function policyDescriptions(policies: readonly PolicyDescription[]): PolicyDescription[] {
+  return policies.map(({ name, label, model, preference }) => ({ name, label, model, preference }));
 }
 
 export interface PolicySummary {
@@ -411,4 +416,101 @@ export function readHeader(value: unknown): EvalHeader | null {
   return h.type === 'eval_started' && typeof h.version === 'number' && typeof h.suiteHash === 'string' && typeof h.configHash === 'string' && typeof h.seed === 'string'
     ? (h as EvalHeader)
     : null;
+}
+
+/** A results file read: its header, its records, and whether its first line was no header. */
+export interface ResultsText {
+  header: EvalHeader | null;
+  /** The first line is something else: this is not a results file of `orchestra eval`. */
+  notResults: boolean;
+  records: RolloutRecord[];
+  /** A crash left the last line without its newline. */
+  unterminated: boolean;
+}
+
+/** Reads a results file's text: the header line, then one record per line. Lines that are cut
+ * short or of another kind are skipped (that rollout runs again when resumed). */
+export function readResultsText(text: string): ResultsText {
+  let header: EvalHeader | null = null;
+  let notResults = false;
+  const records: RolloutRecord[] = [];
+  let lines = 0;
+  for (const raw of text.split('\n')) {
+    if (!raw.trim()) continue;
+    lines += 1;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      continue;
+    }
+    if (lines === 1) {
+      header = readHeader(value);
+      notResults = header === null;
+      if (notResults) break;
+      continue;
+    }
+    const record = readRecord(value);
+    if (record) records.push(record);
+  }
+  return { header, notResults, records, unterminated: text.length > 0 && !text.endsWith('\n') };
+}
+
+/** The preference a policy's name states (orchestrator@<preset>, orchestrator@cost=<w>); null for
+ * the others, whose preference was the configuration's. */
+export function preferenceOfPolicyName(name: string): PreferenceVector | null {
+  const setting = name.startsWith('orchestrator@') ? name.slice('orchestrator@'.length) : null;
+  if (setting === null) return null;
+  if (Object.hasOwn(PREFERENCE_PRESETS, setting)) return PREFERENCE_PRESETS[setting as PreferencePresetName];
+  const weight = /^cost=(\d*\.?\d+)$/.exec(setting)?.[1];
+  return weight !== undefined && Number(weight) <= 1 ? costWeightPreference(Number(weight)) : null;
+}
+
+/**
+ * The report of a results file alone, as `orchestra eval` would print it from the same records:
+ * its tasks and policies in the order they first appear, as many rollouts as the highest. The file
+ * keeps no policy's description: each is labelled by its name, and a preference its name does not
+ * state (which the groups' rewards are computed under) is taken as balanced.
+ */
+export function reportOfRecords(records: readonly RolloutRecord[]): EvalReport {
+  const taskIds = [...new Set(records.map((record) => record.taskId))];
+  const names = [...new Set(records.map((record) => record.policy))];
+  const rollouts = records.reduce((most, record) => Math.max(most, record.rollout), 0);
+  const policies = names.map((name) => {
+    const calls: Record<string, number> = {};
+    for (const record of records) if (record.policy === name) add(calls, record.modelCalls);
+    const model = Object.entries(calls).sort(([, a], [, b]) => b - a)[0]?.[0] ?? '';
+    return { name, label: name, model, preference: preferenceOfPolicyName(name) ?? PREFERENCE_PRESETS.balanced };
+  });
+  return summarizeEval({ taskIds, policies, rollouts, records });
+}
+
+const isFiniteNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+
+function readPolicySummary(value: unknown): PolicySummary | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const p = value as Partial<PolicySummary>;
+  const ok =
+    typeof p.name === 'string' &&
+    typeof p.label === 'string' &&
+    typeof p.model === 'string' &&
+    [p.tasks, p.rollouts, p.correct, p.accuracy, p.accuracyLow, p.accuracyHigh, p.costUsd, p.totalCostUsd, p.gradingCostUsd, p.latencyMs, p.abnormalStops, p.failedChecks, p.unknownCostEntries].every(isFiniteNumber) &&
+    (p.costPerCorrect === null || isFiniteNumber(p.costPerCorrect)) &&
+    isCounts(p.toolShares) &&
+    isCounts(p.toolCalls) &&
+    isCounts(p.modelShares) &&
+    typeof p.hasEstimates === 'boolean' &&
+    typeof p.pareto === 'boolean';
+  return ok ? (p as PolicySummary) : null;
+}
+
+/** An `eval_summary` (the last line of `orchestra eval --json`, or `--report`'s file, groups and
+ * all) read back: null unless every policy has every field the table and charts use. */
+export function readSummary(value: unknown): EvalSummary | (EvalReport & { groups: TaskGroup[] }) | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const s = value as Partial<EvalReport>;
+  if (s.type !== 'eval_summary' || !isFiniteNumber(s.tasks) || !isFiniteNumber(s.rolloutsPerTask) || !Array.isArray(s.policies) || !Array.isArray(s.pareto)) return null;
+  const policies = s.policies.map(readPolicySummary);
+  if (policies.some((p) => p === null) || !s.pareto.every((name) => typeof name === 'string')) return null;
+  return s as EvalSummary;
 }

@@ -1,5 +1,6 @@
-// The cost charts. This is the only module that imports recharts, and the panel loads it with
-// React.lazy, so recharts stays out of the first screen's JavaScript. Colours are CSS variables
+// The cost charts. This and the evaluation's charts (Evaluate/EvalCharts.tsx) are the only modules
+// that import recharts, and their panels load them with React.lazy, so recharts stays out of the
+// first screen's JavaScript. Colours are CSS variables
 // (SVG paint takes var()), so the charts follow the light or dark theme without re-rendering.
 
 import { memo } from 'react';

@@ -1,4 +1,4 @@
-// The side column's tabs: the task (with the preferences and Run), the run history, Setup, Models, Documents and
+// The side column's tabs: the task (with the preferences and Run), the run history, Evaluate, Setup, Models, Documents and
 // Tools. Every panel stays mounted (a half-typed key or tool survives a switch); the ones not
 // shown are hidden, as the tab pattern wants.
 
@@ -12,6 +12,7 @@ import './SideTabs.css';
 const LABELS: Record<SideTab, string> = {
   task: 'Task',
   history: 'History',
+  evaluate: 'Evaluate',
   setup: 'Setup',
   models: 'Models',
   documents: 'Documents',

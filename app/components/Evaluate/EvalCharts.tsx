@@ -1,0 +1,93 @@
+// The evaluation's charts (recharts, loaded with this module when results first show): accuracy
+// against mean cost per task, one point per policy, with the Pareto front drawn through the
+// points no other beats (the paper's Fig. 6 shape); and each policy's tool-call shares as stacked
+// bars (its Fig. 3/5 shape). Colours are the cost charts' CSS variables.
+
+import { memo } from 'react';
+import { Bar, BarChart, CartesianGrid, ErrorBar, LabelList, Legend, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts';
+import type { EvalSummary } from '../../../workers/eval/results.ts';
+import { formatUsd } from '../../format.ts';
+import { niceTicks } from '../Cost/costData.ts';
+import { seriesColor } from '../Cost/series.ts';
+import { scatterPoints, shareBars } from './evalView.ts';
+
+const axisTick = { fill: 'var(--text-muted)', fontSize: 11 };
+const tooltipStyle = {
+  contentStyle: { background: 'var(--surface)', border: '1px solid var(--border)', borderRadius: 'var(--radius)', fontSize: 12 },
+  labelStyle: { color: 'var(--text)', fontWeight: 600 },
+  itemStyle: { color: 'var(--text)' },
+};
+const percentTick = (value: number) => `${Math.round(value * 100)}%`;
+
+export const EvalCharts = memo(function EvalCharts({ summary }: { summary: EvalSummary }) {
+  const { points, front } = scatterPoints(summary);
+  const { rows, features } = shareBars(summary);
+  // The interval as ErrorBar wants it: the distance below and above the point.
+  const withError = points.map((point) => ({ ...point, error: [point.accuracy - point.low, point.high - point.accuracy] }));
+  const costTicks = niceTicks(Math.max(0, ...points.map((point) => point.costUsd)));
+  return (
+    <div className="eval-charts">
+      <figure className="eval-chart" aria-label="Accuracy against cost">
+        <figcaption>
+          Accuracy against mean cost per task{' '}
+          <span className="eval-legend">
+            <span className="eval-swatch" style={{ background: seriesColor(0) }} aria-hidden="true" /> policy (95% interval)
+            <span className="eval-swatch eval-swatch-line" style={{ background: seriesColor(1) }} aria-hidden="true" /> Pareto front
+          </span>
+        </figcaption>
+        <ScatterChart
+          responsive
+          style={{ width: '100%', height: 240 }}
+          margin={{ top: 12, right: 24, bottom: 12, left: 0 }}
+          desc="One point per policy: its mean cost per task across, its accuracy up, with its 95% interval. The line joins the Pareto front, cheapest first."
+        >
+          <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" />
+          <XAxis
+            type="number"
+            dataKey="costUsd"
+            name="Cost per task"
+            tick={axisTick}
+            stroke="var(--border)"
+            tickFormatter={(value: number) => formatUsd(value)}
+            ticks={costTicks}
+            domain={[0, costTicks.at(-1) ?? 1]}
+            interval={0}
+          />
+          <YAxis type="number" dataKey="accuracy" name="Accuracy" tick={axisTick} stroke="var(--border)" tickFormatter={percentTick} domain={[0, 1]} ticks={[0, 0.25, 0.5, 0.75, 1]} width={44} />
+          <Tooltip
+            {...tooltipStyle}
+            cursor={{ strokeDasharray: '3 3' }}
+            formatter={(value: unknown, name: unknown) => (name === 'Cost per task' && typeof value === 'number' ? formatUsd(value) : typeof value === 'number' ? percentTick(value) : String(value))}
+          />
+          <Scatter name="Pareto front" data={front} fill={seriesColor(1)} line={{ stroke: seriesColor(1), strokeWidth: 2 }} shape={() => <g />} isAnimationActive={false} legendType="none" />
+          <Scatter name="Policies" data={withError} fill={seriesColor(0)} isAnimationActive={false}>
+            <ErrorBar dataKey="error" direction="y" width={4} stroke="var(--text-muted)" />
+            <LabelList dataKey="name" position="right" style={{ fill: 'var(--text)', fontSize: 11 }} />
+          </Scatter>
+        </ScatterChart>
+      </figure>
+      {rows.length > 0 && (
+        <figure className="eval-chart" aria-label="Tool-call shares">
+          <figcaption>Tool-call shares per policy</figcaption>
+          <BarChart
+            responsive
+            layout="vertical"
+            data={rows}
+            style={{ width: '100%', height: 56 + rows.length * 30 }}
+            margin={{ top: 4, right: 16, bottom: 4, left: 0 }}
+            desc="One bar per policy, split by each tool or alias's share of its tool calls."
+          >
+            <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" horizontal={false} />
+            <XAxis type="number" domain={[0, 1]} ticks={[0, 0.25, 0.5, 0.75, 1]} tickFormatter={percentTick} tick={axisTick} stroke="var(--border)" />
+            <YAxis type="category" dataKey="policy" tick={axisTick} stroke="var(--border)" width={120} />
+            <Tooltip {...tooltipStyle} cursor={{ fill: 'var(--muted-background)' }} formatter={(value: unknown) => (typeof value === 'number' ? percentTick(value) : String(value))} />
+            <Legend wrapperStyle={{ fontSize: 11 }} />
+            {features.map((feature, index) => (
+              <Bar key={feature} dataKey={feature} stackId="shares" fill={seriesColor(index)} isAnimationActive={false} />
+            ))}
+          </BarChart>
+        </figure>
+      )}
+    </div>
+  );
+});

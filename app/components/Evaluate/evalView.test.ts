@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import { rolloutRecord } from '../../../e2e/fixtures/rolloutRecord.ts';
+import { PREFERENCE_PRESETS } from '../../../workers/engine/preferences.ts';
+import { summarizeEval, summaryLine } from '../../../workers/eval/results.ts';
+import type { EvalProgress } from '../../../workers/eval/runner.ts';
+import { policyNames, policyRow, progressView, readBudget, readImportedResults, resultsFileSizeProblem, scatterPoints, shareBars, sharesText, verdictLine } from './evalView.ts';
+
+const describe3 = (name: string) => ({ name, label: `the ${name}`, model: `${name}-model`, preference: PREFERENCE_PRESETS.balanced });
+const records = [
+  rolloutRecord('orchestrator', 'a', 1, { costUsd: 0.002, toolFeatures: { 'answer-2': 3, 'search-1': 1 } }),
+  rolloutRecord('orchestrator', 'b', 1, { costUsd: 0.004, correct: false, verdict: { check: 'exact', correct: false, reason: '"0" is not "7"' } }),
+  rolloutRecord('strongest', 'a', 1, { costUsd: 0.02 }),
+  rolloutRecord('strongest', 'b', 1, { costUsd: 0.02 }),
+  rolloutRecord('cheapest', 'a', 1, { costUsd: 0.001, unknownCostEntries: 1, hasEstimates: true }),
+  rolloutRecord('cheapest', 'b', 1, { costUsd: 0.001, correct: false, stopReason: 'max_turns', verdict: { check: 'judge', correct: false, failed: true, reason: 'the judge could not be reached' } }),
+];
+const report = summarizeEval({ taskIds: ['a', 'b'], policies: ['orchestrator', 'strongest', 'cheapest'].map(describe3), rollouts: 1, records });
+
+describe('the policies a choice runs', () => {
+  it('spells them as the CLI does: the orchestrator, a sweep, the baselines', () => {
+    expect(policyNames({ orchestrator: true, sweep: 'none', strongest: true, cheapest: false, random: true })).toEqual(['orchestrator', 'strongest', 'random']);
+    expect(policyNames({ orchestrator: false, sweep: 'presets', strongest: false, cheapest: true, random: false })).toEqual([
+      'orchestrator@cheapest',
+      'orchestrator@balanced',
+      'orchestrator@best-answer',
+      'orchestrator@fastest',
+      'cheapest',
+    ]);
+    expect(policyNames({ orchestrator: false, sweep: 'cost', strongest: false, cheapest: false, random: false })).toEqual([
+      'orchestrator@cost=0',
+      'orchestrator@cost=0.25',
+      'orchestrator@cost=0.5',
+      'orchestrator@cost=0.75',
+      'orchestrator@cost=1',
+    ]);
+  });
+
+  it('reads a budget: none, dollars, or a problem', () => {
+    expect(readBudget('')).toEqual({ ok: true, usd: null });
+    expect(readBudget(' $2.50 ')).toEqual({ ok: true, usd: 2.5 });
+    expect(readBudget('0')).toMatchObject({ ok: false });
+    expect(readBudget('lots')).toMatchObject({ ok: false });
+  });
+});
+
+describe('the progress line', () => {
+  const progress: EvalProgress = { total: 60, skipped: 10, finished: 2, running: 4, correct: 9, graded: 12, spentUsd: 0.0043, elapsedMs: 5000, etaMs: 20_000 };
+  it('says rollouts done, accuracy so far, money spent and time left', () => {
+    expect(progressView(progress)).toEqual({ done: 12, total: 60, fraction: 0.2, text: '12 of 60 rollouts · accuracy 75.0% (9/12) · $0.0043 spent · 4 running · 20.0 s left' });
+  });
+  it('says nothing of accuracy before a grade, nor of time once all are done', () => {
+    expect(progressView({ ...progress, skipped: 0, finished: 0, correct: 0, graded: 0, etaMs: null }).text).toBe('0 of 60 rollouts · accuracy — · $0.0043 spent · 4 running');
+    expect(progressView({ ...progress, skipped: 0, finished: 60, running: 0, graded: 60, correct: 30 }).text).toBe('60 of 60 rollouts · accuracy 50.0% (30/60) · $0.0043 spent');
+  });
+});
+
+describe('the results table', () => {
+  it('gives each policy its accuracy with the interval, costs, latency and top tool shares', () => {
+    expect(policyRow(report.policies[0]!)).toEqual({
+      name: 'orchestrator',
+      label: 'the orchestrator',
+      pareto: true,
+      rollouts: '1/2',
+      accuracy: '50.0%',
+      interval: '9.5%–90.5%',
+      cost: '$0.003',
+      latency: '1.0 s',
+      costPerCorrect: '$0.006',
+      tools: 'answer-2 75%, search-1 25%',
+      caveats: '',
+    });
+  });
+  it('says what is not in a figure: estimates, abnormal stops, checks that could not run, unpriced calls', () => {
+    expect(policyRow(report.policies[2]!)).toMatchObject({ cost: '$0.001 ≈', costPerCorrect: '$0.002', caveats: '1 stopped abnormally · 1 check could not run · 1 unpriced call left out of the cost' });
+  });
+  it('lists at most three shares', () => {
+    expect(sharesText({ a: 0.4, b: 0.3, c: 0.2, d: 0.1 })).toBe('a 40%, b 30%, c 20%, …');
+    expect(sharesText({})).toBe('—');
+  });
+});
+
+describe('the charts', () => {
+  it('plots every policy with a known cost and joins the front cheapest first', () => {
+    const { points, front } = scatterPoints(report);
+    // The cheapest has unpriced calls: its mean cost is no point to plot.
+    expect(points.map((p) => p.name)).toEqual(['orchestrator', 'strongest']);
+    expect(front.map((p) => p.name)).toEqual(['orchestrator', 'strongest']);
+    expect(points[1]).toMatchObject({ costUsd: 0.02, accuracy: 1, high: 1, pareto: true });
+  });
+  it('stacks each policy’s tool shares, the biggest feature first', () => {
+    expect(shareBars(report)).toEqual({ rows: [{ policy: 'orchestrator', 'answer-2': 0.75, 'search-1': 0.25 }], features: ['answer-2', 'search-1'] });
+  });
+});
+
+describe('a verdict in a line', () => {
+  it('marks right, wrong and checks that could not run, and says why', () => {
+    expect(verdictLine(records[0]!)).toEqual({ mark: '✓', text: 'exact: r' });
+    expect(verdictLine(records[1]!)).toEqual({ mark: '✗', text: 'exact: "0" is not "7"' });
+    expect(verdictLine(records[5]!)).toEqual({ mark: '!', text: 'judge: the judge could not be reached (stopped: max_turns)' });
+  });
+});
+
+describe('importing what orchestra eval wrote', () => {
+  const header = { type: 'eval_started', version: 1, suite: 's', suiteHash: 'a', configHash: 'b', seed: '0', startedAt: 'now' };
+  const resultsFile = `${[header, ...records].map((line) => JSON.stringify(line)).join('\n')}\n`;
+
+  it('reads a results file (--out) into the report the CLI prints from it', () => {
+    const read = readImportedResults(resultsFile);
+    if (!read.ok || read.kind !== 'records') throw new Error('expected records');
+    expect(read.records).toHaveLength(6);
+    expect(read.report.policies.map((p) => [p.name, p.accuracy, p.costUsd])).toEqual(report.policies.map((p) => [p.name, p.accuracy, p.costUsd]));
+  });
+
+  it('reads the --json output (its last line) and a --report file', () => {
+    const line = summaryLine(report);
+    expect(readImportedResults(`progress…\n${JSON.stringify(line)}\n`)).toEqual({ ok: true, kind: 'summary', summary: line });
+    expect(readImportedResults(JSON.stringify(report, null, 2))).toEqual({ ok: true, kind: 'summary', summary: report });
+  });
+
+  it('refuses anything else, and a results file with no rollout yet', () => {
+    expect(readImportedResults('')).toEqual({ ok: false, problems: ['The file is empty.'] });
+    expect(readImportedResults('{"type": "eval_summary", "policies": "none"}')).toMatchObject({ ok: false });
+    expect(readImportedResults(`${JSON.stringify(header)}\n`)).toEqual({ ok: false, problems: ['The results file holds no finished rollout yet.'] });
+    expect(resultsFileSizeProblem(30_000_000)).toBe('It is 30.0 MB; a results file may be 20.0 MB at most.');
+    expect(resultsFileSizeProblem(1000)).toBeNull();
+  });
+});

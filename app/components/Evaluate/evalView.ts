@@ -1,0 +1,203 @@
+// The Evaluate tab's view logic, pure and tested apart: which policies a selection means, the
+// progress line, the results table's cells, the chart's points and bars, and reading an imported
+// results file (the CLI's --out, its --json summary line, or its --report).
+
+import { formatMs, formatUsd } from '../../format.ts';
+import { PREFERENCE_PRESETS } from '../../../workers/engine/preferences.ts';
+import { readResultsText, readSummary, reportOfRecords, type EvalReport, type EvalSummary, type PolicySummary, type RolloutRecord } from '../../../workers/eval/results.ts';
+import type { EvalProgress } from '../../../workers/eval/runner.ts';
+import { SUITE_LIMITS } from '../../../workers/eval/suite.ts';
+
+/** Which policies the tab runs: the configured orchestrator, a sweep, and the paper's baselines. */
+export interface PolicyChoice {
+  /** The configured orchestrator under the current preferences. */
+  orchestrator: boolean;
+  /** A preference sweep: the four presets, or a grid over the cost weight. */
+  sweep: 'none' | 'presets' | 'cost';
+  strongest: boolean;
+  cheapest: boolean;
+  random: boolean;
+}
+
+/** The cost weights of the grid sweep (outcome 1 − w, cost w). */
+export const COST_GRID = [0, 0.25, 0.5, 0.75, 1] as const;
+
+/** The policy names, as the CLI's --policy spells them (workers/eval/policies.ts parses them). */
+export function policyNames(choice: PolicyChoice): string[] {
+  const names: string[] = [];
+  if (choice.orchestrator) names.push('orchestrator');
+  if (choice.sweep === 'presets') names.push(...Object.keys(PREFERENCE_PRESETS).map((preset) => `orchestrator@${preset}`));
+  if (choice.sweep === 'cost') names.push(...COST_GRID.map((w) => `orchestrator@cost=${w}`));
+  if (choice.strongest) names.push('strongest');
+  if (choice.cheapest) names.push('cheapest');
+  if (choice.random) names.push('random');
+  return names;
+}
+
+/** A budget as typed: null for none; a problem for anything but a positive amount. */
+export function readBudget(text: string): { ok: true; usd: number | null } | { ok: false; problem: string } {
+  const trimmed = text.trim().replace(/^\$/, '');
+  if (trimmed === '') return { ok: true, usd: null };
+  const usd = Number(trimmed);
+  return Number.isFinite(usd) && usd > 0 ? { ok: true, usd } : { ok: false, problem: `The budget must be a positive amount of US dollars, such as 2.50; got "${text}".` };
+}
+
+const percent = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+export interface ProgressView {
+  done: number;
+  total: number;
+  /** 0..1, for the bar. */
+  fraction: number;
+  /** "12 of 60 rollouts · accuracy 75.0% (9/12) · $0.0043 spent · 20 s left" */
+  text: string;
+}
+
+export function progressView(progress: EvalProgress): ProgressView {
+  const done = progress.skipped + progress.finished;
+  const accuracy = progress.graded === 0 ? '—' : `${percent(progress.correct / progress.graded)} (${progress.correct}/${progress.graded})`;
+  const left = progress.etaMs !== null && progress.finished < progress.total - progress.skipped ? ` · ${formatMs(progress.etaMs)} left` : '';
+  return {
+    done,
+    total: progress.total,
+    fraction: progress.total === 0 ? 1 : done / progress.total,
+    text: `${done} of ${progress.total} rollouts · accuracy ${accuracy} · ${formatUsd(progress.spentUsd)} spent${progress.running > 0 ? ` · ${progress.running} running` : ''}${left}`,
+  };
+}
+
+/** The top shares as "answer-2 80%, search-1 20%". */
+export function sharesText(shares: Record<string, number>, count = 3): string {
+  const entries = Object.entries(shares);
+  if (entries.length === 0) return '—';
+  const shown = entries.slice(0, count).map(([key, share]) => `${key} ${Math.round(share * 100)}%`);
+  return entries.length > count ? `${shown.join(', ')}, …` : shown.join(', ');
+}
+
+export interface PolicyRow {
+  name: string;
+  label: string;
+  pareto: boolean;
+  rollouts: string;
+  accuracy: string;
+  interval: string;
+  cost: string;
+  latency: string;
+  costPerCorrect: string;
+  tools: string;
+  /** Rollouts that stopped abnormally or whose check could not run, in words; empty when none. */
+  caveats: string;
+}
+
+/** The results table's cells, as the CLI prints them. */
+export function policyRow(p: PolicySummary): PolicyRow {
+  const caveats = [
+    p.abnormalStops > 0 ? `${p.abnormalStops} stopped abnormally` : '',
+    p.failedChecks > 0 ? `${p.failedChecks} check${p.failedChecks === 1 ? '' : 's'} could not run` : '',
+    p.unknownCostEntries > 0 ? `${p.unknownCostEntries} unpriced call${p.unknownCostEntries === 1 ? '' : 's'} left out of the cost` : '',
+  ].filter(Boolean);
+  return {
+    name: p.name,
+    label: p.label,
+    pareto: p.pareto,
+    rollouts: `${p.correct}/${p.rollouts}`,
+    accuracy: percent(p.accuracy),
+    interval: `${percent(p.accuracyLow)}–${percent(p.accuracyHigh)}`,
+    cost: `${formatUsd(p.costUsd)}${p.hasEstimates ? ' ≈' : ''}`,
+    latency: formatMs(p.latencyMs),
+    costPerCorrect: p.costPerCorrect === null ? '—' : formatUsd(p.costPerCorrect),
+    tools: sharesText(p.toolShares),
+    caveats: caveats.join(' · '),
+  };
+}
+
+export interface ScatterPoint {
+  name: string;
+  costUsd: number;
+  accuracy: number;
+  low: number;
+  high: number;
+  pareto: boolean;
+}
+
+/** One point per policy with a known mean cost; the front's points cheapest first. */
+export function scatterPoints(summary: EvalSummary): { points: ScatterPoint[]; front: ScatterPoint[] } {
+  const points = summary.policies
+    .filter((p) => p.rollouts > 0 && p.unknownCostEntries === 0)
+    .map((p) => ({ name: p.name, costUsd: p.costUsd, accuracy: p.accuracy, low: p.accuracyLow, high: p.accuracyHigh, pareto: p.pareto }));
+  const byName = new Map(points.map((point) => [point.name, point]));
+  const front = summary.pareto.flatMap((name) => byName.get(name) ?? []);
+  return { points, front };
+}
+
+/** Tool-call shares as stacked bars: one row per policy, one key per tool feature (the features
+ * in order of their total share, so the biggest sit at the bottom of every bar). */
+export function shareBars(summary: EvalSummary): { rows: Array<Record<string, number | string>>; features: string[] } {
+  const totals = new Map<string, number>();
+  for (const p of summary.policies) for (const [feature, share] of Object.entries(p.toolShares)) totals.set(feature, (totals.get(feature) ?? 0) + share);
+  const features = [...totals].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)).map(([feature]) => feature);
+  const rows = summary.policies
+    .filter((p) => Object.keys(p.toolShares).length > 0)
+    .map((p) => ({ policy: p.name, ...Object.fromEntries(features.map((feature) => [feature, p.toolShares[feature] ?? 0])) }));
+  return { rows, features };
+}
+
+/** A rollout's verdict in a line: its mark, the check and why. */
+export function verdictLine(record: RolloutRecord): { mark: '✓' | '✗' | '!'; text: string } {
+  const mark = record.verdict.failed ? '!' : record.correct ? '✓' : '✗';
+  const stop = record.stopReason === 'answered' || record.stopReason === 'final_message' ? '' : ` (stopped: ${record.stopReason}${record.error ? `, ${record.error}` : ''})`;
+  return { mark, text: `${record.verdict.check}: ${record.verdict.reason}${stop}` };
+}
+
+/** What an imported file held: a results file's records (its report computed from them), or a
+ * summary or report drawn as it is. */
+export type ImportedResults =
+  | { ok: true; kind: 'records'; records: RolloutRecord[]; report: EvalReport }
+  | { ok: true; kind: 'summary'; summary: EvalSummary | EvalReport }
+  | { ok: false; problems: string[] };
+
+/** The largest results file the tab reads (the suite's own cap). */
+export const RESULTS_FILE_BYTES = SUITE_LIMITS.fileChars;
+
+const MB = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+
+export function resultsFileSizeProblem(bytes: number): string | null {
+  return bytes > RESULTS_FILE_BYTES ? `It is ${MB(bytes)}; a results file may be ${MB(RESULTS_FILE_BYTES)} at most.` : null;
+}
+
+/**
+ * Reads what `orchestra eval` wrote: the results file (--out: a header line, then one rollout per
+ * line), the --json output (its last line is the summary), or the --report file (one JSON value).
+ */
+export function readImportedResults(text: string): ImportedResults {
+  const trimmed = text.trim();
+  if (trimmed === '') return { ok: false, problems: ['The file is empty.'] };
+  // A --report file, or a summary line alone.
+  try {
+    const summary = readSummary(JSON.parse(trimmed));
+    if (summary) return { ok: true, kind: 'summary', summary };
+  } catch {
+    // Several lines: a results file or the --json output.
+  }
+  const results = readResultsText(text);
+  if (results.header) {
+    if (results.records.length === 0) return { ok: false, problems: ['The results file holds no finished rollout yet.'] };
+    return { ok: true, kind: 'records', records: results.records, report: reportOfRecords(results.records) };
+  }
+  const lines = trimmed.split('\n');
+  for (let index = lines.length - 1; index >= 0; index--) {
+    let value: unknown;
+    try {
+      value = JSON.parse(lines[index] ?? '');
+    } catch {
+      continue;
+    }
+    const summary = readSummary(value);
+    if (summary) return { ok: true, kind: 'summary', summary };
+  }
+  return {
+    ok: false,
+    problems: [
+      'It is none of what "orchestra eval" writes: a results file (--out, its first line {"type": "eval_started", …}), the --json output (its last line {"type": "eval_summary", …}) or a --report file.',
+    ],
+  };
+}

@@ -1,0 +1,374 @@
+// The Evaluate tab: a suite (built in, or a JSONL file picked or dropped) under several policies
+// (the configured orchestrator, a preference sweep, the paper's baselines), run in the
+// orchestrator worker with one progress bar; then a table per policy, accuracy against cost with
+// the Pareto front, tool-call shares, and every rollout's verdict with the stored run behind it.
+// The CLI's results import here and draw the same. Loaded when the tab is first opened.
+
+import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState, type DragEvent } from 'react';
+import { BUILT_IN_SUITES, type BuiltInSuite } from '../../../workers/eval/builtInSuites.ts';
+import type { RolloutRecord } from '../../../workers/eval/results.ts';
+import { formatMs, formatUsd } from '../../format.ts';
+import { evalActions, useEvalStore } from '../../state/evalStore.ts';
+import {
+  chooseBuiltInSuite,
+  chooseSuiteFile,
+  CONCURRENCY_MAX,
+  exportCsv,
+  exportJson,
+  importResultsFile,
+  readSuiteOnce,
+  reportOf,
+  resumeEvaluation,
+  ROLLOUTS_MAX,
+  startEvaluation,
+  stopEvaluation,
+} from '../../state/evaluation.ts';
+import { openStoredRun } from '../../state/history.ts';
+import { useRunStore } from '../../state/runStore.ts';
+import { policyRow, progressView, verdictLine, type PolicyChoice } from './evalView.ts';
+import './Evaluate.css';
+
+const EvalCharts = lazy(() => import('./EvalCharts.tsx').then((module) => ({ default: module.EvalCharts })));
+
+const SUITE_LABELS: Record<BuiltInSuite, string> = {
+  corpus: 'Multi-hop questions over the local corpus',
+  retail: 'Retail domain: orders, returns, exchanges',
+  clinic: 'Clinic domain: appointments, refills',
+};
+
+/** Rollouts listed at once under "Every rollout" (the rest: export the JSON). */
+const ROLLOUTS_SHOWN = 500;
+
+export function EvaluatePanel() {
+  const headingId = useId();
+  useEffect(() => readSuiteOnce(), []);
+  return (
+    <section className="panel evaluate-panel" aria-labelledby={headingId}>
+      <h2 id={headingId}>Evaluate</h2>
+      <p className="panel-hint">
+        Run a suite of tasks with checked answers under several policies, with the setup and preferences you have now. Each rollout is kept in History as a
+        run.
+      </p>
+      <SuitePicker />
+      <PolicyPicker />
+      <RunControls />
+      <Notice />
+      <Results />
+    </section>
+  );
+}
+
+function SuitePicker() {
+  const suite = useEvalStore((state) => state.suite);
+  const reading = useEvalStore((state) => state.reading);
+  const busy = useEvalStore((state) => state.phase !== 'idle');
+  const [dragging, setDragging] = useState(false);
+
+  const onDrop = (event: DragEvent<HTMLFieldSetElement>) => {
+    event.preventDefault();
+    setDragging(false);
+    const file = event.dataTransfer.files[0];
+    if (file && !busy) void chooseSuiteFile(file);
+  };
+
+  return (
+    <fieldset
+      className={`eval-suite${dragging ? ' dragging' : ''}`}
+      disabled={busy}
+      onDragOver={(event) => {
+        event.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={onDrop}
+      aria-describedby="eval-suite-drop"
+    >
+      <legend>Suite</legend>
+      <div className="eval-row">
+        <select
+          aria-label="Suite"
+          value={suite.kind === 'builtin' ? suite.name : 'file'}
+          onChange={(event) => {
+            const value = event.target.value;
+            if (value !== 'file') chooseBuiltInSuite(value as BuiltInSuite);
+          }}
+        >
+          {BUILT_IN_SUITES.map((name) => (
+            <option key={name} value={name}>
+              {SUITE_LABELS[name]}
+            </option>
+          ))}
+          {suite.kind === 'file' && <option value="file">Your file: {suite.name}</option>}
+        </select>
+        <FileButton label="Import suite…" inputLabel="Suite file to import" onFile={(file) => void chooseSuiteFile(file)} />
+      </div>
+      <p id="eval-suite-drop" className="eval-hint">
+        Or drop a JSONL file here: one task a line, {'{"id", "task", "answer"?, "check"?, "domain"?}'}.
+      </p>
+      <SuiteReadingView reading={reading} />
+    </fieldset>
+  );
+}
+
+/** A button that opens the file picker for one JSON or JSONL file (a suite, a results file). */
+function FileButton({ label, inputLabel, disabled = false, onFile }: { label: string; inputLabel: string; disabled?: boolean; onFile(file: File): void }) {
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <button type="button" onClick={() => input.current?.click()} disabled={disabled}>
+        {label}
+      </button>
+      <input
+        ref={input}
+        type="file"
+        accept=".jsonl,.json,.txt,application/jsonl,application/json,text/plain"
+        hidden
+        aria-label={inputLabel}
+        onChange={(event) => {
+          const file = event.currentTarget.files?.[0];
+          event.currentTarget.value = '';
+          if (file) onFile(file);
+        }}
+      />
+    </>
+  );
+}
+
+function SuiteReadingView({ reading }: { reading: ReturnType<typeof useEvalStore.getState>['reading'] }) {
+  if (reading === null) return <p className="eval-hint">Reading the suite…</p>;
+  if (!reading.ok) {
+    return (
+      <div className="eval-notice problem" role="alert" aria-label="Suite problems">
+        {reading.problems.map((problem, index) => (
+          <p key={index}>{problem}</p>
+        ))}
+      </div>
+    );
+  }
+  const checks = Object.entries(reading.checks)
+    .map(([kind, n]) => `${kind} ${n}`)
+    .join(', ');
+  return (
+    <div className="eval-suite-info" aria-label="Suite contents">
+      <p>
+        <strong>{reading.tasks} tasks</strong> · checks: {checks}
+        {reading.domains.length > 0 ? ` · domain: ${reading.domains.join(', ')}` : ''}
+      </p>
+      {reading.warnings.slice(0, 5).map((warning, index) => (
+        <p key={index} className="eval-warning">
+          {warning}
+        </p>
+      ))}
+    </div>
+  );
+}
+
+const BASELINES: Array<[keyof Omit<PolicyChoice, 'sweep'>, string, string]> = [
+  ['orchestrator', 'Orchestrator', 'the configured orchestrator under the current preferences'],
+  ['strongest', 'Strongest expert alone', 'the priciest answering expert, no orchestrator'],
+  ['cheapest', 'Cheapest expert alone', 'the least pricey answering expert, no orchestrator'],
+  ['random', 'Random routes', 'tools and aliases picked at random, seeded'],
+];
+
+function PolicyPicker() {
+  const policies = useEvalStore((state) => state.policies);
+  const rollouts = useEvalStore((state) => state.rollouts);
+  const concurrency = useEvalStore((state) => state.concurrency);
+  const budget = useEvalStore((state) => state.budget);
+  const seed = useEvalStore((state) => state.seed);
+  const busy = useEvalStore((state) => state.phase !== 'idle');
+  const number = (text: string) => (text.trim() === '' ? Number.NaN : Number(text));
+  return (
+    <fieldset className="eval-policies" disabled={busy}>
+      <legend>Policies</legend>
+      {BASELINES.map(([key, label, hint]) => (
+        <label key={key} className="eval-check">
+          <input type="checkbox" checked={policies[key]} onChange={(event) => evalActions.setPolicies({ [key]: event.target.checked })} />
+          <span>
+            {label} <span className="eval-hint">— {hint}</span>
+          </span>
+        </label>
+      ))}
+      <label className="eval-field">
+        Preference sweep
+        <select value={policies.sweep} onChange={(event) => evalActions.setPolicies({ sweep: event.target.value as PolicyChoice['sweep'] })}>
+          <option value="none">None</option>
+          <option value="presets">The four presets</option>
+          <option value="cost">Cost weight 0, 0.25, 0.5, 0.75, 1</option>
+        </select>
+      </label>
+      <div className="eval-options">
+        <label className="eval-field">
+          Rollouts per task
+          <input type="number" min={1} max={ROLLOUTS_MAX} value={Number.isNaN(rollouts) ? '' : rollouts} onChange={(event) => evalActions.setOptions({ rollouts: number(event.target.value) })} />
+        </label>
+        <label className="eval-field">
+          Concurrency
+          <input type="number" min={1} max={CONCURRENCY_MAX} value={Number.isNaN(concurrency) ? '' : concurrency} onChange={(event) => evalActions.setOptions({ concurrency: number(event.target.value) })} />
+        </label>
+        <label className="eval-field">
+          Budget (USD)
+          <input type="text" inputMode="decimal" placeholder="none" value={budget} onChange={(event) => evalActions.setOptions({ budget: event.target.value })} />
+        </label>
+        <label className="eval-field">
+          Seed
+          <input type="text" value={seed} onChange={(event) => evalActions.setOptions({ seed: event.target.value })} />
+        </label>
+      </div>
+    </fieldset>
+  );
+}
+
+function RunControls() {
+  const phase = useEvalStore((state) => state.phase);
+  const progress = useEvalStore((state) => state.progress);
+  const resumable = useEvalStore((state) => state.results?.origin === 'run' && state.results.end !== undefined && state.results.end.missing > 0);
+  const view = progress && progressView(progress);
+  return (
+    <div className="eval-run">
+      <div className="eval-row">
+        <button type="button" className="primary" onClick={startEvaluation} disabled={phase !== 'idle'}>
+          Run evaluation
+        </button>
+        <button type="button" onClick={stopEvaluation} disabled={phase !== 'running' && phase !== 'starting'}>
+          {phase === 'stopping' ? 'Stopping…' : 'Stop evaluation'}
+        </button>
+        {resumable && phase === 'idle' && (
+          <button type="button" onClick={resumeEvaluation}>
+            Resume
+          </button>
+        )}
+      </div>
+      {(phase !== 'idle' || view) && (
+        <div className="eval-progress" role="status" aria-label="Evaluation progress">
+          <progress max={1} value={view?.fraction ?? 0} aria-label="Rollouts done" />
+          <p>{view ? view.text : 'Preparing: reading the suite, checking its domains and policies…'}</p>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function Notice() {
+  const notice = useEvalStore((state) => state.notice);
+  if (!notice) return null;
+  return (
+    <div className={`eval-notice ${notice.kind}`} role={notice.kind === 'problem' ? 'alert' : 'status'} aria-label="Evaluation notice">
+      {notice.lines.map((line, index) => (
+        <p key={index}>{line}</p>
+      ))}
+    </div>
+  );
+}
+
+function Results() {
+  const results = useEvalStore((state) => state.results);
+  const idle = useEvalStore((state) => state.phase === 'idle');
+  const report = useMemo(() => (results ? reportOf(results) : null), [results]);
+  const headingId = useId();
+  return (
+    <section className="eval-results" aria-labelledby={headingId}>
+      <h3 id={headingId}>Results{results?.source ? <span className="eval-source"> · {results.origin === 'import' ? 'imported from ' : ''}{results.source}</span> : null}</h3>
+      <div className="eval-row">
+        <FileButton label="Import CLI results…" inputLabel="Results file to import" disabled={!idle} onFile={(file) => void importResultsFile(file)} />
+        <button type="button" onClick={exportCsv} disabled={!report}>
+          Export CSV
+        </button>
+        <button type="button" onClick={exportJson} disabled={!report}>
+          Export JSON
+        </button>
+      </div>
+      {report && report.policies.length > 0 ? (
+        <>
+          <div className="eval-table-scroll">
+            <table className="eval-table" aria-label="Results per policy">
+              <thead>
+                <tr>
+                  <th scope="col">Policy</th>
+                  <th scope="col">Correct</th>
+                  <th scope="col">Accuracy (95% CI)</th>
+                  <th scope="col">Cost/task</th>
+                  <th scope="col">Latency</th>
+                  <th scope="col">Cost/correct</th>
+                  <th scope="col">Tool calls</th>
+                </tr>
+              </thead>
+              <tbody>
+                {report.policies.map((policy) => {
+                  const row = policyRow(policy);
+                  return (
+                    <tr key={row.name} data-policy={row.name}>
+                      <th scope="row" title={row.label}>
+                        {row.pareto ? <span title="On the Pareto front">★ </span> : null}
+                        {row.name}
+                        {row.caveats ? <span className="eval-caveat">{row.caveats}</span> : null}
+                      </th>
+                      <td>{row.rollouts}</td>
+                      <td>
+                        {row.accuracy} <span className="eval-interval">({row.interval})</span>
+                      </td>
+                      <td>{row.cost}</td>
+                      <td>{row.latency}</td>
+                      <td>{row.costPerCorrect}</td>
+                      <td>{row.tools}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+          <p className="eval-hint">
+            ★ on the Pareto front: no other policy is as cheap and as accurate. Accuracy: correct rollouts over rollouts, with the 95% Wilson interval. Cost/task
+            includes grading; ≈ marks estimates.
+          </p>
+          <Suspense fallback={<p className="eval-hint">Loading the charts…</p>}>
+            <EvalCharts summary={report} />
+          </Suspense>
+          {results && results.records.length > 0 && <Rollouts records={results.records} stored={results.origin === 'run'} />}
+        </>
+      ) : (
+        <p className="eval-hint">No results yet: run a suite, or import what `orchestra eval` wrote (--out, --json or --report).</p>
+      )}
+    </section>
+  );
+}
+
+/** Every rollout, by task: its verdict and why, its cost and time, and the stored run behind it. */
+function Rollouts({ records, stored }: { records: RolloutRecord[]; stored: boolean }) {
+  const [open, setOpen] = useState(false);
+  const busy = useRunStore((state) => state.phase !== 'idle');
+  const sorted = useMemo(
+    () => (open ? [...records].sort((a, b) => (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : a.policy < b.policy ? -1 : a.policy > b.policy ? 1 : a.rollout - b.rollout)) : []),
+    [open, records],
+  );
+  return (
+    <details className="eval-rollouts" onToggle={(event) => setOpen(event.currentTarget.open)}>
+      <summary>Every rollout ({records.length})</summary>
+      {open && (
+        <ul aria-label="Rollouts">
+          {sorted.slice(0, ROLLOUTS_SHOWN).map((record) => {
+            const verdict = verdictLine(record);
+            return (
+              <li key={`${record.policy}/${record.taskId}/${record.rollout}/${record.runId}`} className={`eval-rollout ${verdict.mark === '✓' ? 'correct' : 'wrong'}`}>
+                <span className="eval-mark" aria-label={verdict.mark === '✓' ? 'correct' : verdict.mark === '!' ? 'check failed' : 'wrong'}>
+                  {verdict.mark}
+                </span>
+                <span className="eval-rollout-what">
+                  <strong>{record.taskId}</strong> · {record.policy}
+                  {record.rollout > 1 ? ` #${record.rollout}` : ''} · {formatUsd(record.costUsd)} · {formatMs(record.latencyMs)}
+                  <span className="eval-verdict">{verdict.text}</span>
+                </span>
+                {stored && (
+                  <button type="button" onClick={() => void openStoredRun(record.runId)} disabled={busy} title="Open the stored run in the trace">
+                    Open
+                  </button>
+                )}
+              </li>
+            );
+          })}
+          {sorted.length > ROLLOUTS_SHOWN && <li className="eval-hint">{sorted.length - ROLLOUTS_SHOWN} more: export the JSON or open them in History.</li>}
+        </ul>
+      )}
+    </details>
+  );
+}

@@ -1,0 +1,80 @@
+// The Evaluate tab's state: the suite and policies chosen, the evaluation going on, and the
+// results on screen (run here, or imported from the CLI). Only app/state/evaluation.ts changes
+// what concerns the worker; a selection is set through these actions directly.
+
+import { create } from 'zustand';
+import type { BuiltInSuite } from '../../workers/eval/builtInSuites.ts';
+import type { EvalReport, EvalSummary, PolicyDescription, RolloutRecord } from '../../workers/eval/results.ts';
+import type { EvalProgress } from '../../workers/eval/runner.ts';
+import type { EvalEnd, EvalRequest, SuiteReading } from '../../workers/messages.ts';
+import type { PolicyChoice } from '../components/Evaluate/evalView.ts';
+
+export type SuiteChoice = { kind: 'builtin'; name: BuiltInSuite } | { kind: 'file'; name: string; text: string; bytes: number };
+
+export type EvalPhase = 'idle' | 'starting' | 'running' | 'stopping';
+
+/** The evaluation on screen. */
+export interface EvalResults {
+  origin: 'run' | 'import';
+  /** Where the suite came from (builtin:corpus, a file's name), or the imported file's name. */
+  source: string;
+  /** Run here or imported from a results file: every rollout's record (drill-down, resume). */
+  records: RolloutRecord[];
+  /** What the report needs to be recomputed from the records (absent for an imported summary). */
+  plan?: { taskIds: string[]; policies: PolicyDescription[]; rollouts: number };
+  /** An imported summary or report, drawn as it is. */
+  imported?: EvalSummary | EvalReport;
+  /** The request that ran it, for a resume after Stop. */
+  request?: EvalRequest;
+  end?: EvalEnd;
+}
+
+export interface EvalState {
+  suite: SuiteChoice;
+  /** What the worker read of the chosen suite; null while it reads. */
+  reading: SuiteReading | null;
+  readingId: string | null;
+  policies: PolicyChoice;
+  rollouts: number;
+  concurrency: number;
+  /** As typed: empty for no budget. */
+  budget: string;
+  seed: string;
+  phase: EvalPhase;
+  evalId: string | null;
+  progress: EvalProgress | null;
+  /** Why it could not start or broke, or what ended it early, in words. */
+  notice: { kind: 'ok' | 'problem'; lines: string[] } | null;
+  results: EvalResults | null;
+}
+
+export const useEvalStore = create<EvalState>()(() => ({
+  suite: { kind: 'builtin', name: 'corpus' },
+  reading: null,
+  readingId: null,
+  policies: { orchestrator: true, sweep: 'none', strongest: true, cheapest: true, random: false },
+  rollouts: 1,
+  concurrency: 4,
+  budget: '',
+  seed: '0',
+  phase: 'idle',
+  evalId: null,
+  progress: null,
+  notice: null,
+  results: null,
+}));
+
+export const evalActions = {
+  setPolicies(policies: Partial<PolicyChoice>): void {
+    useEvalStore.setState((state) => ({ policies: { ...state.policies, ...policies } }));
+  },
+  setOptions(options: Partial<Pick<EvalState, 'rollouts' | 'concurrency' | 'budget' | 'seed'>>): void {
+    useEvalStore.setState(options);
+  },
+  notice(kind: 'ok' | 'problem', lines: string[]): void {
+    useEvalStore.setState({ notice: { kind, lines } });
+  },
+  clearNotice(): void {
+    useEvalStore.setState({ notice: null });
+  },
+};
