@@ -4,6 +4,7 @@ import { CostPanel } from './components/Cost/index.tsx';
 import { DocumentsPanel } from './components/Documents/index.tsx';
 import { ModelsPanel } from './components/Models/index.tsx';
 import { PreferencesPanel } from './components/Preferences/index.tsx';
+import { PresenterToggle } from './components/Presenter/PresenterToggle.tsx';
 import { RunStatus } from './components/RunStatus/index.tsx';
 import { ConfigFileButtons } from './components/Setup/ConfigFileButtons.tsx';
 import { SideTabs } from './components/SideTabs/index.tsx';
@@ -18,6 +19,8 @@ import { useViewStore } from './state/viewStore.ts';
 
 // Manual mode's panel loads with the first manual run, not with the first screen.
 const HumanTurnPanel = lazy(() => import('./components/HumanTurn/index.tsx').then((module) => ({ default: module.HumanTurnPanel })));
+// Presenter view (large type, the trace paced step by step) loads when it is switched on.
+const PresenterMode = lazy(() => import('./components/Presenter/index.tsx').then(({ PresenterMode }) => ({ default: PresenterMode })));
 // Only production builds register the offline service worker; its status loads with it.
 const OfflineStatus = lazy(() => import('./components/OfflineStatus/index.tsx').then((module) => ({ default: module.OfflineStatus })));
 // Panels that show the config's check (Welcome, Preferences, Setup) suspend until the check's
@@ -45,6 +48,7 @@ export function App() {
   const showingStored = useRunStore((state) => state.stored !== null);
   const hasRun = useRunStore((state) => state.run !== null || state.phase !== 'idle' || state.rejection !== null || state.stored !== null);
   const sideTab = useViewStore((state) => state.sideTab);
+  const presenter = useViewStore((state) => state.presenter);
   // Once opened, History stays mounted like every tab (its filter and scroll survive a switch).
   const [historyOpened, setHistoryOpened] = useState(false);
   if (sideTab === 'history' && !historyOpened) setHistoryOpened(true);
@@ -52,8 +56,14 @@ export function App() {
     <div className="app">
       <header className="app-header">
         <h1>Orchestra Playground</h1>
-        {/* Header controls that apply to the whole page (a presenter view, say) go in this group. */}
+        {/* Header controls that apply to the whole page go in this group. */}
         <div className="app-header-actions">
+          <PresenterToggle />
+          {presenter && (
+            <Suspense fallback={null}>
+              <PresenterMode />
+            </Suspense>
+          )}
           {import.meta.env.PROD && (
             <Suspense fallback={null}>
               <OfflineStatus />
@@ -62,7 +72,7 @@ export function App() {
           <ConfigFileButtons />
         </div>
       </header>
-      <main className="workspace" data-side-tab={sideTab}>
+      <main className="workspace" data-side-tab={sideTab} data-presenter={presenter || undefined}>
         <div className="column-side">
           <SideTabs
             panels={{
