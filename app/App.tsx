@@ -2,7 +2,6 @@ import { lazy, Suspense, useState } from 'react';
 import { ErrorBoundary } from './components/ErrorBoundary/index.tsx';
 import { CostPanel } from './components/Cost/index.tsx';
 import { DocumentsPanel } from './components/Documents/index.tsx';
-import { ModelsPanel } from './components/Models/index.tsx';
 import { PreferencesPanel } from './components/Preferences/index.tsx';
 import { PresenterToggle } from './components/Presenter/PresenterToggle.tsx';
 import { RunStatus } from './components/RunStatus/index.tsx';
@@ -33,6 +32,10 @@ const StoredRunBanner = lazy(() => import('./components/StoredRun/index.tsx').th
 const CompareView = lazy(() => import('./components/Compare/index.tsx').then((module) => ({ default: module.CompareView })));
 // Setup is a side tab the first screen does not show; it suspends on the check's chunk as well.
 const SetupPanel = lazy(() => import('./components/Setup/index.tsx').then(({ SetupPanel }) => ({ default: SetupPanel })));
+// Models, too, is a side tab the first screen does not show (the welcome's WebGPU report is its
+// own module); it loads just after the first paint, and keeps the first load from growing with
+// presenter view's toggle.
+const ModelsPanel = lazy(() => import('./components/Models/index.tsx').then(({ ModelsPanel }) => ({ default: ModelsPanel })));
 const Trace = lazy(() => import('./components/Trace/index.tsx').then(({ Trace }) => ({ default: Trace })));
 
 /**
@@ -105,7 +108,9 @@ export function App() {
               ),
               models: (
                 <ErrorBoundary what="Models in this browser">
-                  <ModelsPanel />
+                  <Suspense fallback={null}>
+                    <ModelsPanel />
+                  </Suspense>
                 </ErrorBoundary>
               ),
               documents: (
