@@ -37,7 +37,7 @@ export function Trace() {
 
   // Presenter view starts with the cards collapsed: a line of reasoning and the choice each.
   useEffect(() => traceUiActions.showRun(runId, !presenter), [runId, presenter]);
-  useTraceKeyboard(sectionRef);
+  useTraceKeyboard(sectionRef, stepCount);
   useStepDeepLink(stepCount);
   useFollowTail(scrollerRef, contentRef, running);
 
