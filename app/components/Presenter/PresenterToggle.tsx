@@ -1,9 +1,6 @@
 import { useEffect } from 'react';
+import { typesText } from '../../keyboard.ts';
 import { useViewStore, viewActions } from '../../state/viewStore.ts';
-
-function typesText(element: Element): boolean {
-  return element.matches('input, textarea, select, [contenteditable=""], [contenteditable="true"]');
-}
 
 /** The header's switch to presenter view (also the P key, outside text fields). The view itself
  * (index.tsx) loads only when it is on. */

@@ -3,13 +3,10 @@
 // (PresenterToggle.tsx) is all of it in the first load.
 
 import { useEffect } from 'react';
+import { typesText } from '../../keyboard.ts';
 import { useRunStore } from '../../state/runStore.ts';
 import { viewActions } from '../../state/viewStore.ts';
 import './Presenter.css';
-
-function takesSpace(element: Element): boolean {
-  return element.matches('input, textarea, select, [contenteditable=""], [contenteditable="true"]');
-}
 
 /**
  * Puts the page in presenter view while mounted, and makes Space the next step wherever a field
@@ -21,7 +18,7 @@ export function PresenterMode() {
     const root = document.documentElement;
     root.dataset.presenter = '';
     const isSpace = (event: KeyboardEvent) =>
-      event.key === ' ' && !event.ctrlKey && !event.metaKey && !event.altKey && useRunStore.getState().run !== null && !(event.target instanceof Element && takesSpace(event.target));
+      event.key === ' ' && !event.ctrlKey && !event.metaKey && !event.altKey && useRunStore.getState().run !== null && !(event.target instanceof Element && typesText(event.target));
     const onKeyDown = (event: KeyboardEvent) => {
       if (!isSpace(event)) return;
       event.preventDefault();

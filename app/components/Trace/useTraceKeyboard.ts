@@ -1,10 +1,7 @@
 import { useEffect, useRef, type RefObject } from 'react';
+import { typesText } from '../../keyboard.ts';
 import { useRunStore } from '../../state/runStore.ts';
 import { neighbourStep, traceUiActions, useTraceUi } from './traceUiStore.ts';
-
-function typesText(element: Element): boolean {
-  return element.matches('input, textarea, select, [contenteditable=""], [contenteditable="true"]');
-}
 
 /**
  * j / k move focus between steps (from inside the trace, or when nothing on the page has focus),
