@@ -115,3 +115,16 @@ test('paces a replay of a stored run the same way', async ({ page, playground })
   await expect(playground.steps()).toHaveCount(total);
   await expect(playground.runStatus).toContainText(sample.answer);
 });
+
+test('P typed into the Tools code editor stays in the code and does not switch presenter view', async ({ page, playground }) => {
+  await playground.open();
+  const tools = await playground.openTab('Tools');
+  await tools.getByRole('button', { name: 'New tool' }).click();
+  const code = tools.getByRole('group', { name: 'Implementation (JavaScript)' });
+  await code.locator('.view-lines').click({ timeout: 30_000 });
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.type('return pp;');
+  await expect(code.locator('.view-lines')).toContainText('return pp;');
+  await expect(page.getByRole('button', { name: 'Presenter view' })).toHaveAttribute('aria-pressed', 'false');
+});
