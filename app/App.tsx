@@ -2,8 +2,8 @@ import { lazy, Suspense, useState } from 'react';
 import { ErrorBoundary } from './components/ErrorBoundary/index.tsx';
 import { CostPanel } from './components/Cost/index.tsx';
 import { DocumentsPanel } from './components/Documents/index.tsx';
-import { ModelsPanel } from './components/Models/index.tsx';
 import { PreferencesPanel } from './components/Preferences/index.tsx';
+import { PresenterToggle } from './components/Presenter/PresenterToggle.tsx';
 import { RunStatus } from './components/RunStatus/index.tsx';
 import { ConfigFileButtons } from './components/Setup/ConfigFileButtons.tsx';
 import { SideTabs } from './components/SideTabs/index.tsx';
@@ -18,6 +18,8 @@ import { useViewStore } from './state/viewStore.ts';
 
 // Manual mode's panel loads with the first manual run, not with the first screen.
 const HumanTurnPanel = lazy(() => import('./components/HumanTurn/index.tsx').then((module) => ({ default: module.HumanTurnPanel })));
+// Presenter view (large type, the trace paced step by step) loads when it is switched on.
+const PresenterMode = lazy(() => import('./components/Presenter/index.tsx').then(({ PresenterMode }) => ({ default: PresenterMode })));
 // Only production builds register the offline service worker; its status loads with it.
 const OfflineStatus = lazy(() => import('./components/OfflineStatus/index.tsx').then((module) => ({ default: module.OfflineStatus })));
 // Panels that show the config's check (Welcome, Preferences, Setup) suspend until the check's
@@ -32,6 +34,10 @@ const EvaluatePanel = lazy(() => import('./components/Evaluate/index.tsx').then(
 const CompareView = lazy(() => import('./components/Compare/index.tsx').then((module) => ({ default: module.CompareView })));
 // Setup is a side tab the first screen does not show; it suspends on the check's chunk as well.
 const SetupPanel = lazy(() => import('./components/Setup/index.tsx').then(({ SetupPanel }) => ({ default: SetupPanel })));
+// Models, too, is a side tab the first screen does not show (the welcome's WebGPU report is its
+// own module); it loads just after the first paint, and keeps the first load from growing with
+// presenter view's toggle.
+const ModelsPanel = lazy(() => import('./components/Models/index.tsx').then(({ ModelsPanel }) => ({ default: ModelsPanel })));
 const Trace = lazy(() => import('./components/Trace/index.tsx').then(({ Trace }) => ({ default: Trace })));
 
 /**
@@ -47,6 +53,7 @@ export function App() {
   const showingStored = useRunStore((state) => state.stored !== null);
   const hasRun = useRunStore((state) => state.run !== null || state.phase !== 'idle' || state.rejection !== null || state.stored !== null);
   const sideTab = useViewStore((state) => state.sideTab);
+  const presenter = useViewStore((state) => state.presenter);
   // Once opened, History stays mounted like every tab (its filter and scroll survive a switch).
   const [historyOpened, setHistoryOpened] = useState(false);
   if (sideTab === 'history' && !historyOpened) setHistoryOpened(true);
@@ -56,8 +63,14 @@ export function App() {
     <div className="app">
       <header className="app-header">
         <h1>Orchestra Playground</h1>
-        {/* Header controls that apply to the whole page (a presenter view, say) go in this group. */}
+        {/* Header controls that apply to the whole page go in this group. */}
         <div className="app-header-actions">
+          <PresenterToggle />
+          {presenter && (
+            <Suspense fallback={null}>
+              <PresenterMode />
+            </Suspense>
+          )}
           {import.meta.env.PROD && (
             <Suspense fallback={null}>
               <OfflineStatus />
@@ -66,7 +79,7 @@ export function App() {
           <ConfigFileButtons />
         </div>
       </header>
-      <main className="workspace" data-side-tab={sideTab}>
+      <main className="workspace" data-side-tab={sideTab} data-presenter={presenter || undefined}>
         <div className="column-side">
           <SideTabs
             panels={{
@@ -107,7 +120,9 @@ export function App() {
               ),
               models: (
                 <ErrorBoundary what="Models in this browser">
-                  <ModelsPanel />
+                  <Suspense fallback={null}>
+                    <ModelsPanel />
+                  </Suspense>
                 </ErrorBoundary>
               ),
               documents: (

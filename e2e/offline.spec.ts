@@ -1,10 +1,11 @@
 // Offline use, with the service worker the rest of the browser tests block: after one visit the
 // app opens with the network cut (Playwright's offline mode), reads its corpus and runs Python;
-// a run with models in this browser searches the corpus and runs Python offline; API responses
+// "Try the demo" runs to its answer, Python included; a run with models in this browser searches the corpus and runs Python offline; API responses
 // and keys are never kept; a new build is offered as an update and taken on reload.
 
 import { fileURLToPath } from 'node:url';
 import type { Locator, Page } from '@playwright/test';
+import type { SampleTask } from '../tools/search/sampleTasks.ts';
 import type { FakeEngineScript, FakeReply } from './fixtures/doubles/fakeWebLlmEngine.ts';
 import { CACHE_PREFIX } from '../workers/offline/cachePolicy.ts';
 import { formatToolCall } from '../workers/engine/qwen3/render.ts';
@@ -109,6 +110,34 @@ test.describe('offline after the first visit', () => {
     await expect(page.locator('#status')).toHaveText('ready');
     const result = await page.evaluate(() => window.pythonHarness.run('import statistics\nprint(statistics.mean([558457, 1000]))', 90_000));
     expect(result).toMatchObject({ stdout: '279728.5\n', error: null, timedOut: false });
+  });
+
+  test('"Try the demo" runs to its answer with the network cut, Python included', async ({ playground, page, context }) => {
+    const samples = (await (await page.request.get('/generated/sample-tasks.json')).json()) as SampleTask[];
+    await playground.open();
+    await waitUntilSaved(page);
+
+    await context.setOffline(true);
+    await page.reload();
+    await expect(offlineStatus(page)).toHaveText('Works offline');
+    // "Best answer": the demo checks the figures with Python before it answers.
+    await playground.preferences.getByRole('radio', { name: 'Best answer' }).check();
+    await page.getByRole('button', { name: 'Try the demo' }).click();
+    await expect(playground.runStatus).toContainText('Running', { timeout: 15_000 });
+    await playground.waitForFinish(150_000);
+
+    await expect(playground.runStatus).toContainText('Answered');
+    const task = await playground.task.inputValue();
+    const sample = samples.find((candidate) => candidate.question === task);
+    expect(sample, `"${task}" is one of the sample tasks`).toBeDefined();
+    await expect(playground.trace.getByRole('region', { name: 'Final answer' })).toContainText(sample!.answer);
+    const route = (await playground.steps().locator('.step-summary').allTextContents()).map((text) => text.trim());
+    expect(route).toContain('enhance_reasoning → reasoner-1');
+    // Pyodide came from the saved copy and ran the expert's code.
+    const output = playground.trace.locator('pre.code-output').first();
+    await expect(output).toBeVisible();
+    await expect(output).not.toHaveText('(no output)');
+    await expect(playground.trace.locator('.code-stderr')).toHaveCount(0);
   });
 
   test('a new build is offered as an update, and taken on reload without fetching unchanged files again', async ({ page }) => {

@@ -6,6 +6,7 @@ import { lazy, Suspense, useId, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { LedgerEntry, RunTotals } from '../../../workers/engine/events.ts';
 import { formatCount, formatMs } from '../../format.ts';
+import { useShownSteps } from '../../hooks/useShownSteps.ts';
 import { useCompareStore } from '../../state/compareStore.ts';
 import { useRunStore } from '../../state/runStore.ts';
 import { ErrorBoundary } from '../ErrorBoundary/index.tsx';
@@ -31,8 +32,12 @@ const NO_ENTRIES: LedgerEntry[] = [];
 
 export function CostPanel() {
   const headingId = useId();
-  const ledger = useRunStore((state) => state.run?.ledger ?? NO_ENTRIES);
-  const totals = useRunStore((state) => state.run?.totals);
+  const runLedger = useRunStore((state) => state.run?.ledger ?? NO_ENTRIES);
+  // Presenter view counts only the steps it has shown: the total waits for the class.
+  const { shown, held } = useShownSteps();
+  const ledger = useMemo(() => (held > 0 ? runLedger.filter((entry) => entry.step <= shown) : runLedger), [runLedger, held, shown]);
+  const runTotals = useRunStore((state) => state.run?.totals);
+  const totals = held > 0 ? undefined : runTotals;
   const hasRun = useRunStore((state) => state.run !== null);
   const pricingAsOf = useRunStore((state) => state.run?.pricingAsOf);
   const summary = useMemo(() => summarizeLedger(ledger), [ledger]);
@@ -59,7 +64,7 @@ export function CostPanel() {
       <TotalCost summary={summary} totals={totals} hasRun={hasRun} />
       {hasRun ? (
         <>
-          <RunFigures summary={summary} />
+          <RunFigures summary={summary} stepCount={shown} />
           <Breakdown ledger={ledger} summary={summary} totals={totals} />
           {pricingAsOf && <p className="muted cost-footnote">Prices as of {pricingAsOf}; edit them in Setup.</p>}
         </>
@@ -141,9 +146,8 @@ function TotalCost({ summary, totals, hasRun }: { summary: LedgerSummary; totals
   );
 }
 
-function RunFigures({ summary }: { summary: LedgerSummary }) {
-  const stepCount = useRunStore((state) => state.run?.steps.length ?? 0);
-  const slowestStep = useRunStore(useShallow((state) => slowestStepOf(state.run?.steps ?? [])));
+function RunFigures({ summary, stepCount }: { summary: LedgerSummary; stepCount: number }) {
+  const slowestStep = useRunStore(useShallow((state) => slowestStepOf(state.run?.steps.slice(0, stepCount) ?? [])));
   const elapsedMs = useElapsedMs();
   const { tokens } = summary;
   const extras = [

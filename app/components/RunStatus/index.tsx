@@ -1,11 +1,15 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useRef, type ReactNode } from 'react';
 import { describeStopReason, explainError, isAnswered } from '../../errors/explain.ts';
 import { formatMs } from '../../format.ts';
 import { useElapsedMs } from '../../hooks/useElapsedMs.ts';
+import { useShownSteps } from '../../hooks/useShownSteps.ts';
 import { useRunStore } from '../../state/runStore.ts';
-import { viewActions } from '../../state/viewStore.ts';
+import { useViewStore, viewActions } from '../../state/viewStore.ts';
 import { costFigure } from '../Trace/summary.ts';
 import './RunStatus.css';
+
+// Presenter view's answer line loads with presenter view (its chunk is loaded while it is on).
+const PresenterOutcome = lazy(() => import('../Presenter/index.tsx').then(({ PresenterOutcome }) => ({ default: PresenterOutcome })));
 
 /**
  * One line on where the run is: starting, running (step, cost, time), stopping, or how it ended.
@@ -33,6 +37,9 @@ export function RunStatus() {
   const storedMode = useRunStore((state) => state.stored?.mode ?? null);
   const interruptedAtStep = useRunStore((state) => state.stored?.interruptedAtStep ?? null);
   const notice = useRunStore((state) => state.run?.orchestratorNotice);
+  const presenter = useViewStore((state) => state.presenter);
+  // Presenter view holds the outcome back until the class has seen every step.
+  const { shown, held } = useShownSteps();
   const container = useRef<HTMLDivElement>(null);
 
   // A run just started: where the status line is off screen (a phone, where the trace is below
@@ -60,6 +67,8 @@ export function RunStatus() {
         </ul>
       </>
     );
+  } else if (held > 0 && !crash) {
+    announced = `${running ? 'Running' : 'Presenting'} · step ${shown} of ${stepCount} shown · Space for the next`;
   } else if (running) {
     announced = phase === 'stopping' ? 'Stopping…' : hasRun ? `Running · step ${Math.max(stepCount, 1)}` : 'Starting…';
   } else if (storedMode === 'replay' && !stopReason) {
@@ -74,6 +83,11 @@ export function RunStatus() {
         {' · '}
         {stepCount} {stepCount === 1 ? 'step' : 'steps'} · {totalCost.text} · {formatMs(elapsedMs)}
         {fatal && !crash && <FatalError code={fatal.code} message={fatal.message} />}
+        {presenter && (
+          <Suspense fallback={null}>
+            <PresenterOutcome />
+          </Suspense>
+        )}
       </>
     );
   }
@@ -90,7 +104,7 @@ export function RunStatus() {
           </span>
         )}
       </div>
-      {running && hasRun && (
+      {running && hasRun && held === 0 && (
         <span className="run-status-meter" aria-hidden="true">
           {totalCost.text} · {formatMs(elapsedMs ?? 0)}
         </span>

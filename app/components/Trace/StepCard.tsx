@@ -3,11 +3,12 @@ import { useShallow } from 'zustand/react/shallow';
 import { clipForDisplay, formatCount, formatMs } from '../../format.ts';
 import type { ToolSchema } from '../../../workers/engine/types.ts';
 import { useRunStore } from '../../state/runStore.ts';
+import { useViewStore } from '../../state/viewStore.ts';
 import { callsOfStep, type CallView, type StepView } from '../../state/runView.ts';
 import { Disclosure } from './Disclosure.tsx';
 import { ErrorNotice } from './ErrorNotice.tsx';
 import { RetryNotice } from './RetryNotice.tsx';
-import { costFigure, entriesCost, formatSpeeds, formatTokens, splitThinking, sumTokens, type CostFigure } from './summary.ts';
+import { costFigure, entriesCost, formatSpeeds, formatTokens, reasoningGist, splitThinking, sumTokens, type CostFigure } from './summary.ts';
 import { ToolCallCard } from './ToolCallCard.tsx';
 import { ToolMenu } from './ToolMenu.tsx';
 import { menuChoices } from './toolMenu.ts';
@@ -47,6 +48,7 @@ export const StepCard = memo(function StepCard({ index }: { index: number }) {
   const expanded = useTraceUi((state) => isExpanded(state, stepNumber));
   const tabbable = useTraceUi((state) => state.focusedStep === stepNumber || (state.focusedStep === null && index === 0));
   const focusSeq = useTraceUi((state) => (state.focusRequest?.step === stepNumber ? state.focusRequest.seq : 0));
+  const presenter = useViewStore((state) => state.presenter);
   const articleRef = useRef<HTMLElement>(null);
   const headingId = useId();
   const bodyId = useId();
@@ -99,6 +101,7 @@ export const StepCard = memo(function StepCard({ index }: { index: number }) {
           <Metric label="Total" figure={cumulative} />
         </dl>
       </header>
+      {presenter && !expanded ? <StepGist step={step} topCalls={topCalls} runTools={runTools ?? NO_TOOLS} /> : null}
       {step.errors.map((error, i) => (
         <ErrorNotice key={i} error={error} />
       ))}
@@ -112,6 +115,7 @@ export const StepCard = memo(function StepCard({ index }: { index: number }) {
             orchestratorModel={orchestratorModel}
             runStartedAt={runStartedAt}
             runActive={runActive}
+            presenter={presenter}
           />
         ) : null}
       </div>
@@ -127,15 +131,45 @@ interface StepBodyProps {
   orchestratorModel: string;
   runStartedAt: string;
   runActive: boolean;
+  presenter: boolean;
 }
 
-function StepBody({ step, calls, topCalls, runTools, orchestratorModel, runStartedAt, runActive }: StepBodyProps) {
+/** The turn's reasoning so far: the parsed reply's once it is in, else what has streamed. */
+function reasoningOf(step: StepView): { reasoning: string; streamed: ReturnType<typeof splitThinking> | null } {
+  const streamed = step.output ? null : splitThinking(step.content);
+  const reasoning = step.output ? step.output.reasoning : [step.reasoning, streamed?.reasoning].filter(Boolean).join('\n\n');
+  return { reasoning, streamed };
+}
+
+/** The menu the turn chose from (none before its request or reply is in). */
+function choicesOf(step: StepView, topCalls: CallView[], runTools: ToolSchema[]) {
+  const offered = topCalls[0]?.offered ?? null;
+  return step.request || step.output ? menuChoices(step.request?.tools ?? runTools, offered, topCalls) : [];
+}
+
+/** A collapsed card in presenter view: one line of the turn's reasoning, and the aliases of the
+ * tool it chose with each one's price and latency (the whole menu is in the open card). */
+function StepGist({ step, topCalls, runTools }: { step: StepView; topCalls: CallView[]; runTools: ToolSchema[] }) {
+  const gist = reasoningGist(reasoningOf(step).reasoning);
+  const choices = choicesOf(step, topCalls, runTools);
+  const chosenTools = new Set(choices.filter((choice) => choice.chosen).map((choice) => choice.tool));
+  return (
+    <div className="step-gist">
+      {gist ? (
+        <p className="step-gist-reasoning" aria-label="Reasoning, in one line">
+          {gist}
+        </p>
+      ) : null}
+      <ToolMenu choices={chosenTools.size > 0 ? choices.filter((choice) => chosenTools.has(choice.tool)) : choices} figures />
+    </div>
+  );
+}
+
+function StepBody({ step, calls, topCalls, runTools, orchestratorModel, runStartedAt, runActive, presenter }: StepBodyProps) {
   const notice = useRunStore((state) => state.run?.orchestratorNotice);
   const { output } = step;
-  const streamed = output ? null : splitThinking(step.content);
-  const reasoning = output ? output.reasoning : [step.reasoning, streamed?.reasoning].filter(Boolean).join('\n\n');
-  const offered = topCalls[0]?.offered ?? null;
-  const choices = step.request || output ? menuChoices(step.request?.tools ?? runTools, offered, topCalls) : [];
+  const { reasoning, streamed } = reasoningOf(step);
+  const choices = choicesOf(step, topCalls, runTools);
   const turnTokens = formatTokens(sumTokens(step.orchestratorCosts));
   const turnCost = entriesCost(step.orchestratorCosts);
   const thinking = runActive && !output;
@@ -171,7 +205,7 @@ function StepBody({ step, calls, topCalls, runTools, orchestratorModel, runStart
           {rejected.raw ? <pre>{clipForDisplay(rejected.raw)}</pre> : null}
         </div>
       ))}
-      <ToolMenu choices={choices} />
+      <ToolMenu choices={choices} figures={presenter} />
       {calls.map((call) => (
         <ToolCallCard key={call.callId} call={call} runStartedAt={runStartedAt} runActive={runActive} />
       ))}

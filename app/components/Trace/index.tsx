@@ -2,7 +2,10 @@
 // end, and "What the model saw" for each turn. Long traces are virtualised.
 
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { useShownSteps } from '../../hooks/useShownSteps.ts';
 import { useRunStore } from '../../state/runStore.ts';
+import { useViewStore } from '../../state/viewStore.ts';
+import { HeldSteps, PresenterControls } from '../Presenter/PresenterControls.tsx';
 import { StoredRunTag } from '../StoredRun/StoredRunTag.tsx';
 import { FinalAnswer } from './FinalAnswer.tsx';
 import { ModelSawDialog } from './ModelSawDialog.tsx';
@@ -15,7 +18,9 @@ import './Trace.css';
 
 export function Trace() {
   const runId = useRunStore((state) => state.run?.runId ?? null);
-  const stepCount = useRunStore((state) => state.run?.steps.length ?? 0);
+  // Presenter view shows the steps it has let through (app/state/pacing.ts); otherwise all.
+  const { shown: stepCount, held } = useShownSteps();
+  const presenter = useViewStore((state) => state.presenter);
   const running = useRunStore((state) => state.run?.status === 'running');
   const hasEstimates = useRunStore((state) => state.run?.steps.some((step) => step.hasEstimates) ?? false);
   const sectionRef = useRef<HTMLElement>(null);
@@ -30,8 +35,9 @@ export function Trace() {
     setScroller(element);
   }, []);
 
-  useEffect(() => traceUiActions.showRun(runId), [runId]);
-  useTraceKeyboard(sectionRef);
+  // Presenter view starts with the cards collapsed: a line of reasoning and the choice each.
+  useEffect(() => traceUiActions.showRun(runId, !presenter), [runId, presenter]);
+  useTraceKeyboard(sectionRef, stepCount);
   useStepDeepLink(stepCount);
   useFollowTail(scrollerRef, contentRef, running);
 
@@ -44,9 +50,13 @@ export function Trace() {
           <h2>
             Trace <StoredRunTag />
           </h2>
-          <span className="muted">
-            {stepCount} step{stepCount === 1 ? '' : 's'}
-          </span>
+          {presenter ? (
+            <PresenterControls />
+          ) : (
+            <span className="muted">
+              {stepCount} step{stepCount === 1 ? '' : 's'}
+            </span>
+          )}
           {hasEstimates ? <span className="trace-legend muted">≈ includes estimates</span> : null}
           <span className="trace-keys muted keyboard-hint" aria-hidden="true">
             <kbd>j</kbd> <kbd>k</kbd> move · <kbd>Enter</kbd> open/close · <kbd>Esc</kbd> close
@@ -69,9 +79,10 @@ export function Trace() {
             ) : (
               <PlainSteps count={stepCount} />
             )}
+            <HeldSteps />
           </div>
         </div>
-        <FinalAnswer />
+        {held === 0 ? <FinalAnswer /> : null}
       </section>
       <ModelSawDialog />
     </>

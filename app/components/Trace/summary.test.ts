@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LedgerEntry } from '../../../workers/engine/events.ts';
-import { costFigure, entriesCost, formatArguments, formatSpeeds, formatTokens, secondsLeft, splitThinking, sumTokens } from './summary.ts';
+import { costFigure, entriesCost, formatArguments, formatSpeeds, formatTokens, reasoningGist, secondsLeft, splitThinking, sumTokens } from './summary.ts';
 
 const entry = (fields: Partial<LedgerEntry>): LedgerEntry => ({
   step: 1,
@@ -90,5 +90,21 @@ describe('formatSpeeds', () => {
     expect(formatSpeeds([local])).toBe('prefill 64 tokens at 951 tok/s · decode 42.5 tok/s');
     expect(formatSpeeds([entry({ usage: { promptTokens: 900, completionTokens: 20 } })])).toBe('');
     expect(formatSpeeds([])).toBe('');
+  });
+});
+
+describe('reasoningGist', () => {
+  it('takes the reasoning’s last sentence, where the turn lands on its choice', () => {
+    expect(reasoningGist('Balanced: correctness 50%.\nI still need the area of Greece.  I search with search-3, the cheapest at $0.40 per M.')).toBe(
+      'I search with search-3, the cheapest at $0.40 per M.',
+    );
+  });
+
+  it('keeps a single sentence on one line, clipped', () => {
+    expect(reasoningGist('  Look it\n up  ')).toBe('Look it up');
+    const long = reasoningGist(`I ${'really '.repeat(40)}should search.`);
+    expect(long.length).toBeLessThanOrEqual(160);
+    expect(long.endsWith('…')).toBe(true);
+    expect(reasoningGist('')).toBe('');
   });
 });

@@ -116,3 +116,20 @@ export function formatSpeeds(entries: readonly LedgerEntry[]): string {
   if (usage.decodeTokensPerSecond !== undefined) parts.push(`decode ${perSecond(usage.decodeTokensPerSecond)}`);
   return parts.join(' · ');
 }
+
+/** At most this many characters of reasoning on a collapsed card in presenter view. */
+const GIST_CHARS = 160;
+
+/**
+ * One line of a turn's reasoning for a collapsed step card (presenter view): its last sentence,
+ * where a turn's reasoning usually lands on its choice, whitespace collapsed and clipped. '' when
+ * there is no reasoning.
+ */
+export function reasoningGist(reasoning: string): string {
+  const sentences = reasoning
+    .replace(/\s+/g, ' ')
+    .trim()
+    .split(/(?<=[.!?])\s+(?=\S)/);
+  const last = sentences.at(-1) ?? '';
+  return last.length > GIST_CHARS ? `${last.slice(0, GIST_CHARS - 1).trimEnd()}…` : last;
+}

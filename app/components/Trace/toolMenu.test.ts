@@ -33,6 +33,15 @@ describe('menuChoices', () => {
     expect(choices[2]?.about).toContain('answer-2: unknown in / unknown out per million tokens, about unknown');
   });
 
+  it('gives each alias its price and latency as the menu states them, for presenter view’s chips', () => {
+    const choices = menuChoices(tools, null, []);
+    expect(choices.map((choice) => choice.figures)).toEqual([
+      { price: '$0.25 / $2', latency: '3s' },
+      { price: '$1.25 / $10', latency: '20s' },
+      { price: 'unknown', latency: 'unknown' },
+    ]);
+  });
+
   it('keeps only what was on offer', () => {
     expect(menuChoices(tools, ['answer'], []).map((c) => c.alias)).toEqual(['answer-1', 'answer-2']);
   });

@@ -10,7 +10,17 @@ export interface MenuChoice {
   alias: string | null;
   /** What the orchestrator read about this choice: the tool's description, the alias's prices. */
   about: string;
+  /** The alias's figures as the menu states them (presenter view shows them on the chip); null
+   * for a tool without aliases. */
+  figures: AliasFigures | null;
   chosen: boolean;
+}
+
+export interface AliasFigures {
+  /** Dollars per million input and output tokens: "$1.25 / $10", or "unknown". */
+  price: string;
+  /** Its average latency: "20s", or "unknown". */
+  latency: string;
 }
 
 export interface ChosenCall {
@@ -47,10 +57,22 @@ function aliasParameter(tool: ToolSchema): AliasParameter | null {
   return null;
 }
 
+function rowCells(row: string | undefined): { input: string; output: string; latency: string } | null {
+  if (!row) return null;
+  const [input = 'unknown', output = 'unknown', latency = 'unknown'] = row.split(' | ');
+  return { input, output, latency };
+}
+
 function priceNote(row: string | undefined): string {
-  if (!row) return '';
-  const [input, output, latency] = row.split(' | ');
-  return `${input ?? 'unknown'} in / ${output ?? 'unknown'} out per million tokens, about ${latency ?? 'unknown'}`;
+  const cells = rowCells(row);
+  return cells ? `${cells.input} in / ${cells.output} out per million tokens, about ${cells.latency}` : '';
+}
+
+function aliasFigures(row: string | undefined): AliasFigures {
+  const cells = rowCells(row);
+  if (!cells) return { price: 'unknown', latency: 'unknown' };
+  const price = cells.input === 'unknown' && cells.output === 'unknown' ? 'unknown' : `${cells.input} / ${cells.output}`;
+  return { price, latency: cells.latency };
 }
 
 /** The tools on offer (`offered` names, or all of `tools` when null), one entry per alias. */
@@ -59,7 +81,7 @@ export function menuChoices(tools: readonly ToolSchema[], offered: readonly stri
   return onOffer.flatMap((tool): MenuChoice[] => {
     const parameter = aliasParameter(tool);
     if (!parameter) {
-      return [{ tool: tool.name, alias: null, about: tool.description, chosen: chosen.some((call) => call.name === tool.name) }];
+      return [{ tool: tool.name, alias: null, about: tool.description, figures: null, chosen: chosen.some((call) => call.name === tool.name) }];
     }
     return parameter.aliases.map((alias) => {
       const note = priceNote(parameter.rows.get(alias));
@@ -67,6 +89,7 @@ export function menuChoices(tools: readonly ToolSchema[], offered: readonly stri
         tool: tool.name,
         alias,
         about: note ? `${tool.description}\n${alias}: ${note}` : tool.description,
+        figures: aliasFigures(parameter.rows.get(alias)),
         chosen: chosen.some((call) => call.name === tool.name && call.alias === alias),
       };
     });

@@ -17,6 +17,17 @@ describe('trace UI state', () => {
     expect(isExpanded(useTraceUi.getState(), 2)).toBe(true);
   });
 
+  it('lays a run out closed for presenter view, and open again without it', () => {
+    traceUiActions.showRun('run-a', false);
+    expect(isExpanded(useTraceUi.getState(), 1)).toBe(false);
+    traceUiActions.setExpanded(2, true);
+    // The same run in the same view keeps what the person opened.
+    traceUiActions.showRun('run-a', false);
+    expect(isExpanded(useTraceUi.getState(), 2)).toBe(true);
+    traceUiActions.showRun('run-a', true);
+    expect(isExpanded(useTraceUi.getState(), 1)).toBe(true);
+  });
+
   it('opens and closes the blocks inside steps with "Expand all" and "Collapse all", over their own defaults', () => {
     traceUiActions.showRun('run-with-details');
     const reasoning = detailKey('step-1', 'reasoning');

@@ -12,6 +12,8 @@ export interface FocusRequest {
 
 export interface TraceUiState {
   runId: string | null;
+  /** Whether the run's steps were laid out open (presenter view lays them out closed). */
+  laidOutOpen: boolean;
   expandedByDefault: boolean;
   /** Steps opened or closed one by one, over the default. */
   overrides: Readonly<Record<number, boolean>>;
@@ -30,6 +32,7 @@ export interface TraceUiState {
 
 const initialState: TraceUiState = {
   runId: null,
+  laidOutOpen: true,
   expandedByDefault: true,
   overrides: {},
   detailsOpenByDefault: null,
@@ -59,9 +62,11 @@ export function isDetailOpen(state: TraceUiState, key: string, openByDefault: bo
 let focusSeq = 0;
 
 export const traceUiActions = {
-  /** Forgets the previous run's layout when a new run is shown. */
-  showRun(runId: string | null): void {
-    if (useTraceUi.getState().runId !== runId) useTraceUi.setState({ ...initialState, runId });
+  /** Forgets the previous run's layout when a new run is shown, or when the steps are to be laid
+   * out otherwise (open, or closed in presenter view). */
+  showRun(runId: string | null, open = true): void {
+    const state = useTraceUi.getState();
+    if (state.runId !== runId || state.laidOutOpen !== open) useTraceUi.setState({ ...initialState, runId, laidOutOpen: open, expandedByDefault: open });
   },
   /** Opens every step and every block inside them. */
   expandAll(): void {

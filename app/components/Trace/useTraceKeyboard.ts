@@ -1,16 +1,18 @@
-import { useEffect, type RefObject } from 'react';
+import { useEffect, useRef, type RefObject } from 'react';
+import { typesText } from '../../keyboard.ts';
 import { useRunStore } from '../../state/runStore.ts';
 import { neighbourStep, traceUiActions, useTraceUi } from './traceUiStore.ts';
-
-function typesText(element: Element): boolean {
-  return element.matches('input, textarea, select, [contenteditable=""], [contenteditable="true"]');
-}
 
 /**
  * j / k move focus between steps (from inside the trace, or when nothing on the page has focus),
  * Enter on a focused step opens or closes it, Esc inside a step closes it and focuses the step.
  */
-export function useTraceKeyboard(sectionRef: RefObject<HTMLElement | null>): void {
+export function useTraceKeyboard(sectionRef: RefObject<HTMLElement | null>, shownSteps: number): void {
+  // j/k stay among the steps on screen (presenter view holds some back).
+  const shown = useRef(shownSteps);
+  useEffect(() => {
+    shown.current = shownSteps;
+  }, [shownSteps]);
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
@@ -22,7 +24,7 @@ export function useTraceKeyboard(sectionRef: RefObject<HTMLElement | null>): voi
       if ((!inTrace && !nowhere) || (target && typesText(target))) return;
 
       if (event.key === 'j' || event.key === 'k') {
-        const steps = useRunStore.getState().run?.steps.map((step) => step.step) ?? [];
+        const steps = useRunStore.getState().run?.steps.slice(0, shown.current).map((step) => step.step) ?? [];
         const next = neighbourStep(steps, useTraceUi.getState().focusedStep, event.key === 'j' ? 1 : -1);
         if (next === null) return;
         event.preventDefault();

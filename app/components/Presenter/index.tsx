@@ -1,0 +1,42 @@
+// Presenter view, for projecting to a class: large type, the cost beside the trace, the trace
+// paced step by step (app/state/pacing.ts). Loaded only while it is on; the toggle
+// (PresenterToggle.tsx) is all of it in the first load.
+
+import { useEffect } from 'react';
+import { typesText } from '../../keyboard.ts';
+import { useRunStore } from '../../state/runStore.ts';
+import { viewActions } from '../../state/viewStore.ts';
+import './Presenter.css';
+
+/**
+ * Puts the page in presenter view while mounted, and makes Space the next step wherever a field
+ * does not take it. On a button too: a presenter's Space must not press the Run (or any other)
+ * button that kept focus after a click; buttons still answer Enter.
+ */
+export function PresenterMode() {
+  useEffect(() => {
+    const root = document.documentElement;
+    root.dataset.presenter = '';
+    const isSpace = (event: KeyboardEvent) =>
+      event.key === ' ' && !event.ctrlKey && !event.metaKey && !event.altKey && useRunStore.getState().run !== null && !(event.target instanceof Element && typesText(event.target));
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (!isSpace(event)) return;
+      event.preventDefault();
+      if (!event.repeat) viewActions.revealNextStep();
+    };
+    // A button is pressed on Space's key-up: cancelled too.
+    const onKeyUp = (event: KeyboardEvent) => {
+      if (isSpace(event)) event.preventDefault();
+    };
+    window.addEventListener('keydown', onKeyDown, true);
+    window.addEventListener('keyup', onKeyUp, true);
+    return () => {
+      delete root.dataset.presenter;
+      window.removeEventListener('keydown', onKeyDown, true);
+      window.removeEventListener('keyup', onKeyUp, true);
+    };
+  }, []);
+  return null;
+}
+
+export { PresenterOutcome } from './PresenterOutcome.tsx';
