@@ -5,6 +5,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DOMAIN_FILE_NAMES, DOMAIN_LIMITS, DomainError, parseDomain, type Domain, type DomainFiles } from './domain.ts';
+import { formatCount } from '../../workers/engine/format.ts';
 
 export const BUILT_IN_DOMAINS = ['retail', 'clinic'] as const;
 
@@ -35,7 +36,7 @@ export function readDomainFiles(dir: string): DomainFiles {
       throw new DomainError(dir, [`${DOMAIN_FILE_NAMES[file]} cannot be read: ${reason}`]);
     }
     if (size > FILE_BYTES[file]) {
-      throw new DomainError(dir, [`${DOMAIN_FILE_NAMES[file]} is ${size.toLocaleString('en-US')} bytes; at most ${FILE_BYTES[file].toLocaleString('en-US')}`]);
+      throw new DomainError(dir, [`${DOMAIN_FILE_NAMES[file]} is ${formatCount(size)} bytes; at most ${formatCount(FILE_BYTES[file])}`]);
     }
     return readFileSync(path, 'utf8');
   };

@@ -7,6 +7,7 @@
 
 import { format } from '@cfworker/json-schema';
 import { leafErrors, pointerKeys, resolveLocalRef, schemaErrors, SCHEMA_DRAFT_URI, valueAt } from './jsonSchema.ts';
+import { formatCount } from './format.ts';
 
 /** The JSON types a schema's `type` may name. */
 export const JSON_TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'] as const;
@@ -319,7 +320,7 @@ export function checkToolParameters(parameters: unknown): SchemaProblem[] {
   }
   const size = JSON.stringify(parameters).length;
   if (size > MAX_SCHEMA_CHARS) {
-    return [{ path: [], message: `is ${size.toLocaleString('en-US')} characters long; a tool's schema may be at most ${MAX_SCHEMA_CHARS.toLocaleString('en-US')}` }];
+    return [{ path: [], message: `is ${formatCount(size)} characters long; a tool's schema may be at most ${formatCount(MAX_SCHEMA_CHARS)}` }];
   }
   const problems: SchemaProblem[] = [];
   if (parameters.type !== 'object') {
