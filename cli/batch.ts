@@ -6,8 +6,8 @@
 
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { parseSuite, SuiteError, type SuiteTask } from '../workers/eval/suite.ts';
-import { formatUsd } from '../workers/engine/ledger.ts';
-import { formatDuration, oneLine, type Style } from './format.ts';
+import { formatDuration, formatUsd } from '../workers/engine/format.ts';
+import { oneLine, type Style } from './format.ts';
 import { NORMAL_STOPS, type RunSummary } from './summary.ts';
 import { UsageError } from './usage.ts';
 

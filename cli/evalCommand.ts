@@ -22,6 +22,7 @@ import type { CliIo } from './io.ts';
 import { loadConfig } from './loadConfig.ts';
 import { createNodeEnvironment, describeMissingKeys, providersInUse, type MissingKey } from './nodeEnvironment.ts';
 import { EVAL_USAGE, EXIT_CODES, parseCommandArgs, positiveInteger, UsageError } from './usage.ts';
+import { formatCount } from '../workers/engine/format.ts';
 
 const EVAL_OPTIONS = {
   config: { type: 'string' },
@@ -154,7 +155,7 @@ function loadSuite(spec: string): { tasks: SuiteTask[]; source: string; warnings
   try {
     const size = statSync(spec).size;
     if (size > SUITE_LIMITS.fileChars) {
-      throw new UsageError(`The suite "${spec}" is ${size.toLocaleString('en-US')} bytes; a suite may hold ${SUITE_LIMITS.fileChars.toLocaleString('en-US')}.`);
+      throw new UsageError(`The suite "${spec}" is ${formatCount(size)} bytes; a suite may hold ${formatCount(SUITE_LIMITS.fileChars)}.`);
     }
     text = readFileSync(spec, 'utf8');
   } catch (error) {

@@ -1,16 +1,15 @@
 // What `orchestra eval` prints: progress on stderr while it runs (a redrawn status line on a
 // terminal, one line per rollout otherwise), then the results table on stdout.
 
-import { formatUsd } from '../workers/engine/ledger.ts';
+import { formatDuration, formatPercent, formatSeconds, formatUsd } from '../workers/engine/format.ts';
 import type { EvalSummary, PolicySummary } from '../workers/eval/results.ts';
 import type { EvalProgress, EvalProgressEvent } from '../workers/eval/runner.ts';
-import { formatDuration, formatSeconds, oneLine, type Style } from './format.ts';
+import { oneLine, type Style } from './format.ts';
 
-const percent = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 function status(progress: EvalProgress): string {
   const done = progress.skipped + progress.finished;
-  const accuracy = progress.graded === 0 ? '—' : `${percent(progress.correct / progress.graded)} (${progress.correct}/${progress.graded})`;
+  const accuracy = progress.graded === 0 ? '—' : `${formatPercent(progress.correct / progress.graded)} (${progress.correct}/${progress.graded})`;
   const eta = progress.etaMs !== null && progress.etaMs >= 1000 ? ` · ${formatDuration(progress.etaMs)} left` : '';
   return `${done}/${progress.total} rollouts · accuracy ${accuracy} · ${formatUsd(progress.spentUsd)} spent · ${progress.running} running${eta}`;
 }
@@ -70,7 +69,7 @@ function topShares(shares: Record<string, number>, count: number): string {
 }
 
 function row(p: PolicySummary): string[] {
-  const interval = `${percent(p.accuracy)} (${percent(p.accuracyLow)}–${percent(p.accuracyHigh)})`;
+  const interval = `${formatPercent(p.accuracy)} (${formatPercent(p.accuracyLow)}–${formatPercent(p.accuracyHigh)})`;
   const unknown = p.unknownCostEntries > 0 ? ` +${p.unknownCostEntries} unpriced` : '';
   return [
     `${p.pareto ? '★ ' : '  '}${p.name}`,

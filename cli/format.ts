@@ -1,5 +1,6 @@
 // Text helpers for the command-line runner: colours (only on a terminal, never with NO_COLOR)
-// and compact renderings of numbers and long strings.
+// and long strings cut to a line. Figures (money, counts, durations) come from the engine's one
+// formatting module, workers/engine/format.ts.
 
 export interface Style {
   readonly enabled: boolean;
@@ -34,24 +35,4 @@ export function createStyle(enabled: boolean): Style {
 export function oneLine(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, Math.max(0, max - 1))}…` : flat;
-}
-
-export { formatSeconds } from '../workers/engine/format.ts';
-
-/** A duration for an ETA: "45 s", "3 min 20 s", "1 h 05 min". */
-export function formatDuration(ms: number): string {
-  const seconds = Math.max(0, Math.round(ms / 1000));
-  if (seconds < 60) return `${seconds} s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes} min ${String(seconds % 60).padStart(2, '0')} s`;
-  return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`;
-}
-
-export function formatCount(n: number): string {
-  return n.toLocaleString('en-US');
-}
-
-/** A price per million tokens as the tables print it: 1.25, 10, 0.2. */
-export function formatPerMillion(usd: number | undefined): string {
-  return usd === undefined ? 'unknown' : `$${Number(usd.toFixed(6))}`;
 }

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '../e2e/fixtures/scriptedServer.ts';
 import type { RunEvent } from '../workers/engine/events.ts';
-import { formatUsd } from '../workers/engine/ledger.ts';
+import { formatUsd } from '../workers/engine/format.ts';
 import { PAPER_SYSTEM_PROMPT } from '../workers/engine/protocols/paper.ts';
 import type { RunSummary } from './summary.ts';
 import {

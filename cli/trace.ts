@@ -3,8 +3,8 @@
 // cumulative cost, retries and errors in plain words, and a final block.
 
 import type { LedgerEntry, RunEvent, RunEventOf, StopReason, ToolCounts } from '../workers/engine/events.ts';
-import { formatUsd } from '../workers/engine/ledger.ts';
-import { formatCount, formatSeconds, oneLine, type Style } from './format.ts';
+import { formatCount, formatSeconds, formatUsd } from '../workers/engine/format.ts';
+import { oneLine, type Style } from './format.ts';
 import type { RunResult } from '../workers/engine/run.ts';
 import { createRunWatcher, summarizeRun, type GroupSummary, type RunSummary } from './summary.ts';
 

@@ -1,10 +1,10 @@
 // `orchestra validate`: checks a configuration and prints what it resolves to.
 
 import { protocolExperts } from '../workers/engine/config.ts';
-import { formatUsd } from '../workers/engine/ledger.ts';
+import { formatPerMillion, formatSeconds, formatUsd } from '../workers/engine/format.ts';
 import { lookupPrice } from '../workers/engine/pricing.ts';
 import { effectivePricing, resolvePreference } from '../workers/prepareRun.ts';
-import { colorWanted, createStyle, formatPerMillion, formatSeconds } from './format.ts';
+import { colorWanted, createStyle } from './format.ts';
 import type { CliIo } from './io.ts';
 import { loadConfig } from './loadConfig.ts';
 import { providersInUse } from './nodeEnvironment.ts';

@@ -4,7 +4,7 @@
 // the next run sends it; recharts loads only once there is a cost to draw.
 
 import type { Page, Response } from '@playwright/test';
-import { formatUsd } from '../workers/engine/ledger.ts';
+import { formatUsd } from '../workers/engine/format.ts';
 import { PREFERENCE_PRESETS, preferenceInstruction } from '../workers/engine/preferences.ts';
 import type { RecordedRequest, ScriptedServer } from './fixtures/scriptedServer.ts';
 import type { Scenario } from './fixtures/scenario.ts';

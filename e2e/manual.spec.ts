@@ -3,7 +3,7 @@
 // model is never called; the person's query replaces the search expert's; the answer expert they
 // chose is called and charged.
 
-import { formatUsd } from '../workers/engine/ledger.ts';
+import { formatUsd } from '../workers/engine/format.ts';
 import type { Scenario } from './fixtures/scenario.ts';
 import { expect, scriptedConfig, test, type Playground } from './support/playground.ts';
 

@@ -1,7 +1,7 @@
 // A whole run through the real page, worker, engine and HTTP client against the scripted
 // OpenAI-compatible server: what streams in, what it cost, stopping, and each fault's message.
 
-import { formatUsd } from '../workers/engine/ledger.ts';
+import { formatUsd } from '../workers/engine/format.ts';
 import type { Scenario, ScriptedResponse } from './fixtures/scenario.ts';
 import { startScriptedServer } from './fixtures/scriptedServer.ts';
 import { expect, loadScenario, scriptedConfig, test } from './support/playground.ts';

@@ -16,7 +16,7 @@ const UNIT_PRICE = {
   description: 'The price of one item, given the total price and how many items there are.',
   parameters: {
     type: 'object',
-    properties: { total: { type: 'number' }, count: { type: 'integer' } },
+    properties: { total: { type: 'number' }, count: { type: 'integer', minimum: 1 } },
     required: ['total', 'count'],
   },
   code: 'return { unitPrice: args.total / args.count };',
@@ -137,6 +137,9 @@ test.describe('tools you write', () => {
       'arguments.count is required',
       'arguments.total must be number, got string',
     ]);
+    // Every keyword is checked (minimum here), by the same schema library as in the run's worker.
+    await tools.tryIt('{"total": 12, "count": 0}');
+    await expect(tools.result.getByRole('listitem')).toHaveText(['arguments.count must be at least 1, got 0']);
     await tools.tryIt('{"total": 12,');
     await expect(tools.result.getByRole('listitem')).toHaveText([/^The sample arguments are not valid JSON: /]);
 
@@ -177,14 +180,18 @@ test.describe('tools you write', () => {
     await tools.newTool();
     await expect(tools.saveButton).toBeEnabled();
 
-    await tools.typeInto('Parameters (JSON schema)', '{"type": "array", "properties": {"n": {"type": "numbr"}}, "required": ["m"]}');
+    await tools.typeInto(
+      'Parameters (JSON schema)',
+      '{"type": "array", "properties": {"n": {"type": "numbr"}, "r": {"$ref": "https://example.com/r.json"}}, "required": ["m"]}',
+    );
     await expect(tools.problems('Parameters (JSON schema)').getByRole('listitem')).toHaveText([
       'type: must be "object": a tool takes its arguments by name',
       'properties.n.type: "numbr" is not a JSON type (use "string", "number", "integer", "boolean", "object", "array", "null")',
+      'properties.r.$ref: must point inside this schema, like "#/$defs/name": a schema elsewhere is never fetched',
       'required: names "m", which is not in properties',
     ]);
     await expect(tools.saveButton).toBeDisabled();
-    await expect(tools.panel.getByRole('status', { name: 'Tool save status' })).toHaveText('3 problems to fix before saving.');
+    await expect(tools.panel.getByRole('status', { name: 'Tool save status' })).toHaveText('4 problems to fix before saving.');
     await expect(tools.parameters).toHaveAttribute('aria-describedby', /-problems/);
     // Monaco's own JSON diagnostics mark the spot in the editor too.
     await expect(tools.panel.getByRole('group', { name: 'Parameters (JSON schema)' }).locator('.squiggly-error').first()).toBeVisible(SLOW);
@@ -270,7 +277,7 @@ test.describe('tools you write', () => {
         [ORCHESTRATOR]: [
           { when: '"fetch":"ReferenceError', content: '<message>One item costs 3.</message>', usage },
           { when: 'invalid arguments for unit_price', content: `<think>Check what the tool can reach.</think>\n${call('probe_host', {})}`, usage },
-          { when: '{"unitPrice":3}', content: `<think>Again, in words.</think>\n${call('unit_price', { total: 'twelve' })}`, usage },
+          { when: '{"unitPrice":3}', content: `<think>Again, in words.</think>\n${call('unit_price', { total: 'twelve', count: 0 })}`, usage },
           { content: `<think>Use the tool.</think>\n${call('unit_price', { total: 12, count: 4 })}`, usage },
         ],
       },
@@ -308,9 +315,10 @@ test.describe('tools you write', () => {
     await expect(good).toContainText('"unitPrice": 3');
     await expect(good.locator('.call-metrics')).toContainText(/\d+ ms|\d+\.\d s/);
     await expect(good.locator('.call-metrics')).toContainText('$');
-    await expect(bad).toContainText('{"total":"twelve"}');
+    await expect(bad).toContainText('{"total":"twelve","count":0}');
+    // Checked in the orchestrator's worker, under its CSP, by the same library as Try it.
     await expect(bad).toContainText(
-      'Error: invalid arguments for unit_price: arguments.count is required; arguments.total must be number, got string.',
+      'Error: invalid arguments for unit_price: arguments.total must be number, got string; arguments.count must be at least 1, got 0.',
     );
 
     const probe = playground.trace.getByRole('group', { name: 'Call probe_host' });
@@ -325,7 +333,7 @@ test.describe('tools you write', () => {
     };
     expect(orchestratorTurns).toHaveLength(4);
     expect(lastUser(1)).toBe('<tool_response>\n{"unitPrice":3}\n</tool_response>');
-    expect(lastUser(2)).toContain('arguments.count is required');
+    expect(lastUser(2)).toContain('arguments.count must be at least 1, got 0');
     expect(consoleErrors).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@
 // actually received, keyboard use, deep links, a virtualised long trace, and untrusted output.
 
 import type { Locator } from '@playwright/test';
-import { formatUsd } from '../workers/engine/ledger.ts';
+import { formatUsd } from '../workers/engine/format.ts';
 import type { Scenario, ScriptedResponse } from './fixtures/scenario.ts';
 import { expect, loadScenario, scriptedConfig, test, type Playground } from './support/playground.ts';
 

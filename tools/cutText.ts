@@ -1,15 +1,15 @@
 // Shared by the sandboxes (Python, QuickJS): text they hand back is capped before it reaches the
 // model's context, the run's events or the page, and what is cut says so and how much.
 
+import { formatCount } from '../workers/engine/format.ts';
+
 /** Error text from a sandbox (a traceback, a thrown message), in characters: an 8 MB exception
  * must not ride along in every later prompt. */
 export const MAX_ERROR_CHARS = 8 * 1024;
 
-const grouped = (count: number) => count.toLocaleString('en-US');
-
 /** The line that stands for what was cut. */
 export function cutNote(count: number, unit: 'characters' | 'bytes'): string {
-  return `… [${grouped(count)} more ${unit} cut]`;
+  return `… [${formatCount(count)} more ${unit} cut]`;
 }
 
 /** `text` if it fits in `maxChars`; else its start (three quarters) and end (the rest) with a line

@@ -32,6 +32,7 @@ import { systemWithTools } from './engine/qwen3/render.ts';
 import type { OrchestratorOptions, RunLimits } from './engine/run.ts';
 import { budgetTokens } from './engine/tokens.ts';
 import type { ChatModel, Tool } from './engine/types.ts';
+import { formatCount } from './engine/format.ts';
 
 /** A model loaded in this browser (web-llm), with the context window it was loaded with. */
 export interface LocalChatModel {
@@ -323,7 +324,7 @@ function localChatModel(
   const local = environment.localModel(model, providerName, provider);
   if (provider.contextWindow !== undefined && local.contextWindow < provider.contextWindow) {
     throw new Error(
-      `"${model}" is loaded with a ${local.contextWindow.toLocaleString('en-US')}-token context window, and provider "${providerName}" asks for at least ${provider.contextWindow.toLocaleString('en-US')}. Load it again with a larger window in Models in this browser.`,
+      `"${model}" is loaded with a ${formatCount(local.contextWindow)}-token context window, and provider "${providerName}" asks for at least ${formatCount(provider.contextWindow)}. Load it again with a larger window in Models in this browser.`,
     );
   }
   return local;

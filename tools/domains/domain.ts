@@ -17,6 +17,7 @@ import { z } from 'zod';
 import { checkToolParameters, formatSchemaProblem } from '../../workers/engine/toolSchema.ts';
 import { parseSuite, SuiteError, type SuiteTask } from '../../workers/eval/suite.ts';
 import { databaseProblems, type Database } from './database.ts';
+import { formatCount } from '../../workers/engine/format.ts';
 
 export interface DomainFiles {
   manifest: string;
@@ -92,7 +93,7 @@ export class DomainError extends Error {
 
 function tooLong(file: keyof DomainFiles, text: string, max: number): string | null {
   return text.length > max
-    ? `${DOMAIN_FILE_NAMES[file]} is ${text.length.toLocaleString('en-US')} characters long; at most ${max.toLocaleString('en-US')}`
+    ? `${DOMAIN_FILE_NAMES[file]} is ${formatCount(text.length)} characters long; at most ${formatCount(max)}`
     : null;
 }
 

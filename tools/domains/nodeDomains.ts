@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BUILT_IN_DOMAINS, type BuiltInDomain } from '../../workers/eval/builtInSuites.ts';
 import { DOMAIN_FILE_NAMES, DOMAIN_LIMITS, DomainError, parseDomain, type Domain, type DomainFiles } from './domain.ts';
+import { formatCount } from '../../workers/engine/format.ts';
 
 export { BUILT_IN_DOMAINS };
 
@@ -36,7 +37,7 @@ export function readDomainFiles(dir: string): DomainFiles {
       throw new DomainError(dir, [`${DOMAIN_FILE_NAMES[file]} cannot be read: ${reason}`]);
     }
     if (size > FILE_BYTES[file]) {
-      throw new DomainError(dir, [`${DOMAIN_FILE_NAMES[file]} is ${size.toLocaleString('en-US')} bytes; at most ${FILE_BYTES[file].toLocaleString('en-US')}`]);
+      throw new DomainError(dir, [`${DOMAIN_FILE_NAMES[file]} is ${formatCount(size)} bytes; at most ${formatCount(FILE_BYTES[file])}`]);
     }
     return readFileSync(path, 'utf8');
   };

@@ -6,6 +6,7 @@
 
 import type { ExpertBudgets } from './protocols/expertFamilies.ts';
 import type { PaperBudgets } from './protocols/paper.ts';
+import { formatCount } from './format.ts';
 
 /** Chat-template markers (`<|im_start|>` …, the empty think block) and the fixed words the paper
  * protocol puts around its context ("Problem: ", "Documents:", "Choose an appropriate tool."). */
@@ -60,8 +61,8 @@ export function fitPaperBudgets(budgets: PaperBudgets, orchestrator: WindowedOrc
     const room = orchestrator.contextWindow - reply - orchestrator.fixedPromptTokens - PROMPT_WRAPPER_TOKENS;
     if (room < MIN_CONTEXT_TOKENS) {
       throw new ContextWindowTooSmallError(
-        `${orchestrator.label} is loaded with a ${orchestrator.contextWindow.toLocaleString('en-US')}-token context window: ` +
-          `the tool list takes about ${orchestrator.fixedPromptTokens.toLocaleString('en-US')} tokens and the reply up to ${reply.toLocaleString('en-US')}, ` +
+        `${orchestrator.label} is loaded with a ${formatCount(orchestrator.contextWindow)}-token context window: ` +
+          `the tool list takes about ${formatCount(orchestrator.fixedPromptTokens)} tokens and the reply up to ${formatCount(reply)}, ` +
           `leaving too little for the task. Load it with a larger context window, or offer fewer aliases.`,
       );
     }
@@ -81,7 +82,7 @@ export function fitExpertBudgets(budgets: ExpertBudgets, expert: WindowedExpert)
   const room = expert.contextWindow - replyTokens(expert.contextWindow, expert.maxTokens) - EXPERT_INSTRUCTION_TOKENS;
   if (room < MIN_CONTEXT_TOKENS) {
     throw new ContextWindowTooSmallError(
-      `${expert.label} is loaded with a ${expert.contextWindow.toLocaleString('en-US')}-token context window, too small for an expert's prompt and reply. Load it with a larger context window.`,
+      `${expert.label} is loaded with a ${formatCount(expert.contextWindow)}-token context window, too small for an expert's prompt and reply. Load it with a larger context window.`,
     );
   }
   const contextTokens = Math.min(budgets.contextTokens, room);

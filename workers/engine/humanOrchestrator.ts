@@ -6,6 +6,7 @@
 
 import { readAliasTable, type AliasRow } from './protocols/paper.ts';
 import type { ChatMessage, ChatModel, ToolSchema } from './types.ts';
+import { formatCount } from './format.ts';
 
 /** The longest query or code a person may write for one turn. */
 export const MAX_WRITTEN_CHARS = 20_000;
@@ -93,7 +94,7 @@ export function checkHumanChoice(value: unknown, tools: readonly ToolSchema[]): 
   const written: Record<string, string> = {};
   for (const [key, text] of Object.entries(rest)) {
     if (key !== writable || typeof text !== 'string') return { ok: false, problem: `${tool.name} takes no "${key}" here.` };
-    if (text.length > MAX_WRITTEN_CHARS) return { ok: false, problem: `Keep the ${key} under ${MAX_WRITTEN_CHARS.toLocaleString('en-US')} characters.` };
+    if (text.length > MAX_WRITTEN_CHARS) return { ok: false, problem: `Keep the ${key} under ${formatCount(MAX_WRITTEN_CHARS)} characters.` };
     if (text.trim()) written[key] = text;
   }
   return { ok: true, choice: { name: tool.name, arguments: { model, ...written } } };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatUsd, Ledger, pickCounterfactualModel } from './ledger.ts';
+import { Ledger, pickCounterfactualModel } from './ledger.ts';
 import { REFERENCE_PRICING, type PricingTable } from './pricing.ts';
 
 const CACHED_TABLE: PricingTable = {
@@ -202,20 +202,5 @@ describe('pickCounterfactualModel', () => {
   it('returns undefined when no model has a price', () => {
     expect(pickCounterfactualModel(['unknown-a', 'unknown-b'], REFERENCE_PRICING)).toBeUndefined();
     expect(pickCounterfactualModel([], REFERENCE_PRICING)).toBeUndefined();
-  });
-});
-
-describe('formatUsd', () => {
-  it('prints dollars for people', () => {
-    expect(formatUsd(null)).toBe('unknown');
-    expect(formatUsd(0)).toBe('$0');
-    expect(formatUsd(0.0000001)).toBe('<$0.000001');
-    expect(formatUsd(0.00001)).toBe('$0.00001');
-    expect(formatUsd(0.000433)).toBe('$0.000433');
-    expect(formatUsd(0.0043349)).toBe('$0.00433');
-    expect(formatUsd(0.0123)).toBe('$0.0123');
-    expect(formatUsd(0.012345)).toBe('$0.0123');
-    expect(formatUsd(1.5)).toBe('$1.50');
-    expect(formatUsd(-0.02)).toBe('-$0.0200');
   });
 });

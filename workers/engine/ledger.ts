@@ -209,14 +209,3 @@ export function pickCounterfactualModel(models: string[], table: PricingTable): 
   return best?.model;
 }
 
-/** A dollar figure for people: `$0.0123`, `$1.50`, `<$0.0001`, `$0`, or `unknown`. */
-export function formatUsd(usd: number | null): string {
-  if (usd === null || Number.isNaN(usd)) return 'unknown';
-  if (usd === 0) return '$0';
-  const sign = usd < 0 ? '-' : '';
-  const amount = Math.abs(usd);
-  // Single calls often cost fractions of a cent: below a cent keep three significant digits.
-  if (amount < 0.000001) return `${sign}<$0.000001`;
-  if (amount < 0.01) return `${sign}$${Number(amount.toPrecision(3))}`;
-  return `${sign}$${amount.toFixed(amount < 1 ? 4 : 2)}`;
-}

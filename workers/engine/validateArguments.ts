@@ -1,18 +1,15 @@
 // Checks a call's arguments against the tool's JSON schema before the tool runs, so that a bad
 // call becomes an observation the model can correct instead of an exception inside the tool.
-// Covers what function schemas use in practice: required keys, primitive types, enums, nested
-// objects and arrays. Unknown keywords are ignored.
+// Every keyword a tool's schema may hold (toolSchema.ts refuses the rest when the tool is saved)
+// is enforced, by the one schema engine (jsonSchema.ts); this file turns its findings into lines a
+// model reads ("arguments.days must be at most 10, got 12"), a bounded number of bounded lines.
 
+import { leafErrors, pointerKeys, schemaErrors, schemaValueAt, valueAt, type OutputUnit } from './jsonSchema.ts';
 import type { JsonSchema } from './types.ts';
 
-type SchemaNode = {
-  type?: string | string[];
-  properties?: Record<string, SchemaNode>;
-  required?: string[];
-  enum?: unknown[];
-  items?: SchemaNode;
-  additionalProperties?: boolean | SchemaNode;
-};
+/** At most this many problems are listed (the rest are counted), each at most LINE_CHARS long. */
+export const MAX_ARGUMENT_PROBLEMS = 8;
+const LINE_CHARS = 300;
 
 function typeOf(value: unknown): string {
   if (value === null) return 'null';
@@ -21,42 +18,105 @@ function typeOf(value: unknown): string {
   return typeof value;
 }
 
-function matchesType(value: unknown, type: string): boolean {
-  const actual = typeOf(value);
-  return actual === type || (type === 'number' && actual === 'integer');
+/** "arguments.where.lat", "arguments.tags[1]". */
+function argumentPath(args: unknown, keys: readonly string[]): string {
+  let path = 'arguments';
+  let node = args;
+  for (const key of keys) {
+    path += Array.isArray(node) ? `[${key}]` : /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
+    node = valueAt(node, [key]);
+  }
+  return path;
 }
 
-function check(value: unknown, schema: SchemaNode, path: string, problems: string[]): void {
-  if (schema.type !== undefined) {
-    const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-    if (!types.some((t) => matchesType(value, t))) {
-      problems.push(`${path} must be ${types.join(' or ')}, got ${typeOf(value)}`);
-      return;
+const json = (value: unknown) => JSON.stringify(value) ?? String(value);
+const quotedIn = (message: string) => /"((?:[^"\\]|\\.)*)"/.exec(message)?.[1] ?? '?';
+
+function describe(error: OutputUnit, args: unknown, schema: JsonSchema): string {
+  const keys = pointerKeys(error.instanceLocation);
+  const path = argumentPath(args, keys);
+  const value = valueAt(args, keys);
+  const rule = schemaValueAt(schema, error.keywordLocation);
+  switch (error.keyword) {
+    case 'type': {
+      const types = Array.isArray(rule) ? rule : [rule];
+      return `${path} must be ${types.join(' or ')}, got ${typeOf(value)}`;
     }
-  }
-  if (schema.enum && !schema.enum.some((option) => JSON.stringify(option) === JSON.stringify(value))) {
-    problems.push(`${path} must be one of ${schema.enum.map((o) => JSON.stringify(o)).join(', ')}`);
-  }
-  if (typeOf(value) === 'object') {
-    const object = value as Record<string, unknown>;
-    for (const key of schema.required ?? []) {
-      if (!Object.hasOwn(object, key)) problems.push(`${path}.${key} is required`);
-    }
-    for (const [key, child] of Object.entries(object)) {
-      // Own properties only: an argument named "constructor" or "__proto__" must not match the prototype.
-      const childSchema = schema.properties && Object.hasOwn(schema.properties, key) ? schema.properties[key] : undefined;
-      if (childSchema) check(child, childSchema, `${path}.${key}`, problems);
-      else if (schema.additionalProperties === false) problems.push(`${path}.${key} is not an allowed argument`);
-    }
-  }
-  if (Array.isArray(value) && schema.items) {
-    value.forEach((item, i) => check(item, schema.items as SchemaNode, `${path}[${i}]`, problems));
+    case 'enum':
+      return `${path} must be one of ${(Array.isArray(rule) ? rule : []).map(json).join(', ')}`;
+    case 'const':
+      return `${path} must be ${json(rule)}`;
+    case 'required':
+      return `${argumentPath(args, [...keys, quotedIn(error.error)])} is required`;
+    case 'false':
+      return /(additional|unevaluated)Properties\/false$/.test(error.keywordLocation)
+        ? `${path} is not an allowed argument`
+        : `${path} is not allowed`;
+    case 'minimum':
+      return `${path} must be at least ${json(rule)}, got ${json(value)}`;
+    case 'maximum':
+      return `${path} must be at most ${json(rule)}, got ${json(value)}`;
+    case 'exclusiveMinimum':
+      return `${path} must be greater than ${json(rule)}, got ${json(value)}`;
+    case 'exclusiveMaximum':
+      return `${path} must be less than ${json(rule)}, got ${json(value)}`;
+    case 'multipleOf':
+      return `${path} must be a multiple of ${json(rule)}, got ${json(value)}`;
+    case 'minLength':
+      return `${path} must be at least ${json(rule)} characters long`;
+    case 'maxLength':
+      return `${path} must be at most ${json(rule)} characters long`;
+    case 'pattern':
+      return `${path} must match the pattern ${json(rule)}`;
+    case 'format':
+      return `${path} must be a valid ${json(rule)}`;
+    case 'minItems':
+      return `${path} must have at least ${json(rule)} items`;
+    case 'maxItems':
+      return `${path} must have at most ${json(rule)} items`;
+    case 'minProperties':
+      return `${path} must have at least ${json(rule)} properties`;
+    case 'maxProperties':
+      return `${path} must have at most ${json(rule)} properties`;
+    case 'contains':
+      return `${path} must hold an item that matches the schema in "contains"`;
+    case 'minContains':
+      return `${path} must hold at least ${json(rule)} items that match the schema in "contains"`;
+    case 'maxContains':
+      return `${path} must hold at most ${json(rule)} items that match the schema in "contains"`;
+    case 'anyOf':
+      return `${path} must match at least one of the schemas in anyOf`;
+    case 'oneOf':
+      return `${path} must match exactly one of the schemas in oneOf, ${error.error.replace(/^.*\((\d+) matches?\)\.$/, 'matched $1')}`;
+    case 'not':
+      return `${path} must not match the schema in "not"`;
+    default:
+      // uniqueItems, propertyNames, dependentRequired: the
+      // library's own sentence names what is wrong.
+      return `${path}: ${error.error}`;
   }
 }
+
+const cap = (line: string) => (line.length <= LINE_CHARS ? line : `${line.slice(0, LINE_CHARS - 1)}…`);
 
 /** Returns the problems found, or an empty list when the arguments fit the schema. */
 export function validateArguments(args: Record<string, unknown>, schema: JsonSchema): string[] {
-  const problems: string[] = [];
-  check(args, schema as SchemaNode, 'arguments', problems);
-  return problems;
+  try {
+    // Checked as the JSON they are: own keys only, nothing that JSON cannot carry.
+    args = JSON.parse(JSON.stringify(args)) as Record<string, unknown>;
+  } catch {
+    return ['arguments must be plain JSON'];
+  }
+  let errors: OutputUnit[];
+  try {
+    errors = leafErrors(schemaErrors(schema, args));
+  } catch (error) {
+    // A schema that never passed toolSchema.ts (a `$ref` to nowhere, one that refers to itself
+    // without end): the call cannot be checked, so it does not run. The library's message lists
+    // every schema it knows; the first line is enough.
+    return [cap(`the tool's parameters schema cannot be checked: ${String((error as Error).message).split('\n')[0]}`)];
+  }
+  const lines = [...new Set(errors.map((error) => cap(describe(error, args, schema))))];
+  if (lines.length <= MAX_ARGUMENT_PROBLEMS) return lines;
+  return [...lines.slice(0, MAX_ARGUMENT_PROBLEMS), `and ${lines.length - MAX_ARGUMENT_PROBLEMS} more problems`];
 }

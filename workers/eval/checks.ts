@@ -10,6 +10,7 @@ import type { PricingTable } from '../engine/pricing.ts';
 import { estimatePromptTokens, estimateTokensOfLength } from '../engine/tokens.ts';
 import type { ChatModel } from '../engine/types.ts';
 import { answersMatch, normalizeAnswer, readNumber } from './answers.ts';
+import { formatCount } from '../engine/format.ts';
 
 export const CHECK_KINDS = ['exact', 'numeric', 'one_of', 'regex', 'js', 'db', 'judge'] as const;
 export type CheckKind = (typeof CHECK_KINDS)[number];
@@ -30,7 +31,7 @@ export const CHECK_LIMITS = {
 
 const REGEX_FLAGS = /^[imsu]*$/;
 
-const text = (max: number, what: string) => z.string().min(1, `${what} must not be empty`).max(max, `${what} is longer than ${max.toLocaleString('en-US')} characters`);
+const text = (max: number, what: string) => z.string().min(1, `${what} must not be empty`).max(max, `${what} is longer than ${formatCount(max)} characters`);
 
 /** One call of a domain tool, as a golden action: what a correct agent would have done. */
 export const goldenActionSchema = z.strictObject({
@@ -265,7 +266,7 @@ async function gradeRegex(check: Extract<ResolvedCheck, { kind: 'regex' }>, cont
     return {
       check: 'regex',
       correct: false,
-      reason: `the answer is ${answer.length.toLocaleString('en-US')} characters long; a pattern is only tried on answers up to ${CHECK_LIMITS.regexInputChars.toLocaleString('en-US')}`,
+      reason: `the answer is ${formatCount(answer.length)} characters long; a pattern is only tried on answers up to ${formatCount(CHECK_LIMITS.regexInputChars)}`,
     };
   }
   if (!context.javascript) return sandboxMissing('regex');

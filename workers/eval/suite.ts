@@ -6,6 +6,7 @@
 
 import type { SampleTask } from '../../tools/search/sampleTasks.ts';
 import { checkSchema, resolveCheck, type ResolvedCheck } from './checks.ts';
+import { formatCount } from '../engine/format.ts';
 
 export const SUITE_LIMITS = {
   /** Characters of the whole file (hosts check its size in bytes before reading it). */
@@ -60,7 +61,7 @@ const KNOWN_FIELDS = new Set(['id', 'task', 'question', 'answer', 'check', 'doma
 const QUIET_FIELDS = new Set(['hops', 'sources']);
 const DOMAIN_NAME = /^[a-z][a-z0-9-]{0,63}$/;
 
-const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+const plural = (n: number, word: string) => `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
 
 /** Reads a suite. Throws a SuiteError listing every problem (the first 20) with its line. */
 export function parseSuite(text: string, options: ParseSuiteOptions): ParsedSuite {

@@ -7,6 +7,7 @@
 
 import { ConfigError, parseConfig } from '../engine/config.ts';
 import type { RunEvent } from '../engine/events.ts';
+import { formatCount } from '../engine/format.ts';
 import { preferenceSchema } from '../engine/preferenceSchema.ts';
 import { z } from '../engine/zod.ts';
 import { migrateRunLog, newerLogProblem } from './runLog.ts';
@@ -193,13 +194,13 @@ const headerSchema = z.object({
 
 const envelopeSchema = headerSchema.extend({
   exportedAt: text.optional(),
-  runs: z.array(z.unknown()).max(MAX_RUNS_PER_FILE, `holds more than ${MAX_RUNS_PER_FILE.toLocaleString('en')} runs`),
+  runs: z.array(z.unknown()).max(MAX_RUNS_PER_FILE, `holds more than ${formatCount(MAX_RUNS_PER_FILE)} runs`),
 });
 
 const runHeadSchema = z.object({
   id: text.min(1).max(200),
   name: text.max(500).optional(),
-  events: z.array(z.unknown()).min(1, 'is empty').max(MAX_EVENTS_PER_RUN, `holds more than ${MAX_EVENTS_PER_RUN.toLocaleString('en')} events`),
+  events: z.array(z.unknown()).min(1, 'is empty').max(MAX_EVENTS_PER_RUN, `holds more than ${formatCount(MAX_EVENTS_PER_RUN)} events`),
 });
 
 function where(prefix: string, path: readonly PropertyKey[]): string {

@@ -5,7 +5,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { describeStopReason } from '../../errors/explain.ts';
-import { formatMs, formatUsd } from '../../format.ts';
+import { formatCount, formatMs, formatUsd } from '../../format.ts';
 import { MAX_COMPARED } from '../../state/compareModel.ts';
 import { FileImportButton } from '../FileImportButton/index.tsx';
 import { statesAnswer } from '../HumanTurn/compareRuns.ts';
@@ -172,7 +172,7 @@ function RunList({ runs, selected, busy }: { runs: RunSummary[]; selected: strin
 }
 
 function runCount(count: number): string {
-  return count === 1 ? '1 run' : `${count.toLocaleString()} runs`;
+  return count === 1 ? '1 run' : `${formatCount(count)} runs`;
 }
 
 function statusOf(run: RunSummary, recording: boolean): string {

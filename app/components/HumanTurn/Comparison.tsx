@@ -3,8 +3,7 @@
 // scored again), with every term in words.
 
 import { useId, useMemo, useState } from 'react';
-import { formatSeconds } from '../../../workers/engine/format.ts';
-import { formatUsd } from '../../../workers/engine/ledger.ts';
+import { formatSeconds, formatUsd } from '../../format.ts';
 import { useComparisonStore } from '../../state/comparisonStore.ts';
 import { usePreferencesStore } from '../../state/preferencesStore.ts';
 import { useRunStore } from '../../state/runStore.ts';

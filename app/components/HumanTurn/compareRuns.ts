@@ -2,8 +2,7 @@
 // reward under the current preference (workers/engine/reward.ts, a group of two), and each term
 // said in words, so a class can see why the cheaper or the faster route won.
 
-import { formatSeconds } from '../../../workers/engine/format.ts';
-import { formatUsd } from '../../../workers/engine/ledger.ts';
+import { formatSeconds, formatUsd } from '../../format.ts';
 import type { PreferenceVector } from '../../../workers/engine/preferences.ts';
 import { computeGroupReward, type RolloutFeatures } from '../../../workers/engine/reward.ts';
 import type { RunView } from '../../state/runView.ts';

@@ -1,7 +1,6 @@
 import { useId, useState } from 'react';
 import type { JsonSchema } from '../../../workers/engine/types.ts';
-import { formatSeconds } from '../../../workers/engine/format.ts';
-import { formatMs } from '../../format.ts';
+import { formatMs, formatSeconds } from '../../format.ts';
 import { STARTER_SAMPLE } from './toolDraft.ts';
 import { tryTool, type TryOutcome } from './tryTool.ts';
 

@@ -26,7 +26,7 @@ import 'monaco-editor/features/wordOperations/register';
 import 'monaco-editor/languages/definitions/javascript/register';
 import JsonWorker from 'monaco-editor/languages/features/json/json.worker?worker';
 import { jsonDefaults } from 'monaco-editor/languages/features/json/register';
-import { JSON_TYPES } from '../../../workers/engine/toolSchema.ts';
+import { TOOL_PARAMETERS_META_SCHEMA } from '../../../workers/engine/toolSchema.ts';
 
 self.MonacoEnvironment = {
   getWorker: (_workerId: string, label: string) => (label === 'json' ? new JsonWorker() : new EditorWorker()),
@@ -35,37 +35,23 @@ self.MonacoEnvironment = {
 /** The model URI of the parameters editor: the JSON schema below applies to it alone. */
 export const PARAMETERS_MODEL_URI = 'inmemory://orchestra-tools/parameters.json';
 
-const typeName = { enum: [...JSON_TYPES] };
-const schemaRef = { $ref: '#/definitions/schema' };
-const propertiesMap = { type: 'object', additionalProperties: schemaRef };
-const requiredList = { type: 'array', items: { type: 'string' }, uniqueItems: true };
-
-/** What a tool's parameters may be, for Monaco's own squiggles and completions as you type. The
- * authority is checkToolParameters (the same rules, with its own messages, listed under the editor). */
-const TOOL_PARAMETERS_META_SCHEMA = {
-  type: 'object',
-  required: ['type', 'properties'],
-  properties: {
-    type: { const: 'object', description: 'A tool takes its arguments by name: always "object".' },
-    properties: { ...propertiesMap, description: 'Each argument by name, with its own schema.' },
-    required: { ...requiredList, description: 'The arguments every call must give.' },
-    additionalProperties: { anyOf: [{ type: 'boolean' }, schemaRef] },
-    description: { type: 'string' },
-  },
-  definitions: {
-    schema: {
+/** What a tool's parameters may be, for Monaco's own squiggles and completions as you type: the
+ * engine's meta-schema, with the root's own rules. The authority is checkToolParameters (the same
+ * meta-schema, checked by the engine's schema library, with its own messages listed under the editor). */
+const TOOL_PARAMETERS_EDITOR_SCHEMA = {
+  $defs: TOOL_PARAMETERS_META_SCHEMA.$defs,
+  allOf: [
+    { $ref: TOOL_PARAMETERS_META_SCHEMA.$ref },
+    {
       type: 'object',
+      required: ['type', 'properties'],
       properties: {
-        type: { anyOf: [typeName, { type: 'array', items: typeName, minItems: 1 }] },
-        description: { type: 'string', description: 'Tells the orchestrator what to pass.' },
-        enum: { type: 'array', minItems: 1 },
-        items: schemaRef,
-        properties: propertiesMap,
-        required: requiredList,
-        additionalProperties: { anyOf: [{ type: 'boolean' }, schemaRef] },
+        type: { const: 'object', description: 'A tool takes its arguments by name: always "object".' },
+        properties: { description: 'Each argument by name, with its own schema.' },
+        required: { description: 'The arguments every call must give.' },
       },
     },
-  },
+  ],
 };
 
 jsonDefaults.setDiagnosticsOptions({
@@ -74,7 +60,7 @@ jsonDefaults.setDiagnosticsOptions({
   trailingCommas: 'error',
   enableSchemaRequest: false,
   schemaValidation: 'error',
-  schemas: [{ uri: 'inmemory://orchestra-tools/tool-parameters.schema.json', fileMatch: [PARAMETERS_MODEL_URI], schema: TOOL_PARAMETERS_META_SCHEMA }],
+  schemas: [{ uri: 'inmemory://orchestra-tools/tool-parameters.schema.json', fileMatch: [PARAMETERS_MODEL_URI], schema: TOOL_PARAMETERS_EDITOR_SCHEMA }],
 });
 
 export { monaco };

@@ -3,6 +3,7 @@
 // so it can cross postMessage and sit in a React store. This extends app/probeWebGpu.ts with the
 // limits web-llm checks when it loads a model.
 
+import { formatBinaryBytes } from '../../engine/format.ts';
 import { estimateVramMB, type LocalModel } from './catalogue.ts';
 
 export interface AdapterLimits {
@@ -96,13 +97,6 @@ export interface WebGpuReport {
   lines: string[];
 }
 
-function formatBytes(bytes: number): string {
-  if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(bytes % 1024 ** 3 === 0 ? 0 : 1)} GiB`;
-  if (bytes >= 1024 ** 2) return `${Math.round(bytes / 1024 ** 2)} MiB`;
-  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KiB`;
-  return `${bytes} bytes`;
-}
-
 const LIMIT_NAMES: ReadonlyArray<keyof AdapterLimits> = [
   'maxBufferSize',
   'maxStorageBufferBindingSize',
@@ -111,7 +105,7 @@ const LIMIT_NAMES: ReadonlyArray<keyof AdapterLimits> = [
 ];
 
 function describeLimit(name: keyof AdapterLimits, value: number): string {
-  return name === 'maxStorageBuffersPerShaderStage' ? String(value) : formatBytes(value);
+  return name === 'maxStorageBuffersPerShaderStage' ? String(value) : formatBinaryBytes(value);
 }
 
 /** The limits below web-llm's minimums, as sentences. */
@@ -149,7 +143,7 @@ export function assessWebGpu(probe: WebGpuProbe): WebGpuReport {
         );
         if (limited) {
           lines.push(
-            `Its storage buffer binding size is ${formatBytes(probe.limits.maxStorageBufferBindingSize)} (web-llm prefers 1 GiB): web-llm treats it as a limited device, and large models may not load.`,
+            `Its storage buffer binding size is ${formatBinaryBytes(probe.limits.maxStorageBufferBindingSize)} (web-llm prefers 1 GiB): web-llm treats it as a limited device, and large models may not load.`,
           );
         }
       }

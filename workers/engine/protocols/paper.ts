@@ -23,7 +23,7 @@ import {
 import { budgetTokens, keepLastTokens } from '../tokens.ts';
 import { isStop, withToolCall, type ToolOutcome } from '../toolStep.ts';
 import type { ChatMessage, ChatModel, ToolSchema } from '../types.ts';
-import { formatSeconds } from '../format.ts';
+import { formatPerMillion, formatSeconds } from '../format.ts';
 import { pythonLength, pythonPrefix, pythonStrip } from '../pythonStrings.ts';
 import type { AnswerStyle, ExpertBudgets, PaperVariant } from './expertFamilies.ts';
 
@@ -153,10 +153,6 @@ const VARIANTS: Record<PaperVariant, VariantLayout> = {
   },
 };
 
-function formatPrice(perMillion: number | undefined): string {
-  return perMillion === undefined ? 'unknown' : `$${Number(perMillion.toFixed(6))}`;
-}
-
 /** What the orchestrator reads about one alias. */
 export interface AliasDescription {
   alias: string;
@@ -169,7 +165,7 @@ export interface AliasDescription {
 export function describeAliases(aliases: readonly AliasDescription[]): { choices: string; sentences: string; table: string } {
   const rows = aliases.map((a) => {
     const latency = a.latencySeconds === undefined ? 'unknown' : `${Math.round(a.latencySeconds)}s`;
-    return `${a.alias} | ${formatPrice(a.price?.inputPerM)} | ${formatPrice(a.price?.outputPerM)} | ${latency}`;
+    return `${a.alias} | ${formatPerMillion(a.price?.inputPerM)} | ${formatPerMillion(a.price?.outputPerM)} | ${latency}`;
   });
   return {
     choices: `[${aliases.map((a) => `'${a.alias}'`).join(', ')}]`,
