@@ -1,0 +1,142 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { startStaticSite, type StaticSite } from './fixtures/staticSite.ts';
+import { writeTinyGguf } from './fixtures/tinyGguf.ts';
+import { expect, test } from './support/test.ts';
+
+// Real inference in Chromium: a tiny Qwen3 GGUF with random weights, written for this test,
+// loaded by llama.cpp (wllama) in the GGUF model worker of the production build, and driven
+// through the ChatModel and a whole run of the engine (e2e/harness/gguf.ts). The grammar that
+// constrains the reply to one call of an offered tool is what makes random weights call tools.
+
+test.describe.configure({ timeout: 180_000 });
+
+const HARNESS = '/e2e/harness/gguf.html';
+const CONTEXT = 8192;
+
+let folder: string;
+let site: StaticSite;
+let modelUrl: string;
+
+test.beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), 'tiny-gguf-'));
+  await writeTinyGguf(folder);
+  // Another origin, as a model host is: the model worker's fetch is a CORS request, which the
+  // page's cross-origin isolation (require-corp) lets through when the host allows it.
+  site = await startStaticSite(folder, { headers: { 'access-control-allow-origin': '*' } });
+  modelUrl = `${site.url}/tiny-qwen3.gguf`;
+});
+
+test.afterAll(async () => {
+  await site?.close();
+  if (folder) await rm(folder, { recursive: true, force: true });
+});
+
+async function openHarness(page: Page): Promise<void> {
+  await page.goto(HARNESS);
+  await page.waitForFunction(() => 'ggufHarness' in window);
+}
+
+const ROUTER_SYSTEM = [
+  'You route questions.',
+  '',
+  '# Tools',
+  '',
+  'You may call one or more functions to assist with the user query.',
+  '',
+  'You are provided with function signatures within <tools></tools> XML tags:',
+  '<tools>',
+  JSON.stringify({
+    type: 'function',
+    function: {
+      name: 'lookup',
+      description: 'Look a city up.',
+      parameters: { type: 'object', properties: { city: { type: 'string', enum: ['Paris', 'Lima'] }, days: { type: 'integer' } }, required: ['city', 'days'] },
+    },
+  }),
+  '</tools>',
+].join('\n');
+
+test('loads on the CPU and streams a constrained tool call with usage, timings and a working abort', async ({ page }) => {
+  await openHarness(page);
+  expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+  const loaded = await page.evaluate(
+    ([url, contextWindow]) => window.ggufHarness.load({ url, contextWindow, threads: 1, gpuLayers: 0 }),
+    [modelUrl, CONTEXT] as const,
+  );
+  expect(loaded.runtime).toMatchObject({ contextWindow: CONTEXT, threads: 1, webgpu: false, fromCache: false });
+  expect(loaded.progress).toBeGreaterThan(0);
+
+  const request = { messages: [{ role: 'system' as const, content: ROUTER_SYSTEM }, { role: 'user' as const, content: 'Weather in Lima?' }], maxTokens: 120, temperature: 1 };
+  const first = await page.evaluate((body) => window.ggufHarness.complete(body, { constrain: true }), request);
+  expect(first.error).toBeUndefined();
+  const completion = first.completion!;
+  // Real tokens, streamed one by one, and the call the grammar allows.
+  expect(first.deltas.length).toBeGreaterThan(5);
+  expect(first.deltas.join('')).toBe(completion.content);
+  expect(completion.content).toMatch(/^<tool_call>\n\{"name": "lookup", "arguments": \{"city": "(Paris|Lima)", "days": -?\d+\}\}\n<\/tool_call>$/);
+  expect(completion.finishReason).toBe('stop');
+  expect(completion.usage!.promptTokens).toBeGreaterThan(100);
+  // Every token a delta, plus the end-of-turn token, which has no text.
+  expect(completion.usage!.completionTokens - first.deltas.length).toBeGreaterThanOrEqual(0);
+  expect(completion.usage!.completionTokens - first.deltas.length).toBeLessThanOrEqual(1);
+  expect(completion.usage!.decodeTokensPerSecond).toBeGreaterThan(0);
+  expect(completion.timeToFirstTokenMs).toBeGreaterThan(0);
+  expect(completion.timings!.totalMs).toBeGreaterThan(0);
+
+  // The same prompt again: llama.cpp keeps the KV cache of the last turn and prefills only the rest.
+  const second = await page.evaluate((body) => window.ggufHarness.complete(body, { constrain: true }), request);
+  expect(second.completion!.usage!.cachedPromptTokens).toBeGreaterThan(100);
+
+  // Unconstrained and long, aborted after three deltas: the call rejects as aborted, at once.
+  const aborted = await page.evaluate(
+    (body) => window.ggufHarness.complete({ ...body, maxTokens: 2000 }, { constrain: false, abortAfterDeltas: 3 }),
+    { ...request, messages: [{ role: 'user' as const, content: 'Talk.' }] },
+  );
+  expect(aborted.error).toMatch(/^\[aborted\]/);
+  expect(aborted.deltas.length).toBeGreaterThanOrEqual(3);
+  expect(aborted.deltas.length).toBeLessThan(50);
+  // The model is free again after the abort.
+  const after = await page.evaluate((body) => window.ggufHarness.complete(body, { constrain: true }), request);
+  expect(after.completion?.finishReason).toBe('stop');
+});
+
+const PAPER_CONFIG = {
+  protocol: 'paper',
+  providers: { tab: { kind: 'gguf', contextWindow: CONTEXT, constrainToolCalls: true } },
+  orchestrator: { provider: 'tab', model: 'tiny-qwen3', toolMode: 'prompt', maxTokens: 400, temperature: 1 },
+  experts: {
+    'search-1': { tool: 'search', provider: 'tab', model: 'tiny-qwen3', description: 'writes queries.', maxTokens: 24 },
+    'reasoner-1': { tool: 'enhance_reasoning', provider: 'tab', model: 'tiny-qwen3', description: 'writes Python.', maxTokens: 24 },
+    'answer-1': { tool: 'answer', provider: 'tab', model: 'tiny-qwen3', description: 'answers.', maxTokens: 24 },
+    'answer-2': { tool: 'answer', provider: 'tab', model: 'tiny-qwen3', description: 'answers well.', maxTokens: 24 },
+  },
+  paper: { contextTokens: 1500, documentChars: 200, codeContextTokens: 500 },
+  limits: { maxTurns: 3 },
+};
+
+test('a whole paper-protocol run with the tiny model as orchestrator and experts: real calls, $0, tokens counted', async ({ page }) => {
+  await openHarness(page);
+  await page.evaluate(([url, contextWindow]) => window.ggufHarness.load({ url, contextWindow, threads: 1, gpuLayers: 0 }), [modelUrl, CONTEXT] as const);
+  const { events, deltas } = await page.evaluate((config) => window.ggufHarness.run(config, 'What is the capital of Peru?'), PAPER_CONFIG);
+  const finished = events.find((event) => event.type === 'run_finished');
+  expect(finished, JSON.stringify(events.filter((event) => event.type === 'error'))).toBeDefined();
+  if (finished?.type !== 'run_finished') return;
+  expect(['answered', 'max_turns']).toContain(finished.stopReason);
+  expect(deltas).toBeGreaterThan(10);
+  // Every orchestrator turn made a valid call with an alias that exists: the grammar held.
+  const calls = events.flatMap((event) => (event.type === 'tool_call' ? [event] : []));
+  expect(calls.length).toBeGreaterThan(0);
+  for (const call of calls) expect(Object.keys(PAPER_CONFIG.experts)).toContain(call.arguments.model);
+  expect(events.filter((event) => event.type === 'model_output' && event.rejected.length > 0)).toEqual([]);
+  // Local models cost nothing, and their tokens are counted as llama.cpp reported them.
+  const usage = events.flatMap((event) => (event.type === 'usage' && (event.entry.kind === 'orchestrator' || event.entry.kind === 'expert') ? [event.entry] : []));
+  expect(usage.length).toBeGreaterThan(1);
+  for (const entry of usage) {
+    expect(entry.usd).toBe(0);
+    expect(entry.usage!.promptTokens).toBeGreaterThan(0);
+  }
+  expect(finished.totals.costUsd).toBe(0);
+});
