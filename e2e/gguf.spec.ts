@@ -140,3 +140,39 @@ test('a whole paper-protocol run with the tiny model as orchestrator and experts
   }
   expect(finished.totals.costUsd).toBe(0);
 });
+
+test('runs multi-threaded: the page is cross-origin isolated, so llama.cpp gets its threads', async ({ page }) => {
+  await openHarness(page);
+  const loaded = await page.evaluate(([url, contextWindow]) => window.ggufHarness.load({ url, contextWindow, threads: 2, gpuLayers: 0 }), [modelUrl, CONTEXT] as const);
+  expect(loaded.runtime.threads).toBe(2);
+  // Eight tokens only: two threads on a busy two-core machine decode slower than one.
+  const short = await page.evaluate(() => window.ggufHarness.complete({ messages: [{ role: 'user', content: 'Hi' }], maxTokens: 8 }, { constrain: false }));
+  expect(short.completion?.usage?.completionTokens).toBe(8);
+  expect(short.deltas.join('')).toBe(short.completion?.content);
+});
+
+// chromium-webgpu runs with --enable-unsafe-webgpu (SwiftShader, a software adapter without
+// shader-f16 on this machine). llama.cpp's WebGPU backend either takes the adapter, or the model
+// worker says plainly why not and runs the model on the CPU: both end in a working model.
+test('@webgpu offloads to the WebGPU adapter, or says why not and runs on the CPU', async ({ page }, testInfo) => {
+  await openHarness(page);
+  const loaded = await page.evaluate(([url, contextWindow]) => window.ggufHarness.load({ url, contextWindow, threads: 1, gpuLayers: 99 }), [modelUrl, CONTEXT] as const);
+  testInfo.annotations.push({ type: 'webgpu', description: loaded.runtime.webgpu ? 'llama.cpp offloaded layers to WebGPU' : `CPU: ${loaded.runtime.cpuReason}` });
+  const adapter = await page.evaluate(async () => {
+    const found = await (navigator as Navigator & { gpu?: { requestAdapter(): Promise<{ features: Set<string> } | null> } }).gpu?.requestAdapter();
+    return found ? { f16: found.features.has('shader-f16') } : null;
+  });
+  if (!adapter) expect(loaded.runtime.cpuReason).toBe('This browser offers no WebGPU adapter: llama.cpp runs on the CPU.');
+  else if (!adapter.f16) {
+    expect(loaded.runtime).toMatchObject({
+      webgpu: false,
+      cpuReason: "This GPU's WebGPU adapter lacks shader-f16, which llama.cpp's WebGPU backend needs: it runs on the CPU.",
+    });
+  } else if (loaded.runtime.webgpu) expect(loaded.runtime.cpuReason).toBeUndefined();
+  else expect(loaded.runtime.cpuReason).toMatch(/WebGPU.*: it runs on the CPU\.$/);
+  const reply = await page.evaluate(
+    (system) => window.ggufHarness.complete({ messages: [{ role: 'system', content: system }, { role: 'user', content: 'Weather in Paris?' }], maxTokens: 120 }, { constrain: true }),
+    ROUTER_SYSTEM,
+  );
+  expect(reply.completion?.content).toMatch(/^<tool_call>\n\{"name": "lookup", "arguments": \{"city": "(Paris|Lima)", "days": -?\d+\}\}\n<\/tool_call>$/);
+});

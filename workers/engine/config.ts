@@ -274,7 +274,9 @@ export const configSchema = z
                   ? field === 'models'
                     ? 'is only for a webllm provider (a gguf provider runs the GGUF models loaded in Models in this browser)'
                     : 'is not used by a gguf provider (its models run in the browser: no endpoint, no key)'
-                  : 'is only for a webllm provider',
+                  : field === 'models'
+                    ? 'is only for a webllm provider'
+                    : 'is only for a provider of models in the browser (webllm, gguf)',
         });
       }
     }

@@ -7,7 +7,7 @@
 // when multi-threaded), which is why this script's policy allows blob: workers and scripts
 // (server/securityHeaders.ts). Its .wasm comes from the app's own build, never a CDN.
 
-import { Wllama, type LoadModelParams } from '@wllama/wllama';
+import { LogLevel, Wllama, type LoadModelParams } from '@wllama/wllama';
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import type { FromGgufWorker, GgufRuntime, ToGgufWorker, ToModelWorker } from '../messages.ts';
 
@@ -32,20 +32,31 @@ function createWllama(): Wllama {
   );
 }
 
-/** Why llama.cpp will not use WebGPU here, or undefined when an adapter is offered. */
-async function webGpuAbsence(): Promise<string | undefined> {
-  const gpu = (self.navigator as Navigator & { gpu?: { requestAdapter(): Promise<unknown> } }).gpu;
-  if (!gpu) return 'This browser has no WebGPU: llama.cpp runs on the CPU.';
-  const adapter = await gpu.requestAdapter().catch(() => null);
-  return adapter ? undefined : 'This browser offers no WebGPU adapter: llama.cpp runs on the CPU.';
+interface Adapter {
+  features: ReadonlySet<string>;
 }
 
-function offloadedLayers(): number {
-  for (const line of loadLog) {
-    const match = /offloaded (\d+)\/\d+ layers to GPU/.exec(line);
-    if (match) return Number(match[1]);
+/** Why llama.cpp will not use WebGPU here, or undefined when it may. llama.cpp's WebGPU backend
+ * registers no device on an adapter without `shader-f16` (SwiftShader, Chromium's software
+ * adapter, has none: it then loads every layer on the CPU without a word). */
+async function webGpuAbsence(): Promise<string | undefined> {
+  const gpu = (self.navigator as Navigator & { gpu?: { requestAdapter(): Promise<Adapter | null> } }).gpu;
+  if (!gpu) return 'This browser has no WebGPU: llama.cpp runs on the CPU.';
+  const adapter = await gpu.requestAdapter().catch(() => null);
+  if (!adapter) return 'This browser offers no WebGPU adapter: llama.cpp runs on the CPU.';
+  if (!adapter.features.has('shader-f16')) {
+    return "This GPU's WebGPU adapter lacks shader-f16, which llama.cpp's WebGPU backend needs: it runs on the CPU.";
   }
-  return 0;
+  return undefined;
+}
+
+/** Whether llama.cpp put weights anywhere but the CPU: it logs one "<buffer> model buffer size"
+ * line per buffer type it loaded weights into (CPU, CPU_Mapped, WebGPU…). */
+function offloadedToGpu(): boolean {
+  return loadLog.some((line) => {
+    const match = /(\S+) model buffer size/.exec(line);
+    return match !== null && !match[1]!.startsWith('CPU');
+  });
 }
 
 function describe(error: unknown): string {
@@ -61,6 +72,8 @@ async function loadInto(instance: Wllama, message: Extract<ToGgufWorker, { type:
     // `<think>` stays in the text, where our Qwen3 parser reads it.
     reasoning_format: 'none',
     warmup: false,
+    // INFO: llama.cpp then logs where it put the weights (offloadedToGpu).
+    log_level: LogLevel.INFO,
   };
   if (message.source.kind === 'file') {
     await instance.loadModel([message.source.file], params);
@@ -103,8 +116,8 @@ async function load(message: Extract<ToGgufWorker, { type: 'load' }>): Promise<v
       instance = createWllama();
       fromCache = await loadInto(instance, message, 0, controller.signal);
     }
-    const offloaded = gpuLayers > 0 ? offloadedLayers() : 0;
-    if (gpuLayers > 0 && offloaded === 0) {
+    const offloaded = gpuLayers > 0 && offloadedToGpu();
+    if (gpuLayers > 0 && !offloaded) {
       const said = loadLog.find((line) => line.includes('ggml_webgpu'));
       cpuReason = `llama.cpp offloaded no layer to WebGPU${said ? ` (${said.trim()})` : ''}: it runs on the CPU.`;
     }
@@ -112,11 +125,11 @@ async function load(message: Extract<ToGgufWorker, { type: 'load' }>): Promise<v
     const runtime: GgufRuntime = {
       contextWindow: instance.getLoadedContextInfo().n_ctx,
       threads: instance.getNumThreads(),
-      webgpu: offloaded > 0,
+      webgpu: offloaded,
       seconds: Math.round((performance.now() - started) / 100) / 10,
       fromCache,
     };
-    if (offloaded === 0 && cpuReason) runtime.cpuReason = cpuReason;
+    if (!offloaded && cpuReason) runtime.cpuReason = cpuReason;
     send({ type: 'loaded', runtime });
   } catch (error) {
     await instance.exit().catch(() => undefined);
