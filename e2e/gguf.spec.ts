@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
@@ -19,10 +19,11 @@ const CONTEXT = 8192;
 let folder: string;
 let site: StaticSite;
 let modelUrl: string;
+let modelBytes: number;
 
 test.beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'tiny-gguf-'));
-  await writeTinyGguf(folder);
+  modelBytes = (await stat(await writeTinyGguf(folder))).size;
   // Another origin, as a model host is: the model worker's fetch is a CORS request, which the
   // page's cross-origin isolation (require-corp) lets through when the host allows it.
   site = await startStaticSite(folder, { headers: { 'access-control-allow-origin': '*' } });
@@ -117,10 +118,20 @@ const PAPER_CONFIG = {
   limits: { maxTurns: 3 },
 };
 
-test('a whole paper-protocol run with the tiny model as orchestrator and experts: real calls, $0, tokens counted', async ({ page }) => {
+test('a whole paper-protocol run in the app\'s orchestrator worker with the tiny model as orchestrator and experts: real calls, $0, tokens counted', async ({ page }) => {
   await openHarness(page);
-  await page.evaluate(([url, contextWindow]) => window.ggufHarness.load({ url, contextWindow, threads: 1, gpuLayers: 0 }), [modelUrl, CONTEXT] as const);
-  const { events, deltas } = await page.evaluate((config) => window.ggufHarness.run(config, 'What is the capital of Peru?'), PAPER_CONFIG);
+  const { events, deltas, progress, models } = await page.evaluate(
+    ([config, url, contextWindow]) =>
+      window.ggufHarness.run(config, 'What is the capital of Peru?', { id: 'tiny-qwen3', label: 'Tiny Qwen3 (random weights)', url, contextWindow, threads: 1, gpuLayers: 0 }),
+    [PAPER_CONFIG, modelUrl, CONTEXT] as const,
+  );
+  // Loaded through the app's orchestrator worker: one progress bar, then the model in the list
+  // the page shows, saying where it runs.
+  expect(progress.length).toBeGreaterThan(0);
+  expect(progress.at(-1)).toMatchObject({ phase: 'downloading', bytesLoaded: modelBytes });
+  expect(models?.loaded).toEqual([
+    expect.objectContaining({ id: 'tiny-qwen3', label: 'Tiny Qwen3 (random weights)', contextWindow: CONTEXT, gguf: expect.objectContaining({ threads: 1, webgpu: false }) }),
+  ]);
   const finished = events.find((event) => event.type === 'run_finished');
   expect(finished, JSON.stringify(events.filter((event) => event.type === 'error'))).toBeDefined();
   if (finished?.type !== 'run_finished') return;

@@ -11,6 +11,7 @@ import type { RunEvent } from './engine/events.ts';
 import type { HumanChoice, HumanTurn } from './engine/humanOrchestrator.ts';
 import type { HeldKey } from './keys.ts';
 import type { LocalModelRequest, LocalModelsState } from './models/localModels.ts';
+import type { GgufModelRequest } from './models/ggufModels.ts';
 
 export type ToWorker =
   /** Holds (or with `key: null` forgets) a provider's API key in the worker's memory, bound to the
@@ -28,6 +29,9 @@ export type ToWorker =
   /** Loads a model in this browser. `port` (transferred) leads to a model worker the page started
    * for it (workers/models/webllm.worker.ts); its engine runs there. */
   | { type: 'load_model'; model: LocalModelRequest; contextWindow: number; port: MessagePort }
+  /** Loads a GGUF model (llama.cpp) through a GGUF model worker the page started
+   * (workers/models/gguf.worker.ts); `port` leads to it. */
+  | { type: 'load_gguf'; request: GgufModelRequest; port: MessagePort }
   | { type: 'cancel_load'; modelId: string }
   | { type: 'unload_model'; modelId: string }
   /** Asks which of these models' files are in the browser cache (answered by `model_cache`). */

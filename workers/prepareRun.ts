@@ -321,9 +321,9 @@ function localChatModel(
   const provider = config.providers[providerName];
   if (!provider || !isLocalProviderKind(provider.kind)) return undefined;
   if (!environment.localModel) {
-    const engine = provider.kind === 'gguf' ? 'llama.cpp' : 'web-llm on WebGPU';
+    const [engine, kind] = provider.kind === 'gguf' ? ['llama.cpp', 'GGUF'] : ['web-llm on WebGPU', 'web-llm'];
     throw new Error(
-      `Provider "${providerName}" runs "${model}" in the browser (${engine}), and such models run only in the browser: open the playground, or use a remote provider here.`,
+      `Provider "${providerName}" runs "${model}" in the browser (${engine}), and ${kind} models run only in the browser: open the playground, or use a remote provider here.`,
     );
   }
   const local = environment.localModel(model, providerName, provider);

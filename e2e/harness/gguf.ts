@@ -1,30 +1,31 @@
-// Harness of the GGUF path: the real model worker (llama.cpp through wllama), its port engine, the
-// ChatModel over it and a whole run of the real engine through prepareRun, with a `gguf` provider.
-// The page plays the orchestrator worker's part (the engine runs on this page here, not in the
-// app's worker): everything from the ChatModel down is what the app runs.
+// Harness of the GGUF path. `load` and `complete` drive the real GGUF model worker (llama.cpp
+// through wllama) with the ChatModel on this page; `run` goes through the app's own orchestrator
+// worker and its client (the page starts the model worker, the orchestrator worker loads the
+// model and runs a config with a `gguf` provider), as the playground will once it has its panel.
 import { createGgufModel } from '../../workers/backends/gguf/ggufModel.ts';
-import { parseConfig } from '../../workers/engine/config.ts';
 import type { RunEvent } from '../../workers/engine/events.ts';
-import type { Retriever } from '../../workers/engine/ports.ts';
-import { runOrchestration } from '../../workers/engine/run.ts';
 import type { ChatCompletion, ChatDelta, ChatRequest } from '../../workers/engine/types.ts';
 import type { GgufRuntime } from '../../workers/messages.ts';
 import { connectGgufEngine, type GgufLoadRequest, type GgufPortEngine } from '../../workers/models/ggufEngine.ts';
-import { prepareRun } from '../../workers/prepareRun.ts';
-import { createBrowserPythonRunner } from '../../tools/python/browserPythonRunner.ts';
-import { createCorpusRetriever } from '../../tools/search/retriever.ts';
-import type { CorpusDocument } from '../../tools/search/corpus.ts';
+import { createOrchestratorClient } from '../../app/worker/orchestratorClient.ts';
+import type { LoadProgress } from '../../workers/backends/webllm/loadProgress.ts';
+import type { GgufModelRequest } from '../../workers/models/ggufModels.ts';
+import type { LocalModelsState } from '../../workers/models/localModels.ts';
 
 export interface GgufHarnessRun {
   events: RunEvent[];
   deltas: number;
+  progress: LoadProgress[];
+  /** The model list the page was last told, with the GGUF model's runtime. */
+  models: LocalModelsState | undefined;
 }
 
 export interface GgufHarness {
   load(request: Omit<GgufLoadRequest, 'source'> & { url: string }): Promise<{ runtime: GgufRuntime; progress: number }>;
   /** One call of the ChatModel; `abortAfterDeltas` aborts it after that many deltas. */
   complete(request: Omit<ChatRequest, 'signal'>, options: { constrain: boolean; abortAfterDeltas?: number }): Promise<{ completion?: ChatCompletion; deltas: string[]; error?: string }>;
-  run(config: unknown, task: string): Promise<GgufHarnessRun>;
+  /** Loads through the app's orchestrator worker, then runs the config there. */
+  run(config: unknown, task: string, load: Omit<GgufModelRequest, 'source'> & { url: string }): Promise<GgufHarnessRun>;
 }
 
 declare global {
@@ -35,18 +36,6 @@ declare global {
 
 const MODEL_ID = 'tiny-qwen3';
 let engine: GgufPortEngine | undefined;
-let contextWindow = 0;
-
-const python = createBrowserPythonRunner();
-let corpus: Promise<Retriever> | undefined;
-const retriever: Retriever = {
-  search(query, options) {
-    corpus ??= fetch('/generated/corpus.json')
-      .then((response) => response.json() as Promise<CorpusDocument[]>)
-      .then(createCorpusRetriever);
-    return corpus.then((ready) => ready.search(query, options));
-  },
-};
 
 window.ggufHarness = {
   async load({ url, ...request }) {
@@ -56,7 +45,6 @@ window.ggufHarness = {
     engine = connectGgufEngine(channel.port1, MODEL_ID);
     let progress = 0;
     const runtime = await engine.load({ ...request, source: { kind: 'url', url } }, () => progress++);
-    contextWindow = runtime.contextWindow;
     return { runtime, progress };
   },
 
@@ -78,38 +66,43 @@ window.ggufHarness = {
     }
   },
 
-  async run(configValue, task) {
-    if (!engine) throw new Error('load first');
-    const loaded = engine;
-    const config = parseConfig(configValue);
-    const prepared = prepareRun(config, {
-      apiKey: () => undefined,
-      retriever,
-      searchUsdPerCall: 0,
-      python,
-      localModel: (modelId, _providerName, provider) => ({
-        model: createGgufModel({ engine: loaded, modelId, constrainToolCalls: provider.constrainToolCalls ?? false }),
-        contextWindow,
-      }),
+  run(config, task, load) {
+    // The app's own orchestrator worker and its client: the page starts the GGUF model worker,
+    // the orchestrator worker loads the model through it and runs the config with it.
+    return new Promise<GgufHarnessRun>((resolve, reject) => {
+      const events: RunEvent[] = [];
+      const progress: LoadProgress[] = [];
+      let deltas = 0;
+      let started = false;
+      const runId = 'gguf-run';
+      const client = createOrchestratorClient({
+        onEvents(batch) {
+          for (const event of batch) {
+            if (event.type === 'content_delta' || event.type === 'reasoning_delta') deltas++;
+            else events.push(event);
+            if (event.type === 'run_finished') resolve({ events, deltas, progress, models: lastState });
+          }
+        },
+        onHumanTurn: () => reject(new Error('no manual run here')),
+        onRejected: (_id, problems) => reject(new Error(problems.join('; '))),
+        onKeys: () => undefined,
+        onRunFailed: (_id, message) => reject(new Error(message)),
+        onWorkerLost: (message) => reject(new Error(message)),
+        onModelProgress: (_id, report) => progress.push(report),
+        onModelState(state) {
+          lastState = state;
+          if (state.failure) reject(new Error(`${state.failure.code}: ${state.failure.message}`));
+          if (!started && state.loaded.some((model) => model.id === load.id)) {
+            started = true;
+            client.start(runId, config, task);
+          }
+        },
+        onModelCache: () => undefined,
+        onModelWorkerFailed: (_id, message) => reject(new Error(message)),
+      });
+      let lastState: LocalModelsState | undefined;
+      client.loadGgufModel({ ...load, source: { kind: 'url', url: load.url } });
     });
-    const events: RunEvent[] = [];
-    let deltas = 0;
-    await runOrchestration({
-      task,
-      protocol: prepared.protocol,
-      orchestrator: prepared.orchestrator,
-      pricing: prepared.pricing,
-      counterfactualModel: prepared.counterfactualModel,
-      limits: prepared.limits,
-      instruction: prepared.instruction,
-      config: prepared.config,
-      preference: prepared.preference,
-      onEvent: (event) => {
-        if (event.type === 'content_delta' || event.type === 'reasoning_delta') deltas++;
-        else events.push(event);
-      },
-    });
-    return { events, deltas };
   },
 };
 
