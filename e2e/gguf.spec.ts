@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { startStaticSite, type StaticSite } from './fixtures/staticSite.ts';
 import { writeTinyGguf } from './fixtures/tinyGguf.ts';
+import { openSideTab } from './support/playground.ts';
 import { expect, test } from './support/test.ts';
 
 // Real inference in Chromium: a tiny Qwen3 GGUF with random weights, written for this test,
@@ -186,4 +187,24 @@ test('@webgpu offloads to the WebGPU adapter, or says why not and runs on the CP
     ROUTER_SYSTEM,
   );
   expect(reply.completion?.content).toMatch(/^<tool_call>\n\{"name": "lookup", "arguments": \{"city": "(Paris|Lima)", "days": -?\d+\}\}\n<\/tool_call>$/);
+});
+
+test('the Models panel loads a GGUF model from an address after asking, says where it runs, and unloads it', async ({ page, consoleErrors }) => {
+  await page.goto('/');
+  await openSideTab(page, 'Models');
+  const section = page.locator('section.gguf-models');
+  await section.getByLabel(/URL or Hugging Face/).fill(modelUrl);
+  await section.getByRole('button', { name: 'Load from this address' }).click();
+  const confirm = section.getByRole('dialog', { name: 'Confirm the download' });
+  await expect(confirm).toContainText(`Download tiny-qwen3.gguf (size unknown until the download starts) from ${new URL(modelUrl).host}?`);
+  await confirm.getByRole('button', { name: 'Download and load' }).click();
+  const loaded = section.getByRole('list', { name: 'GGUF models loaded' }).getByRole('listitem');
+  // Headless Chromium without --enable-unsafe-webgpu offers no adapter: llama.cpp runs on the CPU and says so.
+  await expect(loaded).toHaveText(
+    /^tiny-qwen3\.gguf · 8,192 tokens · \d+ threads? · This browser offers no WebGPU adapter: llama\.cpp runs on the CPU\. · use it as model “tiny-qwen3\.gguf” of a gguf provider Unload$/,
+    { timeout: 60_000 },
+  );
+  await loaded.getByRole('button', { name: 'Unload' }).click();
+  await expect(loaded).toHaveCount(0);
+  expect(consoleErrors).toEqual([]);
 });

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
   addressesOutsideCatalogue,
   customOrchestrator8bRecord,
@@ -18,6 +18,9 @@ import { ModelRow } from './ModelRow.tsx';
 import { useCapability } from './useCapability.ts';
 import { useWhenVisible } from './useWhenVisible.ts';
 import './Models.css';
+
+// llama.cpp's section loads when the panel is first on screen, never with the first screen.
+const GgufModels = lazy(() => import('./GgufModels.tsx').then(({ GgufModels }) => ({ default: GgufModels })));
 
 const PREBUILT: Array<{ model: LocalModel; request: LocalModelRequest }> = QWEN3_MODELS.map((model) => ({ model, request: { id: model.id } }));
 
@@ -104,6 +107,11 @@ export function ModelsPanel() {
             ) : null}
           </ul>
         </>
+      ) : null}
+      {visible ? (
+        <Suspense fallback={null}>
+          <GgufModels />
+        </Suspense>
       ) : null}
       <ConfirmDownload
         pending={pending}
