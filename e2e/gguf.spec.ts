@@ -136,13 +136,14 @@ test('a whole paper-protocol run in the app\'s orchestrator worker with the tiny
   const finished = events.find((event) => event.type === 'run_finished');
   expect(finished, JSON.stringify(events.filter((event) => event.type === 'error'))).toBeDefined();
   if (finished?.type !== 'run_finished') return;
-  expect(['answered', 'max_turns']).toContain(finished.stopReason);
+  const errors = JSON.stringify(events.filter((event) => event.type === 'error' || (event.type === 'tool_result' && !event.ok)));
+  expect(['answered', 'max_turns'], errors).toContain(finished.stopReason);
   expect(deltas).toBeGreaterThan(10);
   // Every orchestrator turn made a valid call with an alias that exists: the grammar held.
   const calls = events.flatMap((event) => (event.type === 'tool_call' ? [event] : []));
   expect(calls.length).toBeGreaterThan(0);
   for (const call of calls) expect(Object.keys(PAPER_CONFIG.experts)).toContain(call.arguments.model);
-  expect(events.filter((event) => event.type === 'model_output' && event.rejected.length > 0)).toEqual([]);
+  expect(events.filter((event) => event.type === 'model_output' && event.rejected.length > 0), errors).toEqual([]);
   // Local models cost nothing, and their tokens are counted as llama.cpp reported them.
   const usage = events.flatMap((event) => (event.type === 'usage' && (event.entry.kind === 'orchestrator' || event.entry.kind === 'expert') ? [event.entry] : []));
   expect(usage.length).toBeGreaterThan(1);

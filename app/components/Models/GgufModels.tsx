@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { formatBytes } from '../../format.ts';
+import { useState, type ComponentType } from 'react';
+import type { LoadProgress } from '../../../workers/backends/webllm/loadProgress.ts';
 import {
   GGUF_CATALOGUE,
   ggufDownloadUrl,
@@ -9,13 +9,25 @@ import {
 } from '../../../workers/backends/gguf/catalogue.ts';
 import type { GgufSource } from '../../../workers/messages.ts';
 import type { GgufModelRequest } from '../../../workers/models/ggufModels.ts';
-import { useModelsStore } from '../../state/modelsStore.ts';
-import { cancelLocalModelLoad, loadGgufModel, unloadLocalModel } from '../../state/session.ts';
-import { LoadBar } from './LoadBar.tsx';
+import type { LoadedLocalModel } from '../../../workers/models/localModels.ts';
+import type { ModelFailure } from '../../state/modelsStore.ts';
 
 // GGUF models through llama.cpp (wllama): on WebGPU when the adapter allows, else on the CPU, so
 // this section shows whatever the capability check says. Loaded with the Models panel when it is
-// first on screen (index.tsx), never with the first screen.
+// first on screen (index.tsx), never with the first screen. What it needs from the first screen's
+// modules (the store's state, the session's actions, the bar, the byte formatter) comes in props:
+// importing them here would make the bundler split them out of the first chunk, which costs bytes.
+
+export interface GgufModelsProps {
+  loaded: LoadedLocalModel[];
+  loading: Record<string, LoadProgress | null>;
+  failures: Record<string, ModelFailure>;
+  onLoad(request: GgufModelRequest): void;
+  onCancel(modelId: string): void;
+  onUnload(modelId: string): void;
+  formatBytes(bytes: number): string;
+  LoadBar: ComponentType<{ label: string; progress: LoadProgress | null }>;
+}
 
 type Pending = { request: GgufModelRequest; bytes: number | null; host: string };
 
@@ -27,10 +39,7 @@ function idFromUrl(url: string): string {
   return decodeURIComponent(new URL(url).pathname.split('/').pop() ?? url);
 }
 
-export function GgufModels() {
-  const loaded = useModelsStore((state) => state.loaded);
-  const loading = useModelsStore((state) => state.loading);
-  const failures = useModelsStore((state) => state.failures);
+export function GgufModels({ loaded, loading, failures, onLoad, onCancel, onUnload, formatBytes, LoadBar }: GgufModelsProps) {
   const [input, setInput] = useState('');
   const [catalogueId, setCatalogueId] = useState(GGUF_CATALOGUE[0]!.id);
   const [contextWindow, setContextWindow] = useState(8192);
@@ -50,7 +59,7 @@ export function GgufModels() {
   const start = (next: GgufModelRequest) => {
     setPending(null);
     setLastId(next.id);
-    loadGgufModel(next);
+    onLoad(next);
   };
   const askCatalogue = () => {
     const entry = GGUF_CATALOGUE.find((candidate) => candidate.id === catalogueId)!;
@@ -148,7 +157,7 @@ export function GgufModels() {
         .map(([id, progress]) => (
           <div key={id}>
             <LoadBar label={id} progress={progress} />
-            <button type="button" onClick={() => cancelLocalModelLoad(id)}>
+            <button type="button" onClick={() => onCancel(id)}>
               Cancel loading {id}
             </button>
           </div>
@@ -159,7 +168,7 @@ export function GgufModels() {
           <li key={model.id}>
             <strong>{model.label}</strong> · {model.contextWindow.toLocaleString('en-US')} tokens · {model.gguf!.threads} thread{model.gguf!.threads === 1 ? '' : 's'} ·{' '}
             {model.gguf!.webgpu ? 'on WebGPU' : (model.gguf!.cpuReason ?? 'on the CPU')} · use it as model “{model.id}” of a gguf provider{' '}
-            <button type="button" onClick={() => unloadLocalModel(model.id)}>
+            <button type="button" onClick={() => onUnload(model.id)}>
               Unload
             </button>
           </li>
