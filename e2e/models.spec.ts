@@ -51,13 +51,16 @@ test.describe('models in this browser', () => {
     await page.goto('/');
     const status = page.getByRole('status', { name: 'WebGPU' });
     await expect(status).toContainText('WebGPU is not available');
-    await expect(status).toContainText('Local models cannot run in this browser. Remote models still can');
+    await expect(status).toContainText('web-llm’s models cannot run in this browser (they need WebGPU). GGUF models can, on the CPU with llama.cpp');
+    await expect(status).toContainText('Remote models still can');
     await openSideTab(page, 'Models');
     const panel = modelsPanel(page);
     await expect(panel).toContainText('WebGPU is not available');
     await expect(panel).toContainText('set an OpenAI-compatible or Anthropic endpoint in Setup, or import a config');
     await expect(panel).toContainText('press “Try the demo” on the first screen');
-    await expect(panel.getByRole('button', { name: /Load/ })).toHaveCount(0);
+    // No web-llm model to load; llama.cpp's section offers GGUF models instead.
+    await expect(panel.locator('.model-list').getByRole('button', { name: /Load/ })).toHaveCount(0);
+    await expect(panel.getByRole('heading', { name: 'GGUF models (llama.cpp)' })).toBeVisible();
     expect(consoleErrors).toEqual([]);
   });
 

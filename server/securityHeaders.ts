@@ -11,6 +11,7 @@
 //   engine workers                   the orchestrator (model endpoints, Wikipedia, anywhere a
 //                                    config points) and the web-llm model worker (weights and
 //                                    model libraries from wherever a model's record points)
+//   the GGUF model worker            GGUF files from anywhere, llama.cpp's blob: workers
 //   sandbox workers                  no code from strings, no connections but what they load:
 //                                    Python (its core from the app, packages from the CDN),
 //                                    QuickJS and the documents reader (the app only), pdf.js and
@@ -77,6 +78,18 @@ const ENGINE_DIRECTIVES: Directives = {
   'worker-src': ["'self'"],
 };
 
+/** The GGUF model worker (workers/models/gguf.worker.ts) downloads a model from wherever the user
+ * or the catalogue points, and wllama starts llama.cpp in a worker built from a string (a blob:
+ * URL, and more for its threads when the page is cross-origin isolated): blob: is allowed for
+ * workers and scripts here and nowhere else. The code in those blobs is wllama's own, from the
+ * app's bundle; no model or user input becomes code. Its .wasm comes from the app. */
+const GGUF_WORKER_DIRECTIVES: Directives = {
+  ...LOCKED,
+  'script-src': ["'self'", WASM, 'blob:'],
+  'connect-src': ["'self'", 'https:', 'http:'],
+  'worker-src': ['blob:'],
+};
+
 /** The Python sandbox: Pyodide's core from the app, packages from the CDN folder of this exact
  * Pyodide version, nothing else. Its code is locked down as well (tools/python/python.worker.ts);
  * this is what still holds if that ever fails. */
@@ -105,6 +118,7 @@ export function workerPolicies(pyodideVersion: string): readonly WorkerPolicy[] 
   return [
     { stem: 'orchestrator.worker', directives: ENGINE_DIRECTIVES },
     { stem: 'webllm.worker', directives: ENGINE_DIRECTIVES },
+    { stem: 'gguf.worker', directives: GGUF_WORKER_DIRECTIVES },
     { stem: 'python.worker', directives: pythonWorkerDirectives(pyodideVersion) },
     { stem: 'javascript.worker', directives: JAVASCRIPT_WORKER_DIRECTIVES },
     { stem: 'documents.worker', directives: DOCUMENTS_WORKER_DIRECTIVES },

@@ -6,6 +6,7 @@
 
 import type { ForkFrom } from './engine/fork.ts';
 import type { LoadProgress } from './backends/webllm/loadProgress.ts';
+import type { GgufChatBody, GgufChunk } from './backends/gguf/ggufModel.ts';
 import type { RunEvent } from './engine/events.ts';
 import type { HumanChoice, HumanTurn } from './engine/humanOrchestrator.ts';
 import type { HeldKey } from './keys.ts';
@@ -41,6 +42,7 @@ export interface EvalRequest {
 
 /** How an evaluation ended, without its records (the page has them from each rollout_finished). */
 export type EvalEnd = Omit<EvalOutcome, 'records'>;
+import type { GgufModelRequest } from './models/ggufModels.ts';
 
 export type ToWorker =
   /** Holds (or with `key: null` forgets) a provider's API key in the worker's memory, bound to the
@@ -58,6 +60,9 @@ export type ToWorker =
   /** Loads a model in this browser. `port` (transferred) leads to a model worker the page started
    * for it (workers/models/webllm.worker.ts); its engine runs there. */
   | { type: 'load_model'; model: LocalModelRequest; contextWindow: number; port: MessagePort }
+  /** Loads a GGUF model (llama.cpp) through a GGUF model worker the page started
+   * (workers/models/gguf.worker.ts); `port` leads to it. */
+  | { type: 'load_gguf'; request: GgufModelRequest; port: MessagePort }
   | { type: 'cancel_load'; modelId: string }
   | { type: 'unload_model'; modelId: string }
   /** Asks which of these models' files are in the browser cache (answered by `model_cache`). */
@@ -108,6 +113,45 @@ export type EvalFromWorker = Extract<FromWorker, { type: 'suite_read' | 'eval_re
 
 /** The page's only message to a model worker: the port its engine handler answers on. */
 export type ToModelWorker = { type: 'connect'; port: MessagePort };
+
+/** Where a GGUF model comes from: a URL (downloaded once, then kept in wllama's cache in the
+ * origin's private file system) or a file the user picked (read in place, never uploaded). */
+export type GgufSource = { kind: 'url'; url: string } | { kind: 'file'; file: Blob; name: string };
+
+/** What the GGUF model worker (workers/models/gguf.worker.ts) is asked over its port. */
+export type ToGgufWorker =
+  | {
+      type: 'load';
+      source: GgufSource;
+      contextWindow: number;
+      /** 1 for one thread; more only when the page is cross-origin isolated. */
+      threads: number;
+      /** Layers offloaded to WebGPU; 0 for the CPU alone. */
+      gpuLayers: number;
+    }
+  | { type: 'cancel_load' }
+  | { type: 'chat'; id: number; body: GgufChatBody }
+  | { type: 'abort'; id: number };
+
+/** Where a loaded GGUF model runs, in the model worker's words. */
+export interface GgufRuntime {
+  contextWindow: number;
+  threads: number;
+  /** Whether layers went to WebGPU; `cpuReason` says why not when they did not. */
+  webgpu: boolean;
+  cpuReason?: string;
+  seconds: number;
+  fromCache: boolean;
+}
+
+/** What the GGUF model worker answers over its port. */
+export type FromGgufWorker =
+  | { type: 'progress'; loaded: number; total: number }
+  | { type: 'loaded'; runtime: GgufRuntime }
+  | { type: 'load_failed'; code: string; message: string }
+  | { type: 'chunk'; id: number; chunk: GgufChunk }
+  | { type: 'done'; id: number }
+  | { type: 'chat_failed'; id: number; code: string; message: string };
 
 /** How long the worker gathers events before posting them: short enough to feel live, long
  * enough that 200 tokens/s of deltas cost the page a handful of renders per second. */

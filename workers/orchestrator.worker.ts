@@ -21,7 +21,8 @@ import { runOrchestration } from './engine/run.ts';
 import { describeError, redact } from './engine/errors.ts';
 import { KeyRing } from './keys.ts';
 import { EVENT_BATCH_MS, type FromWorker, type ToWorker } from './messages.ts';
-import { createLocalModels, type LocalModelRequest } from './models/localModels.ts';
+import { createLocalModels, type LocalModelRequest, type LocalModelsState } from './models/localModels.ts';
+import { createGgufModels, type GgufModelsState } from './models/ggufModels.ts';
 import { prepareRun, type RunEnvironment } from './prepareRun.ts';
 import type { EvalHost } from './evalHost.ts';
 import type { SampleTask } from '../tools/search/sampleTasks.ts';
@@ -35,9 +36,30 @@ const python = createBrowserPythonRunner();
 const javascript = createJavaScriptRunner();
 // mathjs in its own worker: a runaway expression is ended there, never by ending this worker.
 const calculator = createBrowserCalculatorRunner();
+// web-llm's models and the GGUF models (llama.cpp) are held apart and shown as one list.
+let webLlmState: LocalModelsState = { loaded: [], loading: [] };
+let ggufState: GgufModelsState = { loaded: [], loading: [] };
+const postModelState = (failure: LocalModelsState['failure']) => {
+  const state: LocalModelsState = {
+    loaded: [...webLlmState.loaded, ...ggufState.loaded],
+    loading: [...webLlmState.loading, ...ggufState.loading],
+  };
+  if (failure) state.failure = failure;
+  post({ type: 'model_state', state });
+};
 const localModels = createLocalModels({
   onProgress: (modelId, progress) => post({ type: 'model_progress', modelId, progress }),
-  onChange: (state) => post({ type: 'model_state', state }),
+  onChange: (state) => {
+    webLlmState = state;
+    postModelState(state.failure);
+  },
+});
+const ggufModels = createGgufModels({
+  onProgress: (modelId, progress) => post({ type: 'model_progress', modelId, progress }),
+  onChange: (state) => {
+    ggufState = state;
+    postModelState(state.failure);
+  },
 });
 
 function post(message: FromWorker): void {
@@ -154,7 +176,7 @@ async function runEnvironment(config: OrchestraConfig): Promise<RunEnvironment> 
     calculator,
     ...(demo ? { demoModel: (modelId: string) => demo.createDemoModel(modelId) } : {}),
     localModel: (modelId, providerName, provider) =>
-      localModels.chatModel(modelId, {
+      (provider.kind === 'gguf' ? ggufModels : localModels).chatModel(modelId, {
         providerName,
         ...(provider.constrainToolCalls === undefined ? {} : { constrainToolCalls: provider.constrainToolCalls }),
       }),
@@ -267,11 +289,16 @@ self.onmessage = (message: MessageEvent<ToWorker>) => {
     case 'load_model':
       void localModels.load(data.model, data.contextWindow, data.port);
       break;
+    case 'load_gguf':
+      void ggufModels.load(data.request, data.port);
+      break;
     case 'cancel_load':
-      localModels.cancel(data.modelId);
+      if (ggufModels.has(data.modelId)) ggufModels.cancel(data.modelId);
+      else localModels.cancel(data.modelId);
       break;
     case 'unload_model':
-      localModels.unload(data.modelId);
+      if (ggufModels.has(data.modelId)) ggufModels.unload(data.modelId);
+      else localModels.unload(data.modelId);
       break;
     case 'check_model_cache':
       void checkCache(data.models);

@@ -78,9 +78,14 @@ export interface PreparedRun {
 
 const FREE = { inputPerM: 0, outputPerM: 0 };
 
-/** The models the config runs on `webllm` providers: they run on the user's own GPU. */
+/** Whether a provider's models run in this browser (web-llm, or llama.cpp for GGUF). */
+export function isLocalProviderKind(kind: ProviderConfig['kind'] | undefined): boolean {
+  return kind === 'webllm' || kind === 'gguf';
+}
+
+/** The models the config runs on `webllm` and `gguf` providers: they run on the user's own machine. */
 function localModelIds(config: OrchestraConfig): string[] {
-  const onWebLlm = (provider: string) => config.providers[provider]?.kind === 'webllm';
+  const onWebLlm = (provider: string) => isLocalProviderKind(config.providers[provider]?.kind);
   const ids = protocolExperts(config)
     .filter(([, expert]) => onWebLlm(expert.provider))
     .map(([, expert]) => expert.model);
@@ -306,7 +311,7 @@ function searchFor(
   };
 }
 
-/** A `webllm` provider's model from the browser's loaded models, with its context window checked
+/** A `webllm` or `gguf` provider's model from the browser's loaded models, with its context window checked
  * against the one the config asks for; undefined for other providers. */
 function localChatModel(
   providerName: string,
@@ -315,10 +320,11 @@ function localChatModel(
   environment: RunEnvironment,
 ): LocalChatModel | undefined {
   const provider = config.providers[providerName];
-  if (provider?.kind !== 'webllm') return undefined;
+  if (!provider || !isLocalProviderKind(provider.kind)) return undefined;
   if (!environment.localModel) {
+    const [engine, kind] = provider.kind === 'gguf' ? ['llama.cpp', 'GGUF'] : ['web-llm on WebGPU', 'web-llm'];
     throw new Error(
-      `Provider "${providerName}" runs "${model}" in the browser (web-llm on WebGPU), and web-llm models run only in the browser: open the playground, or use a remote provider here.`,
+      `Provider "${providerName}" runs "${model}" in the browser (${engine}), and ${kind} models run only in the browser: open the playground, or use a remote provider here.`,
     );
   }
   const local = environment.localModel(model, providerName, provider);

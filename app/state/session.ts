@@ -10,6 +10,7 @@ import { PREFERENCE_PRESETS, type PreferencePresetName } from '../../workers/eng
 import { addressesOutsideCatalogue, type ForeignAddress } from '../../workers/backends/webllm/catalogue.ts';
 import { providerOrigin } from '../../workers/keys.ts';
 import type { LocalModelRequest } from '../../workers/models/localModels.ts';
+import type { GgufModelRequest } from '../../workers/models/ggufModels.ts';
 import { readConfigText } from '../worker/configImport.ts';
 import type { HumanChoice } from '../../workers/engine/humanOrchestrator.ts';
 import { compareActions } from './compareStore.ts';
@@ -365,6 +366,13 @@ export function loadLocalModel(model: LocalModelRequest, contextWindow: number):
   modelsActions.loadRequested(model.id);
   loadRequests.set(model.id, model);
   orchestrator().loadModel(model, contextWindow);
+}
+
+/** Loads a GGUF model with llama.cpp in its own model worker (the Models panel asked first for a
+ * download). */
+export function loadGgufModel(request: GgufModelRequest): void {
+  modelsActions.loadRequested(request.id);
+  orchestrator().loadGgufModel(request);
 }
 
 export function cancelLocalModelLoad(modelId: string): void {

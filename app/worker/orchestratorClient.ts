@@ -11,6 +11,7 @@ import type { HumanChoice, HumanTurn } from '../../workers/engine/humanOrchestra
 import type { HeldKey } from '../../workers/keys.ts';
 import type { EvalFromWorker, EvalRequest, EvalSuiteInput, FromWorker, ToModelWorker, ToWorker } from '../../workers/messages.ts';
 import type { LocalModelRequest, LocalModelsState } from '../../workers/models/localModels.ts';
+import type { GgufModelRequest } from '../../workers/models/ggufModels.ts';
 
 export interface OrchestratorHandlers {
   onEvents(events: RunEvent[]): void;
@@ -43,6 +44,8 @@ export interface OrchestratorClient {
   humanChoice(runId: string, turnId: string, choice: HumanChoice): void;
   stop(runId: string): void;
   loadModel(model: LocalModelRequest, contextWindow: number): void;
+  /** Loads a GGUF model with llama.cpp in a GGUF model worker (workers/models/gguf.worker.ts). */
+  loadGgufModel(request: GgufModelRequest): void;
   cancelLoad(modelId: string): void;
   unloadModel(modelId: string): void;
   checkModelCache(models: LocalModelRequest[]): void;
@@ -139,26 +142,40 @@ export function createOrchestratorClient(handlers: OrchestratorHandlers): Orches
 
   const send = (message: ToWorker, transfer: Transferable[] = []) => connect().postMessage(message, transfer);
 
+  /** Starts a model worker for a model and hands the orchestrator worker its port. */
+  const startModelWorker = (modelId: string, modelWorker: Worker, load: (port: MessagePort) => void) => {
+    modelWorkers.set(modelId, modelWorker);
+    // A model worker that fails (its script did not load, or it broke later) takes its model with
+    // it: unload covers both a load in progress and a loaded model, so no dead model stays "loaded".
+    modelWorker.onerror = (event) => {
+      event.preventDefault();
+      modelWorker.terminate();
+      modelWorkers.delete(modelId);
+      send({ type: 'unload_model', modelId });
+      handlers.onModelWorkerFailed(modelId, `The model worker failed: ${event.message || 'its script did not load'}.`);
+    };
+    const channel = new MessageChannel();
+    const connectMessage: ToModelWorker = { type: 'connect', port: channel.port1 };
+    modelWorker.postMessage(connectMessage, [channel.port1]);
+    load(channel.port2);
+  };
+
   const loadModel = (model: LocalModelRequest, contextWindow: number) => {
     if (modelWorkers.has(model.id)) return;
     const modelWorker = new Worker(new URL('../../workers/models/webllm.worker.ts', import.meta.url), {
       type: 'module',
       name: `web-llm ${model.id}`,
     });
-    modelWorkers.set(model.id, modelWorker);
-    // A model worker that fails (its script did not load, or it broke later) takes its model with
-    // it: unload covers both a load in progress and a loaded model, so no dead model stays "loaded".
-    modelWorker.onerror = (event) => {
-      event.preventDefault();
-      modelWorker.terminate();
-      modelWorkers.delete(model.id);
-      send({ type: 'unload_model', modelId: model.id });
-      handlers.onModelWorkerFailed(model.id, `The model worker failed: ${event.message || 'its script did not load'}.`);
-    };
-    const channel = new MessageChannel();
-    const connectMessage: ToModelWorker = { type: 'connect', port: channel.port1 };
-    modelWorker.postMessage(connectMessage, [channel.port1]);
-    send({ type: 'load_model', model, contextWindow, port: channel.port2 }, [channel.port2]);
+    startModelWorker(model.id, modelWorker, (port) => send({ type: 'load_model', model, contextWindow, port }, [port]));
+  };
+
+  const loadGgufModel = (request: GgufModelRequest) => {
+    if (modelWorkers.has(request.id)) return;
+    const modelWorker = new Worker(new URL('../../workers/models/gguf.worker.ts', import.meta.url), {
+      type: 'module',
+      name: `llama.cpp ${request.id}`,
+    });
+    startModelWorker(request.id, modelWorker, (port) => send({ type: 'load_gguf', request, port }, [port]));
   };
 
   return {
@@ -169,6 +186,7 @@ export function createOrchestratorClient(handlers: OrchestratorHandlers): Orches
     stop: (runId) => send({ type: 'stop', runId }),
     restart: (message) => lose(message),
     loadModel,
+    loadGgufModel,
     cancelLoad: (modelId) => send({ type: 'cancel_load', modelId }),
     unloadModel: (modelId) => send({ type: 'unload_model', modelId }),
     checkModelCache: (models) => send({ type: 'check_model_cache', models }),

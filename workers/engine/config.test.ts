@@ -184,7 +184,19 @@ describe('config', () => {
       expect(problems).toEqual([
         'providers.local.baseUrl: is not used by a webllm provider (its models run in the browser: no endpoint, no key)',
         'providers.local.apiKeyEnv: is not used by a webllm provider (its models run in the browser: no endpoint, no key)',
-        'providers.vllm.contextWindow: is only for a webllm provider',
+        'providers.vllm.contextWindow: is only for a provider of models in the browser (webllm, gguf)',
+      ]);
+    });
+
+    it('takes a gguf provider (llama.cpp in the tab) with a window and constrained calls, not custom weights or an endpoint', () => {
+      const gguf = { ...local, providers: { local: { kind: 'gguf', contextWindow: 8192, constrainToolCalls: true } } };
+      expect(parseConfig(gguf).providers.local).toMatchObject({ kind: 'gguf', contextWindow: 8192, constrainToolCalls: true });
+      expect(problemsOf({ ...gguf, providers: { local: { kind: 'gguf', baseUrl: 'http://localhost:8000/v1', models: {} } } })).toEqual([
+        'providers.local.baseUrl: is not used by a gguf provider (its models run in the browser: no endpoint, no key)',
+        'providers.local.models: is only for a webllm provider (a gguf provider runs the GGUF models loaded in Models in this browser)',
+      ]);
+      expect(problemsOf({ ...gguf, orchestrator: { provider: 'local', model: 'x' } })).toEqual([
+        'orchestrator.toolMode: a GGUF orchestrator needs toolMode "prompt" (the tools are rendered into its prompt and its calls read from its text)',
       ]);
     });
 

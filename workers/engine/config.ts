@@ -51,9 +51,11 @@ const customLocalModelSchema = z.strictObject({
 
 const providerSchema = z.strictObject({
   /** `webllm`: models run in this browser tab on WebGPU (web-llm); no endpoint, no key, $0.
+   * `gguf`: GGUF models run in this browser tab by llama.cpp (wllama), on WebGPU or the CPU; no
+   * endpoint, no key, $0.
    * `demo`: the scripted demo (workers/backends/demo/), scripts standing in for models: no
    * endpoint, no key, no download. */
-  kind: z.enum(['openai-compatible', 'anthropic', 'webllm', 'demo']),
+  kind: z.enum(['openai-compatible', 'anthropic', 'webllm', 'gguf', 'demo']),
   // http(s) only: without it "localhost:8000/v1" would pass, read as a URL whose scheme is "localhost".
   baseUrl: z
     .url({ protocol: /^https?$/, message: 'must be a full http(s) URL such as http://localhost:8000/v1' })
@@ -70,9 +72,10 @@ const providerSchema = z.strictObject({
   timeoutSeconds: z.number().positive().default(120),
   idleTimeoutSeconds: z.number().positive().default(60),
   maxRetries: z.number().int().min(0).max(10).default(3),
-  /** webllm: the context window (tokens) a run needs its local models loaded with, at least. */
+  /** webllm, gguf: the context window (tokens) a run needs its local models loaded with, at least. */
   contextWindow: z.number().int().min(512).max(40960).optional(),
-  /** webllm: constrain `<tool_call>` blocks to the offered tools and their schemas (xgrammar). */
+  /** webllm: constrain `<tool_call>` blocks to the offered tools and their schemas (xgrammar).
+   * gguf: constrain the whole reply to one call of an offered tool (a llama.cpp grammar). */
   constrainToolCalls: z.boolean().optional(),
   /** webllm: custom models by id (your converted Orchestrator-8B weights). */
   models: z.record(z.string().min(1), customLocalModelSchema).optional(),
@@ -80,6 +83,8 @@ const providerSchema = z.strictObject({
 
 const WEBLLM_ONLY_FIELDS = ['contextWindow', 'constrainToolCalls', 'models'] as const;
 const ENDPOINT_ONLY_FIELDS = ['baseUrl', 'apiKeyEnv'] as const;
+/** A gguf provider takes the local fields but `models` (its models are what the user loaded). */
+const GGUF_FOREIGN_FIELDS = [...ENDPOINT_ONLY_FIELDS, 'models'] as const;
 
 const modelPriceSchema = z.strictObject({
   inputPerM: z.number().nonnegative(),
@@ -248,7 +253,13 @@ export const configSchema = z
         ctx.addIssue({ code: 'custom', path: ['providers', name, 'baseUrl'], message: 'is required for an openai-compatible provider' });
       }
       const foreign =
-        provider.kind === 'demo' ? [...ENDPOINT_ONLY_FIELDS, ...WEBLLM_ONLY_FIELDS] : provider.kind === 'webllm' ? ENDPOINT_ONLY_FIELDS : WEBLLM_ONLY_FIELDS;
+        provider.kind === 'demo'
+          ? [...ENDPOINT_ONLY_FIELDS, ...WEBLLM_ONLY_FIELDS]
+          : provider.kind === 'webllm'
+            ? ENDPOINT_ONLY_FIELDS
+            : provider.kind === 'gguf'
+              ? GGUF_FOREIGN_FIELDS
+              : WEBLLM_ONLY_FIELDS;
       for (const field of foreign) {
         if (provider[field] === undefined) continue;
         ctx.addIssue({
@@ -259,7 +270,13 @@ export const configSchema = z
               ? 'is not used by the demo provider (its models are scripts: no endpoint, no key)'
               : provider.kind === 'webllm'
                 ? 'is not used by a webllm provider (its models run in the browser: no endpoint, no key)'
-                : 'is only for a webllm provider',
+                : provider.kind === 'gguf'
+                  ? field === 'models'
+                    ? 'is only for a webllm provider (a gguf provider runs the GGUF models loaded in Models in this browser)'
+                    : 'is not used by a gguf provider (its models run in the browser: no endpoint, no key)'
+                  : field === 'models'
+                    ? 'is only for a webllm provider'
+                    : 'is only for a provider of models in the browser (webllm, gguf)',
         });
       }
     }
@@ -307,6 +324,13 @@ export const configSchema = z
           code: 'custom',
           path: ['orchestrator', 'toolMode'],
           message: 'the scripted demo orchestrator needs toolMode "prompt" (it writes its calls as text, as a local Orchestrator-8B does)',
+        });
+      }
+      if (provider?.kind === 'gguf') {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['orchestrator', 'toolMode'],
+          message: 'a GGUF orchestrator needs toolMode "prompt" (the tools are rendered into its prompt and its calls read from its text)',
         });
       }
       if (provider?.kind === 'webllm') {

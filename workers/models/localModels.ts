@@ -23,6 +23,7 @@ import { createWebLlmModel, type WebLlmEngine } from '../backends/webllm/webllmM
 import { PROVIDER } from '../backends/webllm/webllmErrors.ts';
 import type { ChatModel } from '../engine/types.ts';
 import type { LocalChatModel } from '../prepareRun.ts';
+import type { GgufRuntime } from '../messages.ts';
 
 /** Which model to load: a catalogue id, or a custom id with where its converted weights are. */
 export interface LocalModelRequest {
@@ -37,6 +38,8 @@ export interface LoadedLocalModel {
   fromCache: boolean;
   /** How long the load took. */
   seconds: number;
+  /** A GGUF model (llama.cpp): where it runs, and why on the CPU when it does (ggufModels.ts). */
+  gguf?: GgufRuntime;
 }
 
 export interface LocalModelFailure {

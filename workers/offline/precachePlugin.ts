@@ -3,7 +3,8 @@
 // a hash of its content, and the files of public/ (the search corpus in generated/, the icon).
 // Left out: source maps, the test harness pages (e2e/harness/) and their scripts, and web-llm's
 // chunks (12 MB that only a browser with WebGPU and a downloaded model needs: the service worker
-// keeps them once they are used). The dev server (`npm start`) registers no service worker.
+// keeps them once they are used), and llama.cpp's (wllama's 10 MB .wasm and the GGUF model
+// worker that holds its glue: only a GGUF model needs them). The dev server (`npm start`) registers no service worker.
 
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -18,6 +19,8 @@ export const SERVICE_WORKER_FILE = 'sw.js';
 const PLACEHOLDER = /(["'`])__OFFLINE_PRECACHE_MANIFEST__\1/;
 /** A string only web-llm's bundles hold (the name of its model cache). */
 const WEBLLM_MARK = 'webllm/model';
+/** A string only wllama's bundle holds (the name of llama.cpp's .wasm in its path table). */
+const WLLAMA_MARK = '"wllama.wasm" is missing';
 
 export interface BuiltFile {
   fileName: string;
@@ -31,6 +34,8 @@ export function isPrecached(file: BuiltFile): boolean {
   if (file.fileName === SERVICE_WORKER_FILE || file.fileName.endsWith('.map')) return false;
   if (file.fileName.startsWith('e2e/') || file.name?.startsWith('harness-')) return false;
   if (file.fileName.endsWith('.js') && textOf(file.content).includes(WEBLLM_MARK)) return false;
+  if (/(^|\/)wllama-[^/]*\.wasm$/.test(file.fileName)) return false;
+  if (file.fileName.endsWith('.js') && textOf(file.content).includes(WLLAMA_MARK)) return false;
   return true;
 }
 

@@ -46,6 +46,6 @@ describe('figures', () => {
     expect(describeLocalModels(assessWebGpu(swiftShader), QWEN3_MODELS)).toEqual([
       '4 of 8 models in the catalogue can run here (the q4f32 ones: this GPU has no shader-f16), as the orchestrator or as $0 experts: no API key needed. Load one in Models in this browser.',
     ]);
-    expect(describeLocalModels(assessWebGpu({ kind: 'no-adapter' }), QWEN3_MODELS)[0]).toMatch(/^Local models cannot run in this browser. Remote models still can: .*Setup/);
+    expect(describeLocalModels(assessWebGpu({ kind: 'no-adapter' }), QWEN3_MODELS)[0]).toMatch(/^web-llm’s models cannot run in this browser \(they need WebGPU\)\. GGUF models can, on the CPU with llama\.cpp: .* Remote models still can: .*Setup/);
   });
 });

@@ -61,7 +61,7 @@ export function describeProgress(progress: LoadProgress | null): string {
 export function describeLocalModels(report: WebGpuReport, models: readonly LocalModel[]): string[] {
   if (!report.usable) {
     return [
-      'Local models cannot run in this browser. Remote models still can: set an OpenAI-compatible or Anthropic endpoint in Setup, or import a config.',
+      'web-llm’s models cannot run in this browser (they need WebGPU). GGUF models can, on the CPU with llama.cpp: load one under “GGUF models (llama.cpp)” in Models in this browser. Remote models still can: set an OpenAI-compatible or Anthropic endpoint in Setup, or import a config.',
       'For a demo with no model and no key, press “Try the demo” on the first screen.',
     ];
   }

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
   addressesOutsideCatalogue,
   customOrchestrator8bRecord,
@@ -8,7 +8,16 @@ import {
 import { describeStorage } from '../../../workers/backends/webllm/modelCache.ts';
 import type { LocalModelRequest } from '../../../workers/models/localModels.ts';
 import { modelsActions, useModelsStore, type ModelsState } from '../../state/modelsStore.ts';
-import { checkModelCache, loadLocalModel, refreshStorageEstimate } from '../../state/session.ts';
+import {
+  cancelLocalModelLoad,
+  checkModelCache,
+  loadGgufModel,
+  loadLocalModel,
+  refreshStorageEstimate,
+  unloadLocalModel,
+} from '../../state/session.ts';
+import { formatBytes } from '../../format.ts';
+import { LoadBar } from './LoadBar.tsx';
 import { setupActions, useSetupStore } from '../../state/setupStore.ts';
 import { CapabilityReport } from './CapabilityReport.tsx';
 import { ConfirmDownload, type PendingDownload } from './ConfirmDownload.tsx';
@@ -18,6 +27,9 @@ import { ModelRow } from './ModelRow.tsx';
 import { useCapability } from './useCapability.ts';
 import { useWhenVisible } from './useWhenVisible.ts';
 import './Models.css';
+
+// llama.cpp's section loads when the panel is first on screen, never with the first screen.
+const GgufModels = lazy(() => import('./GgufModels.tsx').then(({ GgufModels }) => ({ default: GgufModels })));
 
 const PREBUILT: Array<{ model: LocalModel; request: LocalModelRequest }> = QWEN3_MODELS.map((model) => ({ model, request: { id: model.id } }));
 
@@ -44,6 +56,9 @@ export function ModelsPanel() {
   const usable = capability?.report.usable === true;
   const storage = useModelsStore((state) => state.storage);
   const cacheProblem = useModelsStore((state) => state.cacheProblem);
+  const loaded = useModelsStore((state) => state.loaded);
+  const loading = useModelsStore((state) => state.loading);
+  const failures = useModelsStore((state) => state.failures);
   const custom = useModelsStore((state) => state.custom);
   const entry = useMemo(() => customEntry(custom), [custom]);
   const [pending, setPending] = useState<PendingDownload | null>(null);
@@ -104,6 +119,20 @@ export function ModelsPanel() {
             ) : null}
           </ul>
         </>
+      ) : null}
+      {visible ? (
+        <Suspense fallback={null}>
+          <GgufModels
+            loaded={loaded}
+            loading={loading}
+            failures={failures}
+            onLoad={loadGgufModel}
+            onCancel={cancelLocalModelLoad}
+            onUnload={unloadLocalModel}
+            formatBytes={formatBytes}
+            LoadBar={LoadBar}
+          />
+        </Suspense>
       ) : null}
       <ConfirmDownload
         pending={pending}

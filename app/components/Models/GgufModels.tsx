@@ -1,0 +1,179 @@
+import { useState, type ComponentType } from 'react';
+import type { LoadProgress } from '../../../workers/backends/webllm/loadProgress.ts';
+import {
+  GGUF_CATALOGUE,
+  ggufDownloadUrl,
+  ggufMemoryBytes,
+  ggufUrlFromInput,
+  needsSplit,
+} from '../../../workers/backends/gguf/catalogue.ts';
+import type { GgufSource } from '../../../workers/messages.ts';
+import type { GgufModelRequest } from '../../../workers/models/ggufModels.ts';
+import type { LoadedLocalModel } from '../../../workers/models/localModels.ts';
+import type { ModelFailure } from '../../state/modelsStore.ts';
+
+// GGUF models through llama.cpp (wllama): on WebGPU when the adapter allows, else on the CPU, so
+// this section shows whatever the capability check says. Loaded with the Models panel when it is
+// first on screen (index.tsx), never with the first screen. What it needs from the first screen's
+// modules (the store's state, the session's actions, the bar, the byte formatter) comes in props:
+// importing them here would make the bundler split them out of the first chunk, which costs bytes.
+
+export interface GgufModelsProps {
+  loaded: LoadedLocalModel[];
+  loading: Record<string, LoadProgress | null>;
+  failures: Record<string, ModelFailure>;
+  onLoad(request: GgufModelRequest): void;
+  onCancel(modelId: string): void;
+  onUnload(modelId: string): void;
+  formatBytes(bytes: number): string;
+  LoadBar: ComponentType<{ label: string; progress: LoadProgress | null }>;
+}
+
+type Pending = { request: GgufModelRequest; bytes: number | null; host: string };
+
+const isolated = typeof crossOriginIsolated === 'boolean' && crossOriginIsolated;
+/** Threads for llama.cpp: only a cross-origin isolated page can share memory with them. */
+const THREADS = isolated ? Math.max(1, Math.min(4, navigator.hardwareConcurrency || 1)) : 1;
+
+function idFromUrl(url: string): string {
+  return decodeURIComponent(new URL(url).pathname.split('/').pop() ?? url);
+}
+
+export function GgufModels({ loaded, loading, failures, onLoad, onCancel, onUnload, formatBytes, LoadBar }: GgufModelsProps) {
+  const [input, setInput] = useState('');
+  const [catalogueId, setCatalogueId] = useState(GGUF_CATALOGUE[0]!.id);
+  const [contextWindow, setContextWindow] = useState(8192);
+  const [webgpu, setWebgpu] = useState(true);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [pending, setPending] = useState<Pending | null>(null);
+  const [lastId, setLastId] = useState<string | null>(null);
+
+  const request = (id: string, label: string, source: GgufSource): GgufModelRequest => ({
+    id,
+    label,
+    source,
+    contextWindow,
+    threads: THREADS,
+    gpuLayers: webgpu ? 999 : 0,
+  });
+  const start = (next: GgufModelRequest) => {
+    setPending(null);
+    setLastId(next.id);
+    onLoad(next);
+  };
+  const askCatalogue = () => {
+    const entry = GGUF_CATALOGUE.find((candidate) => candidate.id === catalogueId)!;
+    const url = ggufDownloadUrl(entry);
+    setPending({ request: request(entry.id, entry.label, { kind: 'url', url }), bytes: entry.approxBytes, host: new URL(url).host });
+  };
+  const askUrl = () => {
+    try {
+      const url = ggufUrlFromInput(input);
+      setProblem(null);
+      const id = idFromUrl(url);
+      setPending({ request: request(id, id, { kind: 'url', url }), bytes: null, host: new URL(url).host });
+    } catch (error) {
+      setProblem((error as Error).message);
+    }
+  };
+
+  const ggufLoaded = loaded.filter((model) => model.gguf);
+  const chosen = GGUF_CATALOGUE.find((entry) => entry.id === catalogueId)!;
+  const failure = lastId ? failures[lastId] : undefined;
+
+  return (
+    <section className="gguf-models" aria-labelledby="gguf-heading">
+      <h3 id="gguf-heading">GGUF models (llama.cpp)</h3>
+      <p className="muted">
+        Any GGUF file, run by llama.cpp in this tab: on WebGPU when this browser’s adapter allows, otherwise on the CPU (slower, but
+        it works without WebGPU). {isolated ? `Up to ${THREADS} threads: the page is cross-origin isolated.` : 'One thread: the page is not cross-origin isolated, so llama.cpp cannot share memory with more.'}
+      </p>
+      <div className="gguf-controls">
+        <label>
+          Context window (tokens){' '}
+          <input type="number" min={512} max={40960} step={512} value={contextWindow} onChange={(event) => setContextWindow(Number(event.target.value) || 4096)} />
+        </label>
+        <label>
+          <input type="checkbox" checked={webgpu} onChange={(event) => setWebgpu(event.target.checked)} /> Offload layers to WebGPU when possible
+        </label>
+      </div>
+      <div className="gguf-controls">
+        <label>
+          Catalogue{' '}
+          <select value={catalogueId} onChange={(event) => setCatalogueId(event.target.value)}>
+            {GGUF_CATALOGUE.map((entry) => (
+              <option key={entry.id} value={entry.id}>
+                {entry.label} · about {formatBytes(entry.approxBytes)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" onClick={askCatalogue}>
+          Load from the catalogue
+        </button>
+      </div>
+      <p className="muted">
+        {chosen.repo} · {chosen.file} · licence: {chosen.licence} · needs about {formatBytes(ggufMemoryBytes(chosen, contextWindow))} at this window
+        {needsSplit(chosen.approxBytes) ? ' · over 2 GB: llama.cpp in the browser needs it split first (see the guide)' : ''} · not tried by this project.
+      </p>
+      <div className="gguf-controls">
+        <label>
+          URL or Hugging Face owner/repo/file.gguf{' '}
+          <input type="text" value={input} onChange={(event) => setInput(event.target.value)} placeholder="https://…/model.gguf" />
+        </label>
+        <button type="button" onClick={askUrl} disabled={input.trim() === ''}>
+          Load from this address
+        </button>
+        <label className="gguf-file">
+          Or a file on this computer (nothing is downloaded){' '}
+          <input
+            type="file"
+            accept=".gguf"
+            onChange={(event) => {
+              const file = event.target.files?.[0];
+              event.target.value = '';
+              if (file) start(request(file.name, file.name, { kind: 'file', file, name: file.name }));
+            }}
+          />
+        </label>
+      </div>
+      {problem ? <p className="model-warning" role="alert">{problem}</p> : null}
+      {pending ? (
+        <div className="gguf-confirm" role="dialog" aria-label="Confirm the download">
+          <p>
+            Download {pending.request.label} ({pending.bytes === null ? 'size unknown until the download starts' : `about ${formatBytes(pending.bytes)}`}) from{' '}
+            {pending.host}? It is kept in this browser afterwards.
+          </p>
+          <button type="button" onClick={() => start(pending.request)}>
+            Download and load
+          </button>{' '}
+          <button type="button" onClick={() => setPending(null)}>
+            Cancel
+          </button>
+        </div>
+      ) : null}
+      {Object.entries(loading)
+        .filter(([id]) => id === lastId)
+        .map(([id, progress]) => (
+          <div key={id}>
+            <LoadBar label={id} progress={progress} />
+            <button type="button" onClick={() => onCancel(id)}>
+              Cancel loading {id}
+            </button>
+          </div>
+        ))}
+      {failure ? <p className="model-warning" role="alert">{failure.message}</p> : null}
+      <ul className="gguf-loaded" aria-label="GGUF models loaded">
+        {ggufLoaded.map((model) => (
+          <li key={model.id}>
+            <strong>{model.label}</strong> · {model.contextWindow.toLocaleString('en-US')} tokens · {model.gguf!.threads} thread{model.gguf!.threads === 1 ? '' : 's'} ·{' '}
+            {model.gguf!.webgpu ? 'on WebGPU' : (model.gguf!.cpuReason ?? 'on the CPU')} · use it as model “{model.id}” of a gguf provider{' '}
+            <button type="button" onClick={() => onUnload(model.id)}>
+              Unload
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,211 @@
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { startStaticSite, type StaticSite } from './fixtures/staticSite.ts';
+import { writeTinyGguf } from './fixtures/tinyGguf.ts';
+import { openSideTab } from './support/playground.ts';
+import { expect, test } from './support/test.ts';
+
+// Real inference in Chromium: a tiny Qwen3 GGUF with random weights, written for this test,
+// loaded by llama.cpp (wllama) in the GGUF model worker of the production build, and driven
+// through the ChatModel and a whole run of the engine (e2e/harness/gguf.ts). The grammar that
+// constrains the reply to one call of an offered tool is what makes random weights call tools.
+
+test.describe.configure({ timeout: 180_000 });
+
+const HARNESS = '/e2e/harness/gguf.html';
+const CONTEXT = 8192;
+
+let folder: string;
+let site: StaticSite;
+let modelUrl: string;
+let modelBytes: number;
+
+test.beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), 'tiny-gguf-'));
+  modelBytes = (await stat(await writeTinyGguf(folder))).size;
+  // Another origin, as a model host is: the model worker's fetch is a CORS request, which the
+  // page's cross-origin isolation (require-corp) lets through when the host allows it.
+  site = await startStaticSite(folder, { headers: { 'access-control-allow-origin': '*' } });
+  modelUrl = `${site.url}/tiny-qwen3.gguf`;
+});
+
+test.afterAll(async () => {
+  await site?.close();
+  if (folder) await rm(folder, { recursive: true, force: true });
+});
+
+async function openHarness(page: Page): Promise<void> {
+  await page.goto(HARNESS);
+  await page.waitForFunction(() => 'ggufHarness' in window);
+}
+
+const ROUTER_SYSTEM = [
+  'You route questions.',
+  '',
+  '# Tools',
+  '',
+  'You may call one or more functions to assist with the user query.',
+  '',
+  'You are provided with function signatures within <tools></tools> XML tags:',
+  '<tools>',
+  JSON.stringify({
+    type: 'function',
+    function: {
+      name: 'lookup',
+      description: 'Look a city up.',
+      parameters: { type: 'object', properties: { city: { type: 'string', enum: ['Paris', 'Lima'] }, days: { type: 'integer' } }, required: ['city', 'days'] },
+    },
+  }),
+  '</tools>',
+].join('\n');
+
+test('loads on the CPU and streams a constrained tool call with usage, timings and a working abort', async ({ page }) => {
+  await openHarness(page);
+  expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+  const loaded = await page.evaluate(
+    ([url, contextWindow]) => window.ggufHarness.load({ url, contextWindow, threads: 1, gpuLayers: 0 }),
+    [modelUrl, CONTEXT] as const,
+  );
+  expect(loaded.runtime).toMatchObject({ contextWindow: CONTEXT, threads: 1, webgpu: false, fromCache: false });
+  expect(loaded.progress).toBeGreaterThan(0);
+
+  const request = { messages: [{ role: 'system' as const, content: ROUTER_SYSTEM }, { role: 'user' as const, content: 'Weather in Lima?' }], maxTokens: 120, temperature: 1 };
+  const first = await page.evaluate((body) => window.ggufHarness.complete(body, { constrain: true }), request);
+  expect(first.error).toBeUndefined();
+  const completion = first.completion!;
+  // Real tokens, streamed one by one, and the call the grammar allows.
+  expect(first.deltas.length).toBeGreaterThan(5);
+  expect(first.deltas.join('')).toBe(completion.content);
+  expect(completion.content).toMatch(/^<tool_call>\n\{"name": "lookup", "arguments": \{"city": "(Paris|Lima)", "days": -?\d+\}\}\n<\/tool_call>$/);
+  expect(completion.finishReason).toBe('stop');
+  expect(completion.usage!.promptTokens).toBeGreaterThan(100);
+  // Every token a delta, plus the end-of-turn token, which has no text.
+  expect(completion.usage!.completionTokens - first.deltas.length).toBeGreaterThanOrEqual(0);
+  expect(completion.usage!.completionTokens - first.deltas.length).toBeLessThanOrEqual(1);
+  expect(completion.usage!.decodeTokensPerSecond).toBeGreaterThan(0);
+  expect(completion.timeToFirstTokenMs).toBeGreaterThan(0);
+  expect(completion.timings!.totalMs).toBeGreaterThan(0);
+
+  // The same prompt again: llama.cpp keeps the KV cache of the last turn and prefills only the rest.
+  const second = await page.evaluate((body) => window.ggufHarness.complete(body, { constrain: true }), request);
+  expect(second.completion!.usage!.cachedPromptTokens).toBeGreaterThan(100);
+
+  // Unconstrained and long, aborted after three deltas: the call rejects as aborted, at once.
+  const aborted = await page.evaluate(
+    (body) => window.ggufHarness.complete({ ...body, maxTokens: 2000 }, { constrain: false, abortAfterDeltas: 3 }),
+    { ...request, messages: [{ role: 'user' as const, content: 'Talk.' }] },
+  );
+  expect(aborted.error).toMatch(/^\[aborted\]/);
+  expect(aborted.deltas.length).toBeGreaterThanOrEqual(3);
+  expect(aborted.deltas.length).toBeLessThan(50);
+  // The model is free again after the abort.
+  const after = await page.evaluate((body) => window.ggufHarness.complete(body, { constrain: true }), request);
+  expect(after.completion?.finishReason).toBe('stop');
+});
+
+const PAPER_CONFIG = {
+  protocol: 'paper',
+  providers: { tab: { kind: 'gguf', contextWindow: CONTEXT, constrainToolCalls: true } },
+  orchestrator: { provider: 'tab', model: 'tiny-qwen3', toolMode: 'prompt', maxTokens: 400, temperature: 1 },
+  experts: {
+    'search-1': { tool: 'search', provider: 'tab', model: 'tiny-qwen3', description: 'writes queries.', maxTokens: 24 },
+    'reasoner-1': { tool: 'enhance_reasoning', provider: 'tab', model: 'tiny-qwen3', description: 'writes Python.', maxTokens: 24 },
+    'answer-1': { tool: 'answer', provider: 'tab', model: 'tiny-qwen3', description: 'answers.', maxTokens: 24 },
+    'answer-2': { tool: 'answer', provider: 'tab', model: 'tiny-qwen3', description: 'answers well.', maxTokens: 24 },
+  },
+  paper: { contextTokens: 1500, documentChars: 200, codeContextTokens: 500 },
+  limits: { maxTurns: 3 },
+};
+
+test('a whole paper-protocol run in the app\'s orchestrator worker with the tiny model as orchestrator and experts: real calls, $0, tokens counted', async ({ page }) => {
+  await openHarness(page);
+  const { events, deltas, progress, models } = await page.evaluate(
+    ([config, url, contextWindow]) =>
+      window.ggufHarness.run(config, 'What is the capital of Peru?', { id: 'tiny-qwen3', label: 'Tiny Qwen3 (random weights)', url, contextWindow, threads: 1, gpuLayers: 0 }),
+    [PAPER_CONFIG, modelUrl, CONTEXT] as const,
+  );
+  // Loaded through the app's orchestrator worker: one progress bar, then the model in the list
+  // the page shows, saying where it runs.
+  expect(progress.length).toBeGreaterThan(0);
+  expect(progress.at(-1)).toMatchObject({ phase: 'downloading', bytesLoaded: modelBytes });
+  expect(models?.loaded).toEqual([
+    expect.objectContaining({ id: 'tiny-qwen3', label: 'Tiny Qwen3 (random weights)', contextWindow: CONTEXT, gguf: expect.objectContaining({ threads: 1, webgpu: false }) }),
+  ]);
+  const finished = events.find((event) => event.type === 'run_finished');
+  expect(finished, JSON.stringify(events.filter((event) => event.type === 'error'))).toBeDefined();
+  if (finished?.type !== 'run_finished') return;
+  const errors = JSON.stringify(events.filter((event) => event.type === 'error' || (event.type === 'tool_result' && !event.ok)));
+  expect(['answered', 'max_turns'], errors).toContain(finished.stopReason);
+  expect(deltas).toBeGreaterThan(10);
+  // Every orchestrator turn made a valid call with an alias that exists: the grammar held.
+  const calls = events.flatMap((event) => (event.type === 'tool_call' ? [event] : []));
+  expect(calls.length).toBeGreaterThan(0);
+  for (const call of calls) expect(Object.keys(PAPER_CONFIG.experts)).toContain(call.arguments.model);
+  expect(events.filter((event) => event.type === 'model_output' && event.rejected.length > 0), errors).toEqual([]);
+  // Local models cost nothing, and their tokens are counted as llama.cpp reported them.
+  const usage = events.flatMap((event) => (event.type === 'usage' && (event.entry.kind === 'orchestrator' || event.entry.kind === 'expert') ? [event.entry] : []));
+  expect(usage.length).toBeGreaterThan(1);
+  for (const entry of usage) {
+    expect(entry.usd).toBe(0);
+    expect(entry.usage!.promptTokens).toBeGreaterThan(0);
+  }
+  expect(finished.totals.costUsd).toBe(0);
+});
+
+test('runs multi-threaded: the page is cross-origin isolated, so llama.cpp gets its threads', async ({ page }) => {
+  await openHarness(page);
+  const loaded = await page.evaluate(([url, contextWindow]) => window.ggufHarness.load({ url, contextWindow, threads: 2, gpuLayers: 0 }), [modelUrl, CONTEXT] as const);
+  expect(loaded.runtime.threads).toBe(2);
+  // Eight tokens only: two threads on a busy two-core machine decode slower than one.
+  const short = await page.evaluate(() => window.ggufHarness.complete({ messages: [{ role: 'user', content: 'Hi' }], maxTokens: 8 }, { constrain: false }));
+  expect(short.completion?.usage?.completionTokens).toBe(8);
+  expect(short.deltas.join('')).toBe(short.completion?.content);
+});
+
+// chromium-webgpu runs with --enable-unsafe-webgpu (SwiftShader, a software adapter without
+// shader-f16 on this machine). llama.cpp's WebGPU backend either takes the adapter, or the model
+// worker says plainly why not and runs the model on the CPU: both end in a working model.
+test('@webgpu offloads to the WebGPU adapter, or says why not and runs on the CPU', async ({ page }, testInfo) => {
+  await openHarness(page);
+  const loaded = await page.evaluate(([url, contextWindow]) => window.ggufHarness.load({ url, contextWindow, threads: 1, gpuLayers: 99 }), [modelUrl, CONTEXT] as const);
+  testInfo.annotations.push({ type: 'webgpu', description: loaded.runtime.webgpu ? 'llama.cpp offloaded layers to WebGPU' : `CPU: ${loaded.runtime.cpuReason}` });
+  const adapter = await page.evaluate(async () => {
+    const found = await (navigator as Navigator & { gpu?: { requestAdapter(): Promise<{ features: Set<string> } | null> } }).gpu?.requestAdapter();
+    return found ? { f16: found.features.has('shader-f16') } : null;
+  });
+  if (!adapter) expect(loaded.runtime.cpuReason).toBe('This browser offers no WebGPU adapter: llama.cpp runs on the CPU.');
+  else if (!adapter.f16) {
+    expect(loaded.runtime).toMatchObject({
+      webgpu: false,
+      cpuReason: "This GPU's WebGPU adapter lacks shader-f16, which llama.cpp's WebGPU backend needs: it runs on the CPU.",
+    });
+  } else if (loaded.runtime.webgpu) expect(loaded.runtime.cpuReason).toBeUndefined();
+  else expect(loaded.runtime.cpuReason).toMatch(/WebGPU.*: it runs on the CPU\.$/);
+  const reply = await page.evaluate(
+    (system) => window.ggufHarness.complete({ messages: [{ role: 'system', content: system }, { role: 'user', content: 'Weather in Paris?' }], maxTokens: 120 }, { constrain: true }),
+    ROUTER_SYSTEM,
+  );
+  expect(reply.completion?.content).toMatch(/^<tool_call>\n\{"name": "lookup", "arguments": \{"city": "(Paris|Lima)", "days": -?\d+\}\}\n<\/tool_call>$/);
+});
+
+test('the Models panel loads a GGUF model from an address after asking, says where it runs, and unloads it', async ({ page, consoleErrors }) => {
+  await page.goto('/');
+  await openSideTab(page, 'Models');
+  const section = page.locator('section.gguf-models');
+  await section.getByLabel(/URL or Hugging Face/).fill(modelUrl);
+  await section.getByRole('button', { name: 'Load from this address' }).click();
+  const confirm = section.getByRole('dialog', { name: 'Confirm the download' });
+  await expect(confirm).toContainText(`Download tiny-qwen3.gguf (size unknown until the download starts) from ${new URL(modelUrl).host}?`);
+  await confirm.getByRole('button', { name: 'Download and load' }).click();
+  const loaded = section.getByRole('list', { name: 'GGUF models loaded' }).getByRole('listitem');
+  // Headless Chromium without --enable-unsafe-webgpu offers no adapter: llama.cpp runs on the CPU and says so.
+  await expect(loaded).toHaveText(
+    /^tiny-qwen3\.gguf · 8,192 tokens · \d+ threads? · This browser offers no WebGPU adapter: llama\.cpp runs on the CPU\. · use it as model “tiny-qwen3\.gguf” of a gguf provider Unload$/,
+    { timeout: 60_000 },
+  );
+  await loaded.getByRole('button', { name: 'Unload' }).click();
+  await expect(loaded).toHaveCount(0);
+  expect(consoleErrors).toEqual([]);
+});

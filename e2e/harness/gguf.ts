@@ -1,0 +1,111 @@
+// Harness of the GGUF path. `load` and `complete` drive the real GGUF model worker (llama.cpp
+// through wllama) with the ChatModel on this page; `run` goes through the app's own orchestrator
+// worker and its client (the page starts the model worker, the orchestrator worker loads the
+// model and runs a config with a `gguf` provider), as the playground will once it has its panel.
+import { createGgufModel } from '../../workers/backends/gguf/ggufModel.ts';
+import type { RunEvent } from '../../workers/engine/events.ts';
+import type { ChatCompletion, ChatDelta, ChatRequest } from '../../workers/engine/types.ts';
+import type { GgufRuntime } from '../../workers/messages.ts';
+import { connectGgufEngine, type GgufLoadRequest, type GgufPortEngine } from '../../workers/models/ggufEngine.ts';
+import { createOrchestratorClient } from '../../app/worker/orchestratorClient.ts';
+import type { LoadProgress } from '../../workers/backends/webllm/loadProgress.ts';
+import type { GgufModelRequest } from '../../workers/models/ggufModels.ts';
+import type { LocalModelsState } from '../../workers/models/localModels.ts';
+
+export interface GgufHarnessRun {
+  events: RunEvent[];
+  deltas: number;
+  progress: LoadProgress[];
+  /** The model list the page was last told, with the GGUF model's runtime. */
+  models: LocalModelsState | undefined;
+}
+
+export interface GgufHarness {
+  load(request: Omit<GgufLoadRequest, 'source'> & { url: string }): Promise<{ runtime: GgufRuntime; progress: number }>;
+  /** One call of the ChatModel; `abortAfterDeltas` aborts it after that many deltas. */
+  complete(request: Omit<ChatRequest, 'signal'>, options: { constrain: boolean; abortAfterDeltas?: number }): Promise<{ completion?: ChatCompletion; deltas: string[]; error?: string }>;
+  /** Loads through the app's orchestrator worker, then runs the config there. */
+  run(config: unknown, task: string, load: Omit<GgufModelRequest, 'source'> & { url: string }): Promise<GgufHarnessRun>;
+}
+
+declare global {
+  interface Window {
+    ggufHarness: GgufHarness;
+  }
+}
+
+const MODEL_ID = 'tiny-qwen3';
+let engine: GgufPortEngine | undefined;
+
+window.ggufHarness = {
+  async load({ url, ...request }) {
+    const worker = new Worker(new URL('../../workers/models/gguf.worker.ts', import.meta.url), { type: 'module', name: 'gguf model' });
+    const channel = new MessageChannel();
+    worker.postMessage({ type: 'connect', port: channel.port2 }, [channel.port2]);
+    engine = connectGgufEngine(channel.port1, MODEL_ID);
+    let progress = 0;
+    const runtime = await engine.load({ ...request, source: { kind: 'url', url } }, () => progress++);
+    return { runtime, progress };
+  },
+
+  async complete(request, { constrain, abortAfterDeltas }) {
+    if (!engine) throw new Error('load first');
+    const model = createGgufModel({ engine, modelId: MODEL_ID, constrainToolCalls: constrain });
+    const controller = new AbortController();
+    const deltas: string[] = [];
+    const onDelta = (delta: ChatDelta) => {
+      if (delta.type !== 'content') return;
+      deltas.push(delta.text);
+      if (abortAfterDeltas !== undefined && deltas.length >= abortAfterDeltas) controller.abort();
+    };
+    try {
+      const completion = await model.complete({ ...request, signal: controller.signal }, onDelta);
+      return { completion, deltas };
+    } catch (error) {
+      return { deltas, error: `[${(error as { code?: string }).code ?? 'unknown'}] ${(error as Error).message}` };
+    }
+  },
+
+  run(config, task, load) {
+    // The app's own orchestrator worker and its client: the page starts the GGUF model worker,
+    // the orchestrator worker loads the model through it and runs the config with it.
+    return new Promise<GgufHarnessRun>((resolve, reject) => {
+      const events: RunEvent[] = [];
+      const progress: LoadProgress[] = [];
+      let deltas = 0;
+      let started = false;
+      const runId = 'gguf-run';
+      const client = createOrchestratorClient({
+        onEvents(batch) {
+          for (const event of batch) {
+            if (event.type === 'content_delta' || event.type === 'reasoning_delta') deltas++;
+            else events.push(event);
+            if (event.type === 'run_finished') resolve({ events, deltas, progress, models: lastState });
+          }
+        },
+        onHumanTurn: () => reject(new Error('no manual run here')),
+        onRejected: (_id, problems) => reject(new Error(problems.join('; '))),
+        onKeys: () => undefined,
+        onEval: () => undefined,
+        onRunFailed: (_id, message) => reject(new Error(message)),
+        onWorkerLost: (message) => reject(new Error(message)),
+        onModelProgress: (_id, report) => progress.push(report),
+        onModelState(state) {
+          lastState = state;
+          if (state.failure) reject(new Error(`${state.failure.code}: ${state.failure.message}`));
+          if (!started && state.loaded.some((model) => model.id === load.id)) {
+            started = true;
+            client.start(runId, config, task);
+          }
+        },
+        onModelCache: () => undefined,
+        onModelWorkerFailed: (_id, message) => reject(new Error(message)),
+      });
+      let lastState: LocalModelsState | undefined;
+      client.loadGgufModel({ ...load, source: { kind: 'url', url: load.url } });
+    });
+  },
+};
+
+const status = document.getElementById('status');
+if (status) status.textContent = 'ready';

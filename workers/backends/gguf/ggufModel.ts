@@ -1,0 +1,176 @@
+// A ChatModel over llama.cpp in this tab (wllama: llama.cpp compiled to WebAssembly, with
+// llama-server's request handling inside), for GGUF models. The engine is the model worker's
+// port (workers/models/ggufEngine.ts); this file only shapes requests and reads the stream.
+//
+// As for web-llm: tools are rendered into the system prompt by the engine (toolMode "prompt") and
+// calls come back as `<tool_call>` text, parsed by our tolerant Qwen3 parser; the GGUF's own chat
+// template (Jinja, read from its metadata by llama.cpp) lays the turns out. `reasoning_format`
+// "none" at load keeps `<think>` in the text, as the parser expects. Optionally a grammar
+// (toolCallGrammar.ts) constrains the reply to one call of an offered tool.
+
+import type { ChatCompletionChunk, ChatCompletionMessage, ChatCompletionParams, ResultTimings } from '@wllama/wllama';
+import { BackendError } from '../../engine/errors.ts';
+import type { ChatCompletion, ChatDelta, ChatMessage, ChatModel, ChatRequest, EngineTimings, FinishReason, ToolSchema, Usage } from '../../engine/types.ts';
+import { ABORTED, raceAbort } from '../../engine/abort.ts';
+import { toolsFromSystemPrompt } from '../webllm/toolCallConstraint.ts';
+import { toPromptMessages, wrapToolResponse } from '../../engine/qwen3/render.ts';
+import { toolCallGrammar } from './toolCallGrammar.ts';
+
+export const GGUF_PROVIDER = 'gguf';
+
+/** A chat request as it crosses to the model worker: wllama's parameters, minus the signal. */
+export type GgufChatBody = Omit<ChatCompletionParams, 'abortSignal' | 'stream'>;
+export type GgufChunk = ChatCompletionChunk;
+
+/** What the ChatModel needs from the model worker. `chat` resolves when the stream ends and
+ * rejects with a BackendError (aborted: code `aborted`). */
+export interface GgufEngine {
+  chat(body: GgufChatBody, onChunk: (chunk: GgufChunk) => void, signal?: AbortSignal): Promise<void>;
+}
+
+export interface GgufModelOptions {
+  engine: GgufEngine;
+  modelId: string;
+  label?: string;
+  /** Constrain the reply to one call of an offered tool (a GBNF grammar). */
+  constrainToolCalls?: boolean;
+}
+
+export function ggufAbortedError(modelId: string): BackendError {
+  return new BackendError({ code: 'aborted', provider: GGUF_PROVIDER, retryable: false, message: `The call to ${modelId} was cancelled.` });
+}
+
+export function createGgufModel(options: GgufModelOptions): ChatModel {
+  return {
+    model: options.modelId,
+    label: options.label ?? `${GGUF_PROVIDER}:${options.modelId}`,
+    supportsServerTools: false,
+    complete: (request, onDelta) => complete(options, request, onDelta),
+  };
+}
+
+/** The conversation as web-llm gets it (qwen3/render.ts): tool results as user turns wrapped in
+ * `<tool_response>`, which is what Qwen3's template writes for a tool turn. */
+function toTemplateMessages(messages: ChatMessage[], tools: ToolSchema[]): ChatCompletionMessage[] {
+  return toPromptMessages(messages, tools).map((message): ChatCompletionMessage => {
+    switch (message.role) {
+      case 'system':
+      case 'user':
+      case 'assistant':
+        return { role: message.role, content: message.content };
+      case 'tool':
+        return { role: 'user', content: wrapToolResponse(message.content) };
+    }
+  });
+}
+
+export function buildGgufBody(options: Pick<GgufModelOptions, 'constrainToolCalls'>, request: ChatRequest): GgufChatBody {
+  const tools = request.tools ?? [];
+  const body: GgufChatBody = { messages: toTemplateMessages(request.messages, tools), cache_prompt: true };
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
+  if (request.enableThinking !== undefined) body.chat_template_kwargs = { enable_thinking: request.enableThinking };
+  if (options.constrainToolCalls) {
+    const first = request.messages[0];
+    const listed = tools.length > 0 ? tools : first?.role === 'system' ? toolsFromSystemPrompt(first.content) : undefined;
+    const grammar = listed ? toolCallGrammar(listed) : undefined;
+    if (grammar) body.grammar = grammar;
+  }
+  return body;
+}
+
+async function complete(options: GgufModelOptions, request: ChatRequest, onDelta?: (delta: ChatDelta) => void): Promise<ChatCompletion> {
+  const { modelId, engine } = options;
+  const { signal } = request;
+  if (signal?.aborted) throw ggufAbortedError(modelId);
+  const startedAt = performance.now();
+  let content = '';
+  let firstTokenAt: number | undefined;
+  let finishReason: FinishReason | undefined;
+  let usage: Usage | undefined;
+  let timings: EngineTimings | undefined;
+  // The caller's onDelta may throw; the generation must stop then too.
+  const inner = new AbortController();
+  const onAbort = () => inner.abort();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  let thrownByCaller: unknown;
+  const onChunk = (chunk: GgufChunk) => {
+    if (thrownByCaller !== undefined) return;
+    try {
+      const choice = chunk.choices[0];
+      const text = choice?.delta.content;
+      if (typeof text === 'string' && text !== '') {
+        content += text;
+        firstTokenAt ??= performance.now();
+        onDelta?.({ type: 'content', text });
+      }
+      if (choice?.finish_reason) finishReason = toFinishReason(choice.finish_reason);
+      if (chunk.timings) {
+        usage = usageOf(chunk.timings);
+        timings = timingsOf(chunk.timings);
+      }
+    } catch (error) {
+      thrownByCaller = error;
+      inner.abort();
+    }
+  };
+  try {
+    await raceAbort(engine.chat(buildGgufBody(options, request), onChunk, inner.signal), signal);
+  } catch (error) {
+    if (thrownByCaller !== undefined) throw thrownByCaller;
+    if (error === ABORTED || (error instanceof BackendError && error.code === 'aborted')) {
+      inner.abort();
+      throw ggufAbortedError(modelId);
+    }
+    throw error;
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
+  if (thrownByCaller !== undefined) throw thrownByCaller;
+  if (finishReason === undefined) {
+    throw new BackendError({
+      code: 'bad_response',
+      provider: GGUF_PROVIDER,
+      retryable: false,
+      message: `llama.cpp's stream for "${modelId}" ended before the model finished.`,
+    });
+  }
+  const completion: ChatCompletion = { content, finishReason, latencyMs: Math.round(performance.now() - startedAt), model: modelId };
+  if (usage) completion.usage = usage;
+  if (timings) completion.timings = timings;
+  if (firstTokenAt !== undefined) completion.timeToFirstTokenMs = Math.round(firstTokenAt - startedAt);
+  return completion;
+}
+
+function toFinishReason(reason: string): FinishReason {
+  switch (reason) {
+    case 'stop':
+    case 'length':
+    case 'tool_calls':
+      return reason;
+    default:
+      return 'unknown';
+  }
+}
+
+const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0);
+
+/** llama-server's timings: `prompt_n` tokens prefilled, `cache_n` kept from the last turn's KV
+ * cache (a prefix of the prompt it did not prefill again), `predicted_n` generated. */
+function usageOf(raw: ResultTimings): Usage {
+  const usage: Usage = { promptTokens: count(raw.prompt_n) + count(raw.cache_n), completionTokens: count(raw.predicted_n) };
+  if (count(raw.cache_n) > 0) usage.cachedPromptTokens = count(raw.cache_n);
+  if (count(raw.prompt_per_second) > 0) usage.prefillTokensPerSecond = raw.prompt_per_second;
+  if (count(raw.predicted_per_second) > 0) usage.decodeTokensPerSecond = raw.predicted_per_second;
+  return usage;
+}
+
+const round = (ms: number) => Math.round(ms * 10) / 10;
+
+function timingsOf(raw: ResultTimings): EngineTimings {
+  return {
+    timeToFirstTokenMs: round(count(raw.prompt_ms)),
+    timePerOutputTokenMs: round(count(raw.predicted_per_token_ms)),
+    totalMs: round(count(raw.prompt_ms) + count(raw.predicted_ms)),
+  };
+}
