@@ -1,6 +1,7 @@
 // The battery's `test`: the playground's fixtures, plus what every security spec asserts besides
 // its own point (support.ts): an exfiltration sink on its own port that must receive nothing, and
-// a heartbeat in the page that must never stall over a second. Both are checked after each test.
+// a heartbeat in the page, whose main thread must never compute for a second without a break.
+// Both are checked after each test.
 //
 //   import { expect, test } from './fixtures.ts';
 //   test('…', async ({ playground, scripted, sink }) => { … aim payloads at sink.url … });
@@ -12,16 +13,14 @@ import { expect, test as playgroundTest } from '../support/playground.ts';
 import type { Browser, Page } from '@playwright/test';
 import { expectNoStallOver, installHeartbeat, startExfiltrationSink, type ExfiltrationSink } from './support.ts';
 
-/** The longest the page's main thread may go without a heartbeat tick. */
-export const MAX_STALL_MS = 1_000;
-
 /**
- * The same bound for a spec whose run boots Pyodide: its WebAssembly compile takes every core of a
- * 2-core box for seconds, and the page's thread waits for a core, not for the page (a full CI
- * suite measured 1.1-3.0 s there while the spec alone stays under 1 s). Still far below what an
- * uncapped 8 MB text froze the page for.
+ * The most CPU the page's main thread may spend in one stall (support.ts, expectNoStallOver). CPU,
+ * not wall time: on a loaded 2-core box (a CI run's two workers, Pyodide compiling, a sibling
+ * test's runaway calculator) a render that costs 100 ms waited up to 2.4 s for a core, which the
+ * wall clock counted against the page. A freeze the battery guards against (an uncapped 8 MB text)
+ * is seconds of the page's own computing.
  */
-export const MAX_STALL_WITH_PYODIDE_MS = 4_000;
+export const MAX_STALL_MS = 1_000;
 
 export const ORCHESTRATOR = 'nvidia/Nemotron-Orchestrator-8B';
 
@@ -44,7 +43,7 @@ export function lightConfig(serverUrl: string, overrides: Record<string, unknown
 }
 
 export const test = playgroundTest.extend<{ sink: ExfiltrationSink; guards: void; maxStallMs: number }>({
-  /** Set with test.use({ maxStallMs: MAX_STALL_WITH_PYODIDE_MS }) in a spec that boots Pyodide. */
+  /** A spec may set another bound with test.use({ maxStallMs }). */
   maxStallMs: [MAX_STALL_MS, { option: true }],
   // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern; it has none.
   sink: async ({}, use) => {
@@ -68,7 +67,7 @@ export { expect };
 export interface GuardedPage {
   page: Page;
   sink: ExfiltrationSink;
-  /** Asserts that the sink got no request and the page never stalled over a second. */
+  /** Asserts that the sink got no request and the page never computed for a second without a break. */
   check(): Promise<void>;
   close(): Promise<void>;
 }

@@ -7,11 +7,9 @@
 import { minimalPdf } from '../fixtures/minimalPdf.ts';
 import { DOCUMENT_DIRECTIVES, headersFor, installedPyodideVersion, serializePolicy } from '../../server/securityHeaders.ts';
 import { loadScenario, openSideTab, scriptedConfig } from '../support/playground.ts';
-import { expect, MAX_STALL_WITH_PYODIDE_MS, test } from './fixtures.ts';
+import { expect, test } from './fixtures.ts';
 import { WorkerInspector } from './support.ts';
 
-// The run boots Pyodide (see MAX_STALL_WITH_PYODIDE_MS).
-test.use({ maxStallMs: MAX_STALL_WITH_PYODIDE_MS });
 
 const pyodideVersion = installedPyodideVersion();
 

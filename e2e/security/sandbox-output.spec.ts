@@ -5,10 +5,8 @@
 
 import type { Scenario } from '../fixtures/scenario.ts';
 import { scriptedConfig } from '../support/playground.ts';
-import { expect, MAX_STALL_WITH_PYODIDE_MS, test } from './fixtures.ts';
+import { expect, test } from './fixtures.ts';
 
-// The run boots Pyodide (see MAX_STALL_WITH_PYODIDE_MS).
-test.use({ maxStallMs: MAX_STALL_WITH_PYODIDE_MS });
 
 const ORCHESTRATOR = 'nvidia/Nemotron-Orchestrator-8B';
 const usage = { prompt_tokens: 400, completion_tokens: 30 };
