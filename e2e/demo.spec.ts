@@ -44,6 +44,8 @@ test('one click runs the demo to the sample task’s own answer, labelled as a s
   const steps = playground.steps();
   expect(await steps.count()).toBeGreaterThan(1);
   for (const step of await steps.all()) await expect(step).toContainText(NOTICE.toLowerCase());
+  // The first minute as a newcomer sees it, there to be looked at (test-results/).
+  await page.screenshot({ path: test.info().outputPath('demo-run.png') });
   // Setup names it (and so does the exported config, whose name says it).
   const setup = await playground.openTab('Setup');
   await expect(setup).toContainText('the scripted demo (not a model)');
