@@ -1,7 +1,7 @@
-// Saving a file the page made (a config, a run file) through the browser's download.
+// Saving a file the page made (a config, a run file, a chart) through the browser's download.
 
-export function downloadText(text: string, fileName: string, type = 'application/json'): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+export function downloadBlob(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
   link.download = fileName;
@@ -10,4 +10,8 @@ export function downloadText(text: string, fileName: string, type = 'application
   link.remove();
   // Revoking at once can cancel the download in some browsers.
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export function downloadText(text: string, fileName: string, type = 'application/json'): void {
+  downloadBlob(new Blob([text], { type }), fileName);
 }

@@ -133,6 +133,26 @@ test('imports what `orchestra eval` wrote — its results file and its --json su
   // The same mean latencies the CLI reported (the records carry them).
   for (const policy of summary.policies) expect((await policyRow(panel, policy.name))[4]).not.toBe('—');
   await expect(panel.getByRole('figure', { name: 'Accuracy against cost' })).toBeVisible();
+  // Each chart saves as a file of its own: an SVG that needs no page (its colours written in, the
+  // policies' names as text) and a PNG.
+  const [svgDownload] = await Promise.all([
+    page.waitForEvent('download'),
+    panel.getByRole('button', { name: 'Download the accuracy-against-cost chart as SVG' }).click(),
+  ]);
+  expect(svgDownload.suggestedFilename()).toBe('accuracy-against-cost.svg');
+  const svg = await readFile(await svgDownload.path(), 'utf8');
+  expect(svg).toMatch(/^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  expect(svg).toContain('<title>Accuracy against cost</title>');
+  for (const policy of summary.policies) expect(svg).toContain(`>${policy.name}<`);
+  expect(svg).not.toContain('var(--');
+  const [pngDownload] = await Promise.all([
+    page.waitForEvent('download'),
+    panel.getByRole('button', { name: 'Download the tool-call shares chart as PNG' }).click(),
+  ]);
+  expect(pngDownload.suggestedFilename()).toBe('tool-call-shares.png');
+  const png = await readFile(await pngDownload.path());
+  expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  expect(png.length).toBeGreaterThan(2_000);
   await panel.getByText('Every rollout (60)').click();
   // Runs of the CLI are not in this browser's history: nothing to open.
   await expect(panel.getByRole('list', { name: 'Rollouts' }).getByRole('button', { name: 'Open' })).toHaveCount(0);

@@ -3,12 +3,13 @@
 // points no other beats (the paper's Fig. 6 shape); and each policy's tool-call shares as stacked
 // bars (its Fig. 3/5 shape). Colours are the cost charts' CSS variables.
 
-import { memo } from 'react';
+import { memo, useRef, useState, type RefObject } from 'react';
 import { Bar, BarChart, CartesianGrid, ErrorBar, LabelList, Legend, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts';
 import type { EvalSummary } from '../../../workers/eval/results.ts';
 import { formatUsd } from '../../format.ts';
 import { niceTicks } from '../Cost/costData.ts';
 import { seriesColor } from '../Cost/series.ts';
+import { downloadChartPng, downloadChartSvg } from './chartExport.ts';
 import { scatterPoints, shareBars } from './evalView.ts';
 
 const axisTick = { fill: 'var(--text-muted)', fontSize: 11 };
@@ -19,7 +20,36 @@ const tooltipStyle = {
 };
 const percentTick = (value: number) => `${Math.round(value * 100)}%`;
 
+/** SVG and PNG downloads of the chart in `figure`, named `fileStem`.svg / .png. */
+function ChartDownloads({ figure, fileStem, what }: { figure: RefObject<HTMLElement | null>; fileStem: string; what: string }) {
+  const [problem, setProblem] = useState<string | null>(null);
+  const save = async (format: 'svg' | 'png') => {
+    const element = figure.current;
+    if (!element) return;
+    setProblem(null);
+    try {
+      if (format === 'svg') downloadChartSvg(element, `${fileStem}.svg`);
+      else await downloadChartPng(element, `${fileStem}.png`);
+    } catch (error) {
+      setProblem(`The chart could not be saved: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+  return (
+    <span className="eval-chart-downloads">
+      <button type="button" className="link-button" aria-label={`Download ${what} as SVG`} onClick={() => void save('svg')}>
+        SVG
+      </button>
+      <button type="button" className="link-button" aria-label={`Download ${what} as PNG`} onClick={() => void save('png')}>
+        PNG
+      </button>
+      {problem && <span role="alert">{problem}</span>}
+    </span>
+  );
+}
+
 export const EvalCharts = memo(function EvalCharts({ summary }: { summary: EvalSummary }) {
+  const scatterFigure = useRef<HTMLElement>(null);
+  const sharesFigure = useRef<HTMLElement>(null);
   const { points, front } = scatterPoints(summary);
   const { rows, features } = shareBars(summary);
   // The interval as ErrorBar wants it: the distance below and above the point.
@@ -27,13 +57,14 @@ export const EvalCharts = memo(function EvalCharts({ summary }: { summary: EvalS
   const costTicks = niceTicks(Math.max(0, ...points.map((point) => point.costUsd)));
   return (
     <div className="eval-charts">
-      <figure className="eval-chart" aria-label="Accuracy against cost">
+      <figure ref={scatterFigure} className="eval-chart" aria-label="Accuracy against cost">
         <figcaption>
           Accuracy against mean cost per task{' '}
           <span className="eval-legend">
             <span className="eval-swatch" style={{ background: seriesColor(0) }} aria-hidden="true" /> policy (95% interval)
             <span className="eval-swatch eval-swatch-line" style={{ background: seriesColor(1) }} aria-hidden="true" /> Pareto front
           </span>
+          <ChartDownloads figure={scatterFigure} fileStem="accuracy-against-cost" what="the accuracy-against-cost chart" />
         </figcaption>
         <ScatterChart
           responsive
@@ -67,8 +98,10 @@ export const EvalCharts = memo(function EvalCharts({ summary }: { summary: EvalS
         </ScatterChart>
       </figure>
       {rows.length > 0 && (
-        <figure className="eval-chart" aria-label="Tool-call shares">
-          <figcaption>Tool-call shares per policy</figcaption>
+        <figure ref={sharesFigure} className="eval-chart" aria-label="Tool-call shares">
+          <figcaption>
+            Tool-call shares per policy <ChartDownloads figure={sharesFigure} fileStem="tool-call-shares" what="the tool-call shares chart" />
+          </figcaption>
           <BarChart
             responsive
             layout="vertical"
