@@ -4,9 +4,9 @@
 // the Pareto front, tool-call shares, and every rollout's verdict with the stored run behind it.
 // The CLI's results import here and draw the same. Loaded when the tab is first opened.
 
-import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState, type DragEvent } from 'react';
+import { lazy, Suspense, useEffect, useId, useMemo, useState, type DragEvent } from 'react';
 import { BUILT_IN_SUITES, type BuiltInSuite } from '../../../workers/eval/builtInSuites.ts';
-import type { RolloutRecord } from '../../../workers/eval/results.ts';
+import type { RolloutRecord, TaskGroup } from '../../../workers/eval/results.ts';
 import { formatMs, formatUsd } from '../../format.ts';
 import { evalActions, useEvalStore } from '../../state/evalStore.ts';
 import {
@@ -24,6 +24,8 @@ import {
   stopEvaluation,
 } from '../../state/evaluation.ts';
 import { openStoredRun } from '../../state/history.ts';
+import { FileImportButton } from '../FileImportButton/index.tsx';
+import { GroupRewards } from './GroupRewards.tsx';
 import { useRunStore } from '../../state/runStore.ts';
 import { policyRow, progressView, verdictLine, type PolicyChoice } from './evalView.ts';
 import './Evaluate.css';
@@ -100,7 +102,7 @@ function SuitePicker() {
           ))}
           {suite.kind === 'file' && <option value="file">Your file: {suite.name}</option>}
         </select>
-        <FileButton label="Import suite…" inputLabel="Suite file to import" onFile={(file) => void chooseSuiteFile(file)} />
+        <FileImportButton label="Import suite…" accept={EVAL_FILES} inputLabel="Suite file to import" onFile={chooseSuiteFile} />
       </div>
       <p id="eval-suite-drop" className="eval-hint">
         Or drop a JSONL file here: one task a line, {'{"id", "task", "answer"?, "check"?, "domain"?}'}.
@@ -111,28 +113,8 @@ function SuitePicker() {
 }
 
 /** A button that opens the file picker for one JSON or JSONL file (a suite, a results file). */
-function FileButton({ label, inputLabel, disabled = false, onFile }: { label: string; inputLabel: string; disabled?: boolean; onFile(file: File): void }) {
-  const input = useRef<HTMLInputElement>(null);
-  return (
-    <>
-      <button type="button" onClick={() => input.current?.click()} disabled={disabled}>
-        {label}
-      </button>
-      <input
-        ref={input}
-        type="file"
-        accept=".jsonl,.json,.txt,application/jsonl,application/json,text/plain"
-        hidden
-        aria-label={inputLabel}
-        onChange={(event) => {
-          const file = event.currentTarget.files?.[0];
-          event.currentTarget.value = '';
-          if (file) onFile(file);
-        }}
-      />
-    </>
-  );
-}
+// What the suite and results imports take: JSONL, or the JSON of a --report file.
+const EVAL_FILES = '.jsonl,.json,.txt,application/jsonl,application/json,text/plain';
 
 function SuiteReadingView({ reading }: { reading: ReturnType<typeof useEvalStore.getState>['reading'] }) {
   if (reading === null) return <p className="eval-hint">Reading the suite…</p>;
@@ -270,7 +252,7 @@ function Results() {
     <section className="eval-results" aria-labelledby={headingId}>
       <h3 id={headingId}>Results{results?.source ? <span className="eval-source"> · {results.origin === 'import' ? 'imported from ' : ''}{results.source}</span> : null}</h3>
       <div className="eval-row">
-        <FileButton label="Import CLI results…" inputLabel="Results file to import" disabled={!idle} onFile={(file) => void importResultsFile(file)} />
+        <FileImportButton label="Import CLI results…" accept={EVAL_FILES} inputLabel="Results file to import" disabled={!idle} onFile={importResultsFile} />
         <button type="button" onClick={exportCsv} disabled={!report}>
           Export CSV
         </button>
@@ -325,6 +307,7 @@ function Results() {
             <EvalCharts summary={report} />
           </Suspense>
           {results && results.records.length > 0 && <Rollouts records={results.records} stored={results.origin === 'run'} />}
+          {'groups' in report && Array.isArray(report.groups) && <GroupRewards groups={report.groups as TaskGroup[]} />}
         </>
       ) : (
         <p className="eval-hint">No results yet: run a suite, or import what `orchestra eval` wrote (--out, --json or --report).</p>

@@ -13,11 +13,13 @@ interface FileImportButtonProps {
   /** The file input's accessible name (tests and assistive technology find it by this). */
   inputLabel: string;
   testId?: string;
+  /** Not to be pressed now (another action is under way). */
+  disabled?: boolean;
   /** Reads the chosen file; the button is busy until it settles. */
   onFile(file: File): Promise<void>;
 }
 
-export function FileImportButton({ label, busyLabel, accept, inputLabel, testId, onFile }: FileImportButtonProps) {
+export function FileImportButton({ label, busyLabel, accept, inputLabel, testId, disabled = false, onFile }: FileImportButtonProps) {
   const fileInput = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
 
@@ -39,10 +41,10 @@ export function FileImportButton({ label, busyLabel, accept, inputLabel, testId,
       <button
         type="button"
         // aria-disabled, not disabled: the button keeps its focus while the file is read.
-        aria-disabled={busy}
+        aria-disabled={busy || disabled}
         aria-busy={busy}
         onClick={() => {
-          if (!busy) fileInput.current?.click();
+          if (!busy && !disabled) fileInput.current?.click();
         }}
       >
         {busy ? (busyLabel ?? label) : label}
