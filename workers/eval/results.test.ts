@@ -183,4 +183,16 @@ describe('reading results back', () => {
     expect(readSummary({ type: 'eval_started' })).toBeNull();
     expect(readSummary(null)).toBeNull();
   });
+
+  it("keeps a report's well-formed groups and drops the rest, and a group's reward only when every figure in it is a number", () => {
+    const summary = summaryLine(reportOfRecords(records));
+    const reward = { rewards: [0.5, 0.1], advantages: [0.7, -0.7], mean: 0.3, std: 0.28, lowSpread: false, tooSmall: true, normalized: [{ cost: 0 }, { cost: 1 }], skippedFeatures: [] };
+    const good = { policy: 'orchestrator', taskId: 'a', rollouts: 2, correct: 1, reward };
+    const read = readSummary({
+      ...summary,
+      groups: [good, { ...good, taskId: 7 }, { ...good, taskId: 'b', reward: { ...reward, advantages: ['<b>high</b>', 0] } }, 'junk'],
+    });
+    expect(read && 'groups' in read ? read.groups : null).toEqual([good, { policy: 'orchestrator', taskId: 'b', rollouts: 2, correct: 1 }]);
+    expect(readSummary({ ...summary, groups: 'none' })).toEqual({ ...summary, groups: [] });
+  });
 });

@@ -512,5 +512,36 @@ export function readSummary(value: unknown): EvalSummary | (EvalReport & { group
   if (s.type !== 'eval_summary' || !isFiniteNumber(s.tasks) || !isFiniteNumber(s.rolloutsPerTask) || !Array.isArray(s.policies) || !Array.isArray(s.pareto)) return null;
   const policies = s.policies.map(readPolicySummary);
   if (policies.some((p) => p === null) || !s.pareto.every((name) => typeof name === 'string')) return null;
+  // A --report's groups come from a file: only the well-formed ones are kept.
+  if ('groups' in s) {
+    const groups = Array.isArray(s.groups) ? s.groups.map(readTaskGroup).filter((group): group is TaskGroup => group !== null) : [];
+    return { ...(s as EvalReport), groups };
+  }
   return s as EvalSummary;
+}
+
+function readTaskGroup(value: unknown): TaskGroup | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const g = value as Partial<TaskGroup>;
+  if (typeof g.policy !== 'string' || typeof g.taskId !== 'string' || !isFiniteNumber(g.rollouts) || !isFiniteNumber(g.correct)) return null;
+  const group: TaskGroup = { policy: g.policy, taskId: g.taskId, rollouts: g.rollouts, correct: g.correct };
+  const r = g.reward;
+  if (r === undefined) return group;
+  const numbers = (list: unknown): list is number[] => Array.isArray(list) && list.every(isFiniteNumber);
+  const wellFormed =
+    typeof r === 'object' &&
+    r !== null &&
+    numbers(r.rewards) &&
+    numbers(r.advantages) &&
+    r.advantages.length === r.rewards.length &&
+    isFiniteNumber(r.mean) &&
+    isFiniteNumber(r.std) &&
+    typeof r.lowSpread === 'boolean' &&
+    typeof r.tooSmall === 'boolean' &&
+    Array.isArray(r.normalized) &&
+    r.normalized.length === r.rewards.length &&
+    r.normalized.every((values) => typeof values === 'object' && values !== null && Object.values(values).every(isFiniteNumber)) &&
+    Array.isArray(r.skippedFeatures) &&
+    r.skippedFeatures.every((name) => typeof name === 'string');
+  return wellFormed ? { ...group, reward: r } : group;
 }

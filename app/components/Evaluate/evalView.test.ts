@@ -3,7 +3,7 @@ import { rolloutRecord } from '../../../e2e/fixtures/rolloutRecord.ts';
 import { PREFERENCE_PRESETS } from '../../../workers/engine/preferences.ts';
 import { summarizeEval, summaryLine } from '../../../workers/eval/results.ts';
 import type { EvalProgress } from '../../../workers/eval/runner.ts';
-import { policyNames, policyRow, progressView, readBudget, readImportedResults, resultsFileSizeProblem, scatterPoints, shareBars, sharesText, verdictLine } from './evalView.ts';
+import { groupViews, policyNames, policyRow, progressView, readBudget, readImportedResults, resultsFileSizeProblem, scatterPoints, shareBars, sharesText, verdictLine } from './evalView.ts';
 
 const describe3 = (name: string) => ({ name, label: `the ${name}`, model: `${name}-model`, preference: PREFERENCE_PRESETS.balanced });
 const records = [
@@ -123,5 +123,33 @@ describe('importing what orchestra eval wrote', () => {
     expect(readImportedResults(`${JSON.stringify(header)}\n`)).toEqual({ ok: false, problems: ['The results file holds no finished rollout yet.'] });
     expect(resultsFileSizeProblem(30_000_000)).toBe('It is 30.0 MB; a results file may be 20.0 MB at most.');
     expect(resultsFileSizeProblem(1000)).toBeNull();
+  });
+});
+
+describe('the group rewards per task', () => {
+  it('gives each rollout of a group its reward, advantage and normalised features, and says what the paper would do with the group', () => {
+    const group = [
+      rolloutRecord('orchestrator', 'a', 1, { costUsd: 0.002, latencyMs: 1000 }),
+      rolloutRecord('orchestrator', 'a', 2, { costUsd: 0.004, latencyMs: 1000, correct: false, verdict: { check: 'exact', correct: false, reason: 'no' } }),
+      rolloutRecord('orchestrator', 'b', 1, { costUsd: 0.002 }),
+    ];
+    const views = groupViews(summarizeEval({ taskIds: ['a', 'b'], policies: [describe3('orchestrator')], rollouts: 2, records: group }).groups);
+    // Task b had one rollout: no group to compare.
+    expect(views.map((view) => view.key)).toEqual(['orchestrator/a']);
+    const [view] = views;
+    expect(view!.line).toContain('1 of 2 correct');
+    expect(view!.line).toContain('fewer than 3 rollouts');
+    // Latency was the same in both: no spread, left out of the reward.
+    expect(view!.line).toContain('no spread in latency (left out)');
+    expect(view!.features).toEqual(expect.arrayContaining(['outcome', 'cost']));
+    expect(view!.rows).toHaveLength(2);
+    // The right and cheaper rollout is rewarded above the group, the other below.
+    expect(Number(view!.rows[0]!.advantage)).toBeGreaterThan(0);
+    expect(Number(view!.rows[1]!.advantage)).toBeLessThan(0);
+    expect(view!.rows[0]!.values).toHaveLength(view!.features.length);
+  });
+
+  it('shows nothing for a report of single rollouts', () => {
+    expect(groupViews(report.groups)).toEqual([]);
   });
 });

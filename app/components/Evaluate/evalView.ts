@@ -4,7 +4,7 @@
 
 import { formatMs, formatUsd } from '../../format.ts';
 import { PREFERENCE_PRESETS } from '../../../workers/engine/preferences.ts';
-import { readResultsText, readSummary, reportOfRecords, type EvalReport, type EvalSummary, type PolicySummary, type RolloutRecord } from '../../../workers/eval/results.ts';
+import { readResultsText, readSummary, reportOfRecords, type EvalReport, type EvalSummary, type PolicySummary, type RolloutRecord, type TaskGroup } from '../../../workers/eval/results.ts';
 import type { EvalProgress } from '../../../workers/eval/runner.ts';
 import { SUITE_LIMITS } from '../../../workers/eval/suite.ts';
 
@@ -200,4 +200,55 @@ export function readImportedResults(text: string): ImportedResults {
       'It is none of what "orchestra eval" writes: a results file (--out, its first line {"type": "eval_started", …}), the --json output (its last line {"type": "eval_summary", …}) or a --report file.',
     ],
   };
+}
+
+/** One task's group of rollouts under one policy, as the rewards view shows it. */
+export interface GroupView {
+  key: string;
+  policy: string;
+  taskId: string;
+  /** "3 of 4 correct · mean 0.412 · std 0.310", and why the paper would not train on it, if so. */
+  line: string;
+  /** The features the reward used, in the order of each row's `values`. */
+  features: string[];
+  rows: Array<{ rollout: number; reward: string; advantage: string; values: string[] }>;
+}
+
+/**
+ * The paper's group rewards for each task with two or more rollouts under a policy: per rollout
+ * (in rollout order) its reward, its advantage, and each feature's normalised value; the
+ * features with no spread, left out of the reward, said once.
+ */
+export function groupViews(groups: readonly TaskGroup[]): GroupView[] {
+  const views: GroupView[] = [];
+  for (const group of groups) {
+    const reward = group.reward;
+    if (!reward) continue;
+    const features = [...new Set(reward.normalized.flatMap((values) => Object.keys(values)))];
+    const notes = [
+      `${group.correct} of ${group.rollouts} correct`,
+      `mean ${reward.mean.toFixed(3)}`,
+      `std ${reward.std.toFixed(3)}`,
+      ...(reward.tooSmall ? ['fewer than 3 rollouts'] : []),
+      ...(reward.lowSpread ? ['spread ≤ 0.1: the paper leaves such groups out of training'] : []),
+      ...(reward.skippedFeatures.length > 0 ? [`no spread in ${reward.skippedFeatures.join(', ')} (left out)`] : []),
+    ];
+    views.push({
+      key: `${group.policy}/${group.taskId}`,
+      policy: group.policy,
+      taskId: group.taskId,
+      line: notes.join(' · '),
+      features,
+      rows: reward.rewards.map((value, index) => ({
+        rollout: index + 1,
+        reward: value.toFixed(3),
+        advantage: (reward.advantages[index] ?? 0).toFixed(3),
+        values: features.map((feature) => {
+          const normalized = reward.normalized[index]?.[feature];
+          return normalized === undefined ? '—' : normalized.toFixed(2);
+        }),
+      })),
+    });
+  }
+  return views;
 }
