@@ -151,6 +151,8 @@ test('imports what `orchestra eval` wrote — its results file and its --json su
   ]);
   expect(pngDownload.suggestedFilename()).toBe('tool-call-shares.png');
   const png = await readFile(await pngDownload.path());
+  // Kept beside the screenshots, to be looked at.
+  await pngDownload.saveAs(test.info().outputPath('tool-call-shares.png'));
   expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   expect(png.length).toBeGreaterThan(2_000);
   await panel.getByText('Every rollout (60)').click();

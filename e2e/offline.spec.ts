@@ -161,7 +161,11 @@ test.describe('offline after the first visit', () => {
       // Its files were all saved already: copied over, not downloaded again.
       expect(site.requests.slice(requestsBefore).filter((path) => path !== '/sw.js')).toEqual([]);
 
+      // The page reloads itself once the new build takes over (its status may say "Works offline"
+      // a moment before): wait for that load, then read the caches of the page it loaded.
+      const reloaded = page.waitForEvent('load', { timeout: 60_000 });
       await offlineStatus(page).getByRole('button', { name: 'Reload' }).click();
+      await reloaded;
       await expect(offlineStatus(page)).toHaveText('Works offline', { timeout: 60_000 });
       const names = await page.evaluate(async (prefix) => (await caches.keys()).filter((name) => name.startsWith(prefix)), CACHE_PREFIX);
       expect(names).toContain(`${CACHE_PREFIX}next-build`);
@@ -217,11 +221,12 @@ async function loadLocalModel(page: Page): Promise<Locator> {
   const models = await openSideTab(page, 'Models');
   const row = models.getByRole('group', { name: label, exact: true });
   await row.getByRole('button', { name: /^Load/ }).click();
-  // Files not in web-llm's cache yet: it asks before downloading them.
-  const dialog = page.getByRole('dialog', { name: `Download ${label}?` });
+  // Files not in web-llm's cache yet: it asks before downloading them. Its question turns from
+  // "Download …?" to "Load …?" when the cache check answers that they are kept: either will do.
+  const dialog = page.getByRole('dialog', { name: /^(Download|Load) Qwen3 0\.6B \(q4f32\)\?$/ });
   const loaded = row.getByText('Loaded · 4,096 tokens');
   await expect(dialog.or(loaded)).toBeVisible({ timeout: 30_000 });
-  if (await dialog.isVisible()) await dialog.getByRole('button', { name: /^Download/ }).click();
+  if (await dialog.isVisible()) await dialog.getByRole('button', { name: /^(Download|Load)/ }).click();
   await expect(loaded).toBeVisible({ timeout: 30_000 });
   return row;
 }
