@@ -22,7 +22,7 @@ import {
 } from './costData.ts';
 import { seriesColor } from './series.ts';
 import { useElapsedMs } from '../../hooks/useElapsedMs.ts';
-import { useThrottled } from './useThrottled.ts';
+import { useThrottled } from '../../hooks/useThrottled.ts';
 import './Cost.css';
 
 // recharts is ~100 KB gzip: it loads only once a run has a cost to draw.

@@ -26,6 +26,7 @@ import {
 import { openStoredRun } from '../../state/history.ts';
 import { FileImportButton } from '../FileImportButton/index.tsx';
 import { GroupRewards } from './GroupRewards.tsx';
+import { useThrottled } from '../../hooks/useThrottled.ts';
 import { useRunStore } from '../../state/runStore.ts';
 import { policyRow, progressView, verdictLine, type PolicyChoice } from './evalView.ts';
 import './Evaluate.css';
@@ -243,8 +244,16 @@ function Notice() {
   );
 }
 
+// While rollouts stream in, the table and charts redraw at most this often (recharts redrawn per
+// rollout kept the page's thread busy: npm run bench -- --only eval-ui). Otherwise (an import, the
+// end of a run) at once.
+const RESULTS_INTERVAL_MS = 1000;
+
 function Results() {
-  const results = useEvalStore((state) => state.results);
+  const latest = useEvalStore((state) => state.results);
+  const running = useEvalStore((state) => state.phase === 'running');
+  const throttled = useThrottled(latest, RESULTS_INTERVAL_MS);
+  const results = running ? (throttled ?? null) : latest;
   const idle = useEvalStore((state) => state.phase === 'idle');
   const report = useMemo(() => (results ? reportOf(results) : null), [results]);
   const headingId = useId();
