@@ -163,6 +163,25 @@ test('imports what `orchestra eval` wrote — its results file and its --json su
   await expect(panel.getByRole('status', { name: 'Evaluation notice' })).toContainText('Imported "summary.jsonl": 3 policies.');
   await expectHandWorkedTable(panel);
 
+  // A --report with a task's group of two rollouts shows the group's rewards; a group whose figures
+  // are not numbers (a hostile or broken file) shows none of them, and nothing of it runs.
+  const reward = { rewards: [0.9, 0.1], advantages: [0.707, -0.707], mean: 0.5, std: 0.566, lowSpread: false, tooSmall: true, normalized: [{ outcome: 1, cost: 0.25 }, { outcome: 0, cost: 1 }], skippedFeatures: ['latency'] };
+  const report = {
+    ...summary,
+    groups: [
+      { policy: 'orchestrator', taskId: 'task-a', rollouts: 2, correct: 1, reward },
+      { policy: 'orchestrator', taskId: 'task-b', rollouts: 2, correct: 1, reward: { ...reward, rewards: ['<img src=x onerror=alert(1)>', 0] } },
+    ],
+  };
+  await results.setInputFiles({ name: 'report.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(report)) });
+  await expectHandWorkedTable(panel);
+  await panel.getByText('Group rewards per task (1)').click();
+  const group = panel.getByRole('region', { name: 'Group task-a under orchestrator' });
+  await expect(group).toContainText('1 of 2 correct · mean 0.500 · std 0.566 · fewer than 3 rollouts · no spread in latency (left out)');
+  await expect(group.getByRole('row').nth(1)).toHaveText(['#1', '0.900', '0.707', '1.00', '0.25'].join(''));
+  await expect(group.getByRole('row').nth(2)).toHaveText(['#2', '0.100', '-0.707', '0.00', '1.00'].join(''));
+  await expect(panel.getByRole('region', { name: /task-b/ })).toHaveCount(0);
+
   // Anything else is refused, saying what would do.
   await results.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello\n') });
   await expect(panel.getByRole('alert', { name: 'Evaluation notice' })).toContainText('It is none of what "orchestra eval" writes');

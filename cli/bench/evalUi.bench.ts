@@ -13,7 +13,7 @@ import { chromium, type Page } from '@playwright/test';
 import { startScriptedServer } from '../../e2e/fixtures/scriptedServer.ts';
 import type { Scenario } from '../../e2e/fixtures/scenario.ts';
 import { scriptedConfig } from '../../e2e/support/playground.ts';
-import { mainThreadTasksOf, type MainThreadTasks } from './mainThreadTasks.ts';
+import { mainThreadTasksOf, recordLongTasks, type MainThreadTasks } from './mainThreadTasks.ts';
 import { buildApp, chromiumPath, startPreview } from './previewServer.ts';
 
 export const EVAL_UI_TASKS = 200;
@@ -60,15 +60,7 @@ export async function runEvalUiBenchmark(options: { distDir?: string; log: (line
   const traceDir = mkdtempSync(join(tmpdir(), 'orchestra-bench-eval-trace-'));
   try {
     const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
-    // tsx names functions with an `__name` helper that functions sent to the page would miss.
-    await page.addInitScript({ content: 'globalThis.__name = (fn) => fn;' });
-    await page.addInitScript(() => {
-      const longTasks: Array<{ startTime: number; duration: number }> = [];
-      Object.defineProperty(window, '__longTasks', { value: longTasks });
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) longTasks.push({ startTime: entry.startTime, duration: entry.duration });
-      }).observe({ type: 'longtask', buffered: true });
-    });
+    await recordLongTasks(page);
     await page.goto(preview.url);
     await page.getByRole('textbox', { name: 'Task' }).waitFor({ timeout: 30_000 });
     const chooser = page.waitForEvent('filechooser');

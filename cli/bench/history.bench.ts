@@ -8,6 +8,7 @@ import { chromium, type Page } from '@playwright/test';
 import { syntheticRun } from '../../e2e/fixtures/syntheticRun.ts';
 import type { RunEvent } from '../../workers/engine/events.ts';
 import { summarize, type RunSummary } from '../../workers/history/runLog.ts';
+import { recordLongTasks } from './mainThreadTasks.ts';
 import { buildApp, chromiumPath, startPreview } from './previewServer.ts';
 
 export const HISTORY_RUNS = Number(process.env.BENCH_HISTORY_RUNS) || 5_000;
@@ -41,15 +42,7 @@ export async function runHistoryBenchmark(options: { distDir?: string; log: (lin
   try {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
-    // tsx names functions with an `__name` helper that functions sent to the page would miss.
-    await page.addInitScript({ content: 'globalThis.__name = (fn) => fn;' });
-    await page.addInitScript(() => {
-      const longTasks: Array<{ startTime: number; duration: number }> = [];
-      Object.defineProperty(window, '__longTasks', { value: longTasks });
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) longTasks.push({ startTime: entry.startTime, duration: entry.duration });
-      }).observe({ type: 'longtask', buffered: true });
-    });
+    await recordLongTasks(page);
     await page.goto(preview.url);
     await page.getByRole('textbox', { name: 'Task' }).waitFor({ timeout: 30_000 });
     // Opening the tab once creates the database at the app's own version; then it is filled.

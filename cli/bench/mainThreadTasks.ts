@@ -5,6 +5,7 @@
 
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import type { Page } from '@playwright/test';
 
 /** Chromium's top-level task event on every thread. */
 const RUN_TASK = 'ThreadControllerImpl::RunTask';
@@ -97,4 +98,18 @@ function topLevel(events: TaskEvent[]): TaskEvent[] {
     end = event.ts + event.dur;
   }
   return result;
+}
+
+/** Keeps every long task (> 50 ms) the page's PerformanceObserver reports in `window.__longTasks`,
+ * from the next document on; and lets functions that tsx compiled run in the page (it names them
+ * with an `__name` helper the page lacks). */
+export async function recordLongTasks(page: Page): Promise<void> {
+  await page.addInitScript({ content: 'globalThis.__name = (fn) => fn;' });
+  await page.addInitScript(() => {
+    const longTasks: Array<{ startTime: number; duration: number }> = [];
+    Object.defineProperty(window, '__longTasks', { value: longTasks });
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) longTasks.push({ startTime: entry.startTime, duration: entry.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  });
 }
