@@ -161,11 +161,19 @@ test.describe('offline after the first visit', () => {
       // Its files were all saved already: copied over, not downloaded again.
       expect(site.requests.slice(requestsBefore).filter((path) => path !== '/sw.js')).toEqual([]);
 
-      // The page reloads itself once the new build takes over (its status may say "Works offline"
-      // a moment before): wait for that load, then read the caches of the page it loaded.
+      // The page reloads itself once the new build takes over: until then it says so, and never
+      // "Works offline" (the new build activates a moment before it takes over the page).
+      const shown: string[] = [];
+      await page.exposeFunction('recordOfflineStatus', (text: string) => shown.push(text));
+      await page.evaluate(`(() => {
+        const status = document.querySelector('[role="status"][aria-label="Offline use"]');
+        new MutationObserver(() => recordOfflineStatus(status.textContent)).observe(status, { subtree: true, childList: true, characterData: true });
+      })()`);
       const reloaded = page.waitForEvent('load', { timeout: 60_000 });
       await offlineStatus(page).getByRole('button', { name: 'Reload' }).click();
       await reloaded;
+      expect(shown[0]).toBe('Reloading into the new version…');
+      expect(shown).not.toContain('Works offline');
       await expect(offlineStatus(page)).toHaveText('Works offline', { timeout: 60_000 });
       const names = await page.evaluate(async (prefix) => (await caches.keys()).filter((name) => name.startsWith(prefix)), CACHE_PREFIX);
       expect(names).toContain(`${CACHE_PREFIX}next-build`);
@@ -221,8 +229,8 @@ async function loadLocalModel(page: Page): Promise<Locator> {
   const models = await openSideTab(page, 'Models');
   const row = models.getByRole('group', { name: label, exact: true });
   await row.getByRole('button', { name: /^Load/ }).click();
-  // Files not in web-llm's cache yet: it asks before downloading them. Its question turns from
-  // "Download …?" to "Load …?" when the cache check answers that they are kept: either will do.
+  // It asks "Download …?" the first time and "Load …?" once the files are kept (offline, the
+  // cache check may not have run before the click): either will do.
   const dialog = page.getByRole('dialog', { name: /^(Download|Load) Qwen3 0\.6B \(q4f32\)\?$/ });
   const loaded = row.getByText('Loaded · 4,096 tokens');
   await expect(dialog.or(loaded)).toBeVisible({ timeout: 30_000 });

@@ -12,6 +12,8 @@ export type OfflineState =
   | { kind: 'ready' }
   /** A new build is installed and waits for the page to reload into it. */
   | { kind: 'update'; waiting: ServiceWorker }
+  /** The person chose the new build: the page reloads once it takes over. */
+  | { kind: 'reloading' }
   | { kind: 'failed'; reason: string };
 
 // A store of its own rather than zustand: this module loads after the first screen, and must not
@@ -55,6 +57,9 @@ export function registerServiceWorker(): void {
 function watch(registration: ServiceWorkerRegistration): void {
   const container = navigator.serviceWorker;
   const settle = () => {
+    // The new build activates before it takes over the page, which would read as "ready" for a
+    // moment: the page says it is reloading until `controllerchange` reloads it.
+    if (reloadRequested) return;
     if (registration.waiting && container.controller) {
       setState({ kind: 'update', waiting: registration.waiting });
     } else if (registration.installing) {
@@ -98,4 +103,5 @@ export function reloadIntoUpdate(): void {
   reloadRequested = true;
   const message: PageToServiceWorker = { type: 'skip-waiting' };
   state.waiting.postMessage(message);
+  setState({ kind: 'reloading' });
 }

@@ -1,11 +1,13 @@
-import { useEffect, useId, useRef } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { estimateVramMB, type ForeignAddress, type LocalModel } from '../../../workers/backends/webllm/catalogue.ts';
 import { describeStorage, type StorageUse } from '../../../workers/backends/webllm/modelCache.ts';
 import type { LocalModelRequest } from '../../../workers/models/localModels.ts';
-import { formatCount } from '../../format.ts';
+import { formatBytes, formatCount } from '../../format.ts';
 import { useModelsStore } from '../../state/modelsStore.ts';
-import { formatBytes } from '../../format.ts';
 import { formatMegabytes } from './figures.ts';
+
+/** How long the question waits for the cache check before asking as if the files were not kept. */
+const CACHE_CHECK_PATIENCE_MS = 3_000;
 
 export interface PendingDownload {
   model: LocalModel;
@@ -31,7 +33,19 @@ export function ConfirmDownload({
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
-  const cached = useModelsStore((state) => (pending ? state.cached[pending.model.id] === true : false));
+  // Unknown until the cache check (run when the panel came on screen) answers: the question waits
+  // for it rather than asking "Download?" and turning into "Load?" a moment later.
+  const cachedState = useModelsStore((state) => (pending ? state.cached[pending.model.id] : undefined));
+  const cacheProblem = useModelsStore((state) => state.cacheProblem);
+  const [gaveUpWaitingFor, setGaveUpWaitingFor] = useState<PendingDownload | null>(null);
+  const checking = pending !== null && cachedState === undefined && cacheProblem === null && gaveUpWaitingFor !== pending;
+  useEffect(() => {
+    if (!pending) return;
+    // A check that never answers (a busy or restarting worker) must not hold the dialog: ask as if not kept.
+    const timer = setTimeout(() => setGaveUpWaitingFor(pending), CACHE_CHECK_PATIENCE_MS);
+    return () => clearTimeout(timer);
+  }, [pending]);
+  const cached = cachedState === true;
   useEffect(() => {
     const element = dialog.current;
     if (!element) return;
@@ -46,7 +60,7 @@ export function ConfirmDownload({
       {pending ? (
         <>
           <h3 id={titleId}>
-            {cached ? 'Load' : 'Download'} {pending.model.label}?
+            {checking ? `${pending.model.label}: is it in this browser already?` : `${cached ? 'Load' : 'Download'} ${pending.model.label}?`}
           </h3>
           {untrusted.length > 0 ? (
             <div className="model-foreign" role="note" aria-label="Addresses outside the catalogue">
@@ -64,17 +78,18 @@ export function ConfirmDownload({
               <p>Load them only if you trust where they come from. You are asked once per address, for this config.</p>
             </div>
           ) : null}
-          {cached ? null : (
+          {checking ? <p className="muted">Checking this browser’s cache…</p> : null}
+          {cached || checking ? null : (
             <p>
               About <strong>{size}</strong> of weights will be downloaded and kept in this browser’s cache, so loading it next
               time needs no download. With a {formatCount(pending.contextWindow)}-token context window it then takes about{' '}
               {formatMegabytes(estimateVramMB(pending.model, pending.contextWindow))} of GPU memory.
             </p>
           )}
-          {storage && !cached ? <p className="muted">{describeStorage(storage)}</p> : null}
+          {storage && !cached && !checking ? <p className="muted">{describeStorage(storage)}</p> : null}
           <div className="model-confirm-buttons">
-            <button type="button" className="primary" onClick={() => onConfirm(pending, untrusted)}>
-              {untrusted.length > 0 ? `Trust ${untrusted.length === 1 ? 'it' : 'them'} and ${action}` : `${action[0]!.toUpperCase()}${action.slice(1)}`}
+            <button type="button" className="primary" disabled={checking} onClick={() => onConfirm(pending, untrusted)}>
+              {checking ? 'Checking…' : untrusted.length > 0 ? `Trust ${untrusted.length === 1 ? 'it' : 'them'} and ${action}` : `${action[0]!.toUpperCase()}${action.slice(1)}`}
             </button>
             <button type="button" onClick={onClose}>
               Not now

@@ -18,6 +18,7 @@ export function OfflineStatus() {
           Works offline
         </span>
       )}
+      {state.kind === 'reloading' && <span className="muted">Reloading into the new version…</span>}
       {state.kind === 'update' && (
         <>
           <span>A new version is ready.</span>
