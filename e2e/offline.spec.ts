@@ -229,8 +229,8 @@ async function loadLocalModel(page: Page): Promise<Locator> {
   const models = await openSideTab(page, 'Models');
   const row = models.getByRole('group', { name: label, exact: true });
   await row.getByRole('button', { name: /^Load/ }).click();
-  // It asks "Download …?" the first time and "Load …?" once the files are kept (offline, the
-  // cache check may not have run before the click): either will do.
+  // It asks "Download …?" the first time and "Load …?" once the files are kept; this helper
+  // serves both visits.
   const dialog = page.getByRole('dialog', { name: /^(Download|Load) Qwen3 0\.6B \(q4f32\)\?$/ });
   const loaded = row.getByText('Loaded · 4,096 tokens');
   await expect(dialog.or(loaded)).toBeVisible({ timeout: 30_000 });
