@@ -42,6 +42,8 @@ interface Call {
   /** From the call to its result, timed on the page that made it. */
   wallMs: number;
   firstTokenMs: number;
+  /** The wall time less llama.cpp's own prefill and decode time: what the path around it costs. */
+  outsideMs: number;
 }
 
 export interface GgufPathFigures {
@@ -50,6 +52,7 @@ export interface GgufPathFigures {
   decodeTokensPerSecond: Summary;
   wallMs: Summary;
   firstTokenMs: Summary;
+  outsideMs: Summary;
 }
 
 export interface GgufThreadFigures {
@@ -176,6 +179,7 @@ async function callOurs(page: Page, body: Omit<ChatRequest, 'signal'>): Promise<
     decodeTokensPerSecond: usage.decodeTokensPerSecond ?? 0,
     wallMs: result.wallMs,
     firstTokenMs: completion.timeToFirstTokenMs,
+    outsideMs: result.wallMs - timings.totalMs,
   };
 }
 
@@ -191,6 +195,7 @@ async function callDirect(page: Page, body: Omit<ChatRequest, 'signal'>): Promis
     decodeTokensPerSecond: timings.predicted_per_second,
     wallMs: result.wallMs,
     firstTokenMs: result.firstTokenMs,
+    outsideMs: result.wallMs - timings.prompt_ms - timings.predicted_ms,
   };
 }
 
@@ -202,6 +207,7 @@ function figures(calls: Call[]): GgufPathFigures {
     decodeTokensPerSecond: of((call) => call.decodeTokensPerSecond),
     wallMs: of((call) => call.wallMs),
     firstTokenMs: of((call) => call.firstTokenMs),
+    outsideMs: of((call) => call.outsideMs),
   };
 }
 
@@ -214,7 +220,8 @@ export function formatGgufReport(r: GgufBenchResult): string {
   const lines = [
     `llama.cpp in the tab: Chromium ${r.chromium} headless, wllama ${r.wllamaVersion}, the tiny random Qwen3 of e2e/fixtures/tinyGguf.ts (${(r.modelBytes / 1e6).toFixed(1)} MB, f32) on the CPU.`,
     `"ours": the GGUF model worker, its port and the ChatModel (e2e/harness/gguf.ts); "direct": wllama on the page (e2e/harness/ggufDirect.ts), the same request body.`,
-    `Medians (min–max) of ${r.samples} calls per path, taken in turn after one warm-up call each; prefill and decode from llama.cpp's timings, wall time and first token timed on the page.`,
+    `Medians (min–max) of ${r.samples} calls per path, taken in turn after one warm-up call each; prefill and decode from llama.cpp's timings, wall time and first token timed on the page;`,
+    `"outside llama.cpp" is the wall time less llama.cpp's own prefill and decode time: the path around it (messages, workers, ChatModel, JSON of each chunk).`,
   ];
   for (const run of r.runs) {
     lines.push(`  ${run.threads} thread${run.threads === 1 ? '' : 's'}: ${run.promptTokens} prompt tokens prefilled, ${run.decodedTokens} decoded per call`);
@@ -223,6 +230,8 @@ export function formatGgufReport(r: GgufBenchResult): string {
     lines.push(row('decode tok/s', run.ours.decodeTokensPerSecond, run.direct.decodeTokensPerSecond));
     lines.push(row('first token (ms)', run.ours.firstTokenMs, run.direct.firstTokenMs));
     lines.push(row('wall time per call (ms)', run.ours.wallMs, run.direct.wallMs));
+    // A difference, not a ratio: both are small, and the ratio of two small numbers says little.
+    lines.push(`    ${'outside llama.cpp (ms)'.padEnd(22)} ours ${figure(run.ours.outsideMs).padEnd(22)} direct ${figure(run.direct.outsideMs).padEnd(22)} ours − direct ${(run.ours.outsideMs.median - run.direct.outsideMs.median).toFixed(1)} ms`);
   }
   lines.push(`  load average (1 min): ${r.loadAverage[0].toFixed(2)} before, ${r.loadAverage[1].toFixed(2)} after`);
   if (r.pageErrors.length > 0) lines.push(`  page errors: ${r.pageErrors.length}, first: ${r.pageErrors[0]}`);
