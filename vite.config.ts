@@ -30,7 +30,7 @@ function harnessPages(): Record<string, string> {
 export default defineConfig(({ mode }) => {
   const e2e = mode === E2E_MODE;
   return {
-    plugins: [react(), corpusPlugin(), pyodideAssetsPlugin(), securityHeadersPlugin(), offlinePlugin()],
+    plugins: [react(), corpusPlugin(), pyodideAssetsPlugin(), securityHeadersPlugin({ harnessPages: e2e }), offlinePlugin()],
     worker: { format: 'es' },
     build: {
       target: 'es2022',

@@ -1,9 +1,11 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { startStaticSite, type StaticSite } from './fixtures/staticSite.ts';
-import { writeTinyGguf } from './fixtures/tinyGguf.ts';
+import { writeTinyGguf, writeTinyGgufSplits } from './fixtures/tinyGguf.ts';
+import { gpuLayersMemory, readGgufBlobHeader, type GgufHeader } from '../workers/backends/gguf/ggufHeader.ts';
+import { formatBytes } from '../workers/engine/format.ts';
 import { openSideTab } from './support/playground.ts';
 import { expect, test } from './support/test.ts';
 
@@ -21,14 +23,22 @@ let folder: string;
 let site: StaticSite;
 let modelUrl: string;
 let modelBytes: number;
+/** The tiny model's header, for the memory figure of its WebGPU layers. */
+let modelHeader: GgufHeader;
+let splitUrl: string;
 
 test.beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'tiny-gguf-'));
-  modelBytes = (await stat(await writeTinyGguf(folder))).size;
+  const path = await writeTinyGguf(folder);
+  modelBytes = (await stat(path)).size;
+  modelHeader = await readGgufBlobHeader(new Blob([new Uint8Array(await readFile(path))]));
+  // The same model as llama-gguf-split writes it: two files, each a GGUF with some of the tensors.
+  await writeTinyGgufSplits(folder, 2);
   // Another origin, as a model host is: the model worker's fetch is a CORS request, which the
   // page's cross-origin isolation (require-corp) lets through when the host allows it.
   site = await startStaticSite(folder, { headers: { 'access-control-allow-origin': '*' } });
   modelUrl = `${site.url}/tiny-qwen3.gguf`;
+  splitUrl = `${site.url}/tiny-qwen3-split-00001-of-00002.gguf`;
 });
 
 test.afterAll(async () => {
@@ -172,7 +182,10 @@ test('runs multi-threaded: the page is cross-origin isolated, so llama.cpp gets 
 // worker says plainly why not and runs the model on the CPU: both end in a working model.
 test('@webgpu offloads to the WebGPU adapter, or says why not and runs on the CPU', async ({ page }, testInfo) => {
   await openHarness(page);
-  const loaded = await page.evaluate(([url, contextWindow]) => window.ggufHarness.load({ url, contextWindow, threads: 1, gpuLayers: 99 }), [modelUrl, CONTEXT] as const);
+  // One of the two layers asked for: the setting reaches the worker, which says what it takes.
+  const loaded = await page.evaluate(([url, contextWindow]) => window.ggufHarness.load({ url, contextWindow, threads: 1, gpuLayers: 1 }), [modelUrl, CONTEXT] as const);
+  expect(loaded.runtime.gpuLayers).toEqual(gpuLayersMemory([modelHeader], 1, CONTEXT));
+  expect(loaded.runtime.gpuLayers?.blocks).toBe(2);
   testInfo.annotations.push({ type: 'webgpu', description: loaded.runtime.webgpu ? 'llama.cpp offloaded layers to WebGPU' : `CPU: ${loaded.runtime.cpuReason}` });
   const adapter = await page.evaluate(async () => {
     const found = await (navigator as Navigator & { gpu?: { requestAdapter(): Promise<{ features: Set<string> } | null> } }).gpu?.requestAdapter();
@@ -193,22 +206,70 @@ test('@webgpu offloads to the WebGPU adapter, or says why not and runs on the CP
   expect(reply.completion?.content).toMatch(/^<tool_call>\n\{"name": "lookup", "arguments": \{"city": "(Paris|Lima)", "days": -?\d+\}\}\n<\/tool_call>$/);
 });
 
-test('the Models panel loads a GGUF model from an address after asking, says where it runs, and unloads it', async ({ page, consoleErrors }) => {
+test('the Models panel loads a GGUF model from an address after asking, with the layers asked for WebGPU, keeps it in the browser, and deletes it', async ({ page, consoleErrors }) => {
   await page.goto('/');
   await openSideTab(page, 'Models');
   const section = page.locator('section.gguf-models');
+  const kept = section.getByRole('list', { name: 'Kept in this browser' }).getByRole('listitem');
+  await expect(section.getByText('No GGUF model is kept in this browser.')).toBeVisible();
+  await section.getByLabel(/Layers on WebGPU/).fill('1');
   await section.getByLabel(/URL or Hugging Face/).fill(modelUrl);
   await section.getByRole('button', { name: 'Load from this address' }).click();
   const confirm = section.getByRole('dialog', { name: 'Confirm the download' });
   await expect(confirm).toContainText(`Download tiny-qwen3.gguf (size unknown until the download starts) from ${new URL(modelUrl).host}?`);
   await confirm.getByRole('button', { name: 'Download and load' }).click();
   const loaded = section.getByRole('list', { name: 'GGUF models loaded' }).getByRole('listitem');
-  // Headless Chromium without --enable-unsafe-webgpu offers no adapter: llama.cpp runs on the CPU and says so.
+  // Headless Chromium without --enable-unsafe-webgpu offers no adapter: llama.cpp runs on the CPU
+  // and says so; the layer asked for reaches the worker, which gives its memory from the file.
+  const figure = formatBytes(gpuLayersMemory([modelHeader], 1, CONTEXT).estimateBytes);
   await expect(loaded).toHaveText(
-    /^tiny-qwen3\.gguf · 8,192 tokens · \d+ threads? · This browser offers no WebGPU adapter: llama\.cpp runs on the CPU\. · use it as model “tiny-qwen3\.gguf” of a gguf provider Unload$/,
+    new RegExp(
+      `^tiny-qwen3\\.gguf · 8,192 tokens · \\d+ threads? · This browser offers no WebGPU adapter: llama\\.cpp runs on the CPU\\. · asked for 1 of 2 layers on WebGPU: about ${figure} of GPU memory \\(an estimate from the file's tensors and the KV cache\\) · use it as model “tiny-qwen3\\.gguf” of a gguf provider Unload$`,
+    ),
     { timeout: 60_000 },
   );
   await loaded.getByRole('button', { name: 'Unload' }).click();
   await expect(loaded).toHaveCount(0);
+
+  // The download is kept in the browser, with its size; loading it again asks without downloading.
+  await expect(kept).toHaveText([`tiny-qwen3.gguf · ${formatBytes(modelBytes)} · from ${new URL(modelUrl).host} Delete…`]);
+  await section.getByRole('button', { name: 'Load from this address' }).click();
+  await expect(confirm).toContainText(`tiny-qwen3.gguf (${formatBytes(modelBytes)}) is kept in this browser: load it from there? Nothing is downloaded.`);
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+
+  // Delete asks first; Keep keeps it, Delete frees it, and the next load asks to download again.
+  await kept.getByRole('button', { name: 'Delete…' }).click();
+  const sure = kept.getByRole('group', { name: 'Confirm deleting tiny-qwen3.gguf' });
+  await expect(sure).toContainText(`Delete tiny-qwen3.gguf and free ${formatBytes(modelBytes)}? Loading it again downloads it again.`);
+  await sure.getByRole('button', { name: 'Keep' }).click();
+  await expect(kept).toHaveCount(1);
+  await kept.getByRole('button', { name: 'Delete…' }).click();
+  await kept.getByRole('button', { name: 'Delete', exact: true }).click();
+  await expect(kept).toHaveCount(0);
+  await expect(section.getByText('No GGUF model is kept in this browser.')).toBeVisible();
+  // Its files are gone from the origin's private file system, where wllama keeps them.
+  const files = await page.evaluate(async () => {
+    const cache = await (await navigator.storage.getDirectory()).getDirectoryHandle('cache', { create: true });
+    const names: string[] = [];
+    for await (const name of (cache as unknown as { keys(): AsyncIterable<string> }).keys()) names.push(name);
+    return names;
+  });
+  expect(files).toEqual([]);
+  await section.getByRole('button', { name: 'Load from this address' }).click();
+  await expect(confirm).toContainText('Download tiny-qwen3.gguf (size unknown until the download starts)');
   expect(consoleErrors).toEqual([]);
+});
+
+test('loads a model split in two files from the address of the first, and runs it', async ({ page }) => {
+  await openHarness(page);
+  // Every layer asked for WebGPU (none here: the CPU): the figure reads every part's tensors.
+  const loaded = await page.evaluate(([url, contextWindow]) => window.ggufHarness.load({ url, contextWindow, threads: 1, gpuLayers: 999 }), [splitUrl, CONTEXT] as const);
+  expect(loaded.runtime).toMatchObject({ contextWindow: CONTEXT, webgpu: false, fromCache: false });
+  expect(loaded.runtime.gpuLayers).toEqual(gpuLayersMemory([modelHeader], 999, CONTEXT));
+  expect(site.requests).toEqual(expect.arrayContaining(['/tiny-qwen3-split-00001-of-00002.gguf', '/tiny-qwen3-split-00002-of-00002.gguf']));
+  const reply = await page.evaluate(
+    (system) => window.ggufHarness.complete({ messages: [{ role: 'system', content: system }, { role: 'user', content: 'Weather in Lima?' }], maxTokens: 120 }, { constrain: true }),
+    ROUTER_SYSTEM,
+  );
+  expect(reply.completion?.content).toMatch(/^<tool_call>\n\{"name": "lookup", "arguments": \{"city": "(Paris|Lima)", "days": -?\d+\}\}\n<\/tool_call>$/);
 });

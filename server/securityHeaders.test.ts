@@ -81,6 +81,16 @@ describe('security headers', () => {
     );
   });
 
+  it("gives the GGUF bench's direct wllama page the GGUF model worker's policy, in the tests' mode only", () => {
+    const direct = '/e2e/harness/gguf-direct.html';
+    const worker = headersFor('/assets/gguf.worker-Ab12.js', { pyodideVersion: version, documentPolicy: true })['Content-Security-Policy'];
+    expect(headersFor(direct, { pyodideVersion: version, documentPolicy: true, harnessPages: true })['Content-Security-Policy']).toBe(worker);
+    expect(headersFor(direct, { pyodideVersion: version, documentPolicy: true })['Content-Security-Policy']).toBe(serializePolicy(DOCUMENT_DIRECTIVES));
+    expect(headersFor('/e2e/harness/gguf.html', { pyodideVersion: version, documentPolicy: true, harnessPages: true })['Content-Security-Policy']).toBe(
+      serializePolicy(DOCUMENT_DIRECTIVES),
+    );
+  });
+
   it('documents the production example exactly as the code builds it', () => {
     const doc = readFileSync(new URL('../docs/security-sandboxes.md', import.meta.url), 'utf8');
     expect(doc).toContain(nginxExample(version));

@@ -90,6 +90,14 @@ const GGUF_WORKER_DIRECTIVES: Directives = {
   'worker-src': ['blob:'],
 };
 
+/** Harness pages of the browser tests' build (`vite build --mode e2e`, served with `--mode e2e`)
+ * that need a worker's policy on the page itself: the GGUF bench's page calls wllama on the page
+ * (cli/bench/gguf.bench.ts), as the GGUF model worker does, so it gets that worker's policy. The
+ * production build has no such page, and its server never sends these. */
+const HARNESS_PAGE_POLICIES: Readonly<Record<string, Directives>> = {
+  '/e2e/harness/gguf-direct.html': GGUF_WORKER_DIRECTIVES,
+};
+
 /** The Python sandbox: Pyodide's core from the app, packages from the CDN folder of this exact
  * Pyodide version, nothing else. Its code is locked down as well (tools/python/python.worker.ts);
  * this is what still holds if that ever fails. */
@@ -145,10 +153,11 @@ export function workerPolicyFor(pathname: string, policies: readonly WorkerPolic
  * dev server: its hot reload injects inline scripts), while workers keep theirs. */
 export function headersFor(
   pathname: string,
-  options: { pyodideVersion: string; documentPolicy: boolean },
+  options: { pyodideVersion: string; documentPolicy: boolean; harnessPages?: boolean },
 ): Record<string, string> {
   const worker = workerPolicyFor(pathname, workerPolicies(options.pyodideVersion));
-  const directives = worker?.directives ?? (options.documentPolicy ? DOCUMENT_DIRECTIVES : null);
+  const harness = options.harnessPages ? HARNESS_PAGE_POLICIES[pathname] : undefined;
+  const directives = worker?.directives ?? harness ?? (options.documentPolicy ? DOCUMENT_DIRECTIVES : null);
   return { ...COMMON_HEADERS, ...(directives ? { 'Content-Security-Policy': serializePolicy(directives) } : {}) };
 }
 
@@ -157,7 +166,7 @@ export function installedPyodideVersion(): string {
   return manifest.version;
 }
 
-function middleware(options: { pyodideVersion: string; documentPolicy: boolean }): Connect.NextHandleFunction {
+function middleware(options: { pyodideVersion: string; documentPolicy: boolean; harnessPages: boolean }): Connect.NextHandleFunction {
   return (request, response, next) => {
     const pathname = new URL(request.url ?? '/', 'http://localhost').pathname;
     for (const [name, value] of Object.entries(headersFor(pathname, options))) response.setHeader(name, value);
@@ -166,16 +175,17 @@ function middleware(options: { pyodideVersion: string; documentPolicy: boolean }
 }
 
 /** Sends the headers from the preview server (all of them) and the dev server (all but the page's
- * policy). */
-export function securityHeadersPlugin(): Plugin {
+ * policy). `harnessPages`: the browser tests' mode, whose harness pages may need their own. */
+export function securityHeadersPlugin(options: { harnessPages?: boolean } = {}): Plugin {
   const pyodideVersion = installedPyodideVersion();
+  const harnessPages = options.harnessPages ?? false;
   return {
     name: 'security-headers',
     configureServer(server) {
-      server.middlewares.use(middleware({ pyodideVersion, documentPolicy: false }));
+      server.middlewares.use(middleware({ pyodideVersion, documentPolicy: false, harnessPages }));
     },
     configurePreviewServer(server) {
-      server.middlewares.use(middleware({ pyodideVersion, documentPolicy: true }));
+      server.middlewares.use(middleware({ pyodideVersion, documentPolicy: true, harnessPages }));
     },
   };
 }

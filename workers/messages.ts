@@ -142,6 +142,17 @@ export interface GgufRuntime {
   cpuReason?: string;
   seconds: number;
   fromCache: boolean;
+  /** The layer count asked for (n_gpu_layers) and what it takes, when it was above 0. */
+  gpuLayers?: GgufGpuLayers;
+}
+
+/** Layers asked to go to WebGPU, of the model's `blocks`, and the GPU memory that takes: an
+ * estimate from the file's tensors (those layers' weights, the output layer when every layer is
+ * asked for) and their KV cache at the loaded window; llama.cpp's scratch buffers come on top. */
+export interface GgufGpuLayers {
+  asked: number;
+  blocks: number;
+  estimateBytes: number;
 }
 
 /** What the GGUF model worker answers over its port. */

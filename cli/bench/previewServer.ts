@@ -27,10 +27,12 @@ export interface PreviewServer {
   close(): Promise<void>;
 }
 
-/** Serves `distDir` with `vite preview` on a free port of 127.0.0.1. */
-export async function startPreview(distDir: string, timeoutMs = 60_000): Promise<PreviewServer> {
+/** Serves `distDir` with `vite preview` on a free port of 127.0.0.1. `harness`: in the browser
+ * tests' mode, as Playwright serves it (harness pages that need their own headers get them). */
+export async function startPreview(distDir: string, timeoutMs = 60_000, options: { harness?: boolean } = {}): Promise<PreviewServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, [viteBin, 'preview', '--outDir', distDir, '--port', String(port), '--strictPort'], {
+  const mode = options.harness ? ['--mode', E2E_MODE] : [];
+  const child = spawn(process.execPath, [viteBin, 'preview', ...mode, '--outDir', distDir, '--port', String(port), '--strictPort'], {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

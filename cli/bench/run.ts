@@ -9,6 +9,7 @@
 //   npm run bench -- --only stream --profile       say where long tasks spend their time
 //   npm run bench -- --only history                the History list with 5,000 stored runs
 //   npm run bench -- --only eval-ui                the Evaluate tab running 200 tasks at concurrency 8
+//   npm run bench -- --only gguf                   llama.cpp (wllama) on the CPU: our worker and ChatModel against wllama directly
 //   npm run bench -- --json
 
 import os from 'node:os';
@@ -17,12 +18,13 @@ import { runEngineBenchmarks } from './engine.bench.ts';
 import { formatHistoryReport, runHistoryBenchmark } from './history.bench.ts';
 import { formatEvalReport, runEvalBenchmarks } from './eval.bench.ts';
 import { formatEvalUiReport, runEvalUiBenchmark } from './evalUi.bench.ts';
+import { formatGgufReport, runGgufBenchmark } from './gguf.bench.ts';
 import { formatSandboxReport, runSandboxBenchmarks } from './sandbox.bench.ts';
 import { formatUiReport, runUiBenchmarks } from './ui.bench.ts';
 
 const TARGET_TURN_OVERHEAD_MS = 0.2;
 const TARGET_CONTEXT_MS = 2;
-const PARTS = ['engine', 'eval', 'ui', 'bundle', 'stream', 'sandbox', 'history', 'eval-ui'] as const;
+const PARTS = ['engine', 'eval', 'ui', 'bundle', 'stream', 'sandbox', 'history', 'eval-ui', 'gguf'] as const;
 type Part = (typeof PARTS)[number];
 
 const fmt = (ms: number) => `${ms.toFixed(4)} ms`;
@@ -85,8 +87,11 @@ async function main() {
   // Minutes of a browser evaluating: only when asked for.
   const evalUi = options.only === 'eval-ui' ? await runEvalUiBenchmark({ log, ...(options.distDir !== undefined ? { distDir: options.distDir } : {}) }) : undefined;
 
+  // Minutes of llama.cpp on the CPU: only when asked for.
+  const gguf = options.only === 'gguf' ? await runGgufBenchmark({ log, ...(options.distDir !== undefined ? { distDir: options.distDir } : {}) }) : undefined;
+
   if (options.json) {
-    console.log(JSON.stringify({ machine: machine(), date: new Date().toISOString(), engine, evaluation, ui, sandbox, history, evalUi }, null, 2));
+    console.log(JSON.stringify({ machine: machine(), date: new Date().toISOString(), engine, evaluation, ui, sandbox, history, evalUi, gguf }, null, 2));
     return;
   }
   console.log(`Benchmarks on ${machine()}, ${new Date().toISOString().slice(0, 10)}\n`);
@@ -99,6 +104,7 @@ async function main() {
   if (sandbox) console.log(formatSandboxReport(sandbox));
   if (history) console.log(`\n${formatHistoryReport(history)}`);
   if (evalUi) console.log(formatEvalUiReport(evalUi));
+  if (gguf) console.log(formatGgufReport(gguf));
 }
 
 function printEngine(engine: Awaited<ReturnType<typeof runEngineBenchmarks>>) {

@@ -7,9 +7,10 @@
 // when multi-threaded), which is why this script's policy allows blob: workers and scripts
 // (server/securityHeaders.ts). Its .wasm comes from the app's own build, never a CDN.
 
-import { LogLevel, Wllama, type LoadModelParams } from '@wllama/wllama';
+import { LogLevel, ModelManager, Wllama, type LoadModelParams } from '@wllama/wllama';
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
-import type { FromGgufWorker, GgufRuntime, ToGgufWorker, ToModelWorker } from '../messages.ts';
+import { gpuLayersMemory, readGgufBlobHeader } from '../backends/gguf/ggufHeader.ts';
+import type { FromGgufWorker, GgufGpuLayers, GgufRuntime, ToGgufWorker, ToModelWorker } from '../messages.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -90,6 +91,22 @@ async function loadInto(instance: Wllama, message: Extract<ToGgufWorker, { type:
   return !downloaded && message.source.kind === 'url';
 }
 
+/** The memory the asked-for layers take, from the loaded file's own header (every part of a split
+ * model, as wllama keeps them in its cache); undefined when a part cannot be read. */
+async function gpuLayersFigure(instance: Wllama, message: Extract<ToGgufWorker, { type: 'load' }>, contextWindow: number): Promise<GgufGpuLayers | undefined> {
+  try {
+    const blobs =
+      message.source.kind === 'file'
+        ? [message.source.file]
+        : await Promise.all(ModelManager.parseModelUrl(message.source.url).map((url) => instance.cacheManager.open(url)));
+    if (blobs.some((blob) => blob === null)) return undefined;
+    const parts = await Promise.all(blobs.map((blob) => readGgufBlobHeader(blob!)));
+    return gpuLayersMemory(parts, message.gpuLayers, contextWindow);
+  } catch {
+    return undefined;
+  }
+}
+
 async function load(message: Extract<ToGgufWorker, { type: 'load' }>): Promise<void> {
   if (wllama) {
     send({ type: 'load_failed', code: 'bad_request', message: 'This model worker already holds a model.' });
@@ -130,6 +147,10 @@ async function load(message: Extract<ToGgufWorker, { type: 'load' }>): Promise<v
       fromCache,
     };
     if (!offloaded && cpuReason) runtime.cpuReason = cpuReason;
+    if (message.gpuLayers > 0) {
+      const figure = await gpuLayersFigure(instance, message, runtime.contextWindow);
+      if (figure) runtime.gpuLayers = figure;
+    }
     send({ type: 'loaded', runtime });
   } catch (error) {
     await instance.exit().catch(() => undefined);

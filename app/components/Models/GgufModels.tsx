@@ -1,13 +1,16 @@
-import { useState, type ComponentType } from 'react';
+import { useCallback, useEffect, useState, type ComponentType } from 'react';
 import type { LoadProgress } from '../../../workers/backends/webllm/loadProgress.ts';
 import {
   GGUF_CATALOGUE,
   ggufDownloadUrl,
+  ggufFileName,
+  ggufGpuLayersEstimate,
   ggufMemoryBytes,
   ggufUrlFromInput,
   needsSplit,
 } from '../../../workers/backends/gguf/catalogue.ts';
-import type { GgufSource } from '../../../workers/messages.ts';
+import type { CachedGguf } from '../../../workers/backends/gguf/cache.ts';
+import type { GgufGpuLayers, GgufSource } from '../../../workers/messages.ts';
 import type { GgufModelRequest } from '../../../workers/models/ggufModels.ts';
 import type { LoadedLocalModel } from '../../../workers/models/localModels.ts';
 import type { ModelFailure } from '../../state/modelsStore.ts';
@@ -35,15 +38,45 @@ const isolated = typeof crossOriginIsolated === 'boolean' && crossOriginIsolated
 /** Threads for llama.cpp: only a cross-origin isolated page can share memory with them. */
 const THREADS = isolated ? Math.max(1, Math.min(4, navigator.hardwareConcurrency || 1)) : 1;
 
-function idFromUrl(url: string): string {
-  return decodeURIComponent(new URL(url).pathname.split('/').pop() ?? url);
+/** What "every layer" asks llama.cpp for: more than any model has. */
+const ALL_LAYERS = 999;
+
+// wllama's cache module (its ModelManager) is imported when the section first lists the cache.
+const cacheModule = () => import('../../../workers/backends/gguf/cache.ts');
+
+/** The GGUF models kept in this browser's cache, read again whenever `refreshKey` changes. */
+function useCachedGguf(refreshKey: string) {
+  const [cached, setCached] = useState<CachedGguf[] | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const refresh = useCallback(() => {
+    cacheModule()
+      .then(({ listCachedGguf }) => listCachedGguf())
+      .then(
+        (models) => {
+          setCached(models);
+          setProblem(null);
+        },
+        (error: unknown) => setProblem(`The browser's GGUF cache could not be read: ${(error as Error).message}`),
+      );
+  }, []);
+  useEffect(refresh, [refresh, refreshKey]);
+  const remove = useCallback(
+    (url: string) =>
+      cacheModule()
+        .then(({ deleteCachedGguf }) => deleteCachedGguf(url))
+        .catch((error: unknown) => setProblem(`Could not delete it: ${(error as Error).message}`))
+        .finally(refresh),
+    [refresh],
+  );
+  return { cached, problem, remove };
 }
 
 export function GgufModels({ loaded, loading, failures, onLoad, onCancel, onUnload, formatBytes, LoadBar }: GgufModelsProps) {
   const [input, setInput] = useState('');
   const [catalogueId, setCatalogueId] = useState(GGUF_CATALOGUE[0]!.id);
   const [contextWindow, setContextWindow] = useState(8192);
-  const [webgpu, setWebgpu] = useState(true);
+  const [gpuLayers, setGpuLayers] = useState(ALL_LAYERS);
+  const [deleting, setDeleting] = useState<CachedGguf | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [pending, setPending] = useState<Pending | null>(null);
   const [lastId, setLastId] = useState<string | null>(null);
@@ -54,7 +87,7 @@ export function GgufModels({ loaded, loading, failures, onLoad, onCancel, onUnlo
     source,
     contextWindow,
     threads: THREADS,
-    gpuLayers: webgpu ? 999 : 0,
+    gpuLayers,
   });
   const start = (next: GgufModelRequest) => {
     setPending(null);
@@ -70,7 +103,7 @@ export function GgufModels({ loaded, loading, failures, onLoad, onCancel, onUnlo
     try {
       const url = ggufUrlFromInput(input);
       setProblem(null);
-      const id = idFromUrl(url);
+      const id = ggufFileName(url);
       setPending({ request: request(id, id, { kind: 'url', url }), bytes: null, host: new URL(url).host });
     } catch (error) {
       setProblem((error as Error).message);
@@ -80,6 +113,11 @@ export function GgufModels({ loaded, loading, failures, onLoad, onCancel, onUnlo
   const ggufLoaded = loaded.filter((model) => model.gguf);
   const chosen = GGUF_CATALOGUE.find((entry) => entry.id === catalogueId)!;
   const failure = lastId ? failures[lastId] : undefined;
+  // A finished load may have added a download: the list is read again when the loaded set changes.
+  const { cached, problem: cacheProblem, remove } = useCachedGguf(ggufLoaded.map((model) => model.id).join('\n'));
+  const pendingUrl = pending?.request.source.kind === 'url' ? pending.request.source.url : null;
+  const pendingCached = pendingUrl ? cached?.find((model) => model.url === pendingUrl) : undefined;
+  const layerEstimate = ggufGpuLayersEstimate(chosen, gpuLayers, contextWindow);
 
   return (
     <section className="gguf-models" aria-labelledby="gguf-heading">
@@ -94,7 +132,14 @@ export function GgufModels({ loaded, loading, failures, onLoad, onCancel, onUnlo
           <input type="number" min={512} max={40960} step={512} value={contextWindow} onChange={(event) => setContextWindow(Number(event.target.value) || 4096)} />
         </label>
         <label>
-          <input type="checkbox" checked={webgpu} onChange={(event) => setWebgpu(event.target.checked)} /> Offload layers to WebGPU when possible
+          Layers on WebGPU (0: the CPU only){' '}
+          <input
+            type="number"
+            min={0}
+            max={ALL_LAYERS}
+            value={gpuLayers}
+            onChange={(event) => setGpuLayers(Math.max(0, Math.min(ALL_LAYERS, Math.floor(Number(event.target.value) || 0))))}
+          />
         </label>
       </div>
       <div className="gguf-controls">
@@ -113,7 +158,10 @@ export function GgufModels({ loaded, loading, failures, onLoad, onCancel, onUnlo
         </button>
       </div>
       <p className="muted">
-        {chosen.repo} · {chosen.file} · licence: {chosen.licence} · needs about {formatBytes(ggufMemoryBytes(chosen, contextWindow))} at this window
+        {chosen.repo} · {chosen.file} · licence: {chosen.licence} · needs about {formatBytes(ggufMemoryBytes(chosen, contextWindow))} at this window ·{' '}
+        {layerEstimate.layers === 0
+          ? 'no layer on WebGPU'
+          : `${layerEstimate.layers} of ${layerEstimate.blocks} layers on WebGPU need about ${formatBytes(layerEstimate.bytes)} of GPU memory (an estimate: the file's size spread over its layers, plus their KV cache)`}
         {needsSplit(chosen.approxBytes) ? ' · over 2 GB: llama.cpp in the browser needs it split first (see the guide)' : ''} · not tried by this project.
       </p>
       <div className="gguf-controls">
@@ -140,12 +188,18 @@ export function GgufModels({ loaded, loading, failures, onLoad, onCancel, onUnlo
       {problem ? <p className="model-warning" role="alert">{problem}</p> : null}
       {pending ? (
         <div className="gguf-confirm" role="dialog" aria-label="Confirm the download">
-          <p>
-            Download {pending.request.label} ({pending.bytes === null ? 'size unknown until the download starts' : `about ${formatBytes(pending.bytes)}`}) from{' '}
-            {pending.host}? It is kept in this browser afterwards.
-          </p>
+          {pendingCached ? (
+            <p>
+              {pending.request.label} ({formatBytes(pendingCached.bytes)}) is kept in this browser: load it from there? Nothing is downloaded.
+            </p>
+          ) : (
+            <p>
+              Download {pending.request.label} ({pending.bytes === null ? 'size unknown until the download starts' : `about ${formatBytes(pending.bytes)}`}) from{' '}
+              {pending.host}? It is kept in this browser afterwards.
+            </p>
+          )}
           <button type="button" onClick={() => start(pending.request)}>
-            Download and load
+            {pendingCached ? 'Load' : 'Download and load'}
           </button>{' '}
           <button type="button" onClick={() => setPending(null)}>
             Cancel
@@ -167,13 +221,52 @@ export function GgufModels({ loaded, loading, failures, onLoad, onCancel, onUnlo
         {ggufLoaded.map((model) => (
           <li key={model.id}>
             <strong>{model.label}</strong> · {model.contextWindow.toLocaleString('en-US')} tokens · {model.gguf!.threads} thread{model.gguf!.threads === 1 ? '' : 's'} ·{' '}
-            {model.gguf!.webgpu ? 'on WebGPU' : (model.gguf!.cpuReason ?? 'on the CPU')} · use it as model “{model.id}” of a gguf provider{' '}
+            {model.gguf!.webgpu ? 'on WebGPU' : (model.gguf!.cpuReason ?? 'on the CPU')}
+            {model.gguf!.gpuLayers ? ` · ${describeGpuLayers(model.gguf!.gpuLayers, formatBytes)}` : ''} · use it as model “{model.id}” of a gguf provider{' '}
             <button type="button" onClick={() => onUnload(model.id)}>
               Unload
             </button>
           </li>
         ))}
       </ul>
+      <h4 id="gguf-cached-heading">Kept in this browser</h4>
+      {cacheProblem ? <p className="model-warning" role="alert">{cacheProblem}</p> : null}
+      {cached && cached.length === 0 ? <p className="muted">No GGUF model is kept in this browser.</p> : null}
+      <ul className="gguf-cached" aria-labelledby="gguf-cached-heading">
+        {(cached ?? []).map((model) => (
+          <li key={model.url}>
+            <strong>{model.name}</strong> · {formatBytes(model.bytes)}
+            {model.files > 1 ? ` in ${model.files} files` : ''} · from {new URL(model.url).host}{' '}
+            {deleting?.url === model.url ? (
+              <span role="group" aria-label={`Confirm deleting ${model.name}`}>
+                Delete {model.name} and free {formatBytes(model.bytes)}? Loading it again downloads it again.{' '}
+                <button
+                  type="button"
+                  onClick={() => {
+                    setDeleting(null);
+                    void remove(model.url);
+                  }}
+                >
+                  Delete
+                </button>{' '}
+                <button type="button" onClick={() => setDeleting(null)}>
+                  Keep
+                </button>
+              </span>
+            ) : (
+              <button type="button" onClick={() => setDeleting(model)}>
+                Delete…
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
     </section>
   );
+}
+
+/** The loaded line's layer figure: what was asked for, and the estimate of what it takes. */
+function describeGpuLayers(layers: GgufGpuLayers, formatBytes: (bytes: number) => string): string {
+  const asked = layers.asked >= layers.blocks ? `all ${layers.blocks} layers` : `${layers.asked} of ${layers.blocks} layers`;
+  return `asked for ${asked} on WebGPU: about ${formatBytes(layers.estimateBytes)} of GPU memory (an estimate from the file's tensors and the KV cache)`;
 }

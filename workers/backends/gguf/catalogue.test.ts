@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GGUF_CATALOGUE, ggufDownloadUrl, ggufMemoryBytes, ggufUrlFromInput, needsSplit } from './catalogue.ts';
+import { GGUF_CATALOGUE, ggufDownloadUrl, ggufFileName, ggufGpuLayersEstimate, ggufMemoryBytes, ggufUrlFromInput, needsSplit } from './catalogue.ts';
 
 describe('the GGUF catalogue', () => {
   it('names the repository, file, licence and size of every entry, and says none was tried here', () => {
@@ -29,5 +29,19 @@ describe('the GGUF catalogue', () => {
     expect(() => ggufUrlFromInput('https://user:pw@example.org/m.gguf')).toThrow(/user name or password/);
     expect(() => ggufUrlFromInput('https://example.org/model.bin')).toThrow(/\.gguf file/);
     expect(() => ggufUrlFromInput('just words')).toThrow(/owner\/repository\/file\.gguf/);
+  });
+
+  it('estimates the GPU memory of the layers on WebGPU before the file is read: its share of the file and of the KV cache', () => {
+    const entry = GGUF_CATALOGUE.find((candidate) => candidate.id === 'Qwen3-8B-Q4_K_M.gguf')!;
+    const all = ggufGpuLayersEstimate(entry, 999, 4096);
+    expect(all).toEqual({ layers: 36, blocks: 36, bytes: ggufMemoryBytes(entry, 4096) });
+    const half = ggufGpuLayersEstimate(entry, 18, 4096);
+    expect(half.layers).toBe(18);
+    expect(half.bytes).toBe(Math.round(ggufMemoryBytes(entry, 4096) / 2));
+    expect(ggufGpuLayersEstimate(entry, 0, 4096)).toEqual({ layers: 0, blocks: 36, bytes: 0 });
+  });
+
+  it('names a model by the file its address ends in', () => {
+    expect(ggufFileName('https://example.org/models/tiny%20one-00001-of-00002.gguf?download=1')).toBe('tiny one-00001-of-00002.gguf');
   });
 });

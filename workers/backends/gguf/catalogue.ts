@@ -26,6 +26,8 @@ export interface GgufCatalogueEntry {
   licence: string;
   /** For the memory figure: KV cache bytes per token of context (f16 keys and values). */
   kvBytesPerToken: number;
+  /** Transformer blocks (llama.cpp's layers), for the WebGPU layer setting's figure. */
+  layers: number;
   /** False for every entry: not downloaded or run by this project (see the top of the file). */
   tried: false;
   notes?: string;
@@ -39,10 +41,10 @@ const ORCHESTRATOR_LICENCE = "NVIDIA's licence for Nemotron-Orchestrator-8B (res
 const ORCHESTRATOR_REPO = 'bartowski/nvidia_Orchestrator-8B-GGUF';
 
 export const GGUF_CATALOGUE: readonly GgufCatalogueEntry[] = [
-  { id: 'Qwen3-0.6B-Q8_0.gguf', label: 'Qwen3 0.6B (Q8_0)', repo: 'Qwen/Qwen3-0.6B-GGUF', file: 'Qwen3-0.6B-Q8_0.gguf', quantization: 'Q8_0', approxBytes: 640 * MB, licence: QWEN_LICENCE, kvBytesPerToken: kvBytes(28), tried: false },
-  { id: 'Qwen3-1.7B-Q8_0.gguf', label: 'Qwen3 1.7B (Q8_0)', repo: 'Qwen/Qwen3-1.7B-GGUF', file: 'Qwen3-1.7B-Q8_0.gguf', quantization: 'Q8_0', approxBytes: 1_830 * MB, licence: QWEN_LICENCE, kvBytesPerToken: kvBytes(28), tried: false },
-  { id: 'Qwen3-4B-Q4_K_M.gguf', label: 'Qwen3 4B (Q4_K_M)', repo: 'Qwen/Qwen3-4B-GGUF', file: 'Qwen3-4B-Q4_K_M.gguf', quantization: 'Q4_K_M', approxBytes: 2_500 * MB, licence: QWEN_LICENCE, kvBytesPerToken: kvBytes(36), tried: false },
-  { id: 'Qwen3-8B-Q4_K_M.gguf', label: 'Qwen3 8B (Q4_K_M)', repo: 'Qwen/Qwen3-8B-GGUF', file: 'Qwen3-8B-Q4_K_M.gguf', quantization: 'Q4_K_M', approxBytes: 5_030 * MB, licence: QWEN_LICENCE, kvBytesPerToken: kvBytes(36), tried: false },
+  { id: 'Qwen3-0.6B-Q8_0.gguf', label: 'Qwen3 0.6B (Q8_0)', repo: 'Qwen/Qwen3-0.6B-GGUF', file: 'Qwen3-0.6B-Q8_0.gguf', quantization: 'Q8_0', approxBytes: 640 * MB, licence: QWEN_LICENCE, kvBytesPerToken: kvBytes(28), layers: 28, tried: false },
+  { id: 'Qwen3-1.7B-Q8_0.gguf', label: 'Qwen3 1.7B (Q8_0)', repo: 'Qwen/Qwen3-1.7B-GGUF', file: 'Qwen3-1.7B-Q8_0.gguf', quantization: 'Q8_0', approxBytes: 1_830 * MB, licence: QWEN_LICENCE, kvBytesPerToken: kvBytes(28), layers: 28, tried: false },
+  { id: 'Qwen3-4B-Q4_K_M.gguf', label: 'Qwen3 4B (Q4_K_M)', repo: 'Qwen/Qwen3-4B-GGUF', file: 'Qwen3-4B-Q4_K_M.gguf', quantization: 'Q4_K_M', approxBytes: 2_500 * MB, licence: QWEN_LICENCE, kvBytesPerToken: kvBytes(36), layers: 36, tried: false },
+  { id: 'Qwen3-8B-Q4_K_M.gguf', label: 'Qwen3 8B (Q4_K_M)', repo: 'Qwen/Qwen3-8B-GGUF', file: 'Qwen3-8B-Q4_K_M.gguf', quantization: 'Q4_K_M', approxBytes: 5_030 * MB, licence: QWEN_LICENCE, kvBytesPerToken: kvBytes(36), layers: 36, tried: false },
   {
     id: 'nvidia_Orchestrator-8B-Q4_K_M.gguf',
     label: 'Orchestrator-8B (Q4_K_M)',
@@ -51,7 +53,7 @@ export const GGUF_CATALOGUE: readonly GgufCatalogueEntry[] = [
     quantization: 'Q4_K_M',
     approxBytes: 5_030 * MB,
     licence: ORCHESTRATOR_LICENCE,
-    kvBytesPerToken: kvBytes(36),
+    kvBytesPerToken: kvBytes(36), layers: 36,
     tried: false,
     notes: 'The model the paper trained, quantised by the community (bartowski).',
   },
@@ -63,7 +65,7 @@ export const GGUF_CATALOGUE: readonly GgufCatalogueEntry[] = [
     quantization: 'IQ2_M',
     approxBytes: 3_050 * MB,
     licence: ORCHESTRATOR_LICENCE,
-    kvBytesPerToken: kvBytes(36),
+    kvBytesPerToken: kvBytes(36), layers: 36,
     tried: false,
     notes: 'Fits less memory; 2-bit quantisation costs quality, and wllama advises against IQ quantisations on the CPU (slow).',
   },
@@ -78,9 +80,23 @@ export function ggufMemoryBytes(entry: GgufCatalogueEntry, contextWindow: number
   return entry.approxBytes + entry.kvBytesPerToken * contextWindow;
 }
 
+/** GPU memory for `gpuLayers` layers on WebGPU before the file is read: its size spread evenly
+ * over its layers, plus their share of the KV cache (the loaded line gives the figure from the
+ * file's own tensors, workers/backends/gguf/ggufHeader.ts). */
+export function ggufGpuLayersEstimate(entry: GgufCatalogueEntry, gpuLayers: number, contextWindow: number): { layers: number; blocks: number; bytes: number } {
+  const layers = Math.max(0, Math.min(gpuLayers, entry.layers));
+  const share = layers / entry.layers;
+  return { layers, blocks: entry.layers, bytes: Math.round((entry.approxBytes + entry.kvBytesPerToken * contextWindow) * share) };
+}
+
 /** Whether the file is too big for wllama as one file (split it first). */
 export function needsSplit(bytes: number): boolean {
   return bytes > GGUF_MAX_FILE_BYTES;
+}
+
+/** The file name a GGUF address ends in: a model's id and label when loaded from it. */
+export function ggufFileName(url: string): string {
+  return decodeURIComponent(new URL(url).pathname.split('/').pop() ?? url);
 }
 
 /** A URL from what a user typed: a full http(s) URL of a .gguf file, or a Hugging Face

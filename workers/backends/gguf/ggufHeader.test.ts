@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { tinyQwen3Gguf, tinyQwen3GgufSplits } from '../../../e2e/fixtures/tinyGguf.ts';
+import { gpuLayersMemory, readGgufBlobHeader, readGgufHeader } from './ggufHeader.ts';
+
+// The tiny model: 2 blocks, hidden 64, 4 heads of 16, 2 KV heads, feed-forward 128, 265 tokens, f32.
+const BLOCK_BYTES = 4 * (64 + 64 * 64 + 64 * 32 + 64 * 32 + 64 * 64 + 16 + 16 + 64 + 3 * 64 * 128);
+const OUTPUT_BYTES = 4 * (64 * 265 + 64);
+/** 2 KV heads × (16 + 16) × 2 bytes (f16), per token and layer. */
+const KV_PER_TOKEN = 2 * 32 * 2;
+
+const header = (bytes: Buffer) => readGgufBlobHeader(new Blob([new Uint8Array(bytes)]));
+
+describe('the GGUF header', () => {
+  it('gives the scalar metadata and every tensor with its size, from the gaps between offsets', async () => {
+    const bytes = tinyQwen3Gguf();
+    const { metadata, tensors } = await header(bytes);
+    expect(metadata.get('general.architecture')).toBe('qwen3');
+    expect(metadata.get('qwen3.block_count')).toBe(2);
+    expect(metadata.has('tokenizer.ggml.tokens')).toBe(false);
+    expect(tensors).toHaveLength(3 + 2 * 11);
+    expect(tensors.find((tensor) => tensor.name === 'blk.1.ffn_down.weight')?.bytes).toBe(4 * 64 * 128);
+    expect(tensors.find((tensor) => tensor.name === 'token_embd.weight')?.bytes).toBe(4 * 64 * 265);
+    const blocks = tensors.filter((tensor) => tensor.name.startsWith('blk.0.')).reduce((sum, tensor) => sum + tensor.bytes, 0);
+    expect(blocks).toBe(BLOCK_BYTES);
+  });
+
+  it('asks for more of the file until the header is whole, and refuses what is not a GGUF', async () => {
+    const bytes = tinyQwen3Gguf();
+    const asked: number[] = [];
+    // A file of 10 MB whose reads give only the first 1,000 bytes: the header never completes.
+    const cut = readGgufHeader(async (length) => {
+      asked.push(length);
+      return new Uint8Array(bytes.subarray(0, 1000));
+    }, 10 * 1024 * 1024);
+    await expect(cut).rejects.toThrow('This GGUF header is cut short or larger than 64 MB.');
+    expect(asked).toEqual([1024 * 1024, 4 * 1024 * 1024, 10 * 1024 * 1024]);
+    await expect(header(Buffer.from('not a model at all'))).rejects.toThrow('This is not a GGUF file');
+    await expect(header(bytes.subarray(0, 200))).rejects.toThrow('cut short');
+  });
+});
+
+describe('the memory the WebGPU layers take', () => {
+  it('counts the last layers first, the output layer once every block is asked for, and their KV cache', async () => {
+    const parts = [await header(tinyQwen3Gguf())];
+    expect(gpuLayersMemory(parts, 1, 8192)).toEqual({ asked: 1, blocks: 2, estimateBytes: BLOCK_BYTES + 8192 * KV_PER_TOKEN });
+    expect(gpuLayersMemory(parts, 2, 8192).estimateBytes).toBe(2 * BLOCK_BYTES + 2 * 8192 * KV_PER_TOKEN);
+    expect(gpuLayersMemory(parts, 999, 8192)).toEqual({ asked: 999, blocks: 2, estimateBytes: 2 * BLOCK_BYTES + OUTPUT_BYTES + 2 * 8192 * KV_PER_TOKEN });
+    expect(gpuLayersMemory(parts, 0, 8192).estimateBytes).toBe(0);
+  });
+
+  it('is the same for the model split in parts, each part a GGUF of its own', async () => {
+    const whole = gpuLayersMemory([await header(tinyQwen3Gguf())], 999, 4096);
+    const splits = tinyQwen3GgufSplits(2);
+    const parts = await Promise.all(splits.map(header));
+    expect(parts[0]!.metadata.get('split.count')).toBe(2);
+    expect(parts[1]!.metadata.get('split.no')).toBe(1);
+    expect(parts[1]!.metadata.has('general.architecture')).toBe(false);
+    expect(parts.reduce((sum, part) => sum + part.tensors.length, 0)).toBe(25);
+    expect(gpuLayersMemory(parts, 999, 4096)).toEqual(whole);
+  });
+});
