@@ -58,4 +58,26 @@ describe('the memory the WebGPU layers take', () => {
     expect(parts.reduce((sum, part) => sum + part.tensors.length, 0)).toBe(25);
     expect(gpuLayersMemory(parts, 999, 4096)).toEqual(whole);
   });
+
+  it('reads a header listing 200,000 tensors (a hostile file) without work that grows with their square', async () => {
+    const count = 200_000;
+    const bytes = new Uint8Array(24 + count * 25);
+    const view = new DataView(bytes.buffer);
+    bytes.set(new TextEncoder().encode('GGUF'));
+    view.setUint32(4, 3, true);
+    view.setBigUint64(8, BigInt(count), true);
+    view.setBigUint64(16, 0n, true);
+    for (let index = 0, at = 24; index < count; index++, at += 25) {
+      view.setBigUint64(at, 1n, true);
+      bytes[at + 8] = 0x61; // "a"
+      view.setUint32(at + 9, 0, true);
+      view.setUint32(at + 13, 0, true);
+      view.setBigUint64(at + 17, BigInt(index * 32), true);
+    }
+    const file = new Uint8Array(bytes.length + 8 + count * 32);
+    file.set(bytes);
+    const { tensors } = await readGgufBlobHeader(new Blob([file]));
+    expect(tensors).toHaveLength(count);
+    expect(tensors.every((tensor) => tensor.bytes === 32)).toBe(true);
+  });
 });

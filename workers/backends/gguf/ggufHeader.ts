@@ -112,8 +112,10 @@ function parse(bytes: Uint8Array, fileBytes: number): GgufHeader {
   const alignment = Number(metadata.get('general.alignment') ?? 32) || 32;
   const dataStart = Math.ceil(cursor.offset / alignment) * alignment;
   const dataBytes = fileBytes - dataStart;
+  // Each offset's next one, by a map: a hostile header can list millions of tensors.
   const ends = [...new Set([...infos.map((info) => info.offset), dataBytes])].sort((a, b) => a - b);
-  const tensors = infos.map((info) => ({ name: info.name, bytes: ends[ends.indexOf(info.offset) + 1]! - info.offset }));
+  const nextOffset = new Map(ends.map((offset, index) => [offset, ends[index + 1] ?? offset]));
+  const tensors = infos.map((info) => ({ name: info.name, bytes: nextOffset.get(info.offset)! - info.offset }));
   return { metadata, tensors };
 }
 
