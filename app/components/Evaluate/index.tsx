@@ -6,7 +6,7 @@
 
 import { lazy, Suspense, useEffect, useId, useMemo, useState, type DragEvent } from 'react';
 import { BUILT_IN_SUITES, type BuiltInSuite } from '../../../workers/eval/builtInSuites.ts';
-import type { RolloutRecord, TaskGroup } from '../../../workers/eval/results.ts';
+import { hasGroups, type RolloutRecord } from '../../../workers/eval/results.ts';
 import { formatMs, formatUsd } from '../../format.ts';
 import { evalActions, useEvalStore } from '../../state/evalStore.ts';
 import {
@@ -316,7 +316,7 @@ function Results() {
             <EvalCharts summary={report} />
           </Suspense>
           {results && results.records.length > 0 && <Rollouts records={results.records} stored={results.origin === 'run'} />}
-          {'groups' in report && Array.isArray(report.groups) && <GroupRewards groups={report.groups as TaskGroup[]} />}
+          {hasGroups(report) && <GroupRewards groups={report.groups} />}
         </>
       ) : (
         <p className="eval-hint">No results yet: run a suite, or import what `orchestra eval` wrote (--out, --json or --report).</p>
