@@ -1,7 +1,8 @@
 // A built-in domain suite in the Evaluate tab: the retail domain's tasks run in the page's
 // orchestrator worker (its tools in QuickJS) against the scripted server, which plays one task's
 // golden actions and one wrong write for another. The first is solved, the second not, its verdict
-// names the row; the stored run's trace shows the rows the write changed.
+// names the row; the stored run's trace shows the rows the write changed. The results survive a
+// reload (kept in IndexedDB) until cleared.
 
 import type { Locator, Page } from '@playwright/test';
 import { ORCHESTRATOR_MODEL } from './fixtures/cliHarness.ts';
@@ -76,4 +77,21 @@ test('the retail suite: the golden calls solve a task, a wrong write does not an
   await expect(order.getByRole('row', { name: /^status/ })).toHaveText(['status', '"pending"', '"cancelled"'].join(''));
   await call.scrollIntoViewIfNeeded();
   await page.screenshot({ path: test.info().outputPath('domain-diff.png') });
+
+  // After a reload the last results come back from this browser's storage: the table, the charts,
+  // every rollout's verdict. Clear takes them away for good.
+  await page.reload();
+  const again = await openEvaluate(page);
+  await expect(again.getByRole('heading', { name: /^Results/ })).toContainText('builtin:retail · kept from');
+  await expect(again.getByRole('table', { name: 'Results per policy' }).locator('tr[data-policy="orchestrator"] td').first()).toHaveText(`${refusals + 1}/${retail.tasks.length}`);
+  await expect(again.getByRole('figure', { name: 'Accuracy against cost' })).toBeVisible();
+  await again.getByText(`Every rollout (${retail.tasks.length})`).click();
+  await expect(again.getByRole('list', { name: 'Rollouts' }).getByRole('listitem').filter({ hasText: `${WRONG} · orchestrator` })).toContainText('orders/O-5003: cancel_reason is "ordered_by_mistake"');
+  await again.getByRole('button', { name: 'Clear' }).click();
+  await expect(again.getByText(/^No results yet/)).toBeVisible();
+  await page.reload();
+  const cleared = await openEvaluate(page);
+  await expect(cleared.getByRole('combobox', { name: 'Suite' })).toBeVisible();
+  await expect(cleared.getByText(/^No results yet/)).toBeVisible();
+  await expect(cleared.getByRole('table', { name: 'Results per policy' })).toHaveCount(0);
 });
