@@ -8,7 +8,7 @@
 //   npm run bench -- --only sandbox --dist dist-e2e  the same with the harness pages (vite build --mode e2e)
 //   npm run bench -- --only stream --profile       say where long tasks spend their time
 //   npm run bench -- --only history                the History list with 5,000 stored runs
-//   npm run bench -- --only eval-ui                the Evaluate tab running 200 tasks at concurrency 8
+//   npm run bench -- --only eval-ui                the Evaluate tab running 200 tasks at concurrency 8 (--profile too)
 //   npm run bench -- --json
 
 import os from 'node:os';
@@ -83,7 +83,10 @@ async function main() {
     ? await runHistoryBenchmark({ log, ...(options.distDir !== undefined ? { distDir: options.distDir } : {}) })
     : undefined;
   // Minutes of a browser evaluating: only when asked for.
-  const evalUi = options.only === 'eval-ui' ? await runEvalUiBenchmark({ log, ...(options.distDir !== undefined ? { distDir: options.distDir } : {}) }) : undefined;
+  const evalUi =
+    options.only === 'eval-ui'
+      ? await runEvalUiBenchmark({ log, profile: options.profile, ...(options.distDir !== undefined ? { distDir: options.distDir } : {}) })
+      : undefined;
 
   if (options.json) {
     console.log(JSON.stringify({ machine: machine(), date: new Date().toISOString(), engine, evaluation, ui, sandbox, history, evalUi }, null, 2));
