@@ -4,7 +4,7 @@
 // the Pareto front, tool-call shares, and every rollout's verdict with the stored run behind it.
 // The CLI's results import here and draw the same. Loaded when the tab is first opened.
 
-import { lazy, Suspense, useEffect, useId, useMemo, useState, type DragEvent } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useState, type DragEvent } from 'react';
 import { BUILT_IN_SUITES, type BuiltInSuite } from '../../../workers/eval/builtInSuites.ts';
 import { hasGroups, type RolloutRecord } from '../../../workers/eval/results.ts';
 import { formatMs, formatUsd } from '../../format.ts';
@@ -34,7 +34,37 @@ import { useModelsStore } from '../../state/modelsStore.ts';
 import { policyRow, progressView, verdictLine, type PolicyChoice } from './evalView.ts';
 import './Evaluate.css';
 
-const EvalCharts = lazy(() => import('./EvalCharts.tsx').then((module) => ({ default: module.EvalCharts })));
+const loadCharts = () => import('./EvalCharts.tsx');
+const EvalCharts = lazy(() => loadCharts().then((module) => ({ default: module.EvalCharts })));
+
+const ChartsWarmUp = lazy(() => loadCharts().then((module) => ({ default: module.ChartsWarmUp })));
+
+/** Once a page: the charts drawn off screen while the tab is idle (see ChartsWarmUp). */
+let chartsWarmedUp = false;
+
+function WarmUpCharts() {
+  const [drawing, setDrawing] = useState(false);
+  useEffect(() => {
+    if (chartsWarmedUp) return;
+    const start = () => setDrawing(true);
+    if (typeof requestIdleCallback !== 'function') {
+      const timer = setTimeout(start, 500);
+      return () => clearTimeout(timer);
+    }
+    const handle = requestIdleCallback(start, { timeout: 3000 });
+    return () => cancelIdleCallback(handle);
+  }, []);
+  const done = useCallback(() => {
+    chartsWarmedUp = true;
+    setDrawing(false);
+  }, []);
+  if (!drawing) return null;
+  return (
+    <Suspense fallback={null}>
+      <ChartsWarmUp onDone={done} />
+    </Suspense>
+  );
+}
 
 const SUITE_LABELS: Record<BuiltInSuite, string> = {
   corpus: 'Multi-hop questions over the local corpus',
@@ -63,6 +93,7 @@ export function EvaluatePanel() {
       <RunControls />
       <Notice />
       <Results />
+      <WarmUpCharts />
     </section>
   );
 }
