@@ -7,17 +7,15 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '../e2e/fixtures/scriptedServer.ts';
-import type { ScriptedResponse } from '../e2e/fixtures/scenario.ts';
+import { actionsOf, playActions } from '../e2e/fixtures/evalScenario.ts';
 import { DomainEnvironment, type DomainToolDetail } from '../tools/domains/environment.ts';
 import { BUILT_IN_DOMAINS, builtInDomainDir, loadDomainDir } from '../tools/domains/nodeDomains.ts';
 import { parseConfig } from '../workers/engine/config.ts';
-import type { GoldenAction } from '../workers/eval/checks.ts';
 import { createPolicies, parsePolicy } from '../workers/eval/policies.ts';
 import { summarizeEval, type EvalSummary, type RolloutRecord } from '../workers/eval/results.ts';
 import { runEvaluation } from '../workers/eval/runner.ts';
 import type { SuiteTask } from '../workers/eval/suite.ts';
 import type { RunEvent } from '../workers/engine/events.ts';
-import { formatToolCall } from '../workers/engine/qwen3/render.ts';
 import { createNodeEnvironment, type NodeRunEnvironment } from './nodeEnvironment.ts';
 import { jsonLines, loadExample, makeTempDir, ORCHESTRATOR_MODEL, requestsFor, runCli, writeConfig } from '../e2e/fixtures/cliHarness.ts';
 
@@ -33,16 +31,6 @@ afterAll(async () => {
   await server.close();
   await node.dispose();
 });
-
-/** The orchestrator's turns for a task: one golden action per turn, then a message to the user. */
-function playActions(actions: readonly GoldenAction[]): ScriptedResponse[] {
-  return [
-    ...actions.map((action) => ({ content: `<think>Next step.</think>\n${formatToolCall(action)}`, usage: { prompt_tokens: 800, completion_tokens: 30 } })),
-    { content: '<message>Done: I have taken care of your request.</message>', usage: { prompt_tokens: 900, completion_tokens: 12 } },
-  ];
-}
-
-const actionsOf = (task: SuiteTask): GoldenAction[] => (task.check?.kind === 'db' ? (task.check.actions ?? []) : []);
 
 function configFor() {
   const config = loadExample('function-calling-scripted.json');

@@ -181,6 +181,8 @@ test('imports what `orchestra eval` wrote — its results file and its --json su
   await expect(group.getByRole('row').nth(1)).toHaveText(['#1', '0.900', '0.707', '1.00', '0.25'].join(''));
   await expect(group.getByRole('row').nth(2)).toHaveText(['#2', '0.100', '-0.707', '0.00', '1.00'].join(''));
   await expect(panel.getByRole('region', { name: /task-b/ })).toHaveCount(0);
+  // For docs/evaluation.md ("Reading the charts").
+  await panel.locator('details.eval-groups').screenshot({ path: test.info().outputPath('group-rewards.png') });
 
   // Anything else is refused, saying what would do.
   await results.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello\n') });

@@ -22,8 +22,10 @@ export interface EvalResults {
   records: RolloutRecord[];
   /** What the report needs to be recomputed from the records (absent for an imported summary). */
   plan?: { taskIds: string[]; policies: PolicyDescription[]; rollouts: number };
-  /** An imported summary or report, drawn as it is. */
+  /** A summary or report drawn as it is: imported, or the last results restored after a reload. */
   imported?: EvalSummary | EvalReport;
+  /** Restored after a reload: when these results were saved (ISO). */
+  savedAt?: string;
   /** The request that ran it, for a resume after Stop. */
   request?: EvalRequest;
   end?: EvalEnd;
@@ -35,6 +37,8 @@ export interface EvalState {
   reading: SuiteReading | null;
   readingId: string | null;
   policies: PolicyChoice;
+  /** Prompted Qwen3 (local): the id of the model loaded in this browser to run as orchestrator, or null (off). */
+  qwen3: string | null;
   rollouts: number;
   concurrency: number;
   /** As typed: empty for no budget. */
@@ -53,6 +57,7 @@ export const useEvalStore = create<EvalState>()(() => ({
   reading: null,
   readingId: null,
   policies: { orchestrator: true, sweep: 'none', strongest: true, cheapest: true, random: false },
+  qwen3: null,
   rollouts: 1,
   concurrency: 4,
   budget: '',
@@ -67,6 +72,9 @@ export const useEvalStore = create<EvalState>()(() => ({
 export const evalActions = {
   setPolicies(policies: Partial<PolicyChoice>): void {
     useEvalStore.setState((state) => ({ policies: { ...state.policies, ...policies } }));
+  },
+  setQwen3(modelId: string | null): void {
+    useEvalStore.setState({ qwen3: modelId });
   },
   setOptions(options: Partial<Pick<EvalState, 'rollouts' | 'concurrency' | 'budget' | 'seed'>>): void {
     useEvalStore.setState(options);

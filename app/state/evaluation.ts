@@ -9,8 +9,10 @@ import { SUITE_LIMITS } from '../../workers/eval/suite.ts';
 import type { BuiltInSuite } from '../../workers/eval/builtInSuites.ts';
 import type { EvalFromWorker, EvalRequest, EvalSuiteInput } from '../../workers/messages.ts';
 import { downloadText } from '../download.ts';
-import { policyNames, readBudget, readImportedResults, resultsFileSizeProblem } from '../components/Evaluate/evalView.ts';
+import { localQwen3Policy, policyNames, readBudget, readImportedResults, readSavedResults, resultsFileSizeProblem, savedResults } from '../components/Evaluate/evalView.ts';
+import { deleteLastResults, readLastResults, writeLastResults } from '../storage/evalResultsDb.ts';
 import { evalActions, useEvalStore, type EvalResults, type SuiteChoice } from './evalStore.ts';
+import { useModelsStore } from './modelsStore.ts';
 import { currentConfig, evaluationWorker } from './session.ts';
 
 export const ROLLOUTS_MAX = 100;
@@ -63,6 +65,16 @@ function requestFromControls(): { ok: true; request: EvalRequest } | { ok: false
   if (state.reading === null) problems.push('The suite is still being read.');
   else if (!state.reading.ok) problems.push('The suite has problems (listed under it): pick another or fix the file.');
   const policies = policyNames(state.policies);
+  let config = currentConfig();
+  if (state.qwen3 !== null) {
+    const model = useModelsStore.getState().loaded.find((loaded) => loaded.id === state.qwen3);
+    if (!model) problems.push(`Prompted Qwen3: "${state.qwen3}" is no longer loaded in this browser. Load it again in Models, or untick the policy.`);
+    else {
+      const local = localQwen3Policy(config, model);
+      config = local.config;
+      policies.push(local.policy);
+    }
+  }
   if (policies.length === 0) problems.push('Pick at least one policy.');
   if (!Number.isInteger(state.rollouts) || state.rollouts < 1 || state.rollouts > ROLLOUTS_MAX) problems.push(`Rollouts per task must be a whole number from 1 to ${ROLLOUTS_MAX}.`);
   if (!Number.isInteger(state.concurrency) || state.concurrency < 1 || state.concurrency > CONCURRENCY_MAX) problems.push(`Concurrency must be a whole number from 1 to ${CONCURRENCY_MAX}.`);
@@ -73,7 +85,7 @@ function requestFromControls(): { ok: true; request: EvalRequest } | { ok: false
     ok: true,
     request: {
       evalId: newRunId(),
-      config: currentConfig(),
+      config,
       suite: suiteInput(state.suite),
       policies,
       rollouts: state.rollouts,
@@ -170,10 +182,12 @@ export function receive(message: EvalFromWorker): void {
         results: now.results && { ...now.results, end },
         notice: { kind: 'ok', lines },
       }));
+      void saveResults();
       return;
     }
     case 'eval_failed':
       useEvalStore.setState({ phase: 'idle', evalId: null, notice: { kind: 'problem', lines: [message.message] } });
+      void saveResults();
       return;
   }
 }
@@ -182,6 +196,62 @@ export function receive(message: EvalFromWorker): void {
 export function workerLost(message: string): void {
   if (useEvalStore.getState().phase === 'idle') return;
   useEvalStore.setState({ phase: 'idle', evalId: null, notice: { kind: 'problem', lines: [`The evaluation ended: ${message}`] } });
+  void saveResults();
+}
+
+/** Keeps the results on screen for the next load (capped); a failure to keep them is said, and
+ * the results stay on screen. */
+async function saveResults(): Promise<void> {
+  const { results } = useEvalStore.getState();
+  const report = results && reportOf(results);
+  if (!results || !report) return;
+  const { saved, recordsLeftOut } = savedResults(results, report, new Date());
+  try {
+    await writeLastResults(saved);
+  } catch (error) {
+    addNoticeLine(`These results will not be shown after a reload: ${(error as Error).message}`);
+    return;
+  }
+  if (recordsLeftOut > 0) addNoticeLine(`After a reload the table and charts come back whole, with the first ${saved.records.length.toLocaleString('en-US')} rollouts listed (${recordsLeftOut.toLocaleString('en-US')} more: export the JSON now).`);
+}
+
+function addNoticeLine(line: string): void {
+  useEvalStore.setState((now) => ({ notice: { kind: now.notice?.kind ?? 'ok', lines: [...(now.notice?.lines ?? []), line] } }));
+}
+
+let restoring = false;
+
+/** Shows the results kept by the last load (once, when the tab opens), if nothing is on screen. */
+export async function restoreResultsOnce(): Promise<void> {
+  if (restoring) return;
+  restoring = true;
+  let value: unknown;
+  try {
+    value = await readLastResults();
+  } catch (error) {
+    evalActions.notice('problem', [`Your last evaluation could not be read back: ${(error as Error).message}`]);
+    return;
+  }
+  const state = useEvalStore.getState();
+  // An evaluation started or a file imported meanwhile wins.
+  if (value === undefined || state.results !== null || state.phase !== 'idle') return;
+  const saved = readSavedResults(value);
+  if (!saved) {
+    evalActions.notice('problem', ['The results kept from your last evaluation were not usable (an older or damaged copy); Clear removes them.']);
+    return;
+  }
+  useEvalStore.setState({ results: { origin: saved.origin, source: saved.source, records: saved.records, imported: saved.report, savedAt: saved.savedAt } });
+}
+
+/** Takes the results off the screen and out of storage. */
+export async function clearResults(): Promise<void> {
+  if (useEvalStore.getState().phase !== 'idle') return;
+  useEvalStore.setState({ results: null, progress: null, notice: null });
+  try {
+    await deleteLastResults();
+  } catch (error) {
+    evalActions.notice('problem', [(error as Error).message]);
+  }
 }
 
 /** The report on screen: computed from the records, or as imported. */
@@ -219,6 +289,7 @@ export async function importResultsFile(file: File): Promise<void> {
     progress: null,
     notice: { kind: 'ok', lines: [`Imported "${file.name}": ${policies} ${policies === 1 ? 'policy' : 'policies'}${results.records.length > 0 ? `, ${results.records.length} rollouts` : ''}.`] },
   });
+  void saveResults();
 }
 
 function stamp(): string {

@@ -13,6 +13,7 @@ import { chromium, type Page } from '@playwright/test';
 import { startScriptedServer } from '../../e2e/fixtures/scriptedServer.ts';
 import type { Scenario } from '../../e2e/fixtures/scenario.ts';
 import { scriptedConfig } from '../../e2e/support/playground.ts';
+import { attributeLongTasks, formatAttribution, sourceMapResolver, type CpuProfile, type LongTaskAttribution } from './longTaskProfile.ts';
 import { mainThreadTasksOf, recordLongTasks, type MainThreadTasks } from './mainThreadTasks.ts';
 import { buildApp, chromiumPath, startPreview } from './previewServer.ts';
 
@@ -32,6 +33,8 @@ export interface EvalUiBenchResult {
   trace: MainThreadTasks;
   loadBefore: number;
   loadAfter: number;
+  /** With --profile: where the long tasks' time went (the profiler adds overhead of its own). */
+  profile?: LongTaskAttribution;
 }
 
 /** Question i, answered "i" by the cheap expert (every task right: grading is part of the work). */
@@ -49,7 +52,7 @@ function suite(): { jsonl: string; scenario: Scenario } {
   };
 }
 
-export async function runEvalUiBenchmark(options: { distDir?: string; log: (line: string) => void }): Promise<EvalUiBenchResult> {
+export async function runEvalUiBenchmark(options: { distDir?: string; profile?: boolean; log: (line: string) => void }): Promise<EvalUiBenchResult> {
   const built = options.distDir === undefined;
   if (built) options.log('Building the app (vite build) …');
   const distDir = options.distDir ?? (await buildApp());
@@ -59,7 +62,9 @@ export async function runEvalUiBenchmark(options: { distDir?: string; log: (line
   const browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-background-networking'] });
   const traceDir = mkdtempSync(join(tmpdir(), 'orchestra-bench-eval-trace-'));
   try {
-    const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
     await recordLongTasks(page);
     await page.goto(preview.url);
     await page.getByRole('textbox', { name: 'Task' }).waitFor({ timeout: 30_000 });
@@ -81,10 +86,16 @@ export async function runEvalUiBenchmark(options: { distDir?: string; log: (line
     const loadBefore = loadavg()[0] ?? 0;
     const traceFile = join(traceDir, 'eval.json');
     await browser.startTracing(page, { path: traceFile, categories: ['toplevel'] });
+    if (options.profile) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+      await cdp.send('Profiler.start');
+    }
     const startedAt = await page.evaluate(() => performance.now());
     await panel.getByRole('button', { name: 'Run evaluation' }).click();
     await panel.getByRole('status', { name: 'Evaluation notice' }).getByText(`Done: ${EVAL_UI_TASKS} rollouts run.`).waitFor({ timeout: 600_000 });
     const endedAt = await page.evaluate(() => performance.now());
+    const cpuProfile = options.profile ? ((await cdp.send('Profiler.stop')).profile as CpuProfile) : undefined;
     await browser.stopTracing();
     const loadAfter = loadavg()[0] ?? 0;
     // Long tasks are reported after they end: a moment, then those that began during the run.
@@ -104,6 +115,7 @@ export async function runEvalUiBenchmark(options: { distDir?: string; log: (line
       trace: await mainThreadTasksOf(traceFile),
       loadBefore,
       loadAfter,
+      ...(cpuProfile ? { profile: attributeLongTasks(cpuProfile, sourceMapResolver(preview.url, distDir)) } : {}),
     };
   } finally {
     await browser.close();
@@ -128,5 +140,6 @@ export function formatEvalUiReport(result: EvalUiBenchResult): string {
     `  long tasks (> 50 ms) by wall clock   ${trace.longByWall} (longest ${trace.maxWallMs.toFixed(0)} ms; the page's observer saw ${result.observedLongTasks}, longest ${result.observedLongestMs.toFixed(0)} ms)`,
     `  long tasks (> 50 ms) by CPU          ${trace.longByCpu} (longest ${trace.maxCpuMs.toFixed(0)} ms) — ${meets} the no-long-task target`,
     `  main thread busy    ${(trace.cpuMs / 1000).toFixed(1)} s of CPU in ${trace.tasks} tasks (${((trace.cpuMs / result.wallMs) * 100).toFixed(0)}% of the run)`,
+    ...(result.profile ? formatAttribution(result.profile) : []),
   ].join('\n');
 }

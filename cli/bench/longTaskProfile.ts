@@ -210,3 +210,18 @@ export function sourceMapResolver(origin: string, distDir: string): LocationReso
     return { source, line: entry.originalLine, ...(entry.name ? { name: entry.name } : {}) };
   };
 }
+
+/** The attribution as the benches print it: indented lines, largest shares first. */
+export function formatAttribution(p: LongTaskAttribution): string[] {
+  const ms = (value: number) => `${value.toFixed(0)} ms`;
+  const shares = (list: TimeShare[]) => list.map((share) => `    ${ms(share.ms).padStart(7)}  ${share.label}`);
+  const lines = [`  CPU profile: ${p.stretches.length} busy stretches ≥ 50 ms, ${ms(p.busyMs)} in all`];
+  if (p.byOwner.length) lines.push('  self time by package or folder:', ...shares(p.byOwner));
+  if (p.byCaller.length) lines.push('  by the code React and the browser were working for:', ...shares(p.byCaller));
+  if (p.selfTime.length) lines.push('  self time by function:', ...shares(p.selfTime));
+  if (p.ownCode.length) {
+    lines.push('  under our own functions (innermost on the stack):', ...shares(p.ownCode));
+    lines.push(`    ${ms(p.outsideOwnCodeMs).padStart(7)}  with none of ours on the stack`);
+  }
+  return lines;
+}

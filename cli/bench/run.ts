@@ -8,7 +8,7 @@
 //   npm run bench -- --only sandbox --dist dist-e2e  the same with the harness pages (vite build --mode e2e)
 //   npm run bench -- --only stream --profile       say where long tasks spend their time
 //   npm run bench -- --only history                the History list with 5,000 stored runs
-//   npm run bench -- --only eval-ui                the Evaluate tab running 200 tasks at concurrency 8
+//   npm run bench -- --only eval-ui                the Evaluate tab running 200 tasks at concurrency 8 (--profile too)
 //   npm run bench -- --only gguf                   llama.cpp (wllama) on the CPU: our worker and ChatModel against wllama directly
 //   npm run bench -- --json
 
@@ -85,7 +85,10 @@ async function main() {
     ? await runHistoryBenchmark({ log, ...(options.distDir !== undefined ? { distDir: options.distDir } : {}) })
     : undefined;
   // Minutes of a browser evaluating: only when asked for.
-  const evalUi = options.only === 'eval-ui' ? await runEvalUiBenchmark({ log, ...(options.distDir !== undefined ? { distDir: options.distDir } : {}) }) : undefined;
+  const evalUi =
+    options.only === 'eval-ui'
+      ? await runEvalUiBenchmark({ log, profile: options.profile, ...(options.distDir !== undefined ? { distDir: options.distDir } : {}) })
+      : undefined;
 
   // Minutes of llama.cpp on the CPU: only when asked for.
   const gguf = options.only === 'gguf' ? await runGgufBenchmark({ log, ...(options.distDir !== undefined ? { distDir: options.distDir } : {}) }) : undefined;

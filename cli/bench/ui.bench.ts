@@ -4,7 +4,7 @@
 
 import { rmSync } from 'node:fs';
 import { measureBundle, type BundleReport, type FileSize } from './bundleSize.ts';
-import type { TimeShare } from './longTaskProfile.ts';
+import { formatAttribution, type TimeShare } from './longTaskProfile.ts';
 import { buildApp, startPreview } from './previewServer.ts';
 import { runStreamingBenchmark, STREAM_SCENARIO_FILE, type Durations, type StreamingResult } from './streamingBench.ts';
 
@@ -133,15 +133,7 @@ function formatStreaming(s: StreamingResult): string[] {
   ];
   if (s.consoleErrors.length > 0) lines.push(`  console errors: ${s.consoleErrors.length}, first: ${s.consoleErrors[0]}`);
   if (s.profile) {
-    const p = s.profile;
-    lines.push(`  CPU profile: ${p.stretches.length} busy stretches ≥ 50 ms, ${ms(p.busyMs)} in all`);
-    if (p.byOwner.length) lines.push('  self time by package or folder:', ...shares(p.byOwner));
-    if (p.byCaller.length) lines.push('  by the code React and the browser were working for:', ...shares(p.byCaller));
-    if (p.selfTime.length) lines.push('  self time by function:', ...shares(p.selfTime));
-    if (p.ownCode.length) {
-      lines.push('  under our own functions (innermost on the stack):', ...shares(p.ownCode));
-      lines.push(`    ${ms(p.outsideOwnCodeMs).padStart(7)}  with none of ours on the stack`);
-    }
+    lines.push(...formatAttribution(s.profile));
   } else if (s.longTasks.count > TARGET_LONG_TASKS) {
     lines.push('  (run again with --profile to see which functions the long tasks spend their time in)');
   }

@@ -506,7 +506,7 @@ function readPolicySummary(value: unknown): PolicySummary | null {
 
 /** An `eval_summary` (the last line of `orchestra eval --json`, or `--report`'s file, groups and
  * all) read back: null unless every policy has every field the table and charts use. */
-export function readSummary(value: unknown): EvalSummary | (EvalReport & { groups: TaskGroup[] }) | null {
+export function readSummary(value: unknown): EvalSummary | EvalReport | null {
   if (typeof value !== 'object' || value === null) return null;
   const s = value as Partial<EvalReport>;
   if (s.type !== 'eval_summary' || !isFiniteNumber(s.tasks) || !isFiniteNumber(s.rolloutsPerTask) || !Array.isArray(s.policies) || !Array.isArray(s.pareto)) return null;
@@ -518,6 +518,12 @@ export function readSummary(value: unknown): EvalSummary | (EvalReport & { group
     return { ...(s as EvalReport), groups };
   }
   return s as EvalSummary;
+}
+
+/** A report with its per-task groups (computed here, or read back by readSummary, which keeps only
+ * well-formed groups), rather than a summary line without them. */
+export function hasGroups(report: EvalSummary | EvalReport): report is EvalReport {
+  return Array.isArray((report as Partial<EvalReport>).groups);
 }
 
 function readTaskGroup(value: unknown): TaskGroup | null {

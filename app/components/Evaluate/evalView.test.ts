@@ -3,7 +3,8 @@ import { rolloutRecord } from '../../../e2e/fixtures/rolloutRecord.ts';
 import { PREFERENCE_PRESETS } from '../../../workers/engine/preferences.ts';
 import { summarizeEval, summaryLine } from '../../../workers/eval/results.ts';
 import type { EvalProgress } from '../../../workers/eval/runner.ts';
-import { groupViews, policyNames, policyRow, progressView, readBudget, readImportedResults, resultsFileSizeProblem, scatterPoints, shareBars, sharesText, verdictLine } from './evalView.ts';
+import type { ConfigDraft } from '../../state/setupStore.ts';
+import { groupViews, localQwen3Policy, policyNames, readSavedResults, SAVED_LIMITS, savedResults, policyRow, progressView, readBudget, readImportedResults, resultsFileSizeProblem, scatterPoints, shareBars, sharesText, verdictLine } from './evalView.ts';
 
 const describe3 = (name: string) => ({ name, label: `the ${name}`, model: `${name}-model`, preference: PREFERENCE_PRESETS.balanced });
 const records = [
@@ -33,6 +34,20 @@ describe('the policies a choice runs', () => {
       'orchestrator@cost=0.75',
       'orchestrator@cost=1',
     ]);
+  });
+
+  it('runs a model loaded in this browser as a prompted Qwen3 under the config\'s provider of its kind, or one it adds', () => {
+    // Only the providers matter here.
+    const config = { providers: { scripted: { kind: 'openai-compatible', baseUrl: 'http://x/v1' }, tab: { kind: 'gguf' } } } as unknown as ConfigDraft;
+    const gguf = { id: 'tiny-qwen3', gguf: { threads: 1, webgpu: false, contextWindow: 8192, fromCache: false } } as unknown as Parameters<typeof localQwen3Policy>[1];
+    expect(localQwen3Policy(config, gguf)).toEqual({ config, policy: 'qwen3=tab/tiny-qwen3' });
+    const webllm = localQwen3Policy(config, { id: 'Qwen3-0.6B-q4f16_1-MLC' });
+    expect(webllm.policy).toBe('qwen3=browser-webllm/Qwen3-0.6B-q4f16_1-MLC');
+    expect(webllm.config.providers).toEqual({ ...config.providers, 'browser-webllm': { kind: 'webllm' } });
+    // The config itself is left as it is, and a name in use is not taken over.
+    expect(config.providers).not.toHaveProperty('browser-webllm');
+    const taken = { providers: { 'browser-webllm': { kind: 'anthropic' } } } as unknown as ConfigDraft;
+    expect(localQwen3Policy(taken, { id: 'm' }).policy).toBe('qwen3=browser-webllm-2/m');
   });
 
   it('reads a budget: none, dollars, or a problem', () => {
@@ -123,6 +138,37 @@ describe('importing what orchestra eval wrote', () => {
     expect(readImportedResults(`${JSON.stringify(header)}\n`)).toEqual({ ok: false, problems: ['The results file holds no finished rollout yet.'] });
     expect(resultsFileSizeProblem(30_000_000)).toBe('It is 30.0 MB; a results file may be 20.0 MB at most.');
     expect(resultsFileSizeProblem(1000)).toBeNull();
+  });
+});
+
+describe('the last results, kept across a reload', () => {
+  const at = new Date('2026-11-28T04:00:00Z');
+
+  it('saves the report as drawn and the records, and reads them back the same', () => {
+    const { saved, recordsLeftOut } = savedResults({ origin: 'run', source: 'builtin:corpus', records }, report, at);
+    expect(recordsLeftOut).toBe(0);
+    expect(saved).toMatchObject({ version: 1, savedAt: '2026-11-28T04:00:00.000Z', origin: 'run', source: 'builtin:corpus' });
+    // What IndexedDB hands back is a structured clone.
+    expect(readSavedResults(structuredClone(saved))).toEqual(saved);
+  });
+
+  it('keeps the report whole and at most the capped number of records', () => {
+    const many = Array.from({ length: SAVED_LIMITS.records + 5 }, () => records[0]!);
+    const { saved, recordsLeftOut } = savedResults({ origin: 'import', source: 'x'.repeat(1000), records: many }, report, at);
+    expect(recordsLeftOut).toBe(5);
+    expect(saved.records).toHaveLength(SAVED_LIMITS.records);
+    expect(saved.source).toHaveLength(SAVED_LIMITS.sourceChars);
+    expect(saved.report).toBe(report);
+  });
+
+  it('checks what it reads like an import: a broken report is refused, broken records dropped', () => {
+    const { saved } = savedResults({ origin: 'run', source: 's', records }, report, at);
+    expect(readSavedResults(undefined)).toBeNull();
+    expect(readSavedResults({ ...saved, version: 2 })).toBeNull();
+    expect(readSavedResults({ ...saved, origin: 'elsewhere' })).toBeNull();
+    expect(readSavedResults({ ...saved, report: { ...report, policies: [{ name: '<img src=x>' }] } })).toBeNull();
+    const read = readSavedResults({ ...saved, records: [records[0], { type: 'rollout', policy: 7 }, null] });
+    expect(read?.records).toEqual([records[0]]);
   });
 });
 

@@ -4,8 +4,10 @@
 
 import { formatMs, formatUsd } from '../../format.ts';
 import { PREFERENCE_PRESETS } from '../../../workers/engine/preferences.ts';
-import { readResultsText, readSummary, reportOfRecords, type EvalReport, type EvalSummary, type PolicySummary, type RolloutRecord, type TaskGroup } from '../../../workers/eval/results.ts';
+import { readRecord, readResultsText, readSummary, reportOfRecords, type EvalReport, type EvalSummary, type PolicySummary, type RolloutRecord, type TaskGroup } from '../../../workers/eval/results.ts';
 import type { EvalProgress } from '../../../workers/eval/runner.ts';
+import type { LoadedLocalModel } from '../../../workers/models/localModels.ts';
+import type { ConfigDraft } from '../../state/setupStore.ts';
 import { SUITE_LIMITS } from '../../../workers/eval/suite.ts';
 
 /** Which policies the tab runs: the configured orchestrator, a sweep, and the paper's baselines. */
@@ -32,6 +34,24 @@ export function policyNames(choice: PolicyChoice): string[] {
   if (choice.cheapest) names.push('cheapest');
   if (choice.random) names.push('random');
   return names;
+}
+
+/** The provider a prompted local Qwen3 runs under when the config has none of its kind. */
+const LOCAL_PROVIDER_NAMES = { gguf: 'browser-gguf', webllm: 'browser-webllm' } as const;
+
+/**
+ * The prompted-Qwen3 policy for a model loaded in this browser (qwen3=<provider>/<model>, as the
+ * CLI spells it): under the config's first provider of the model's kind (gguf for llama.cpp,
+ * webllm for web-llm), or under one added to the evaluation's copy of the config when it has none.
+ */
+export function localQwen3Policy(config: ConfigDraft, model: Pick<LoadedLocalModel, 'id' | 'gguf'>): { config: ConfigDraft; policy: string } {
+  const kind = model.gguf ? 'gguf' : 'webllm';
+  const providers = config.providers ?? {};
+  const existing = Object.entries(providers).find(([, provider]) => provider.kind === kind)?.[0];
+  if (existing !== undefined) return { config, policy: `qwen3=${existing}/${model.id}` };
+  let name: string = LOCAL_PROVIDER_NAMES[kind];
+  for (let n = 2; Object.hasOwn(providers, name); n++) name = `${LOCAL_PROVIDER_NAMES[kind]}-${n}`;
+  return { config: { ...config, providers: { ...providers, [name]: { kind } } }, policy: `qwen3=${name}/${model.id}` };
 }
 
 /** A budget as typed: null for none; a problem for anything but a positive amount. */
@@ -199,6 +219,65 @@ export function readImportedResults(text: string): ImportedResults {
     problems: [
       'It is none of what "orchestra eval" writes: a results file (--out, its first line {"type": "eval_started", …}), the --json output (its last line {"type": "eval_summary", …}) or a --report file.',
     ],
+  };
+}
+
+/** What the tab keeps of its last results across a reload (app/storage/evalResultsDb.ts): the
+ * report as drawn and the rollouts' records (the drill-down), never the request that ran them (its
+ * config and suite stay on the page). */
+export interface SavedResults {
+  version: 1;
+  savedAt: string;
+  origin: 'run' | 'import';
+  source: string;
+  report: EvalSummary | EvalReport;
+  records: RolloutRecord[];
+}
+
+export const SAVED_LIMITS = {
+  /** Rollout records kept; an evaluation with more keeps its report whole and its first records. */
+  records: 20_000,
+  sourceChars: 300,
+} as const;
+
+/** The results on screen as saved; `recordsLeftOut` says how many records the cap dropped. */
+export function savedResults(
+  results: { origin: 'run' | 'import'; source: string; records: readonly RolloutRecord[] },
+  report: EvalSummary | EvalReport,
+  savedAt: Date,
+): { saved: SavedResults; recordsLeftOut: number } {
+  return {
+    saved: {
+      version: 1,
+      savedAt: savedAt.toISOString(),
+      origin: results.origin,
+      source: results.source.slice(0, SAVED_LIMITS.sourceChars),
+      report,
+      records: results.records.slice(0, SAVED_LIMITS.records),
+    },
+    recordsLeftOut: Math.max(0, results.records.length - SAVED_LIMITS.records),
+  };
+}
+
+/** Saved results read back, checked like an imported file: the report as readSummary takes it,
+ * every record as readRecord does (the malformed ones dropped); null when it is not usable. */
+export function readSavedResults(value: unknown): SavedResults | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const v = value as Partial<Record<keyof SavedResults, unknown>>;
+  if (v.version !== 1 || (v.origin !== 'run' && v.origin !== 'import') || typeof v.source !== 'string' || typeof v.savedAt !== 'string') return null;
+  if (Number.isNaN(Date.parse(v.savedAt)) || !Array.isArray(v.records)) return null;
+  const report = readSummary(v.report);
+  if (!report) return null;
+  return {
+    version: 1,
+    savedAt: v.savedAt,
+    origin: v.origin,
+    source: v.source.slice(0, SAVED_LIMITS.sourceChars),
+    report,
+    records: v.records
+      .slice(0, SAVED_LIMITS.records)
+      .map(readRecord)
+      .filter((record): record is RolloutRecord => record !== null),
   };
 }
 

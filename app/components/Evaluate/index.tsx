@@ -4,20 +4,22 @@
 // the Pareto front, tool-call shares, and every rollout's verdict with the stored run behind it.
 // The CLI's results import here and draw the same. Loaded when the tab is first opened.
 
-import { lazy, Suspense, useEffect, useId, useMemo, useState, type DragEvent } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useState, type DragEvent } from 'react';
 import { BUILT_IN_SUITES, type BuiltInSuite } from '../../../workers/eval/builtInSuites.ts';
-import type { RolloutRecord, TaskGroup } from '../../../workers/eval/results.ts';
+import { hasGroups, type RolloutRecord } from '../../../workers/eval/results.ts';
 import { formatMs, formatUsd } from '../../format.ts';
 import { evalActions, useEvalStore } from '../../state/evalStore.ts';
 import {
   chooseBuiltInSuite,
   chooseSuiteFile,
+  clearResults,
   CONCURRENCY_MAX,
   exportCsv,
   exportJson,
   importResultsFile,
   readSuiteOnce,
   reportOf,
+  restoreResultsOnce,
   resumeEvaluation,
   ROLLOUTS_MAX,
   startEvaluation,
@@ -28,10 +30,41 @@ import { FileImportButton } from '../FileImportButton/index.tsx';
 import { GroupRewards } from './GroupRewards.tsx';
 import { useThrottled } from '../../hooks/useThrottled.ts';
 import { useRunStore } from '../../state/runStore.ts';
+import { useModelsStore } from '../../state/modelsStore.ts';
 import { policyRow, progressView, verdictLine, type PolicyChoice } from './evalView.ts';
 import './Evaluate.css';
 
-const EvalCharts = lazy(() => import('./EvalCharts.tsx').then((module) => ({ default: module.EvalCharts })));
+const loadCharts = () => import('./EvalCharts.tsx');
+const EvalCharts = lazy(() => loadCharts().then((module) => ({ default: module.EvalCharts })));
+
+const ChartsWarmUp = lazy(() => loadCharts().then((module) => ({ default: module.ChartsWarmUp })));
+
+/** Once a page: the charts drawn off screen while the tab is idle (see ChartsWarmUp). */
+let chartsWarmedUp = false;
+
+function WarmUpCharts() {
+  const [drawing, setDrawing] = useState(false);
+  useEffect(() => {
+    if (chartsWarmedUp) return;
+    const start = () => setDrawing(true);
+    if (typeof requestIdleCallback !== 'function') {
+      const timer = setTimeout(start, 500);
+      return () => clearTimeout(timer);
+    }
+    const handle = requestIdleCallback(start, { timeout: 3000 });
+    return () => cancelIdleCallback(handle);
+  }, []);
+  const done = useCallback(() => {
+    chartsWarmedUp = true;
+    setDrawing(false);
+  }, []);
+  if (!drawing) return null;
+  return (
+    <Suspense fallback={null}>
+      <ChartsWarmUp onDone={done} />
+    </Suspense>
+  );
+}
 
 const SUITE_LABELS: Record<BuiltInSuite, string> = {
   corpus: 'Multi-hop questions over the local corpus',
@@ -44,7 +77,10 @@ const ROLLOUTS_SHOWN = 500;
 
 export function EvaluatePanel() {
   const headingId = useId();
-  useEffect(() => readSuiteOnce(), []);
+  useEffect(() => {
+    readSuiteOnce();
+    void restoreResultsOnce();
+  }, []);
   return (
     <section className="panel evaluate-panel" aria-labelledby={headingId}>
       <h2 id={headingId}>Evaluate</h2>
@@ -57,6 +93,7 @@ export function EvaluatePanel() {
       <RunControls />
       <Notice />
       <Results />
+      <WarmUpCharts />
     </section>
   );
 }
@@ -172,6 +209,7 @@ function PolicyPicker() {
           </span>
         </label>
       ))}
+      <LocalQwen3 />
       <label className="eval-field">
         Preference sweep
         <select value={policies.sweep} onChange={(event) => evalActions.setPolicies({ sweep: event.target.value as PolicyChoice['sweep'] })}>
@@ -199,6 +237,46 @@ function PolicyPicker() {
         </label>
       </div>
     </fieldset>
+  );
+}
+
+/** A Qwen3 loaded in this browser (web-llm or GGUF) as orchestrator, prompted with the tools:
+ * offered only while one is loaded (the worker holds the models). */
+function LocalQwen3() {
+  const loaded = useModelsStore((state) => state.loaded);
+  const chosen = useEvalStore((state) => state.qwen3);
+  const hintId = useId();
+  const first = loaded[0];
+  return (
+    <div className="eval-local">
+      <label className="eval-check">
+        <input
+          type="checkbox"
+          checked={chosen !== null}
+          disabled={chosen === null && !first}
+          aria-describedby={hintId}
+          onChange={(event) => evalActions.setQwen3(event.target.checked && first ? first.id : null)}
+        />
+        <span>
+          Prompted Qwen3 (local) <span className="eval-hint">— a model loaded in this browser as orchestrator, the tools written into its prompt, at $0</span>
+        </span>
+      </label>
+      {first ? (
+        <select aria-label="Local model" value={chosen ?? first.id} disabled={chosen === null} onChange={(event) => evalActions.setQwen3(event.target.value)}>
+          {chosen !== null && !loaded.some((model) => model.id === chosen) && <option value={chosen}>{chosen} (no longer loaded)</option>}
+          {loaded.map((model) => (
+            <option key={model.id} value={model.id}>
+              {model.label} ({model.gguf ? 'GGUF, llama.cpp' : 'web-llm'})
+            </option>
+          ))}
+        </select>
+      ) : null}
+      <p id={hintId} className="eval-hint">
+        {first
+          ? 'It runs under your configuration\'s provider of its kind, or one the evaluation adds (qwen3=<provider>/<model>, as the CLI spells it).'
+          : 'Unavailable: no local model is loaded in this browser. Load a Qwen3 (web-llm or GGUF) in Models to offer it here.'}
+      </p>
+    </div>
   );
 }
 
@@ -259,7 +337,15 @@ function Results() {
   const headingId = useId();
   return (
     <section className="eval-results" aria-labelledby={headingId}>
-      <h3 id={headingId}>Results{results?.source ? <span className="eval-source"> · {results.origin === 'import' ? 'imported from ' : ''}{results.source}</span> : null}</h3>
+      <h3 id={headingId}>
+        Results{results?.source ? <span className="eval-source"> · {results.origin === 'import' ? 'imported from ' : ''}{results.source}</span> : null}
+        {results?.savedAt ? (
+          <span className="eval-source">
+            {' '}
+            · kept from <time dateTime={results.savedAt}>{new Date(results.savedAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}</time>
+          </span>
+        ) : null}
+      </h3>
       <div className="eval-row">
         <FileImportButton label="Import CLI results…" accept={EVAL_FILES} inputLabel="Results file to import" disabled={!idle} onFile={importResultsFile} />
         <button type="button" onClick={exportCsv} disabled={!report}>
@@ -267,6 +353,9 @@ function Results() {
         </button>
         <button type="button" onClick={exportJson} disabled={!report}>
           Export JSON
+        </button>
+        <button type="button" onClick={() => void clearResults()} disabled={!results || !idle} title="Take these results off the screen and out of this browser's storage">
+          Clear
         </button>
       </div>
       {report && report.policies.length > 0 ? (
@@ -316,7 +405,7 @@ function Results() {
             <EvalCharts summary={report} />
           </Suspense>
           {results && results.records.length > 0 && <Rollouts records={results.records} stored={results.origin === 'run'} />}
-          {'groups' in report && Array.isArray(report.groups) && <GroupRewards groups={report.groups as TaskGroup[]} />}
+          {hasGroups(report) && <GroupRewards groups={report.groups} />}
         </>
       ) : (
         <p className="eval-hint">No results yet: run a suite, or import what `orchestra eval` wrote (--out, --json or --report).</p>

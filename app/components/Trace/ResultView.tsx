@@ -2,7 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { formatMs } from '../../format.ts';
 import type { ToolResultView } from '../../state/runView.ts';
 import { searchSourceLabel } from '../../../tools/search/searchSources.ts';
-import { readDetail, type DocumentHit, type SourceProblem } from './detail.ts';
+import { readDetail, type DocumentHit, type RowDiff, type SourceProblem } from './detail.ts';
 
 /** What a tool call produced: documents, code and its output, an answer, or its text. */
 export function ResultView({ result, argumentCode }: { result: ToolResultView; argumentCode?: unknown }) {
@@ -33,6 +33,16 @@ export function ResultView({ result, argumentCode }: { result: ToolResultView; a
         <Block label={`What the expert wrote (no usable ${detail.wanted})`}>
           <pre>{detail.raw || '(nothing)'}</pre>
         </Block>
+      ) : detail.kind === 'domain' ? (
+        <>
+          <DatabaseChanges changes={detail.changes} more={detail.more} />
+          {detail.result !== null ? (
+            <Block label="Result">
+              <pre>{detail.result}</pre>
+            </Block>
+          ) : null}
+          {detail.error && detail.error !== failure ? <p className="result-failure">{detail.error}</p> : null}
+        </>
       ) : detail.kind === 'json' ? (
         <Block label="Result">
           <pre>{detail.text}</pre>
@@ -52,6 +62,49 @@ function Block({ label, children }: { label: string; children: ReactNode }) {
       <span className="section-label">{label}</span>
       {children}
     </div>
+  );
+}
+
+const OP_LABEL: Record<RowDiff['op'], string> = { insert: 'added', update: 'changed', delete: 'deleted' };
+
+/** The rows a domain tool call touched, each field before and after. */
+function DatabaseChanges({ changes, more }: { changes: RowDiff[]; more: number }) {
+  if (changes.length === 0) {
+    return (
+      <Block label="Database">
+        <p className="muted small">No rows changed.</p>
+      </Block>
+    );
+  }
+  return (
+    <Block label={`Database · ${changes.length + more} row${changes.length + more === 1 ? '' : 's'} changed`}>
+      <div className="db-changes" aria-label="Database changes">
+        {changes.map((change) => (
+          <table key={`${change.table}/${change.id}`} className="db-change" aria-label={`${change.table}/${change.id}`}>
+            <caption>
+              {change.table}/{change.id} <span className={`db-op db-op-${change.op}`}>{OP_LABEL[change.op]}</span>
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Field</th>
+                <th scope="col">Before</th>
+                <th scope="col">After</th>
+              </tr>
+            </thead>
+            <tbody>
+              {change.fields.map((field) => (
+                <tr key={field.name}>
+                  <th scope="row">{field.name}</th>
+                  <td className="db-before">{field.before}</td>
+                  <td className="db-after">{field.after}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ))}
+        {more > 0 ? <p className="muted small">{more} more rows not shown.</p> : null}
+      </div>
+    </Block>
   );
 }
 

@@ -51,4 +51,37 @@ describe('readDetail', () => {
     expect(readDetail([1, 2])).toEqual({ kind: 'json', text: '[\n  1,\n  2\n]' });
     expect(readDetail('plain')).toEqual({ kind: 'json', text: '"plain"' });
   });
+
+  it('reads a domain call: each row it touched, field by field, before and after; hostile rows left out', () => {
+    const detail = {
+      kind: 'domain',
+      domain: 'retail',
+      tool: 'cancel_order',
+      changes: [
+        { table: 'orders', id: 'O-5001', op: 'update', before: { status: 'pending', cancel_reason: null }, after: { status: 'cancelled', cancel_reason: 'ordered_by_mistake' }, fields: ['cancel_reason', 'status'] },
+        { table: 'notes', id: 'N-1', op: 'insert', before: null, after: { text: 'x'.repeat(300) }, fields: ['text'] },
+        { table: 7, id: 'bad' },
+        '<img src=x>',
+      ],
+      result: { order_id: 'O-5001', status: 'cancelled' },
+    };
+    const read = readDetail(detail);
+    expect(read).toMatchObject({ kind: 'domain', tool: 'cancel_order', more: 0, error: null, result: '{\n  "order_id": "O-5001",\n  "status": "cancelled"\n}' });
+    if (read.kind !== 'domain') throw new Error('not a domain call');
+    expect(read.changes).toHaveLength(2);
+    expect(read.changes[0]).toEqual({
+      table: 'orders',
+      id: 'O-5001',
+      op: 'update',
+      fields: [
+        { name: 'cancel_reason', before: 'null', after: '"ordered_by_mistake"' },
+        { name: 'status', before: '"pending"', after: '"cancelled"' },
+      ],
+    });
+    // An inserted row has no before; a long value is cut.
+    expect(read.changes[1]?.fields[0]?.before).toBe('—');
+    expect(read.changes[1]?.fields[0]?.after).toHaveLength(201);
+    // A refused call: no rows, its reason.
+    expect(readDetail({ kind: 'domain', tool: 'cancel_order', changes: [], error: 'The order has shipped.' })).toEqual({ kind: 'domain', tool: 'cancel_order', changes: [], more: 0, result: null, error: 'The order has shipped.' });
+  });
 });

@@ -32,8 +32,24 @@ export type ResultDetail =
   | { kind: 'answer'; answer: string; raw: string }
   /** An expert wrote nothing usable (no query, no code): what it wrote instead. */
   | { kind: 'unusable'; wanted: 'query' | 'code'; raw: string }
+  /** A domain tool's call (tools/domains/): the rows it inserted, changed or deleted. */
+  | { kind: 'domain'; tool: string; changes: RowDiff[]; more: number; result: string | null; error: string | null }
   | { kind: 'json'; text: string }
   | { kind: 'none' };
+
+/** One row a domain tool call touched: each changed field's value before and after, as JSON text. */
+export interface RowDiff {
+  table: string;
+  id: string;
+  op: 'insert' | 'update' | 'delete';
+  fields: Array<{ name: string; before: string; after: string }>;
+}
+
+/** Rows and fields shown per call; a call that touched more says how many are left out. */
+const DIFF_ROWS = 50;
+const DIFF_FIELDS = 40;
+const DIFF_VALUE_CHARS = 200;
+
 
 type Fields = Record<string, unknown>;
 
@@ -64,10 +80,43 @@ function readProblem(value: unknown): SourceProblem | null {
   return { source: value.source, message: value.message };
 }
 
+function valueText(row: Fields | null, field: string): string {
+  if (!row || !Object.hasOwn(row, field)) return '—';
+  const json = JSON.stringify(row[field]) ?? '—';
+  return json.length > DIFF_VALUE_CHARS ? `${json.slice(0, DIFF_VALUE_CHARS)}…` : json;
+}
+
+function readRowDiff(value: unknown): RowDiff | null {
+  if (!isFields(value) || typeof value.table !== 'string' || typeof value.id !== 'string') return null;
+  const op = value.op === 'insert' || value.op === 'delete' ? value.op : 'update';
+  const before = isFields(value.before) ? value.before : null;
+  const after = isFields(value.after) ? value.after : null;
+  const names = Array.isArray(value.fields) ? value.fields.filter((name): name is string => typeof name === 'string') : [];
+  return {
+    table: value.table,
+    id: value.id,
+    op,
+    fields: names.slice(0, DIFF_FIELDS).map((name) => ({ name, before: valueText(before, name), after: valueText(after, name) })),
+  };
+}
+
+function readDomain(detail: Fields, changes: unknown[]): ResultDetail {
+  const rows = changes.slice(0, DIFF_ROWS).map(readRowDiff).filter((row): row is RowDiff => row !== null);
+  return {
+    kind: 'domain',
+    tool: text(detail.tool),
+    changes: rows,
+    more: Math.max(0, changes.length - DIFF_ROWS),
+    result: detail.result === undefined ? null : (JSON.stringify(detail.result, null, 2) ?? null),
+    error: typeof detail.error === 'string' && detail.error ? detail.error : null,
+  };
+}
+
 /** `argumentCode` is the call's own `code` argument, for tools that get code from the model. */
 export function readDetail(detail: unknown, argumentCode?: unknown): ResultDetail {
   if (detail === undefined || detail === null) return { kind: 'none' };
   if (!isFields(detail)) return { kind: 'json', text: JSON.stringify(detail, null, 2) ?? String(detail) };
+  if (detail.kind === 'domain' && Array.isArray(detail.changes)) return readDomain(detail, detail.changes);
 
   if (Array.isArray(detail.documents)) {
     const documents = detail.documents.map(readDocument).filter((doc): doc is DocumentHit => doc !== null);
