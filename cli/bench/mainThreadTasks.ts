@@ -24,6 +24,8 @@ export interface MainThreadTasks {
   /** Wall-clock and CPU time of the main thread's tasks, summed. */
   wallMs: number;
   cpuMs: number;
+  /** The tasks over 50 ms of CPU (the first 20): when, from the trace's first task on, and how long. */
+  longestByCpu: Array<{ atMs: number; wallMs: number; cpuMs: number }>;
 }
 
 interface TaskEvent {
@@ -53,6 +55,7 @@ export async function mainThreadTasksOf(traceFile: string): Promise<MainThreadTa
   // The page's renderer is the busiest renderer main thread (others are blank or internal pages).
   const pageThread = [...rendererMains].sort((a, b) => (byThread.get(b)?.length ?? 0) - (byThread.get(a)?.length ?? 0))[0];
   const tasks = topLevel((pageThread && byThread.get(pageThread)) || []);
+  const start = tasks[0]?.ts ?? 0;
   return {
     tasks: tasks.length,
     longByWall: tasks.filter((task) => task.dur / 1000 > LONG_MS).length,
@@ -61,6 +64,10 @@ export async function mainThreadTasksOf(traceFile: string): Promise<MainThreadTa
     maxCpuMs: tasks.reduce((max, task) => Math.max(max, task.tdur / 1000), 0),
     wallMs: tasks.reduce((sum, task) => sum + task.dur / 1000, 0),
     cpuMs: tasks.reduce((sum, task) => sum + task.tdur / 1000, 0),
+    longestByCpu: tasks
+      .filter((task) => task.tdur / 1000 > LONG_MS)
+      .slice(0, 20)
+      .map((task) => ({ atMs: (task.ts - start) / 1000, wallMs: task.dur / 1000, cpuMs: task.tdur / 1000 })),
   };
 }
 

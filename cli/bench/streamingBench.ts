@@ -275,26 +275,35 @@ async function importConfig(page: Page, config: Record<string, unknown>): Promis
 }
 
 /** Polls until Run is offered again and the status no longer says the run goes on; returns the
- * status. */
+ * status. It reads the page with querySelector in one evaluate: Playwright's role locators walk
+ * the whole DOM computing roles on the page's main thread (about 2 s of a 50-step run's CPU
+ * profile), which would be measured as the page's own work. */
 async function waitForRunEnd(page: Page, steps: number, log: (line: string) => void): Promise<string> {
-  const runButton = page.getByRole('button', { name: 'Run', exact: true });
-  const stopButton = page.getByRole('button', { name: 'Stop', exact: true });
-  const runStatus = page.getByRole('status', { name: 'Run status' });
+  const read = () =>
+    page.evaluate(() => {
+      const button = (name: string) => [...document.querySelectorAll('button')].find((element) => element.textContent?.trim() === name);
+      const enabled = (element: Element | undefined) => element !== undefined && element.getAttribute('aria-disabled') !== 'true' && !element.hasAttribute('disabled');
+      return {
+        status: document.querySelector('[role="status"][aria-label="Run status"]')?.textContent?.trim() ?? '',
+        runEnabled: enabled(button('Run')),
+        stopEnabled: enabled(button('Stop')),
+      };
+    });
   // Each turn streams for about 0.3 s; allow ten times that, plus a start-up minute.
   const timeoutMs = 60_000 + steps * 3_000;
   const deadline = Date.now() + timeoutMs;
   let nextLog = Date.now() + 15_000;
   while (Date.now() < deadline) {
-    const status = ((await runStatus.count()) > 0 ? await runStatus.textContent() : '')?.trim() ?? '';
+    const { status, runEnabled, stopEnabled } = await read();
     const going = status === '' || /^(Starting|Running|Stopping)/.test(status);
-    if (!going && (await runButton.isEnabled()) && (await stopButton.isDisabled())) return status;
+    if (!going && runEnabled && !stopEnabled) return status;
     if (Date.now() >= nextLog) {
       log(`  … ${status || 'waiting for the run to start'}`);
       nextLog = Date.now() + 15_000;
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  const status = (await runStatus.textContent().catch(() => '')) ?? '';
+  const { status } = await read().catch(() => ({ status: '' }));
   throw new Error(`The run did not end within ${timeoutMs / 1000} s; the run status says: ${status}`);
 }
 

@@ -117,6 +117,9 @@ function formatStreaming(s: StreamingResult): string[] {
       : []),
     `  the whole run's Chromium trace (${s.trace.megabytes.toFixed(0)} MB): ${s.trace.tasks} main-thread tasks, main thread busy ${((s.trace.wallMs / (s.trace.seconds * 1000)) * 100).toFixed(0)}% (CPU ${((s.trace.cpuMs / (s.trace.seconds * 1000)) * 100).toFixed(0)}%)`,
     `    over 50 ms of the thread's CPU: ${s.trace.longByCpu} (longest ${ms(s.trace.maxCpuMs)}) — ${verdict(s.trace.longByCpu <= TARGET_LONG_TASKS)} the target of ${TARGET_LONG_TASKS} by CPU`,
+    ...(s.trace.longestByCpu.length
+      ? [`      at ${s.trace.longestByCpu.map((task) => `${(task.atMs / 1000).toFixed(1)} s (${ms(task.cpuMs)} CPU, ${ms(task.wallMs)} wall)`).join(', ')} into the run`]
+      : []),
     `    over 50 ms by the wall clock: ${s.trace.longByWall} (longest ${ms(s.trace.maxWallMs)})`,
     `  long tasks before the run (load, import): ${tasks(s.longTasksBeforeRun)}`,
     `  long animation frames while streaming: ${tasks(s.longFrames)}, style and layout ${ms(s.longFrames.styleAndLayoutMs)}`,
