@@ -13,7 +13,7 @@ import { chromium, type Page } from '@playwright/test';
 import { startScriptedServer } from '../../e2e/fixtures/scriptedServer.ts';
 import type { Scenario } from '../../e2e/fixtures/scenario.ts';
 import { scriptedConfig } from '../../e2e/support/playground.ts';
-import { mainThreadTasksOf, recordLongTasks, type MainThreadTasks } from './mainThreadTasks.ts';
+import { mainThreadTasksOf, recordLongTasks, traceToFile, type MainThreadTasks } from './mainThreadTasks.ts';
 import { buildApp, chromiumPath, startPreview } from './previewServer.ts';
 
 export const EVAL_UI_TASKS = 200;
@@ -80,12 +80,12 @@ export async function runEvalUiBenchmark(options: { distDir?: string; log: (line
     options.log(`Running ${EVAL_UI_TASKS} tasks at concurrency ${EVAL_UI_CONCURRENCY} in the Evaluate tab, traced …`);
     const loadBefore = loadavg()[0] ?? 0;
     const traceFile = join(traceDir, 'eval.json');
-    await browser.startTracing(page, { path: traceFile, categories: ['toplevel'] });
+    const trace = await traceToFile(await page.context().newCDPSession(page), traceFile);
     const startedAt = await page.evaluate(() => performance.now());
     await panel.getByRole('button', { name: 'Run evaluation' }).click();
     await panel.getByRole('status', { name: 'Evaluation notice' }).getByText(`Done: ${EVAL_UI_TASKS} rollouts run.`).waitFor({ timeout: 600_000 });
     const endedAt = await page.evaluate(() => performance.now());
-    await browser.stopTracing();
+    await trace.stop();
     const loadAfter = loadavg()[0] ?? 0;
     // Long tasks are reported after they end: a moment, then those that began during the run.
     await page.waitForTimeout(200);

@@ -34,7 +34,7 @@ interface TaskEvent {
   tdur: number;
 }
 
-/** Reads a trace file written by `browser.startTracing` or `traceToFile` (one event per line)
+/** Reads a trace file written by `traceToFile` (one event per line)
  * without loading it whole. */
 export async function mainThreadTasksOf(traceFile: string): Promise<MainThreadTasks> {
   const rendererMains = new Set<string>();
