@@ -32,6 +32,7 @@ import './Cost.css';
 const loadCostCharts = () => import('./CostCharts.tsx');
 const CostCharts = lazy(() => loadCostCharts().then((module) => ({ default: module.CostCharts })));
 const IDLE_LOAD_TIMEOUT_MS = 10_000;
+const IDLE_FALLBACK_MS = 3_000;
 
 const NO_ENTRIES: LedgerEntry[] = [];
 
@@ -39,7 +40,13 @@ export function CostPanel() {
   const headingId = useId();
   useEffect(() => {
     // A failure here is only a missed head start: the chart's own load (below) reports one.
-    const idle = requestIdleCallback(() => void loadCostCharts().catch(() => undefined), { timeout: IDLE_LOAD_TIMEOUT_MS });
+    const load = () => void loadCostCharts().catch(() => undefined);
+    // Safari has no requestIdleCallback: a few seconds after the first screen instead.
+    if (typeof requestIdleCallback !== 'function') {
+      const timer = setTimeout(load, IDLE_FALLBACK_MS);
+      return () => clearTimeout(timer);
+    }
+    const idle = requestIdleCallback(load, { timeout: IDLE_LOAD_TIMEOUT_MS });
     return () => cancelIdleCallback(idle);
   }, []);
   const runLedger = useRunStore((state) => state.run?.ledger ?? NO_ENTRIES);
