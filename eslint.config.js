@@ -33,6 +33,30 @@ const engineBoundary = [
   },
 ];
 
+// The engine's public entry points: all app/ may import of it (docs/architecture.md,
+// "Boundaries"). Each is a module of its own, not one barrel: a barrel would keep every module's
+// top-level work (zod schemas and all) in whichever chunk imports it, the first load included.
+export const ENGINE_ENTRY_POINTS = [
+  'types.ts', // ChatModel, Tool, messages; a person's turn as the orchestrator (HumanTurn, HumanChoice)
+  'events.ts', // the event stream, and where a fork goes on from (ForkFrom)
+  'config.ts', // the config's schema and types (zod: loaded off the first screen)
+  'configBasics.ts', // the config's names, limits and bounds without zod
+  'presets.ts',
+  'preferences.ts', // the preference vector
+  'preferenceSchema.ts', // its check (zod)
+  'pricing.ts',
+  'reward.ts', // the paper's group reward
+  'format.ts', // figures and cut text as everything writes them
+  'ids.ts', // run and evaluation ids
+  'toolSchema.ts', // a tool's parameters as a person writes them, checked against the engine's meta-schema
+  'validateArguments.ts', // arguments checked as the engine checks them before a tool runs (Try it)
+];
+
+const appEngineBoundary = {
+  regex: `(^|/)workers/engine/(?!(${ENGINE_ENTRY_POINTS.map((file) => file.replace('.', '\\.')).join('|')})$)`,
+  message: `The app imports only the engine's entry points (${ENGINE_ENTRY_POINTS.join(', ')}; eslint.config.js): export what it needs from one of them, or add an entry point in docs/architecture.md ("Boundaries").`,
+};
+
 export default defineConfig(
   globalIgnores(['dist/', 'dist-e2e/', 'public/generated/', 'test-results/', 'playwright-report/', 'blob-report/', 'coverage/']),
   js.configs.recommended,
@@ -60,6 +84,13 @@ export default defineConfig(
     files: ['app/**/*.{ts,tsx}', 'workers/**/*.ts', 'tools/**/*.ts', 'cli/**/*.ts', 'server/**/*.ts'],
     ignores: ['**/*.test.ts', 'cli/bench/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: [noTestSupport] }] },
+  },
+  {
+    // The page reaches the engine through its entry points only (one rule entry: the last one for a
+    // file wins, so it repeats the test-support ban). Tests may drive the engine whole.
+    files: ['app/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noTestSupport, appEngineBoundary] }] },
   },
   {
     // Tools run in the orchestrator's worker as well as under Node (the CLI, corpus writer).

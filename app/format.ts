@@ -2,7 +2,7 @@
 // formatting module (workers/engine/format.ts), which the CLI prints with too.
 
 export { formatBytes, formatCount, formatMs, formatPercent, formatSeconds, formatUsd } from '../workers/engine/format.ts';
-import { cutText } from '../workers/engine/truncate.ts';
+import { cutText } from '../workers/engine/format.ts';
 
 /** Characters of one block of untrusted text (model output, a prompt, an error) the page renders:
  * a model reply may be up to 1,000,000 (workers/backends/limits.ts), and laying out that much on

@@ -4,11 +4,10 @@
 // come back: the worker answers with which providers have one and the origin each is bound to
 // (workers/keys.ts), not with the keys.
 
-import type { ForkFrom } from './engine/fork.ts';
 import type { LoadProgress } from './backends/webllm/loadProgress.ts';
 import type { GgufChatBody, GgufChunk } from './backends/gguf/ggufModel.ts';
-import type { RunEvent } from './engine/events.ts';
-import type { HumanChoice, HumanTurn } from './engine/humanOrchestrator.ts';
+import type { ForkFrom, RunEvent } from './engine/events.ts';
+import type { HumanChoice, HumanTurn } from './engine/types.ts';
 import type { HeldKey } from './keys.ts';
 import type { LocalModelRequest, LocalModelsState } from './models/localModels.ts';
 import type { BuiltInSuite } from './eval/builtInSuites.ts';

@@ -5,7 +5,6 @@
 // from the config through the same prepareRun the CLI uses, and posts the run's events back in
 // batches.
 
-import type { ForkFrom } from './engine/fork.ts';
 import { createBrowserCalculatorRunner } from '../tools/calculator/browserCalculatorRunner.ts';
 import { createJavaScriptRunner } from '../tools/javascript/javascriptRunner.ts';
 import { createBrowserPythonRunner } from '../tools/python/browserPythonRunner.ts';
@@ -15,7 +14,7 @@ import { openDocumentStore } from '../tools/search/documentStore.ts';
 import type { Retriever } from './engine/ports.ts';
 import { createCorpusRetriever } from '../tools/search/retriever.ts';
 import { ConfigError, parseConfig, protocolExperts, type OrchestraConfig } from './engine/config.ts';
-import type { RunEvent } from './engine/events.ts';
+import type { ForkFrom, RunEvent } from './engine/events.ts';
 import { checkHumanChoice, createHumanOrchestrator } from './engine/humanOrchestrator.ts';
 import { runOrchestration } from './engine/run.ts';
 import { describeError, redact } from './engine/errors.ts';

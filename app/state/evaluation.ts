@@ -3,7 +3,7 @@
 // its progress and records, import the CLI's results, export the report. Like session.ts for a
 // run, the one place these act through; evalStore.ts only holds state.
 
-import { newRunId } from '../../workers/engine/run.ts';
+import { newRunId } from '../../workers/engine/ids.ts';
 import { summarizeEval, summaryToCsv, type EvalReport, type EvalSummary } from '../../workers/eval/results.ts';
 import { SUITE_LIMITS } from '../../workers/eval/suite.ts';
 import type { BuiltInSuite } from '../../workers/eval/builtInSuites.ts';

@@ -3,7 +3,7 @@
 
 import { create } from 'zustand';
 import type { RunEvent } from '../../workers/engine/events.ts';
-import type { HumanTurn } from '../../workers/engine/humanOrchestrator.ts';
+import type { HumanTurn } from '../../workers/engine/types.ts';
 import type { RunSummary } from '../../workers/history/runLog.ts';
 import { endRun, foldEvents, type RunView } from './runView.ts';
 

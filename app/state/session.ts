@@ -3,16 +3,15 @@
 
 import { assessWebGpu, probeWebGpu } from '../../workers/backends/webllm/capabilities.ts';
 import { storageEstimate } from '../../workers/backends/webllm/modelCache.ts';
-import type { RunEvent } from '../../workers/engine/events.ts';
-import type { ForkFrom } from '../../workers/engine/fork.ts';
-import { newRunId } from '../../workers/engine/run.ts';
+import type { ForkFrom, RunEvent } from '../../workers/engine/events.ts';
+import { newRunId } from '../../workers/engine/ids.ts';
 import { PREFERENCE_PRESETS, type PreferencePresetName } from '../../workers/engine/preferences.ts';
 import { addressesOutsideCatalogue, type ForeignAddress } from '../../workers/backends/webllm/catalogue.ts';
 import { providerOrigin } from '../../workers/keys.ts';
 import type { LocalModelRequest } from '../../workers/models/localModels.ts';
 import type { GgufModelRequest } from '../../workers/models/ggufModels.ts';
 import { readConfigText } from '../worker/configImport.ts';
-import type { HumanChoice } from '../../workers/engine/humanOrchestrator.ts';
+import type { HumanChoice } from '../../workers/engine/types.ts';
 import { compareActions } from './compareStore.ts';
 import { comparisonActions } from './comparisonStore.ts';
 import { createOrchestratorClient, type OrchestratorClient } from '../worker/orchestratorClient.ts';

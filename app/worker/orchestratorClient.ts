@@ -4,10 +4,9 @@
 // connects it to the orchestrator worker with a MessageChannel: the orchestrator worker drives
 // it, tokens never pass this thread, and terminating it here frees the model's memory for sure.
 
-import type { ForkFrom } from '../../workers/engine/fork.ts';
 import type { LoadProgress } from '../../workers/backends/webllm/loadProgress.ts';
-import type { RunEvent } from '../../workers/engine/events.ts';
-import type { HumanChoice, HumanTurn } from '../../workers/engine/humanOrchestrator.ts';
+import type { ForkFrom, RunEvent } from '../../workers/engine/events.ts';
+import type { HumanChoice, HumanTurn } from '../../workers/engine/types.ts';
 import type { HeldKey } from '../../workers/keys.ts';
 import type { EvalFromWorker, EvalRequest, EvalSuiteInput, FromWorker, ToModelWorker, ToWorker } from '../../workers/messages.ts';
 import type { LocalModelRequest, LocalModelsState } from '../../workers/models/localModels.ts';

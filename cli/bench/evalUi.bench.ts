@@ -14,7 +14,7 @@ import { startScriptedServer } from '../../e2e/fixtures/scriptedServer.ts';
 import type { Scenario } from '../../e2e/fixtures/scenario.ts';
 import { scriptedConfig } from '../../e2e/support/playground.ts';
 import { attributeLongTasks, formatAttribution, sourceMapResolver, type CpuProfile, type LongTaskAttribution } from './longTaskProfile.ts';
-import { mainThreadTasksOf, recordLongTasks, type MainThreadTasks } from './mainThreadTasks.ts';
+import { mainThreadTasksOf, recordLongTasks, traceToFile, type MainThreadTasks } from './mainThreadTasks.ts';
 import { buildApp, chromiumPath, startPreview } from './previewServer.ts';
 
 export const EVAL_UI_TASKS = 200;
@@ -85,7 +85,7 @@ export async function runEvalUiBenchmark(options: { distDir?: string; profile?: 
     options.log(`Running ${EVAL_UI_TASKS} tasks at concurrency ${EVAL_UI_CONCURRENCY} in the Evaluate tab, traced …`);
     const loadBefore = loadavg()[0] ?? 0;
     const traceFile = join(traceDir, 'eval.json');
-    await browser.startTracing(page, { path: traceFile, categories: ['toplevel'] });
+    const trace = await traceToFile(cdp, traceFile);
     if (options.profile) {
       await cdp.send('Profiler.enable');
       await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
@@ -96,7 +96,7 @@ export async function runEvalUiBenchmark(options: { distDir?: string; profile?: 
     await panel.getByRole('status', { name: 'Evaluation notice' }).getByText(`Done: ${EVAL_UI_TASKS} rollouts run.`).waitFor({ timeout: 600_000 });
     const endedAt = await page.evaluate(() => performance.now());
     const cpuProfile = options.profile ? ((await cdp.send('Profiler.stop')).profile as CpuProfile) : undefined;
-    await browser.stopTracing();
+    await trace.stop();
     const loadAfter = loadavg()[0] ?? 0;
     // Long tasks are reported after they end: a moment, then those that began during the run.
     await page.waitForTimeout(200);

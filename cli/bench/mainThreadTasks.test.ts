@@ -53,6 +53,7 @@ describe('mainThreadTasksOf', () => {
       maxCpuMs: 70,
       wallMs: 210,
       cpuMs: 110,
+      longestByCpu: [{ atMs: 200, wallMs: 80, cpuMs: 70 }],
     });
   });
 

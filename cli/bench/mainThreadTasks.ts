@@ -4,8 +4,9 @@
 // idle machine of the same speed.
 
 import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import type { Page } from '@playwright/test';
+import type { CDPSession, Page } from '@playwright/test';
 
 /** Chromium's top-level task event on every thread. */
 const RUN_TASK = 'ThreadControllerImpl::RunTask';
@@ -23,19 +24,22 @@ export interface MainThreadTasks {
   /** Wall-clock and CPU time of the main thread's tasks, summed. */
   wallMs: number;
   cpuMs: number;
+  /** The tasks over 50 ms of CPU (the first 20): when, from the trace's first task on, and how long. */
+  longestByCpu: Array<{ atMs: number; wallMs: number; cpuMs: number }>;
 }
 
 interface TaskEvent {
-  tid: string;
   ts: number;
   dur: number;
   tdur: number;
 }
 
-/** Reads a trace file written by `browser.startTracing` (one event per line) without loading it whole. */
+/** Reads a trace file written by `traceToFile` (one event per line)
+ * without loading it whole. */
 export async function mainThreadTasksOf(traceFile: string): Promise<MainThreadTasks> {
   const rendererMains = new Set<string>();
-  const events: TaskEvent[] = [];
+  // Per thread, since the threads' names may come last; a whole run holds a million tasks or more.
+  const byThread = new Map<string, TaskEvent[]>();
   const lines = createInterface({ input: createReadStream(traceFile, 'utf8'), crlfDelay: Infinity });
   for await (const rawLine of lines) {
     const event = parseEventLine(rawLine);
@@ -43,14 +47,15 @@ export async function mainThreadTasksOf(traceFile: string): Promise<MainThreadTa
     const thread = `${event.pid}:${event.tid}`;
     if (event.ph === 'M' && event.name === 'thread_name' && event.args?.name === RENDERER_MAIN) rendererMains.add(thread);
     if (event.ph === 'X' && event.name === RUN_TASK && event.ts !== undefined && event.dur !== undefined) {
-      events.push({ tid: thread, ts: event.ts, dur: event.dur, tdur: event.tdur ?? event.dur });
+      let list = byThread.get(thread);
+      if (!list) byThread.set(thread, (list = []));
+      list.push({ ts: event.ts, dur: event.dur, tdur: event.tdur ?? event.dur });
     }
   }
   // The page's renderer is the busiest renderer main thread (others are blank or internal pages).
-  const counts = new Map<string, number>();
-  for (const event of events) if (rendererMains.has(event.tid)) counts.set(event.tid, (counts.get(event.tid) ?? 0) + 1);
-  const pageThread = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
-  const tasks = topLevel(events.filter((event) => event.tid === pageThread));
+  const pageThread = [...rendererMains].sort((a, b) => (byThread.get(b)?.length ?? 0) - (byThread.get(a)?.length ?? 0))[0];
+  const tasks = topLevel((pageThread && byThread.get(pageThread)) || []);
+  const start = tasks[0]?.ts ?? 0;
   return {
     tasks: tasks.length,
     longByWall: tasks.filter((task) => task.dur / 1000 > LONG_MS).length,
@@ -59,6 +64,10 @@ export async function mainThreadTasksOf(traceFile: string): Promise<MainThreadTa
     maxCpuMs: tasks.reduce((max, task) => Math.max(max, task.tdur / 1000), 0),
     wallMs: tasks.reduce((sum, task) => sum + task.dur / 1000, 0),
     cpuMs: tasks.reduce((sum, task) => sum + task.tdur / 1000, 0),
+    longestByCpu: tasks
+      .filter((task) => task.tdur / 1000 > LONG_MS)
+      .slice(0, 20)
+      .map((task) => ({ atMs: (task.ts - start) / 1000, wallMs: task.dur / 1000, cpuMs: task.tdur / 1000 })),
   };
 }
 
@@ -89,7 +98,7 @@ function parseEventLine(rawLine: string): RawEvent | undefined {
 
 /** Drops tasks nested in another (a nested run loop runs tasks inside a task). */
 function topLevel(events: TaskEvent[]): TaskEvent[] {
-  const sorted = [...events].sort((a, b) => a.ts - b.ts);
+  const sorted = events.sort((a, b) => a.ts - b.ts);
   const result: TaskEvent[] = [];
   let end = -Infinity;
   for (const event of sorted) {
@@ -99,6 +108,43 @@ function topLevel(events: TaskEvent[]): TaskEvent[] {
   }
   return result;
 }
+
+/** Starts a Chromium trace of category `toplevel` (every task of every thread, with its CPU time)
+ * through the page's CDP session. `stop` ends it and streams it to `file` chunk by chunk: a whole
+ * run's trace is hundreds of megabytes, more than `browser.stopTracing` (which returns it as one
+ * buffer) should hold. It throws when Chromium's trace buffer filled and events were lost: a
+ * count from a partial trace would read as fewer long tasks. */
+export async function traceToFile(cdp: CDPSession, file: string): Promise<{ stop(): Promise<void> }> {
+  await cdp.send('Tracing.start', {
+    transferMode: 'ReturnAsStream',
+    traceConfig: { includedCategories: ['toplevel'], excludedCategories: ['*'], recordMode: 'recordUntilFull', traceBufferSizeInKb: TRACE_BUFFER_KB },
+  });
+  return {
+    async stop() {
+      const [complete] = await Promise.all([
+        new Promise<{ stream?: string; dataLossOccurred: boolean }>((resolve) => cdp.once('Tracing.tracingComplete', resolve)),
+        cdp.send('Tracing.end'),
+      ]);
+      if (!complete.stream) throw new Error('Chromium returned no trace stream.');
+      const handle = complete.stream;
+      const out = await open(file, 'w');
+      try {
+        for (;;) {
+          const chunk = await cdp.send('IO.read', { handle, size: 1 << 20 });
+          await out.write(Buffer.from(chunk.data, chunk.base64Encoded ? 'base64' : 'utf8'));
+          if (chunk.eof) break;
+        }
+      } finally {
+        await out.close();
+        await cdp.send('IO.close', { handle });
+      }
+      if (complete.dataLossOccurred) throw new Error(`The trace lost events (its ${TRACE_BUFFER_KB / 1000} MB buffer filled): its counts would be too low.`);
+    },
+  };
+}
+
+/** Chromium's trace buffer for `traceToFile`, kB: room for a 500-step run's tasks. */
+const TRACE_BUFFER_KB = 1_000_000;
 
 /** Keeps every long task (> 50 ms) the page's PerformanceObserver reports in `window.__longTasks`,
  * from the next document on; and lets functions that tsx compiled run in the page (it names them

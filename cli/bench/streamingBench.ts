@@ -2,15 +2,15 @@
 // production build, its worker, engine and HTTP client) against the scripted server, counting the
 // main thread's long tasks (> 50 ms) while it streams.
 
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from '@playwright/test';
+import { chromium, type Page } from '@playwright/test';
 import { describeStopReason } from '../../app/errors/explain.ts';
 import { chromiumPath } from './previewServer.ts';
 import { parseScenario } from '../../e2e/fixtures/scenario.ts';
 import { startScriptedServer } from '../../e2e/fixtures/scriptedServer.ts';
-import { mainThreadTasksOf, type MainThreadTasks } from './mainThreadTasks.ts';
+import { mainThreadTasksOf, traceToFile, type MainThreadTasks } from './mainThreadTasks.ts';
 import { attributeLongTasks, sourceMapResolver, type CpuProfile, type LongTaskAttribution, type TimeShare } from './longTaskProfile.ts';
 
 export const STREAM_SCENARIO_FILE = 'e2e/fixtures/scenarios/bench-stream.json';
@@ -20,9 +20,6 @@ const ORCHESTRATOR = 'nvidia/Nemotron-Orchestrator-8B';
 // The status line's own words, so a change of wording cannot break the benchmark again.
 const MAX_TURNS_STATUS = describeStopReason('max_turns');
 const TASK = 'What is the population of the capital of Finland?';
-/** Where in the run (fractions of its steps) a Chromium trace is recorded, and for how long. */
-const TRACE_AT = [0.25, 0.5, 0.75, 0.95];
-const TRACE_WINDOW_MS = 5_000;
 
 export interface StreamingOptions {
   /** The app's origin (vite preview of the build in `distDir`). */
@@ -62,9 +59,10 @@ export interface StreamingResult {
   /** The same split into four equal stretches of the run's time: growth shows work that scales
    * with the trace's length. */
   longTasksByQuarter: Durations[];
-  /** Chromium traces of a few seconds at a quarter, half, three quarters and the end of the run:
-   * the main thread's tasks by wall clock and by the thread's own CPU time. */
-  traceWindows: TraceWindow[];
+  /** A Chromium trace of the whole run, from the click on Run to its end: the main thread's tasks
+   * by wall clock and by the thread's own CPU time (on a shared machine a task can be long by the
+   * wall clock only because the thread waited for a core). */
+  trace: MainThreadTasks & { seconds: number; megabytes: number };
   /** Long tasks before it (page load, config import), for reference. */
   longTasksBeforeRun: Durations;
   /** Long animation frames (> 50 ms) during the run and the scripts that ran in them. */
@@ -80,12 +78,6 @@ export interface StreamingResult {
   /** Load average (1 min) of this machine before and after: other work on it shows here. */
   loadAverage: [number, number];
   profile?: LongTaskAttribution;
-}
-
-export interface TraceWindow extends MainThreadTasks {
-  fromStep: number;
-  toStep: number;
-  seconds: number;
 }
 
 interface PageRecord {
@@ -111,7 +103,7 @@ export async function runStreamingBenchmark(options: StreamingOptions): Promise<
     executablePath: chromiumPath(),
     args: ['--no-sandbox', '--disable-background-networking'],
   });
-  let tracer: TraceWindows | undefined;
+  const traceDir = mkdtempSync(join(tmpdir(), 'orchestra-bench-trace-'));
   try {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
@@ -139,15 +131,18 @@ export async function runStreamingBenchmark(options: StreamingOptions): Promise<
       await cdp.send('Profiler.start');
     }
 
+    const traceFile = join(traceDir, 'run.json');
+    const trace = await traceToFile(cdp, traceFile);
     const runStart = await page.evaluate(() => performance.now());
     const wallStart = Date.now();
     await page.getByRole('button', { name: 'Run', exact: true }).click();
-    tracer = new TraceWindows(browser, page, steps);
-    const traces = tracer;
-    const status = await waitForRunEnd(page, steps, log, (step) => traces.progress(step));
-    await traces.progress(null);
+    const status = await waitForRunEnd(page, steps, log);
     const wallMs = Date.now() - wallStart;
     const runEnd = await page.evaluate(() => performance.now());
+    await trace.stop();
+    log(`  reading the run's trace (${(statSync(traceFile).size / 1e6).toFixed(0)} MB) …`);
+    const traced = { ...(await mainThreadTasksOf(traceFile)), seconds: wallMs / 1000, megabytes: statSync(traceFile).size / 1e6 };
+    rmSync(traceFile, { force: true });
 
     const cpuProfile = options.profile ? ((await cdp.send('Profiler.stop')).profile as CpuProfile) : undefined;
     const heapAfterRun = (await cdp.send('Runtime.getHeapUsage')).usedSize;
@@ -183,7 +178,7 @@ export async function runStreamingBenchmark(options: StreamingOptions): Promise<
         const to = runStart + ((runEnd - runStart) * (quarter + 1)) / 4;
         return durations(record.longTasks.filter((task) => task.startTime >= from && task.startTime < to));
       }),
-      traceWindows: traces.windows,
+      trace: traced,
       longTasksBeforeRun: durations(record.longTasks.filter((task) => task.startTime < runStart)),
       longFrames: {
         ...durations(longFrames),
@@ -204,7 +199,7 @@ export async function runStreamingBenchmark(options: StreamingOptions): Promise<
   } finally {
     await browser.close();
     await server.close();
-    tracer?.removeFiles();
+    rmSync(traceDir, { recursive: true, force: true });
   }
 }
 
@@ -279,76 +274,36 @@ async function importConfig(page: Page, config: Record<string, unknown>): Promis
   });
 }
 
-/** Records a short Chromium trace (category toplevel: every task, with its CPU time) each time
- * the run passes one of TRACE_AT; a whole run's trace would be gigabytes. */
-class TraceWindows {
-  readonly windows: TraceWindow[] = [];
-  #thresholds: number[];
-  #open: { fromStep: number; startedAt: number; file: string } | null = null;
-  #lastStep = 0;
-  #dir = mkdtempSync(join(tmpdir(), 'orchestra-bench-trace-'));
-
-  constructor(
-    private readonly browser: Browser,
-    private readonly page: Page,
-    steps: number,
-  ) {
-    this.#thresholds = TRACE_AT.map((fraction) => Math.max(1, Math.round(steps * fraction)));
-  }
-
-  removeFiles(): void {
-    rmSync(this.#dir, { recursive: true, force: true });
-  }
-
-  /** The run is at `step`; null once it ended. */
-  async progress(step: number | null): Promise<void> {
-    if (step !== null) this.#lastStep = step;
-    if (this.#open && (step === null || Date.now() - this.#open.startedAt >= TRACE_WINDOW_MS)) {
-      const { fromStep, startedAt, file } = this.#open;
-      this.#open = null;
-      const seconds = (Date.now() - startedAt) / 1000;
-      await this.browser.stopTracing();
-      this.windows.push({ fromStep, toStep: this.#lastStep, seconds, ...(await mainThreadTasksOf(file)) });
-      rmSync(file, { force: true });
-    }
-    if (step === null) return;
-    const due = this.#thresholds.filter((threshold) => step >= threshold);
-    if (due.length === 0 || this.#open) return;
-    this.#thresholds = this.#thresholds.filter((threshold) => step < threshold);
-    const file = join(this.#dir, `trace-${step}.json`);
-    await this.browser.startTracing(this.page, { path: file, categories: ['toplevel'] });
-    this.#open = { fromStep: step, startedAt: Date.now(), file };
-  }
-}
-
 /** Polls until Run is offered again and the status no longer says the run goes on; returns the
- * status. `onStep` hears the step the status shows while the run goes. */
-async function waitForRunEnd(
-  page: Page,
-  steps: number,
-  log: (line: string) => void,
-  onStep: (step: number) => Promise<void>,
-): Promise<string> {
-  const runButton = page.getByRole('button', { name: 'Run', exact: true });
-  const stopButton = page.getByRole('button', { name: 'Stop', exact: true });
-  const runStatus = page.getByRole('status', { name: 'Run status' });
+ * status. It reads the page with querySelector in one evaluate: Playwright's role locators walk
+ * the whole DOM computing roles on the page's main thread (about 2 s of a 50-step run's CPU
+ * profile), which would be measured as the page's own work. */
+async function waitForRunEnd(page: Page, steps: number, log: (line: string) => void): Promise<string> {
+  const read = () =>
+    page.evaluate(() => {
+      const button = (name: string) => [...document.querySelectorAll('button')].find((element) => element.textContent?.trim() === name);
+      const enabled = (element: Element | undefined) => element !== undefined && element.getAttribute('aria-disabled') !== 'true' && !element.hasAttribute('disabled');
+      return {
+        status: document.querySelector('[role="status"][aria-label="Run status"]')?.textContent?.trim() ?? '',
+        runEnabled: enabled(button('Run')),
+        stopEnabled: enabled(button('Stop')),
+      };
+    });
   // Each turn streams for about 0.3 s; allow ten times that, plus a start-up minute.
   const timeoutMs = 60_000 + steps * 3_000;
   const deadline = Date.now() + timeoutMs;
   let nextLog = Date.now() + 15_000;
   while (Date.now() < deadline) {
-    const status = ((await runStatus.count()) > 0 ? await runStatus.textContent() : '')?.trim() ?? '';
+    const { status, runEnabled, stopEnabled } = await read();
     const going = status === '' || /^(Starting|Running|Stopping)/.test(status);
-    if (!going && (await runButton.isEnabled()) && (await stopButton.isDisabled())) return status;
-    const step = /step (\d+)/.exec(status)?.[1];
-    if (step !== undefined) await onStep(Number(step));
+    if (!going && runEnabled && !stopEnabled) return status;
     if (Date.now() >= nextLog) {
       log(`  … ${status || 'waiting for the run to start'}`);
       nextLog = Date.now() + 15_000;
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  const status = (await runStatus.textContent().catch(() => '')) ?? '';
+  const { status } = await read().catch(() => ({ status: '' }));
   throw new Error(`The run did not end within ${timeoutMs / 1000} s; the run status says: ${status}`);
 }
 

@@ -199,3 +199,12 @@ export type RunEvent = Base &
 
 export type RunEventType = RunEvent['type'];
 export type RunEventOf<T extends RunEventType> = Extract<RunEvent, { type: T }>;
+
+/** Where a fork goes on from (fork.ts): a stored run's step, and that run's event log (untrusted). */
+export interface ForkFrom {
+  parentRunId: string;
+  /** The last step kept from the parent. */
+  throughStep: number;
+  /** The parent's event log. */
+  events: readonly RunEvent[];
+}

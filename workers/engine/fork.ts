@@ -6,17 +6,9 @@
 // from step N + 1, with whatever the new run's config changed (preference, experts, prices,
 // orchestrator). The parent's log is untrusted (it may come from an imported file).
 
-import type { ProtocolName, RunEvent, RunEventOf } from './events.ts';
+import type { ForkFrom, ProtocolName, RunEvent, RunEventOf } from './events.ts';
 import type { ProtocolSession } from './protocol.ts';
 import type { RunContext } from './runContext.ts';
-
-export interface ForkFrom {
-  parentRunId: string;
-  /** The last step kept from the parent. */
-  throughStep: number;
-  /** The parent's event log. */
-  events: readonly RunEvent[];
-}
 
 export type KeptSteps =
   | { ok: true; throughStep: number; events: RunEvent[]; nextRequest: RunEventOf<'model_request'> | null; endMs: number }

@@ -1,4 +1,4 @@
-// The one formatting module: money, counts and tokens, bytes, durations and percentages, the way
+// The one formatting module: money, counts and tokens, bytes, durations, percentages and cut text, the way
 // the playground, the CLI, the engine's messages and the tools all write them, so a figure reads
 // the same everywhere. Built on Intl, always in en-US (the playground's and the CLI's language),
 // never in the reader's locale, so a figure in an export, a test or a message is the same
@@ -82,4 +82,16 @@ export function formatBinaryBytes(bytes: number): string {
 /** A share as a percentage with one decimal: 0.4567 → "45.7%". */
 export function formatPercent(share: number): string {
   return percent1.format(share);
+}
+
+/** The note that ends a cut text. */
+export function cutNote(kept: number, total: number): string {
+  return `[… cut: ${formatCount(total - kept)} more characters not shown (${formatCount(total)} in all)]`;
+}
+
+/** `text` as it is when it fits in `max` characters; else its first `max`, then a note of the cut
+ * (the engine cuts results at truncate.ts's MAX_TOOL_RESULT_CHARS, the page what it shows). */
+export function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}\n${cutNote(max, text.length)}`;
 }

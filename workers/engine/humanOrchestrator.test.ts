@@ -9,10 +9,11 @@ import { createNodePythonRunner } from '../../tools/python/nodePythonRunner.ts';
 import { createCorpusRetriever } from '../../tools/search/retriever.ts';
 import { createOpenAICompatibleModel } from '../backends/openaiCompatible.ts';
 import type { RunEvent, RunEventOf } from './events.ts';
-import { checkHumanChoice, createHumanOrchestrator, HUMAN_ORCHESTRATOR_MODEL, MAX_WRITTEN_CHARS, type HumanChoice, type HumanTurn } from './humanOrchestrator.ts';
+import { checkHumanChoice, createHumanOrchestrator, HUMAN_ORCHESTRATOR_MODEL, MAX_WRITTEN_CHARS } from './humanOrchestrator.ts';
 import { REFERENCE_PRICING } from './pricing.ts';
 import { buildPaperTools, createPaperProtocol, readAliasTable } from './protocols/paper.ts';
 import { runOrchestration } from './run.ts';
+import type { HumanChoice, HumanTurn } from './types.ts';
 
 const BUDGETS = { documentChars: null, codeContextTokens: 12000, contextTokens: 24000 };
 

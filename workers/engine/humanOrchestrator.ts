@@ -4,8 +4,8 @@
 // and answers as a server that parsed a tool call would. Everything else — the protocol, the
 // context rebuilt each turn, the ledger, the limits — is the engine, unchanged.
 
-import { readAliasTable, type AliasRow } from './protocols/paper.ts';
-import type { ChatMessage, ChatModel, ToolSchema } from './types.ts';
+import { readAliasTable } from './protocols/paper.ts';
+import type { AliasRow, ChatModel, HumanChoice, HumanTurn, ToolSchema } from './types.ts';
 import { formatCount } from './format.ts';
 
 /** The longest query or code a person may write for one turn. */
@@ -13,36 +13,6 @@ export const MAX_WRITTEN_CHARS = 20_000;
 
 /** The model id a person's turns are recorded under; priced at nothing. */
 export const HUMAN_ORCHESTRATOR_MODEL = 'you';
-
-/** One tool of the menu as a person reads it: the same text, the aliases' table as rows. */
-export interface MenuItem {
-  name: string;
-  description: string;
-  aliases: AliasRow[];
-  /** What the person may write themselves instead of the expert. */
-  writable?: 'query' | 'code';
-}
-
-export interface HumanTurn {
-  /** Answers go back with this id. */
-  turnId: string;
-  /** The menu, read from `tools`. */
-  menu: MenuItem[];
-  /** The tool menu, exactly as the orchestrator would be offered it. */
-  tools: ToolSchema[];
-  /** The messages the orchestrator would read this turn. */
-  messages: ChatMessage[];
-  /** Why the person's last choice for this turn was refused (asked again). */
-  problem?: string;
-}
-
-export interface HumanChoice {
-  /** A tool of the menu. */
-  name: string;
-  /** Its arguments: `model` (the alias), and in the paper protocol optionally the person's own
-   * `query` (search) or `code` (enhance_reasoning) instead of the expert's. */
-  arguments: Record<string, unknown>;
-}
 
 /** Asks the person for a turn; rejects when `signal` aborts (the run was stopped). */
 export type AskHuman = (turn: HumanTurn, signal: AbortSignal | undefined) => Promise<HumanChoice>;

@@ -5,12 +5,13 @@
 
 import type { OrchestraConfig } from './config.ts';
 import { toErrorInfo } from './errors.ts';
-import { RUN_LOG_SCHEMA_VERSION, type RunEvent, type RunTotals, type StopReason } from './events.ts';
+import { RUN_LOG_SCHEMA_VERSION, type ForkFrom, type RunEvent, type RunTotals, type StopReason } from './events.ts';
 import type { PreferenceVector } from './preferences.ts';
 import type { PricingTable } from './pricing.ts';
 import { RunStop, type EventBody, type Protocol, type ProtocolSession } from './protocol.ts';
 import { renderChatML, toPromptMessages } from './qwen3/render.ts';
-import { goOnFrom, keptSteps, type ForkFrom } from './fork.ts';
+import { goOnFrom, keptSteps } from './fork.ts';
+import { newRunId } from './ids.ts';
 import { RunContext } from './runContext.ts';
 import type { ChatModel } from './types.ts';
 
@@ -59,11 +60,6 @@ export interface RunResult {
 }
 
 type TurnResult = { stop: 'answered' | 'final_message'; answer: string } | { invalid: string | null };
-
-export function newRunId(): string {
-  const random = globalThis.crypto?.randomUUID?.();
-  return random ?? `run-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
-}
 
 export async function runOrchestration(options: RunOptions): Promise<RunResult> {
   const runId = options.runId ?? newRunId();

@@ -6,7 +6,8 @@
 
 import type { RunEventOf } from './events.ts';
 import { RunStop, stoppedMessage, type TurnContext } from './protocol.ts';
-import { cutDetail, cutText } from './truncate.ts';
+import { cutText } from './format.ts';
+import { cutDetail, MAX_TOOL_RESULT_CHARS } from './truncate.ts';
 
 /** The call as the tool_call event records it. */
 export type ToolCallRecord = Omit<RunEventOf<'tool_call'>, 'type' | 'step' | 'runId' | 't'>;
@@ -53,9 +54,9 @@ export async function withToolCall<T>(
     reported = true;
     const result = {
       ...uncut,
-      content: cutText(uncut.content),
+      content: cutText(uncut.content, MAX_TOOL_RESULT_CHARS),
       ...(uncut.detail === undefined ? {} : { detail: cutDetail(uncut.detail) }),
-      ...(uncut.error === undefined ? {} : { error: cutText(uncut.error) }),
+      ...(uncut.error === undefined ? {} : { error: cutText(uncut.error, MAX_TOOL_RESULT_CHARS) }),
     };
     context.emit({
       type: 'tool_result',

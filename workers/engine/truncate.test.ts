@@ -13,13 +13,14 @@ import { createFunctionCallingProtocol } from './protocols/functionCalling.ts';
 import { createPaperProtocol } from './protocols/paper.ts';
 import { formatToolCall } from './qwen3/render.ts';
 import { runOrchestration } from './run.ts';
-import { cutDetail, cutText, MAX_DETAIL_CHARS, MAX_TOOL_RESULT_CHARS } from './truncate.ts';
+import { cutText } from './format.ts';
+import { cutDetail, MAX_DETAIL_CHARS, MAX_TOOL_RESULT_CHARS } from './truncate.ts';
 import type { ChatMessage, Tool } from './types.ts';
 
 describe('cutText and cutDetail', () => {
   it('leave what fits alone, and cut the rest saying by how much', () => {
-    expect(cutText('short')).toBe('short');
-    const cut = cutText('x'.repeat(250_000));
+    expect(cutText('short', MAX_TOOL_RESULT_CHARS)).toBe('short');
+    const cut = cutText('x'.repeat(250_000), MAX_TOOL_RESULT_CHARS);
     expect(cut.startsWith('x'.repeat(MAX_TOOL_RESULT_CHARS))).toBe(true);
     expect(cut.slice(MAX_TOOL_RESULT_CHARS)).toBe('\n[… cut: 150,000 more characters not shown (250,000 in all)]');
     expect(cutText('abcdef', 4)).toBe('abcd\n[… cut: 2 more characters not shown (6 in all)]');

@@ -1,9 +1,9 @@
 // What a tool or an expert hands back is untrusted and unbounded: a custom tool can return
 // megabytes, an expert can answer with a whole book. Each result is cut here, once, before it
 // enters the orchestrator's context, the events or the page, and says that it was cut and by how
-// much. docs/security.md explains the figures.
+// much (the note: format.ts, `cutText`). docs/security.md explains the figures.
 
-import { formatCount } from './format.ts';
+import { cutNote, formatCount } from './format.ts';
 
 /** Characters of one tool result (or expert answer) the orchestrator reads and the trace shows:
  * above any normal result (five Wikipedia pages of 8,000 characters are 40,000), about 30,000
@@ -16,17 +16,6 @@ export const MAX_DETAIL_CHARS = 4 * MAX_TOOL_RESULT_CHARS;
 /** Items kept of one list inside a `detail`, and how deep it is read. */
 const MAX_DETAIL_ITEMS = 200;
 const MAX_DETAIL_DEPTH = 8;
-
-/** The note that ends a cut text. */
-export function cutNote(kept: number, total: number): string {
-  return `[… cut: ${formatCount(total - kept)} more characters not shown (${formatCount(total)} in all)]`;
-}
-
-/** `text` as it is when it fits in `max` characters; else its first `max`, then a note of the cut. */
-export function cutText(text: string, max = MAX_TOOL_RESULT_CHARS): string {
-  if (text.length <= max) return text;
-  return `${text.slice(0, max)}\n${cutNote(max, text.length)}`;
-}
 
 /** A copy of a result's detail (plain data) within MAX_DETAIL_CHARS: long strings cut with a
  * note, long lists shortened, deep nesting replaced by a note. Small details come back as they are. */

@@ -144,3 +144,44 @@ export interface Tool {
   parameters: JsonSchema;
   run(args: Record<string, unknown>, context: ToolRunContext): Promise<ToolOutput>;
 }
+
+// A turn a person takes as the orchestrator (humanOrchestrator.ts): what the page is asked and
+// what it answers, across the worker boundary.
+
+/** One row of a paper-protocol tool's alias table as the orchestrator reads it (figures as written there). */
+export interface AliasRow {
+  alias: string;
+  inputPerM: string;
+  outputPerM: string;
+  latency: string;
+}
+
+/** One tool of the menu as a person reads it: the same text, the aliases' table as rows. */
+export interface MenuItem {
+  name: string;
+  description: string;
+  aliases: AliasRow[];
+  /** What the person may write themselves instead of the expert. */
+  writable?: 'query' | 'code';
+}
+
+export interface HumanTurn {
+  /** Answers go back with this id. */
+  turnId: string;
+  /** The menu, read from `tools`. */
+  menu: MenuItem[];
+  /** The tool menu, exactly as the orchestrator would be offered it. */
+  tools: ToolSchema[];
+  /** The messages the orchestrator would read this turn. */
+  messages: ChatMessage[];
+  /** Why the person's last choice for this turn was refused (asked again). */
+  problem?: string;
+}
+
+export interface HumanChoice {
+  /** A tool of the menu. */
+  name: string;
+  /** Its arguments: `model` (the alias), and in the paper protocol optionally the person's own
+   * `query` (search) or `code` (enhance_reasoning) instead of the expert's. */
+  arguments: Record<string, unknown>;
+}

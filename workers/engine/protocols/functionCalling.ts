@@ -9,7 +9,7 @@
 import { needsUserAction, toErrorInfo } from '../errors.ts';
 import { CALL_EXPERT_TOOL } from '../config.ts';
 import type { ParsedCall } from '../events.ts';
-import { formatSeconds } from '../format.ts';
+import { cutText, formatSeconds } from '../format.ts';
 import {
   type OrchestratorOutput,
   type Protocol,
@@ -21,7 +21,7 @@ import {
 import { pythonStrip } from '../pythonStrings.ts';
 import { toPromptMessages, wrapToolResponse } from '../qwen3/render.ts';
 import { isStop, withToolCall } from '../toolStep.ts';
-import { cutText } from '../truncate.ts';
+import { MAX_TOOL_RESULT_CHARS } from '../truncate.ts';
 import type { ChatMessage, ChatModel, Tool, ToolCallRequest, ToolSchema } from '../types.ts';
 import { validateArguments } from '../validateArguments.ts';
 import { describeAliases, type AliasDescription } from './paper.ts';
@@ -245,12 +245,13 @@ export function createFunctionCallingProtocol(options: FunctionCallingOptions): 
           // cut, with a note, past MAX_TOOL_RESULT_CHARS, like any answer (docs/protocol.md).
           const content = cutText(
             calls.some((c) => c.origin !== 'server') && raw.includes('<tool_call>') ? raw.slice(0, raw.indexOf('<tool_call>')) : raw,
+            MAX_TOOL_RESULT_CHARS,
           );
           if (calls.length === 0) {
             if (reply.message && reply.rejected.length === 0) {
               report({ ok: true, content: `${expert.alias} replied: ${reply.message}` });
               history.push({ role: 'assistant', content });
-              return { kind: 'done', stopReason: 'final_message', answer: cutText(reply.message) };
+              return { kind: 'done', stopReason: 'final_message', answer: cutText(reply.message, MAX_TOOL_RESULT_CHARS) };
             }
             const why = reply.rejected.map((r) => r.reason).join('; ') || 'an empty reply';
             return failed(`Error: ${expert.alias} replied with neither a message nor a valid call (${why}).`);

@@ -22,7 +22,7 @@ import {
 } from '../protocol.ts';
 import { budgetTokens, keepLastTokens } from '../tokens.ts';
 import { isStop, withToolCall, type ToolOutcome } from '../toolStep.ts';
-import type { ChatMessage, ChatModel, ToolSchema } from '../types.ts';
+import type { AliasRow, ChatMessage, ChatModel, ToolSchema } from '../types.ts';
 import { formatPerMillion, formatSeconds } from '../format.ts';
 import { pythonLength, pythonPrefix, pythonStrip } from '../pythonStrings.ts';
 import type { AnswerStyle, ExpertBudgets, PaperVariant } from './expertFamilies.ts';
@@ -172,14 +172,6 @@ export function describeAliases(aliases: readonly AliasDescription[]): { choices
     sentences: aliases.map((a) => `${a.alias} ${a.description}`.trim()).join(' '),
     table: [PRICE_TABLE_HEADER, ...rows].join('\n'),
   };
-}
-
-/** One row of an alias table as the orchestrator reads it (figures as written there). */
-export interface AliasRow {
-  alias: string;
-  inputPerM: string;
-  outputPerM: string;
-  latency: string;
 }
 
 /** The rows of the price-and-latency table in a `model` parameter's description (describeAliases):
