@@ -1,9 +1,11 @@
-// Browser host of the JavaScript sandbox: QuickJS in its own module worker (javascript.worker.ts).
-// QuickJS stops runaway code itself at the deadline; if the worker still has not answered a grace
-// period later (code stuck in one long native call), it is terminated and the next run gets a
-// fresh one. Works from a page and from another worker.
+// The JavaScript sandbox's runner, for both environments, on the sandboxes' worker host
+// (tools/workerHost/): QuickJS in a warm worker. QuickJS stops runaway code itself at the deadline;
+// if the worker still has not answered a grace period later (code stuck in one long native call),
+// it is ended and the next run gets a fresh one. browserJavaScriptRunner.ts and
+// nodeJavaScriptRunner.ts say how to start the worker.
 import { formatSeconds } from '../../workers/engine/format.ts';
-import { isWorkerToHostMessage, type RunRequest } from './protocol.ts';
+import { createWorkerHost, type CallOutcome, type StartWorker } from '../workerHost/workerHost.ts';
+import type { JavaScriptCalls } from './workerMessages.ts';
 import {
   DEFAULT_MAX_OUTPUT_CHARS,
   DEFAULT_MAX_RESULT_CHARS,
@@ -15,7 +17,6 @@ import {
   type SandboxLimits,
   type SandboxRunResult,
 } from './types.ts';
-import { settledOrAborted } from '../../workers/engine/abort.ts';
 
 export interface JavaScriptRunnerOptions {
   /** Cap on captured console output, in characters. */
@@ -34,120 +35,33 @@ const DEFAULT_START_TIMEOUT_MS = 30_000;
 const MIN_MEMORY_BYTES = 1024 * 1024;
 const MAX_MEMORY_BYTES = 1024 * 1024 * 1024;
 
-type Outcome =
-  | { kind: 'result'; result: SandboxRunResult }
-  | { kind: 'backstop' | 'aborted' }
-  | { kind: 'crash'; message: string };
-
-interface CurrentRun {
-  id: number;
-  settle(outcome: Outcome): void;
-}
-
-class SandboxWorker {
-  private readonly worker = new Worker(new URL('./javascript.worker.ts', import.meta.url), {
-    type: 'module',
-    name: 'javascript-sandbox',
-  });
-  private current: CurrentRun | null = null;
-  private nextId = 1;
-  /** Resolves once QuickJS has loaded; rejects with the reason it could not. */
-  readonly ready: Promise<void>;
-  stopped = false;
-
-  constructor(startTimeoutMs: number) {
-    this.ready = new Promise<void>((resolve, reject) => {
-      const fail = (reason: string) => {
-        clearTimeout(startTimer);
-        this.terminate();
-        reject(new Error(reason));
-        this.current?.settle({ kind: 'crash', message: `The JavaScript sandbox stopped: ${reason}` });
-      };
-      const startTimer = setTimeout(
-        () => fail(`QuickJS did not load within ${formatSeconds(startTimeoutMs)}`),
-        startTimeoutMs,
-      );
-      this.worker.addEventListener('message', (event: MessageEvent<unknown>) => {
-        const message = event.data;
-        if (!isWorkerToHostMessage(message)) return;
-        if (message.type === 'ready') {
-          clearTimeout(startTimer);
-          resolve();
-        } else if (message.type === 'load-failed') {
-          fail(`QuickJS failed to load: ${message.error}`);
-        } else if (message.id === this.current?.id) {
-          this.current.settle({ kind: 'result', result: message.result });
-        }
-      });
-      this.worker.addEventListener('error', (event: ErrorEvent) => {
-        // Handled here: the page should not also report it as uncaught.
-        event.preventDefault();
-        fail(event.message || 'the worker script could not be loaded');
-      });
-      this.worker.addEventListener('messageerror', () => fail('a message from the worker could not be read'));
-    });
-    // Nobody may be waiting when a worker fails to load.
-    this.ready.catch(() => undefined);
-  }
-
-  run(request: Omit<RunRequest, 'type' | 'id'>, backstopMs: number, signal?: AbortSignal): Promise<JsRunResult> {
-    const id = this.nextId++;
-    const startedAt = performance.now();
-    return new Promise<JsRunResult>((resolve) => {
-      const settle = (outcome: Outcome) => {
-        if (this.current?.id !== id) return;
-        this.current = null;
-        clearTimeout(backstop);
-        signal?.removeEventListener('abort', onAbort);
-        if (outcome.kind !== 'result') this.terminate();
-        resolve(toRunResult(outcome, request.limits, performance.now() - startedAt));
-      };
-      const onAbort = () => settle({ kind: 'aborted' });
-      const backstop = setTimeout(() => settle({ kind: 'backstop' }), backstopMs);
-      this.current = { id, settle };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      const message: RunRequest = { type: 'run', id, ...request };
-      this.worker.postMessage(message);
-    });
-  }
-
-  /** Ends the worker now; the run in progress, if any, reports as aborted. */
-  dispose(): void {
-    this.current?.settle({ kind: 'aborted' });
-    this.terminate();
-  }
-
-  private terminate(): void {
-    this.stopped = true;
-    this.worker.terminate();
-  }
-}
-
-function toRunResult(outcome: Outcome, limits: SandboxLimits, elapsedMs: number): JsRunResult {
+function toRunResult(outcome: CallOutcome<SandboxRunResult>, limits: SandboxLimits): JsRunResult {
+  const empty = emptyResult(outcome.durationMs);
   switch (outcome.kind) {
-    case 'result': {
-      const { crashed: _crashed, ...result } = outcome.result;
+    case 'answer': {
+      const { crashed: _crashed, ...result } = outcome.response;
       return { ...result, aborted: false };
     }
     case 'crash':
-      return { ...emptyResult(elapsedMs), error: outcome.message };
-    case 'backstop':
+      return { ...empty, error: `The JavaScript sandbox stopped: ${outcome.reason}` };
+    case 'not-started':
+      return { ...empty, error: outcome.reason };
+    case 'timeout':
       return {
-        ...emptyResult(elapsedMs),
+        ...empty,
         timedOut: true,
         error:
           `Stopped: the code ran longer than ${formatSeconds(limits.timeoutMs)} inside a single operation that ` +
           'could not be interrupted, so the sandbox was restarted; its console output was lost.',
       };
     case 'aborted':
-      return { ...emptyResult(elapsedMs), aborted: true };
+      return { ...empty, aborted: true };
   }
 }
 
 function emptyResult(durationMs: number): JsRunResult {
   return { value: undefined, logs: '', error: null, timedOut: false, aborted: false, durationMs, truncated: false };
 }
-
 
 function checkOptions(options: JsRunOptions): string | null {
   if (!(options.timeoutMs > 0)) return `timeoutMs must be positive, got ${options.timeoutMs}`;
@@ -171,56 +85,36 @@ function encodeInput(input: unknown): { inputJson?: string } | { error: string }
 }
 
 /**
- * A JavaScript runner backed by QuickJS in a Web Worker. The worker starts on the first run and
- * stays warm; a run that must be cut off (abort, a stuck native call) terminates it and the next
- * run starts a fresh one. Runs queue and execute one at a time; the time limit counts from the
- * moment a run starts executing. Every run gets a fresh QuickJS instance: nothing carries over.
+ * A JavaScript runner over workers `start` creates. The worker starts on the first run and stays
+ * warm; a run that must be cut off (abort, a stuck native call) ends it and the next run starts a
+ * fresh one. Runs queue and execute one at a time; the time limit counts from the moment a run
+ * starts executing. Every run gets a fresh QuickJS instance: nothing carries over.
  */
-export function createJavaScriptRunner(options: JavaScriptRunnerOptions = {}): JavaScriptRunner {
+export function createJavaScriptRunner(start: StartWorker, options: JavaScriptRunnerOptions = {}): JavaScriptRunner {
   const backstopGraceMs = options.backstopGraceMs ?? DEFAULT_BACKSTOP_GRACE_MS;
-  const startTimeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
-  let worker: SandboxWorker | null = null;
-  let queue: Promise<unknown> = Promise.resolve();
-
-  async function execute(code: string, runOptions: JsRunOptions): Promise<JsRunResult> {
-    const { signal } = runOptions;
-    if (signal?.aborted) return { ...emptyResult(0), aborted: true };
-    const input = encodeInput(runOptions.input);
-    if ('error' in input) return { ...emptyResult(0), error: input.error };
-    if (!worker || worker.stopped) worker = new SandboxWorker(startTimeoutMs);
-    const target = worker;
-    try {
-      if (await settledOrAborted(target.ready, signal)) return { ...emptyResult(0), aborted: true };
-    } catch (error) {
-      if (worker === target) worker = null;
-      return { ...emptyResult(0), error: error instanceof Error ? error.message : String(error) };
-    }
-    const limits: SandboxLimits = {
-      timeoutMs: runOptions.timeoutMs,
-      memoryBytes: runOptions.memoryBytes ?? DEFAULT_MEMORY_BYTES,
-      maxStackBytes: options.maxStackBytes ?? DEFAULT_MAX_STACK_BYTES,
-      maxOutputChars: options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS,
-      maxResultChars: options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS,
-    };
-    return target.run({ code, limits, ...input }, runOptions.timeoutMs + backstopGraceMs, signal);
-  }
+  const host = createWorkerHost<JavaScriptCalls>({ start, runtime: 'QuickJS', startTimeoutMs: options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS });
 
   return {
-    run(code, runOptions) {
+    async run(code, runOptions) {
       const problem = checkOptions(runOptions);
-      if (problem) return Promise.reject(new RangeError(problem));
-      const previous = queue;
-      const result = settledOrAborted(previous.catch(() => undefined), runOptions.signal).then((aborted) =>
-        aborted ? { ...emptyResult(0), aborted: true } : execute(code, runOptions),
-      );
-      // The next run waits for this one and for everything queued before it.
-      queue = Promise.allSettled([previous, result]);
-      return result;
+      if (problem) throw new RangeError(problem);
+      const { signal, timeoutMs } = runOptions;
+      if (signal?.aborted) return { ...emptyResult(0), aborted: true };
+      const input = encodeInput(runOptions.input);
+      if ('error' in input) return { ...emptyResult(0), error: input.error };
+      const limits: SandboxLimits = {
+        timeoutMs,
+        memoryBytes: runOptions.memoryBytes ?? DEFAULT_MEMORY_BYTES,
+        maxStackBytes: options.maxStackBytes ?? DEFAULT_MAX_STACK_BYTES,
+        maxOutputChars: options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS,
+        maxResultChars: options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS,
+      };
+      // QuickJS stops the code at timeoutMs itself; the host's deadline is the backstop.
+      const outcome = await host.call('run', { code, limits, ...input }, { deadlineMs: timeoutMs + backstopGraceMs, ...(signal ? { signal } : {}) });
+      return toRunResult(outcome, limits);
     },
     dispose() {
-      const target = worker;
-      worker = null;
-      target?.dispose();
+      void host.dispose();
     },
   };
 }

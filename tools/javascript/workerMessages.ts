@@ -1,50 +1,48 @@
+import type { QuickJSWASMModule } from 'quickjs-emscripten-core';
+import { messageOf } from '../workerHost/workerMessages.ts';
+import { runInQuickJS } from './quickjsSandbox.ts';
 import type { SandboxLimits, SandboxRunResult } from './types.ts';
 
-// Messages between the page (or orchestrator worker) and the QuickJS Web Worker.
+// What the JavaScript sandbox's host and its QuickJS worker (a Web Worker in the browser, a worker
+// thread under Node) exchange, inside the sandboxes' common messages (tools/workerHost/workerMessages.ts).
 
 export interface RunRequest {
-  type: 'run';
-  id: number;
   code: string;
   /** JSON text handed to the guest as `args`; absent: no `args`. */
   inputJson?: string;
   limits: SandboxLimits;
 }
 
-/** Sent once the wasm is compiled and the worker accepts run requests. */
-export interface ReadyMessage {
-  type: 'ready';
-}
-
-/** Sent when the wasm could not be loaded; the worker is useless afterwards. */
-export interface LoadFailedMessage {
-  type: 'load-failed';
-  error: string;
-}
-
-export interface RunResultMessage {
-  type: 'result';
-  id: number;
-  result: SandboxRunResult;
-}
-
-export type WorkerToHostMessage = ReadyMessage | LoadFailedMessage | RunResultMessage;
-
-export function isWorkerToHostMessage(value: unknown): value is WorkerToHostMessage {
-  if (typeof value !== 'object' || value === null) return false;
-  const type = (value as { type?: unknown }).type;
-  return type === 'ready' || type === 'load-failed' || type === 'result';
-}
+export type JavaScriptCalls = { run: { request: RunRequest; response: SandboxRunResult } };
 
 export function isRunRequest(value: unknown): value is RunRequest {
   if (typeof value !== 'object' || value === null) return false;
-  const message = value as Partial<RunRequest>;
+  const request = value as Partial<RunRequest>;
   return (
-    message.type === 'run' &&
-    typeof message.id === 'number' &&
-    typeof message.code === 'string' &&
-    (message.inputJson === undefined || typeof message.inputJson === 'string') &&
-    typeof message.limits === 'object' &&
-    message.limits !== null
+    typeof request.code === 'string' &&
+    (request.inputJson === undefined || typeof request.inputJson === 'string') &&
+    typeof request.limits === 'object' &&
+    request.limits !== null
   );
+}
+
+/** What a worker answers a request with, in a fresh QuickJS instance from `load`. */
+export async function answer(request: RunRequest, load: (memoryBytes: number) => Promise<QuickJSWASMModule>): Promise<SandboxRunResult> {
+  try {
+    const module = await load(request.limits.memoryBytes);
+    return runInQuickJS(module, request.code, {
+      limits: request.limits,
+      ...(request.inputJson === undefined ? {} : { inputJson: request.inputJson }),
+    });
+  } catch (error) {
+    return {
+      value: undefined,
+      logs: '',
+      error: `The JavaScript sandbox could not start: ${messageOf(error)}`,
+      timedOut: false,
+      durationMs: 0,
+      truncated: false,
+      crashed: true,
+    };
+  }
 }
