@@ -3,7 +3,7 @@ import type { HarnessRunOptions } from './harness/javascript.ts';
 import type { JsRunResult } from '../tools/javascript/types.ts';
 import { expect, test } from './support/test.ts';
 
-// The browser JavaScript sandbox (tools/javascript/javascriptRunner.ts): QuickJS in a module
+// The browser JavaScript sandbox (tools/javascript/browserJavaScriptRunner.ts): QuickJS in a module
 // worker, driven through its harness page in the production build.
 
 const HARNESS = '/e2e/harness/javascript.html';

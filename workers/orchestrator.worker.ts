@@ -6,7 +6,7 @@
 // batches.
 
 import { createBrowserCalculatorRunner } from '../tools/calculator/browserCalculatorRunner.ts';
-import { createJavaScriptRunner } from '../tools/javascript/javascriptRunner.ts';
+import { createBrowserJavaScriptRunner } from '../tools/javascript/browserJavaScriptRunner.ts';
 import { createBrowserPythonRunner } from '../tools/python/browserPythonRunner.ts';
 import type { CorpusDocument } from '../tools/search/corpus.ts';
 import { createDocumentRetriever } from '../tools/search/documentRetriever.ts';
@@ -32,7 +32,7 @@ const keys = new KeyRing();
 const runs = new Map<string, AbortController>();
 const python = createBrowserPythonRunner();
 // QuickJS in its own worker, started from this one on the first run_javascript or custom tool call.
-const javascript = createJavaScriptRunner();
+const javascript = createBrowserJavaScriptRunner();
 // mathjs in its own worker: a runaway expression is ended there, never by ending this worker.
 const calculator = createBrowserCalculatorRunner();
 // web-llm's models and the GGUF models (llama.cpp) are held apart and shown as one list.

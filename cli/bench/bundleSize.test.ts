@@ -166,7 +166,7 @@ describe('repoRelativeSource', () => {
     // Built with --outDir /tmp/…: the main chunk's map leads back into the repository …
     expect(repoRelativeSource('/tmp/build/assets/main.js.map', `../../..${repoFile('app/main.tsx')}`)).toBe('app/main.tsx');
     // … a worker's map is still relative to dist/assets/.
-    expect(repoRelativeSource('/tmp/build/assets/python.worker.js.map', '../../tools/python/protocol.ts')).toBe('tools/python/protocol.ts');
+    expect(repoRelativeSource('/tmp/build/assets/python.worker.js.map', '../../tools/python/workerMessages.ts')).toBe('tools/python/workerMessages.ts');
   });
 });
 

@@ -190,6 +190,8 @@ async function withContext<T>(browser: Browser, use: (context: BrowserContext) =
   try {
     return await use(context);
   } finally {
+    // A spare Python worker booted after the last run may still be fetching through a route.
+    await context.unrouteAll({ behavior: 'ignoreErrors' });
     await context.close();
   }
 }

@@ -1,7 +1,7 @@
 // Harness of e2e/javascript-sandbox.spec.ts: puts the worker-backed JavaScript runner on `window`
 // for Playwright. The same module also runs as a worker (runInWorker), to check the runner works
 // from inside a worker, where the orchestrator worker uses it.
-import { createJavaScriptRunner } from '../../tools/javascript/javascriptRunner.ts';
+import { createBrowserJavaScriptRunner } from '../../tools/javascript/browserJavaScriptRunner.ts';
 import type { JsRunResult, JsonValue } from '../../tools/javascript/types.ts';
 
 export interface HarnessRunOptions {
@@ -30,7 +30,7 @@ interface WorkerRequest {
   timeoutMs: number;
 }
 
-const runner = createJavaScriptRunner();
+const runner = createBrowserJavaScriptRunner();
 
 if (typeof window === 'undefined') {
   const scope = globalThis as unknown as {

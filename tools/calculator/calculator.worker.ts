@@ -2,12 +2,13 @@
 // The calculator's browser worker: loads mathjs, then answers one expression at a time. It holds
 // nothing but mathjs, so when an expression outlives its deadline the host ends this worker alone.
 
+import { callOf, messageOf, type WorkerReply } from '../workerHost/workerMessages.ts';
 import { loadCalculator } from './calculator.ts';
-import { answer, isCalculateRequest, messageOf, type WorkerToHostMessage } from './protocol.ts';
+import { answer, isCalculateRequest, type CalculationOutcome } from './workerMessages.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
-const post = (message: WorkerToHostMessage) => self.postMessage(message);
+const post = (message: WorkerReply<CalculationOutcome>) => self.postMessage(message);
 const calculator = loadCalculator();
 calculator.then(
   () => post({ type: 'ready' }),
@@ -15,6 +16,6 @@ calculator.then(
 );
 
 self.addEventListener('message', (event: MessageEvent<unknown>) => {
-  const request = event.data;
-  if (isCalculateRequest(request)) void calculator.then((loaded) => post(answer(loaded, request)));
+  const call = callOf(event.data, 'calculate', isCalculateRequest);
+  if (call) void calculator.then((loaded) => post({ type: 'answer', id: call.id, response: answer(loaded, call.request) }));
 });

@@ -14,8 +14,8 @@ const BASE_PAGES = 256;
 export interface LoadQuickJSOptions {
   /** Room for the guest's heap beyond QuickJS's own base memory. */
   memoryBytes: number;
-  /** The compiled wasm, to instantiate without fetching or compiling again (the browser worker
-   * compiles it once). Without it, Emscripten loads the file itself (Node). */
+  /** The compiled wasm, to instantiate without fetching or compiling again (both sandbox workers
+   * compile it once). Without it, Emscripten loads and compiles the file itself. */
   wasmModule?: WebAssembly.Module;
 }
 

@@ -5,13 +5,15 @@
 // empty environment as well (nodePythonRunner.ts).
 import { parentPort } from 'node:worker_threads';
 import { loadPyodide } from 'pyodide';
-import { isHostToWorkerMessage, type WorkerToHostMessage } from './protocol.ts';
+import { callOf, messageOf, type WorkerReply } from '../workerHost/workerMessages.ts';
+import { isRunRequest } from './workerMessages.ts';
 import { createPyodideSession } from './pyodideSession.ts';
+import type { SessionRunResult } from './types.ts';
 import { BLOCKED_NODE_GLOBALS, cutPythonOffFromJavaScript, hardenJavaScriptRealm, removeProperties } from './pythonSandbox.ts';
 
 const port = parentPort;
 if (!port) throw new Error('nodePyodideWorker.ts must run in a worker thread');
-const post = (message: WorkerToHostMessage) => port.postMessage(message);
+const post = (message: WorkerReply<SessionRunResult>) => port.postMessage(message);
 const exit = process.exit.bind(process);
 
 try {
@@ -23,13 +25,14 @@ try {
   // Emscripten's exit() sets process.exitCode: it gets a stand-in that holds nothing else.
   Object.defineProperty(globalThis, 'process', { value: { exitCode: undefined }, writable: false, configurable: false });
   port.on('message', (message: unknown) => {
-    if (!isHostToWorkerMessage(message)) return;
-    const result = session.run(message.code, message.maxOutputBytes);
-    post({ type: 'result', id: message.id, result, fatal: session.broken });
+    const call = callOf(message, 'run', isRunRequest);
+    if (!call) return;
+    const response = session.run(call.request.code, call.request.maxOutputBytes);
+    post({ type: 'answer', id: call.id, response, fatal: session.broken });
     // The host stops using this worker on `fatal` and starts a fresh one for the next run.
     if (session.broken) exit(1);
   });
   post({ type: 'ready' });
 } catch (error) {
-  post({ type: 'load-failed', error: error instanceof Error ? error.message : String(error) });
+  post({ type: 'load-failed', error: messageOf(error) });
 }

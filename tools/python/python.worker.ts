@@ -7,13 +7,8 @@
 // CDN. Each worker runs one piece of code and closes: nothing a run plants reaches the next.
 
 import type { PyodideAPI } from 'pyodide';
-import {
-  isHostToWorkerMessage,
-  isSandboxInitMessage,
-  type RunRequest,
-  type SandboxInitMessage,
-  type WorkerToHostMessage,
-} from './protocol.ts';
+import { callOf, messageOf, type WorkerReply } from '../workerHost/workerMessages.ts';
+import { isRunRequest, isSandboxInitMessage, type RunRequest, type SandboxInitMessage } from './workerMessages.ts';
 import { createPyodideSession, type PyodideSession } from './pyodideSession.ts';
 import {
   BLOCKED_GLOBALS,
@@ -34,7 +29,7 @@ import type { SessionRunResult } from './types.ts';
 declare const self: DedicatedWorkerGlobalScope;
 
 // Private references, taken before the lockdown removes the globals.
-const post = self.postMessage.bind(self) as (message: WorkerToHostMessage) => void;
+const post = self.postMessage.bind(self) as (message: WorkerReply<SessionRunResult>) => void;
 const closeWorker = self.close.bind(self);
 const networkFetch = self.fetch.bind(self);
 const realSetTimeout = self.setTimeout.bind(self);
@@ -83,7 +78,7 @@ function watchForWasmFailure(): { failed: Promise<never>; stop(): void } {
   console.warn = (...args: unknown[]) => {
     originalWarn.apply(console, args);
     if (args[0] === 'wasm instantiation failed!') sawFailure = true;
-    else if (sawFailure) reject(new Error(`the WebAssembly module could not be loaded (${describe(args[0])})`));
+    else if (sawFailure) reject(new Error(`the WebAssembly module could not be loaded (${messageOf(args[0])})`));
   };
   return { failed, stop: () => (console.warn = originalWarn) };
 }
@@ -161,15 +156,11 @@ async function run(sandbox: Sandbox, request: RunRequest): Promise<SessionRunRes
   return result;
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 let booted: Promise<Sandbox> | null = null;
 let answered = false;
 
 /** Answers the one run this worker takes, then closes it. */
-async function answer(request: RunRequest): Promise<void> {
+async function answer(id: number, request: RunRequest): Promise<void> {
   if (!booted || answered) return;
   answered = true;
   const sandbox = await booted;
@@ -178,9 +169,9 @@ async function answer(request: RunRequest): Promise<void> {
     result = await run(sandbox, request);
   } catch (error) {
     // Pyodide throws out of a run only after a fatal error, which leaves it unusable.
-    result = { stdout: '', stderr: '', error: `Python crashed: ${describe(error)}`, durationMs: 0, truncated: false };
+    result = { stdout: '', stderr: '', error: `Python crashed: ${messageOf(error)}`, durationMs: 0, truncated: false };
   }
-  post({ type: 'result', id: request.id, result });
+  post({ type: 'answer', id, response: result });
   // Whatever the code left behind (timers, callbacks, a broken or bloated interpreter) ends here.
   closeWorker();
 }
@@ -191,9 +182,10 @@ self.addEventListener('message', (event: MessageEvent<unknown>) => {
     booted = boot(message);
     booted.then(
       () => post({ type: 'ready' }),
-      (error: unknown) => post({ type: 'load-failed', error: describe(error) }),
+      (error: unknown) => post({ type: 'load-failed', error: messageOf(error) }),
     );
-  } else if (isHostToWorkerMessage(message)) {
-    void booted?.then(() => answer(message), () => undefined);
+  } else {
+    const call = callOf(message, 'run', isRunRequest);
+    if (call) void booted?.then(() => answer(call.id, call.request), () => undefined);
   }
 });

@@ -5,7 +5,7 @@
 
 import { indexDocument } from './documentIndexer.ts';
 import { openDocumentStore, type DocumentStore } from './documentStore.ts';
-import type { FromDocumentsWorker, ToDocumentsWorker } from './documentsProtocol.ts';
+import type { FromDocumentsWorker, ToDocumentsWorker } from './documentsWorkerMessages.ts';
 import { DocumentProblem } from './documentText.ts';
 import { readPdfPages, type PdfjsModule } from './pdfText.ts';
 

@@ -2,7 +2,7 @@
 // Documents panel first asks, so the first screen does not load it, and pdf.js loads inside it
 // only when a PDF is added.
 
-import type { FromDocumentsWorker, ToDocumentsWorker } from '../../../tools/search/documentsProtocol.ts';
+import type { FromDocumentsWorker, ToDocumentsWorker } from '../../../tools/search/documentsWorkerMessages.ts';
 import { setupActions, useSetupStore } from '../../state/setupStore.ts';
 import { documentsStoreActions, useDocumentsStore } from './documentsStore.ts';
 import { draftSearchSources, withSearchSource } from './searchSourcesDraft.ts';

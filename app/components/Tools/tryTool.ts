@@ -3,7 +3,7 @@
 // this page), with the observation the orchestrator would read.
 
 import { createCustomTool, type CustomToolDetail } from '../../../tools/custom/customTool.ts';
-import { createJavaScriptRunner } from '../../../tools/javascript/javascriptRunner.ts';
+import { createBrowserJavaScriptRunner } from '../../../tools/javascript/browserJavaScriptRunner.ts';
 import type { JavaScriptRunner } from '../../../tools/javascript/types.ts';
 import type { JsonSchema } from '../../../workers/engine/types.ts';
 import { validateArguments } from '../../../workers/engine/validateArguments.ts';
@@ -38,7 +38,7 @@ export async function tryTool(
 ): Promise<TryOutcome> {
   const sample = checkSampleArguments(argsText, tool.parameters);
   if ('problems' in sample) return { kind: 'invalid', problems: sample.problems };
-  runner ??= createJavaScriptRunner();
+  runner ??= createBrowserJavaScriptRunner();
   const custom = createCustomTool({ ...tool, enabled: true }, runner, { timeoutMs, usdPerSecond: 0 });
   const output = await custom.run(sample.args, { signal: new AbortController().signal });
   return { kind: 'ran', observation: output.content, isError: output.isError === true, detail: output.detail as CustomToolDetail };
