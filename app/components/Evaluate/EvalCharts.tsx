@@ -3,7 +3,7 @@
 // points no other beats (the paper's Fig. 6 shape); and each policy's tool-call shares as stacked
 // bars (its Fig. 3/5 shape). Colours are the cost charts' CSS variables.
 
-import { memo, useEffect, useRef, useState, type RefObject } from 'react';
+import { memo, startTransition, useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { Bar, BarChart, CartesianGrid, ErrorBar, LabelList, Legend, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts';
 import { PREFERENCE_PRESETS } from '../../../workers/engine/preferences.ts';
 import { RESULTS_VERSION, type EvalSummary } from '../../../workers/eval/results.ts';
@@ -48,7 +48,8 @@ function ChartDownloads({ figure, fileStem, what }: { figure: RefObject<HTMLElem
   );
 }
 
-export const EvalCharts = memo(function EvalCharts({ summary }: { summary: EvalSummary }) {
+/** `stagger`: the second chart mounts a task after the first (see NextTask); the warm-up draws both at once. */
+export const EvalCharts = memo(function EvalCharts({ summary, stagger = true }: { summary: EvalSummary; stagger?: boolean }) {
   const scatterFigure = useRef<HTMLElement>(null);
   const sharesFigure = useRef<HTMLElement>(null);
   const { points, front } = scatterPoints(summary);
@@ -99,32 +100,49 @@ export const EvalCharts = memo(function EvalCharts({ summary }: { summary: EvalS
         </ScatterChart>
       </figure>
       {rows.length > 0 && (
-        <figure ref={sharesFigure} className="eval-chart" aria-label="Tool-call shares">
-          <figcaption>
-            Tool-call shares per policy <ChartDownloads figure={sharesFigure} fileStem="tool-call-shares" what="the tool-call shares chart" />
-          </figcaption>
-          <BarChart
-            responsive
-            layout="vertical"
-            data={rows}
-            style={{ width: '100%', height: 56 + rows.length * 30 }}
-            margin={{ top: 4, right: 16, bottom: 4, left: 0 }}
-            desc="One bar per policy, split by each tool or alias's share of its tool calls."
-          >
-            <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" horizontal={false} />
-            <XAxis type="number" domain={[0, 1]} ticks={[0, 0.25, 0.5, 0.75, 1]} tickFormatter={percentTick} tick={axisTick} stroke="var(--border)" />
-            <YAxis type="category" dataKey="policy" tick={axisTick} stroke="var(--border)" width={120} />
-            <Tooltip {...tooltipStyle} cursor={{ fill: 'var(--muted-background)' }} formatter={(value: unknown) => (typeof value === 'number' ? percentTick(value) : String(value))} />
-            <Legend wrapperStyle={{ fontSize: 11 }} />
-            {features.map((feature, index) => (
-              <Bar key={feature} dataKey={feature} stackId="shares" fill={seriesColor(index)} isAnimationActive={false} />
-            ))}
-          </BarChart>
-        </figure>
+        <NextTask enabled={stagger}>
+          <figure ref={sharesFigure} className="eval-chart" aria-label="Tool-call shares">
+            <figcaption>
+              Tool-call shares per policy <ChartDownloads figure={sharesFigure} fileStem="tool-call-shares" what="the tool-call shares chart" />
+            </figcaption>
+            <BarChart
+              responsive
+              layout="vertical"
+              data={rows}
+              style={{ width: '100%', height: 56 + rows.length * 30 }}
+              margin={{ top: 4, right: 16, bottom: 4, left: 0 }}
+              desc="One bar per policy, split by each tool or alias's share of its tool calls."
+            >
+              <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" horizontal={false} />
+              <XAxis type="number" domain={[0, 1]} ticks={[0, 0.25, 0.5, 0.75, 1]} tickFormatter={percentTick} tick={axisTick} stroke="var(--border)" />
+              <YAxis type="category" dataKey="policy" tick={axisTick} stroke="var(--border)" width={120} />
+              <Tooltip {...tooltipStyle} cursor={{ fill: 'var(--muted-background)' }} formatter={(value: unknown) => (typeof value === 'number' ? percentTick(value) : String(value))} />
+              <Legend wrapperStyle={{ fontSize: 11 }} />
+              {features.map((feature, index) => (
+                <Bar key={feature} dataKey={feature} stackId="shares" fill={seriesColor(index)} isAnimationActive={false} />
+              ))}
+            </BarChart>
+          </figure>
+        </NextTask>
       )}
     </div>
   );
 });
+
+/**
+ * Its children, mounted one task after the rest of the view. The two charts' first mount in one
+ * commit was the one long task left while an evaluation streams in (npm run bench -- --only
+ * eval-ui): a commit cannot be sliced, but two commits are two tasks.
+ */
+function NextTask({ enabled, children }: { enabled: boolean; children: ReactNode }) {
+  const [shown, setShown] = useState(!enabled);
+  useEffect(() => {
+    if (shown) return;
+    const timer = setTimeout(() => startTransition(() => setShown(true)), 0);
+    return () => clearTimeout(timer);
+  }, [shown]);
+  return shown ? children : null;
+}
 
 /** What the warm-up draws, off screen and never shown: one policy with a point, an interval and a
  * tool share, so every part of both charts is drawn once. */
@@ -177,7 +195,7 @@ export function ChartsWarmUp({ onDone }: { onDone(): void }) {
   }, [onDone]);
   return (
     <div className="eval-charts-warmup" aria-hidden="true" inert>
-      <EvalCharts summary={WARM_UP} />
+      <EvalCharts summary={WARM_UP} stagger={false} />
     </div>
   );
 }
