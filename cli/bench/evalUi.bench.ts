@@ -3,8 +3,9 @@
 // (each task: the orchestrator hands it to the cheap expert, which answers), so what is measured is
 // the playground's own work: the worker's engine and evaluation, each rollout recorded in the run
 // history, and the tab's progress and results redrawing as rollouts finish. It reports the page's
-// main-thread long tasks meanwhile (by wall clock and by the thread's own CPU, from a Chromium
-// trace) and the time per rollout. Prints figures and the target (no long task); asserts nothing.
+// main-thread long tasks from the tab's opening (its code loads and its charts warm up then) to
+// the end (by wall clock and by the thread's own CPU, from a Chromium trace) and the time per
+// rollout. Prints figures and the target (no long task); asserts nothing.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -26,8 +27,10 @@ export interface EvalUiBenchResult {
   concurrency: number;
   /** From Run evaluation to "Done", on the page's clock. */
   wallMs: number;
+  /** From opening the tab to "Done": the span the trace and the long-task counts cover. */
+  tracedMs: number;
   perRolloutMs: number;
-  /** Long tasks (> 50 ms) the page's PerformanceObserver saw meanwhile (wall clock). */
+  /** Long tasks (> 50 ms) the page's PerformanceObserver saw in that span (wall clock). */
   observedLongTasks: number;
   observedLongestMs: number;
   trace: MainThreadTasks;
@@ -72,6 +75,11 @@ export async function runEvalUiBenchmark(options: { distDir?: string; profile?: 
     await page.getByRole('button', { name: 'Import config' }).click();
     await (await chooser).setFiles({ name: 'bench-config.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(scriptedConfig(server.url))) });
 
+    // Traced from the tab's opening: its charts' warm-up in idle time is part of what it costs.
+    const loadBefore = loadavg()[0] ?? 0;
+    const traceFile = join(traceDir, 'eval.json');
+    const trace = await traceToFile(cdp, traceFile);
+    const openedAt = await page.evaluate(() => performance.now());
     const panel = await openEvaluate(page);
     const suiteChooser = page.waitForEvent('filechooser');
     await panel.getByRole('button', { name: 'Import suite…' }).click();
@@ -83,9 +91,6 @@ export async function runEvalUiBenchmark(options: { distDir?: string; profile?: 
     await panel.getByLabel('Concurrency').fill(String(EVAL_UI_CONCURRENCY));
 
     options.log(`Running ${EVAL_UI_TASKS} tasks at concurrency ${EVAL_UI_CONCURRENCY} in the Evaluate tab, traced …`);
-    const loadBefore = loadavg()[0] ?? 0;
-    const traceFile = join(traceDir, 'eval.json');
-    const trace = await traceToFile(cdp, traceFile);
     if (options.profile) {
       await cdp.send('Profiler.enable');
       await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
@@ -102,13 +107,14 @@ export async function runEvalUiBenchmark(options: { distDir?: string; profile?: 
     await page.waitForTimeout(200);
     const observed = await page.evaluate(
       ([from, to]) => (window as unknown as { __longTasks: Array<{ startTime: number; duration: number }> }).__longTasks.filter((task) => task.startTime >= from && task.startTime <= to),
-      [startedAt, endedAt] as const,
+      [openedAt, endedAt] as const,
     );
     const wallMs = endedAt - startedAt;
     return {
       tasks: EVAL_UI_TASKS,
       concurrency: EVAL_UI_CONCURRENCY,
       wallMs,
+      tracedMs: endedAt - openedAt,
       perRolloutMs: wallMs / EVAL_UI_TASKS,
       observedLongTasks: observed.length,
       observedLongestMs: Math.max(0, ...observed.map((task) => task.duration)),
@@ -139,7 +145,7 @@ export function formatEvalUiReport(result: EvalUiBenchResult): string {
     `  whole run           ${(result.wallMs / 1000).toFixed(1)} s, ${result.perRolloutMs.toFixed(0)} ms a rollout (worker, recording and the tab together)`,
     `  long tasks (> 50 ms) by wall clock   ${trace.longByWall} (longest ${trace.maxWallMs.toFixed(0)} ms; the page's observer saw ${result.observedLongTasks}, longest ${result.observedLongestMs.toFixed(0)} ms)`,
     `  long tasks (> 50 ms) by CPU          ${trace.longByCpu} (longest ${trace.maxCpuMs.toFixed(0)} ms) — ${meets} the no-long-task target`,
-    `  main thread busy    ${(trace.cpuMs / 1000).toFixed(1)} s of CPU in ${trace.tasks} tasks (${((trace.cpuMs / result.wallMs) * 100).toFixed(0)}% of the run)`,
+    `  main thread busy    ${(trace.cpuMs / 1000).toFixed(1)} s of CPU in ${trace.tasks} tasks from opening the tab to Done (${((trace.cpuMs / result.tracedMs) * 100).toFixed(0)}% of its ${(result.tracedMs / 1000).toFixed(1)} s)`,
     ...(result.profile ? formatAttribution(result.profile) : []),
   ].join('\n');
 }

@@ -23,6 +23,7 @@ import {
 import { seriesColor } from './series.ts';
 import { useElapsedMs } from '../../hooks/useElapsedMs.ts';
 import { useThrottled } from '../../hooks/useThrottled.ts';
+import { whenIdle } from '../../idle.ts';
 import './Cost.css';
 
 // recharts is ~100 KB gzip: never in the first load. Its chunk loads once the page is idle after
@@ -40,14 +41,7 @@ export function CostPanel() {
   const headingId = useId();
   useEffect(() => {
     // A failure here is only a missed head start: the chart's own load (below) reports one.
-    const load = () => void loadCostCharts().catch(() => undefined);
-    // Safari has no requestIdleCallback: a few seconds after the first screen instead.
-    if (typeof requestIdleCallback !== 'function') {
-      const timer = setTimeout(load, IDLE_FALLBACK_MS);
-      return () => clearTimeout(timer);
-    }
-    const idle = requestIdleCallback(load, { timeout: IDLE_LOAD_TIMEOUT_MS });
-    return () => cancelIdleCallback(idle);
+    return whenIdle(() => void loadCostCharts().catch(() => undefined), { timeoutMs: IDLE_LOAD_TIMEOUT_MS, fallbackMs: IDLE_FALLBACK_MS });
   }, []);
   const runLedger = useRunStore((state) => state.run?.ledger ?? NO_ENTRIES);
   // Presenter view counts only the steps it has shown: the total waits for the class.

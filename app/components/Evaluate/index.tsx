@@ -4,7 +4,7 @@
 // the Pareto front, tool-call shares, and every rollout's verdict with the stored run behind it.
 // The CLI's results import here and draw the same. Loaded when the tab is first opened.
 
-import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useState, type DragEvent } from 'react';
+import { lazy, startTransition, Suspense, useCallback, useEffect, useId, useMemo, useState, type DragEvent } from 'react';
 import { BUILT_IN_SUITES, type BuiltInSuite } from '../../../workers/eval/builtInSuites.ts';
 import { hasGroups, type RolloutRecord } from '../../../workers/eval/results.ts';
 import { formatMs, formatUsd } from '../../format.ts';
@@ -29,6 +29,7 @@ import { openStoredRun } from '../../state/history.ts';
 import { FileImportButton } from '../FileImportButton/index.tsx';
 import { GroupRewards } from './GroupRewards.tsx';
 import { useThrottled } from '../../hooks/useThrottled.ts';
+import { whenIdle } from '../../idle.ts';
 import { useRunStore } from '../../state/runStore.ts';
 import { useModelsStore } from '../../state/modelsStore.ts';
 import { policyRow, progressView, verdictLine, type PolicyChoice } from './evalView.ts';
@@ -46,13 +47,7 @@ function WarmUpCharts() {
   const [drawing, setDrawing] = useState(false);
   useEffect(() => {
     if (chartsWarmedUp) return;
-    const start = () => setDrawing(true);
-    if (typeof requestIdleCallback !== 'function') {
-      const timer = setTimeout(start, 500);
-      return () => clearTimeout(timer);
-    }
-    const handle = requestIdleCallback(start, { timeout: 3000 });
-    return () => cancelIdleCallback(handle);
+    return whenIdle(() => startTransition(() => setDrawing(true)), { timeoutMs: 3000, fallbackMs: 500 });
   }, []);
   const done = useCallback(() => {
     chartsWarmedUp = true;
