@@ -2,7 +2,7 @@
 // every call", and where the money went (a table at once, the charts once their chunk arrives).
 
 import { StoredRunTag } from '../StoredRun/StoredRunTag.tsx';
-import { lazy, Suspense, useEffect, useId, useMemo, useState } from 'react';
+import { lazy, Suspense, useId, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { LedgerEntry, RunTotals } from '../../../workers/engine/events.ts';
 import { formatCount, formatMs } from '../../format.ts';
@@ -23,15 +23,16 @@ import {
 import { seriesColor } from './series.ts';
 import { useElapsedMs } from '../../hooks/useElapsedMs.ts';
 import { useThrottled } from '../../hooks/useThrottled.ts';
-import { whenIdle } from '../../idle.ts';
+import { WarmUpWhenIdle } from '../Charts/WarmUpWhenIdle.tsx';
 import './Cost.css';
 
 // recharts is ~100 KB gzip: never in the first load. Its chunk loads once the page is idle after
-// the first screen, so its download and evaluation (50–90 ms of one main-thread task) fall before
-// the first run instead of in it (docs/benchmarks.md, streaming); at the latest when a run has a
-// cost to draw.
+// the first screen, and the charts are drawn once off screen then (CostChartsWarmUp), so its
+// download, evaluation (50–90 ms of one main-thread task) and first mount fall before the first
+// run instead of in it (docs/benchmarks.md, streaming); at the latest when a run has a cost to draw.
 const loadCostCharts = () => import('./CostCharts.tsx');
 const CostCharts = lazy(() => loadCostCharts().then((module) => ({ default: module.CostCharts })));
+const CostChartsWarmUp = lazy(() => loadCostCharts().then((module) => ({ default: module.CostChartsWarmUp })));
 const IDLE_LOAD_TIMEOUT_MS = 10_000;
 const IDLE_FALLBACK_MS = 3_000;
 
@@ -39,10 +40,6 @@ const NO_ENTRIES: LedgerEntry[] = [];
 
 export function CostPanel() {
   const headingId = useId();
-  useEffect(() => {
-    // A failure here is only a missed head start: the chart's own load (below) reports one.
-    return whenIdle(() => void loadCostCharts().catch(() => undefined), { timeoutMs: IDLE_LOAD_TIMEOUT_MS, fallbackMs: IDLE_FALLBACK_MS });
-  }, []);
   const runLedger = useRunStore((state) => state.run?.ledger ?? NO_ENTRIES);
   // Presenter view counts only the steps it has shown: the total waits for the class.
   const { shown, held } = useShownSteps();
@@ -85,6 +82,7 @@ export function CostPanel() {
           would have cost on the strongest model, and where the money went.
         </p>
       )}
+      <WarmUpWhenIdle name="cost" WarmUp={CostChartsWarmUp} timeoutMs={IDLE_LOAD_TIMEOUT_MS} fallbackMs={IDLE_FALLBACK_MS} />
     </section>
   );
 }

@@ -8,7 +8,7 @@ import { Bar, BarChart, CartesianGrid, ErrorBar, LabelList, Legend, Scatter, Sca
 import { PREFERENCE_PRESETS } from '../../../workers/engine/preferences.ts';
 import { RESULTS_VERSION, type EvalSummary } from '../../../workers/eval/results.ts';
 import { formatUsd } from '../../format.ts';
-import { whenIdle } from '../../idle.ts';
+import { ChartWarmUp, RECHARTS_CORE_STEPS } from '../Charts/ChartWarmUp.tsx';
 import { niceTicks } from '../Cost/costData.ts';
 import { seriesColor } from '../Cost/series.ts';
 import { downloadChartPng, downloadChartSvg } from './chartExport.ts';
@@ -183,55 +183,18 @@ const WARM_UP: EvalSummary = {
   ],
 };
 
-/** The warm-up's steps, an idle moment each: recharts' core (a chart and its axes), then a series
- * in it, the accuracy chart alone (a policy without tool calls has no bar), then both. A chart's
- * first mount commits in one task that cannot be sliced (recharts' store updates in its layout
- * effects re-render at once) and compiles the code it runs for the first time: both charts at
- * once were a 70–90 ms task, the accuracy chart alone 50–60 ms; in these steps the longest is
- * 30–40 ms (npm run bench -- --only eval-ui, docs/benchmarks.md). */
-const WARM_UP_STEPS: Array<EvalSummary | 'axes' | 'series' | 'bars'> = [
-  'axes',
-  'series',
-  'bars',
-  { ...WARM_UP, policies: WARM_UP.policies.map((policy) => ({ ...policy, toolShares: {}, toolCalls: {} })) },
-  WARM_UP,
-];
-const WARM_UP_POINTS = [{ x: 0.5, y: 0.5 }];
-const WARM_UP_BARS = [{ policy: 'warm-up', tool: 1 }];
-
 /**
- * Draws the charts once off screen and hidden, then unmounts them (onDone). recharts' first mount
- * in a page — compiling its code, building its stores, measuring its text — was a 170–270 ms task
- * when it came with an evaluation's first results; done while the tab sits idle, the drawing during
- * a run is the cheap kind (npm run bench -- --only eval-ui --profile, docs/benchmarks.md).
+ * The charts drawn once off screen while the tab is idle (ChartWarmUp): recharts' core, then the
+ * accuracy chart alone (a policy without tool calls has no bar), then both. Both charts' first
+ * mount in one task was 70–90 ms, the accuracy chart's alone 50–60 ms; in these steps the longest
+ * is 30–40 ms (npm run bench -- --only eval-ui, docs/benchmarks.md).
  */
+const WARM_UP_STEPS = [
+  ...RECHARTS_CORE_STEPS,
+  <EvalCharts key="charts" summary={{ ...WARM_UP, policies: WARM_UP.policies.map((policy) => ({ ...policy, toolShares: {}, toolCalls: {} })) }} stagger={false} />,
+  <EvalCharts key="charts" summary={WARM_UP} stagger={false} />,
+];
+
 export function ChartsWarmUp({ onDone }: { onDone(): void }) {
-  const [step, setStep] = useState(0);
-  useEffect(() => {
-    const last = step === WARM_UP_STEPS.length - 1;
-    return whenIdle(() => (last ? onDone() : startTransition(() => setStep(step + 1))), { timeoutMs: 3000, fallbackMs: 0 });
-  }, [step, onDone]);
-  const drawn = WARM_UP_STEPS[step] ?? WARM_UP;
-  return (
-    <div className="eval-charts-warmup" aria-hidden="true" inert>
-      {drawn === 'axes' || drawn === 'series' ? (
-        <ScatterChart width={300} height={200}>
-          <XAxis type="number" dataKey="x" tick={axisTick} />
-          <YAxis type="number" dataKey="y" tick={axisTick} />
-          {drawn === 'series' && <CartesianGrid strokeDasharray="3 3" />}
-          {drawn === 'series' && <Tooltip />}
-          {drawn === 'series' && <Scatter data={WARM_UP_POINTS} isAnimationActive={false} />}
-        </ScatterChart>
-      ) : drawn === 'bars' ? (
-        <BarChart width={300} height={100} layout="vertical" data={WARM_UP_BARS}>
-          <XAxis type="number" domain={[0, 1]} tick={axisTick} />
-          <YAxis type="category" dataKey="policy" tick={axisTick} />
-          <Legend />
-          <Bar dataKey="tool" stackId="shares" isAnimationActive={false} />
-        </BarChart>
-      ) : (
-        <EvalCharts summary={drawn} stagger={false} />
-      )}
-    </div>
-  );
+  return <ChartWarmUp steps={WARM_UP_STEPS} onDone={onDone} />;
 }

@@ -4,7 +4,7 @@
 // the Pareto front, tool-call shares, and every rollout's verdict with the stored run behind it.
 // The CLI's results import here and draw the same. Loaded when the tab is first opened.
 
-import { lazy, startTransition, Suspense, useCallback, useEffect, useId, useMemo, useState, type DragEvent } from 'react';
+import { lazy, Suspense, useEffect, useId, useMemo, useState, type DragEvent } from 'react';
 import { BUILT_IN_SUITES, type BuiltInSuite } from '../../../workers/eval/builtInSuites.ts';
 import { hasGroups, type RolloutRecord } from '../../../workers/eval/results.ts';
 import { formatMs, formatUsd } from '../../format.ts';
@@ -26,10 +26,10 @@ import {
   stopEvaluation,
 } from '../../state/evaluation.ts';
 import { openStoredRun } from '../../state/history.ts';
+import { WarmUpWhenIdle } from '../Charts/WarmUpWhenIdle.tsx';
 import { FileImportButton } from '../FileImportButton/index.tsx';
 import { GroupRewards } from './GroupRewards.tsx';
 import { useThrottled } from '../../hooks/useThrottled.ts';
-import { whenIdle } from '../../idle.ts';
 import { useRunStore } from '../../state/runStore.ts';
 import { useModelsStore } from '../../state/modelsStore.ts';
 import { policyRow, progressView, verdictLine, type PolicyChoice } from './evalView.ts';
@@ -39,27 +39,6 @@ const loadCharts = () => import('./EvalCharts.tsx');
 const EvalCharts = lazy(() => loadCharts().then((module) => ({ default: module.EvalCharts })));
 
 const ChartsWarmUp = lazy(() => loadCharts().then((module) => ({ default: module.ChartsWarmUp })));
-
-/** Once a page: the charts drawn off screen while the tab is idle (see ChartsWarmUp). */
-let chartsWarmedUp = false;
-
-function WarmUpCharts() {
-  const [drawing, setDrawing] = useState(false);
-  useEffect(() => {
-    if (chartsWarmedUp) return;
-    return whenIdle(() => startTransition(() => setDrawing(true)), { timeoutMs: 3000, fallbackMs: 500 });
-  }, []);
-  const done = useCallback(() => {
-    chartsWarmedUp = true;
-    setDrawing(false);
-  }, []);
-  if (!drawing) return null;
-  return (
-    <Suspense fallback={null}>
-      <ChartsWarmUp onDone={done} />
-    </Suspense>
-  );
-}
 
 const SUITE_LABELS: Record<BuiltInSuite, string> = {
   corpus: 'Multi-hop questions over the local corpus',
@@ -88,7 +67,7 @@ export function EvaluatePanel() {
       <RunControls />
       <Notice />
       <Results />
-      <WarmUpCharts />
+      <WarmUpWhenIdle name="evaluate" WarmUp={ChartsWarmUp} timeoutMs={3000} fallbackMs={500} />
     </section>
   );
 }
