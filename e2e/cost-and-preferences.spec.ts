@@ -243,6 +243,35 @@ test.describe('cost and latency', () => {
     await expect(table.getByRole('row', { name: /^answer-2/ }).getByRole('cell').last()).toHaveText('unknown');
   });
 
+  test('the charts are drawn once off screen while the page is idle, hidden and inert, then removed', async ({ page, playground, consoleErrors }) => {
+    // Every chart the warm-up draws (docs/benchmarks.md: recharts' first mount is a long task
+    // unless it is warmed up in steps), and whether it left the page.
+    await page.addInitScript(() => {
+      const seen = { charts: new Set<Element>(), hidden: true, inLandmark: false };
+      Object.defineProperty(window, '__warmUp', { value: seen });
+      new MutationObserver(() => {
+        for (const box of document.querySelectorAll('.chart-warmup')) {
+          if (box.getAttribute('aria-hidden') !== 'true' || !box.hasAttribute('inert') || getComputedStyle(box).visibility !== 'hidden') seen.hidden = false;
+          if (box.closest('main, section, [role="region"], [role="tabpanel"]')) seen.inLandmark = true;
+          // A chart's own surface (a legend's icons are surfaces too).
+          for (const chart of box.querySelectorAll('.recharts-wrapper > svg.recharts-surface')) seen.charts.add(chart);
+        }
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await playground.open();
+    const warmUp = () =>
+      page.evaluate(() => {
+        const seen = (window as unknown as { __warmUp: { charts: Set<Element>; hidden: boolean; inLandmark: boolean } }).__warmUp;
+        return { charts: seen.charts.size, hidden: seen.hidden, inLandmark: seen.inLandmark, present: document.querySelector('.chart-warmup') !== null };
+      });
+    // The Cost panel's: recharts' core (a scatter chart, then a bar chart), then its two charts.
+    await expect.poll(warmUp, { timeout: 60_000 }).toEqual({ charts: 4, hidden: true, inLandmark: false, present: false });
+    // The Evaluate tab's, when it opens: the same core, then its two charts.
+    await playground.openTab('Evaluate');
+    await expect.poll(warmUp, { timeout: 60_000 }).toEqual({ charts: 8, hidden: true, inLandmark: false, present: false });
+    expect(consoleErrors).toEqual([]);
+  });
+
   test('chart colours come from the theme', async ({ page, playground, scripted }) => {
     const server = await scripted.start(loadScenario('cli-paper-server'));
     await page.emulateMedia({ colorScheme: 'dark' });

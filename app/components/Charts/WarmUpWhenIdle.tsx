@@ -1,44 +1,49 @@
 // The first-load side of a chart module's warm-up (ChartWarmUp.tsx): no recharts here, only when
-// to draw it. Once a page per name; a chunk that fails to load costs only the head start (the
-// chart's own load reports it).
+// to draw it. Once a page per name. A chunk that fails to load costs only the head start, quietly
+// (the chart's own load reports it); a warm-up that fails to draw is a bug, reported as one and
+// kept out of the panel by its own error boundary.
 
-import { startTransition, Suspense, useCallback, useEffect, useState, type ComponentType } from 'react';
+import { startTransition, useCallback, useEffect, useState, type ComponentType } from 'react';
 import { whenIdle } from '../../idle.ts';
 import { ErrorBoundary } from '../ErrorBoundary/index.tsx';
+
+type WarmUp = ComponentType<{ onDone(): void }>;
 
 const warmedUp = new Set<string>();
 
 /**
- * Mounts `WarmUp` (a React.lazy of a chart module's warm-up) when the page is first idle, at the
- * latest after `timeoutMs` (Safari, without requestIdleCallback: after `fallbackMs`), until it
- * calls onDone.
+ * Loads a chart module's warm-up with `load` (a stable function: a module's dynamic import) when
+ * the page is first idle, at the latest after `timeoutMs` (Safari, without requestIdleCallback:
+ * after `fallbackMs`), and mounts it until it calls onDone.
  */
-export function WarmUpWhenIdle({
-  name,
-  WarmUp,
-  timeoutMs,
-  fallbackMs,
-}: {
-  name: string;
-  WarmUp: ComponentType<{ onDone(): void }>;
-  timeoutMs: number;
-  fallbackMs: number;
-}) {
-  const [drawing, setDrawing] = useState(false);
+export function WarmUpWhenIdle({ name, load, timeoutMs, fallbackMs }: { name: string; load(): Promise<WarmUp>; timeoutMs: number; fallbackMs: number }) {
+  const [Drawn, setDrawn] = useState<WarmUp | null>(null);
   useEffect(() => {
     if (warmedUp.has(name)) return;
-    return whenIdle(() => startTransition(() => setDrawing(true)), { timeoutMs, fallbackMs });
-  }, [name, timeoutMs, fallbackMs]);
+    let cancelled = false;
+    const cancel = whenIdle(
+      () =>
+        void load().then(
+          (component) => {
+            if (!cancelled) startTransition(() => setDrawn(() => component));
+          },
+          () => undefined,
+        ),
+      { timeoutMs, fallbackMs },
+    );
+    return () => {
+      cancelled = true;
+      cancel();
+    };
+  }, [name, load, timeoutMs, fallbackMs]);
   const done = useCallback(() => {
     warmedUp.add(name);
-    setDrawing(false);
+    setDrawn(null);
   }, [name]);
-  if (!drawing) return null;
+  if (!Drawn) return null;
   return (
     <ErrorBoundary what="The charts' warm-up" fallback={<></>}>
-      <Suspense fallback={null}>
-        <WarmUp onDone={done} />
-      </Suspense>
+      <Drawn onDone={done} />
     </ErrorBoundary>
   );
 }

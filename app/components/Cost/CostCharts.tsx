@@ -1,7 +1,8 @@
 // The cost charts. This, the evaluation's charts (Evaluate/EvalCharts.tsx) and the warm-up they
 // share (Charts/ChartWarmUp.tsx) are the only modules that import recharts, and the panels load
-// the first two with React.lazy, so recharts stays out of the first screen's JavaScript. Colours are CSS variables
-// (SVG paint takes var()), so the charts follow the light or dark theme without re-rendering.
+// the first two with React.lazy, so recharts stays out of the first screen's JavaScript. Colours
+// are CSS variables (SVG paint takes var()), so the charts follow the light or dark theme without
+// re-rendering.
 
 import { memo } from 'react';
 import { Bar, BarChart, CartesianGrid, Cell, ComposedChart, Line, Tooltip, XAxis, YAxis } from 'recharts';

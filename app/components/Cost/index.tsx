@@ -32,7 +32,7 @@ import './Cost.css';
 // run instead of in it (docs/benchmarks.md, streaming); at the latest when a run has a cost to draw.
 const loadCostCharts = () => import('./CostCharts.tsx');
 const CostCharts = lazy(() => loadCostCharts().then((module) => ({ default: module.CostCharts })));
-const CostChartsWarmUp = lazy(() => loadCostCharts().then((module) => ({ default: module.CostChartsWarmUp })));
+const loadWarmUp = () => loadCostCharts().then((module) => module.CostChartsWarmUp);
 const IDLE_LOAD_TIMEOUT_MS = 10_000;
 const IDLE_FALLBACK_MS = 3_000;
 
@@ -52,6 +52,7 @@ export function CostPanel() {
   // While runs are compared the trace column shows them, not this run: its figures would read as theirs.
   const comparedRuns = useCompareStore((state) => state.compared?.length ?? 0);
 
+  const warmUp = <WarmUpWhenIdle name="cost" load={loadWarmUp} timeoutMs={IDLE_LOAD_TIMEOUT_MS} fallbackMs={IDLE_FALLBACK_MS} />;
   if (comparedRuns > 0) {
     return (
       <section className="panel cost-panel" aria-labelledby={headingId}>
@@ -60,6 +61,7 @@ export function CostPanel() {
           Comparing {comparedRuns} runs: each one’s cost, time and reward are in the comparison. This panel shows a run again
           when you close it.
         </p>
+        {warmUp}
       </section>
     );
   }
@@ -82,7 +84,7 @@ export function CostPanel() {
           would have cost on the strongest model, and where the money went.
         </p>
       )}
-      <WarmUpWhenIdle name="cost" WarmUp={CostChartsWarmUp} timeoutMs={IDLE_LOAD_TIMEOUT_MS} fallbackMs={IDLE_FALLBACK_MS} />
+      {warmUp}
     </section>
   );
 }

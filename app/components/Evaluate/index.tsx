@@ -38,7 +38,7 @@ import './Evaluate.css';
 const loadCharts = () => import('./EvalCharts.tsx');
 const EvalCharts = lazy(() => loadCharts().then((module) => ({ default: module.EvalCharts })));
 
-const ChartsWarmUp = lazy(() => loadCharts().then((module) => ({ default: module.ChartsWarmUp })));
+const loadWarmUp = () => loadCharts().then((module) => module.ChartsWarmUp);
 
 const SUITE_LABELS: Record<BuiltInSuite, string> = {
   corpus: 'Multi-hop questions over the local corpus',
@@ -67,7 +67,7 @@ export function EvaluatePanel() {
       <RunControls />
       <Notice />
       <Results />
-      <WarmUpWhenIdle name="evaluate" WarmUp={ChartsWarmUp} timeoutMs={3000} fallbackMs={500} />
+      <WarmUpWhenIdle name="evaluate" load={loadWarmUp} timeoutMs={3000} fallbackMs={500} />
     </section>
   );
 }
