@@ -21,7 +21,7 @@ import { describeError, redact } from './engine/errors.ts';
 import { KeyRing } from './keys.ts';
 import { EVENT_BATCH_MS, type FromWorker, type ToWorker } from './messages.ts';
 import { createLocalModels, type LocalModelRequest, type LocalModelsState } from './models/localModels.ts';
-import { createGgufModels, type GgufModelsState } from './models/ggufModels.ts';
+import { createGgufModels } from './models/ggufModels.ts';
 import { prepareRun, type RunEnvironment } from './prepareRun.ts';
 import type { EvalHost } from './evalHost.ts';
 import type { SampleTask } from '../tools/search/sampleTasks.ts';
@@ -37,7 +37,7 @@ const javascript = createBrowserJavaScriptRunner();
 const calculator = createBrowserCalculatorRunner();
 // web-llm's models and the GGUF models (llama.cpp) are held apart and shown as one list.
 let webLlmState: LocalModelsState = { loaded: [], loading: [] };
-let ggufState: GgufModelsState = { loaded: [], loading: [] };
+let ggufState: LocalModelsState = { loaded: [], loading: [] };
 const postModelState = (failure: LocalModelsState['failure']) => {
   const state: LocalModelsState = {
     loaded: [...webLlmState.loaded, ...ggufState.loaded],

@@ -8,7 +8,7 @@
 // always unloads everything first, so adding an expert would reload the orchestrator, and
 // interruptGenerate() is engine-wide, so stopping one model's call would stop the other's.
 
-import { BackendError, toErrorInfo } from '../engine/errors.ts';
+import { BackendError } from '../engine/errors.ts';
 import {
   customOrchestrator8bRecord,
   findLocalModel,
@@ -24,6 +24,7 @@ import { PROVIDER } from '../backends/webllm/webllmErrors.ts';
 import type { ChatModel } from '../engine/types.ts';
 import type { LocalChatModel } from '../prepareRun.ts';
 import type { GgufRuntime } from '../messages.ts';
+import { createModelRegistry } from './modelRegistry.ts';
 
 /** Which model to load: a catalogue id, or a custom id with where its converted weights are. */
 export interface LocalModelRequest {
@@ -88,36 +89,8 @@ export function resolveLocalModel(request: LocalModelRequest): LocalModel {
   return customOrchestrator8bRecord({ ...request.custom, modelId: request.id });
 }
 
-interface Entry {
-  model: LocalModel;
-  port: MessagePort;
-  engine?: WebLlmEngine;
-  controller?: AbortController;
-  loaded?: LoadedLocalModel;
-}
-
 export function createLocalModels(options: LocalModelsOptions): LocalModels {
-  const entries = new Map<string, Entry>();
-  let failure: LocalModelFailure | undefined;
-
-  const snapshot = (): LocalModelsState => {
-    const state: LocalModelsState = {
-      loaded: [...entries.values()].flatMap((entry) => (entry.loaded ? [entry.loaded] : [])),
-      loading: [...entries.values()].filter((entry) => !entry.loaded).map((entry) => entry.model.id),
-    };
-    if (failure) state.failure = failure;
-    return state;
-  };
-  const changed = (next?: LocalModelFailure) => {
-    failure = next;
-    options.onChange(snapshot());
-  };
-  const forget = (modelId: string) => {
-    const entry = entries.get(modelId);
-    if (!entry) return;
-    entries.delete(modelId);
-    entry.port.close();
-  };
+  const registry = createModelRegistry<WebLlmEngine>(options.onChange);
 
   /** A failure that leaves the model unusable (the GPU gave up) unloads it, so the page says so. */
   const watched = (modelId: string, chat: ChatModel): ChatModel => ({
@@ -128,9 +101,8 @@ export function createLocalModels(options: LocalModelsOptions): LocalModels {
       try {
         return await chat.complete(request, onDelta);
       } catch (error) {
-        if (error instanceof BackendError && (error.code === 'out_of_memory' || error.code === 'webgpu') && entries.has(modelId)) {
-          forget(modelId);
-          changed({ modelId, code: error.code, message: error.description });
+        if (error instanceof BackendError && (error.code === 'out_of_memory' || error.code === 'webgpu')) {
+          registry.fail({ modelId, code: error.code, message: error.description }, { drop: true });
         }
         throw error;
       }
@@ -139,7 +111,7 @@ export function createLocalModels(options: LocalModelsOptions): LocalModels {
 
   return {
     get state() {
-      return snapshot();
+      return registry.state;
     },
 
     async load(request, contextWindow, port) {
@@ -148,23 +120,11 @@ export function createLocalModels(options: LocalModelsOptions): LocalModels {
         model = resolveLocalModel(request);
       } catch (error) {
         port.close();
-        changed({ modelId: request.id, code: 'bad_request', message: (error as Error).message });
+        registry.fail({ modelId: request.id, code: 'bad_request', message: (error as Error).message });
         return;
       }
-      if (entries.has(model.id)) {
-        port.close();
-        changed({ modelId: model.id, code: 'bad_request', message: `${model.label} is already loaded or loading: unload it first.` });
-        return;
-      }
-      const controller = new AbortController();
-      const entry: Entry = { model, port, controller };
-      entries.set(model.id, entry);
-      changed();
-      try {
-        const [{ WebWorkerMLCEngine }, { buildAppConfig }] = await Promise.all([
-          loadWebLlm(),
-          import('../backends/webllm/appConfig.ts'),
-        ]);
+      await registry.load({ id: model.id, label: model.label }, () => port.close(), async (entry, signal) => {
+        const [{ WebWorkerMLCEngine }, { buildAppConfig }] = await Promise.all([loadWebLlm(), import('../backends/webllm/appConfig.ts')]);
         const engine = new WebWorkerMLCEngine(port);
         entry.engine = engine;
         const cached = await isModelCached(model).catch(() => undefined);
@@ -175,49 +135,20 @@ export function createLocalModels(options: LocalModelsOptions): LocalModels {
           contextWindow,
           ...(cached === undefined ? {} : { cached }),
           onProgress: (progress) => options.onProgress(model.id, progress),
-          signal: controller.signal,
+          signal,
         });
-        if (entries.get(model.id) !== entry) return;
-        delete entry.controller;
-        entry.loaded = { id: model.id, label: model.label, contextWindow: loaded.contextWindow, fromCache: loaded.fromCache, seconds: loaded.seconds };
-        changed();
-      } catch (error) {
-        if (entries.get(model.id) !== entry) return;
-        forget(model.id);
-        const info = toErrorInfo(error);
-        changed(info.code === 'aborted' ? undefined : { modelId: model.id, code: info.code, message: info.message });
-      }
+        return { contextWindow: loaded.contextWindow, fromCache: loaded.fromCache, seconds: loaded.seconds };
+      });
     },
 
-    cancel(modelId) {
-      entries.get(modelId)?.controller?.abort();
-    },
-
-    unload(modelId) {
-      const entry = entries.get(modelId);
-      if (!entry) return;
-      if (entry.controller) {
-        entry.controller.abort();
-        return;
-      }
-      // The page terminates the model worker once the state says the model is gone, which frees
-      // its GPU memory for certain (web-llm's own unload() could hang on a broken GPU).
-      forget(modelId);
-      changed();
-    },
+    cancel: (modelId) => registry.cancel(modelId),
+    unload: (modelId) => registry.unload(modelId),
 
     chatModel(modelId, { providerName, constrainToolCalls }) {
-      const entry = entries.get(modelId);
-      if (!entry?.loaded || !entry.engine) {
+      const entry = registry.ready(modelId, () => {
         const known = findLocalModel(modelId);
-        throw new Error(
-          entry
-            ? `${entry.model.label} is still loading: wait for it to finish, then run again.`
-            : known
-              ? `${known.label} (provider "${providerName}") is not loaded in this browser. Load it in Models in this browser, then run again.`
-              : `"${modelId}" (provider "${providerName}") is not loaded in this browser. Load it in Models in this browser, then run again.`,
-        );
-      }
+        return `${known ? known.label : `"${modelId}"`} (provider "${providerName}") is not loaded in this browser. Load it in Models in this browser, then run again.`;
+      });
       const chat = createWebLlmModel({
         engine: entry.engine,
         modelId,
@@ -237,7 +168,7 @@ export function createLocalModels(options: LocalModelsOptions): LocalModels {
 
     async deleteCached(request) {
       const model = resolveLocalModel(request);
-      if (entries.has(model.id)) throw new Error(`${model.label} is loaded: unload it before deleting its files.`);
+      if (registry.has(model.id)) throw new Error(`${model.label} is loaded: unload it before deleting its files.`);
       // web-llm's delete fetches the shard list from the network when it is not cached.
       if (await isModelCached(model)) await deleteModelFromCache(model);
     },
