@@ -3,6 +3,7 @@ import type { Browser, Page } from '@playwright/test';
 import type { PythonRunResult } from '../workers/engine/ports.ts';
 import { expectNoStallOver, forgetStalls, installHeartbeat } from './security/support.ts';
 import { expect, test } from './support/test.ts';
+import { fetchThroughRoute } from './support/routes.ts';
 
 // The browser Python sandbox (tools/python/browserPythonRunner.ts) driven through its harness page
 // in the production build. Pyodide boots in several seconds here, so most tests share one page.
@@ -66,7 +67,7 @@ async function nonIsolatedPage(browser: Browser): Promise<Page> {
   const page = await newHarnessPage(browser);
   const origin = appOrigin();
   await page.route((url) => url.origin === origin, async (route) => {
-    const response = await route.fetch();
+    const response = await fetchThroughRoute(route);
     const headers = { ...response.headers() };
     delete headers['cross-origin-opener-policy'];
     delete headers['cross-origin-embedder-policy'];

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from '@playwright/test';
 import { build } from 'vite';
 import type { FakeEngineScript } from '../fixtures/doubles/fakeWebLlmEngine.ts';
+import { fetchThroughRoute } from './routes.ts';
 
 const entry = fileURLToPath(new URL('./fakeWebllmWorker.ts', import.meta.url));
 let bundled: Promise<string> | null = null;
@@ -50,7 +51,7 @@ export async function serveFakeModelWorkers(target: Page | BrowserContext, scrip
     state.served++;
     // Served with the real script's headers (its Content-Security-Policy, cross-origin isolation),
     // so the fake runs under the policy the real worker gets.
-    const real = await route.fetch();
+    const real = await fetchThroughRoute(route);
     const headers = Object.fromEntries(Object.entries(real.headers()).filter(([name]) => name !== 'content-length'));
     await route.fulfill({ headers, contentType: 'text/javascript', body: `self.fakeEngineScript = ${JSON.stringify(script)};\n${code}` });
   });
