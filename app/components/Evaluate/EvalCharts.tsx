@@ -49,7 +49,8 @@ function ChartDownloads({ figure, fileStem, what }: { figure: RefObject<HTMLElem
   );
 }
 
-/** `stagger`: the second chart mounts a task after the first (see NextTask); the warm-up draws both at once. */
+/** `stagger`: the second chart mounts a task after the first (see NextTask); the warm-up turns it
+ * off, since it steps through the charts itself (ChartsWarmUp). */
 export const EvalCharts = memo(function EvalCharts({ summary, stagger = true }: { summary: EvalSummary; stagger?: boolean }) {
   const scatterFigure = useRef<HTMLElement>(null);
   const sharesFigure = useRef<HTMLElement>(null);
