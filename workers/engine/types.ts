@@ -96,7 +96,8 @@ export interface EngineTimings {
   grammarInitMs?: number;
 }
 
-/** A chat model: the orchestrator or an expert, remote or local. */
+/** A chat model: the orchestrator or an expert, remote or local. One made for a run may keep
+ * that run's state between calls (the scripted demo's orchestrator does): it serves that run only. */
 export interface ChatModel {
   /** The model id sent to the provider (and the key into the pricing table). */
   readonly model: string;
