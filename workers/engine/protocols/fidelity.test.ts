@@ -226,6 +226,45 @@ describe.each(['hle', 'frames'] as const)('the paper protocol, %s variant, is th
   }, 60_000);
 });
 
+describe('the FRAMES script as it runs: the code never reaches the context (a documented deviation)', () => {
+  const { paper } = scenario;
+  const config = () => ({
+    protocol: 'paper',
+    providers: providers(),
+    orchestrator: { provider: 'open-models', model: ORCHESTRATOR, toolMode: 'prompt' },
+    experts: 'paper',
+    paper: { variant: 'frames' },
+    preferenceInstruction: false,
+  });
+  const DROPPED = 'frames-code-dropped';
+  // The code run as the scenario scripts it, laid out as both scripts lay out a code run.
+  const CODE_RUN =
+    '```python\n\npopulation = 558457\nprint(f"Helsinki population in thousands: {population / 1000:.1f}")\n\n```\n\n```output\nHelsinki population in thousands: 558.5\n\n```\n\n';
+
+  it('is our turn 3 and our answer requests less the code run, and its turn 3 is its turn 2 again', async () => {
+    expect(golden(DROPPED, 'turn-3.txt')).toBe(golden('frames', 'turn-2.txt'));
+    expect(golden(DROPPED, 'turn-3.txt')).toContain('python code and execution outputs:\n\n\nChoose an appropriate tool.<|im_end|>');
+    for (const answerAlias of paper.answerAliases) {
+      const turns = paper.turns.map((turn) => (turn.tool === 'answer' ? { ...turn, alias: answerAlias } : turn));
+      const responses: Record<string, ScriptedResponse[]> = {
+        [ORCHESTRATOR]: turns.map((turn) => ({ content: formatToolCall({ name: turn.tool, arguments: { model: turn.alias } }) })),
+      };
+      for (const { alias } of turns) (responses[PAPER_MODELS[alias]!] ??= []).push({ content: paper.replies[alias]! });
+      const { orchestratorPrompts, expertChats } = await run(config(), paper.problem, responses);
+      // The orchestrator's turn: the code run sits after the separator, which the script keeps.
+      expect(orchestratorPrompts[2]).toContain(`outputs:\n${CODE_RUN}\n\nChoose`);
+      expect(orchestratorPrompts[2]!.replace(CODE_RUN, '')).toBe(golden(DROPPED, 'turn-3.txt'));
+      // The answer expert's context: the code run after the documents, the whole stripped.
+      const answer = expertChats.at(-1)!;
+      const { model, temperature, max_tokens, max_completion_tokens } = answer;
+      const messages = wire(answer).map((message) => ({ ...message, content: message.content.replace(`\n\n${CODE_RUN.trimEnd()}`, '') }));
+      const received = JSON.parse(JSON.stringify({ model, messages, temperature, max_tokens, max_completion_tokens })) as unknown;
+      expect(received, answerAlias).toEqual(goldenJson(DROPPED, `expert-${answerAlias}.json`));
+      expect(JSON.stringify(wire(answer)), `${answerAlias} is shown the code run`).toContain(JSON.stringify(CODE_RUN.trimEnd()).slice(1, -1));
+    }
+  }, 120_000);
+});
+
 describe('the function-calling protocol is the reference tau2 harness’s', () => {
   const fc = scenario.functionCalling;
   const config = () => ({
