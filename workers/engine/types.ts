@@ -56,6 +56,11 @@ export interface ChatRequest {
   maxTokens?: number;
   /** Qwen3's thinking switch (`enable_thinking`), where the backend supports it. */
   enableThinking?: boolean;
+  /** Send through OpenAI's Responses API (`/responses`) instead of Chat Completions, as the
+   * reference asks a GPT-5 expert in function calling. Backends with one API of their own ignore it. */
+  api?: 'responses';
+  /** The Responses API's `reasoning.effort` (sent only with `api: 'responses'`). */
+  reasoningEffort?: 'low' | 'medium' | 'high';
   signal?: AbortSignal;
 }
 
