@@ -130,11 +130,12 @@ export class Tau2Environment {
 
   /** `get_db_hash`: sha256 of the database's sorted-key JSON. */
   dbHash(): Promise<string> {
-    return pyDictHash(this.tools.db);
+    return pyDictHash(this.tools.db, (row) => this.tools.knownDump(row));
   }
 
   userDbHash(): Promise<string | null> {
-    return this.userTools ? pyDictHash(this.userTools.db) : Promise.resolve(null);
+    const user = this.userTools;
+    return user ? pyDictHash(user.db, (row) => user.knownDump(row)) : Promise.resolve(null);
   }
 }
 

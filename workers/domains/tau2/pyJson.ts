@@ -145,11 +145,19 @@ function floatJson(x: number): string {
   return floatRepr(x);
 }
 
+export interface DumpOptions {
+  sortKeys?: boolean;
+  /** The text of an object already dumped with the same options (a cache of unchanged rows). */
+  known?: (value: object) => string | undefined;
+}
+
 /** `json.dumps(value, sort_keys=…, default=str)`. Dates are already strings here (pyValues.ts). */
-export function pyJsonDumps(value: PyValue, options: { sortKeys?: boolean } = {}): string {
+export function pyJsonDumps(value: PyValue, options: DumpOptions = {}): string {
   const parts: string[] = [];
   const write = (v: PyValue): void => {
-    if (v === null) parts.push('null');
+    const known = v !== null && typeof v === 'object' ? options.known?.(v) : undefined;
+    if (known !== undefined) parts.push(known);
+    else if (v === null) parts.push('null');
     else if (typeof v === 'boolean') parts.push(v ? 'true' : 'false');
     else if (typeof v === 'number') parts.push(String(v));
     else if (typeof v === 'string') parts.push(pyJsonString(v));
@@ -177,9 +185,10 @@ export function pyJsonDumps(value: PyValue, options: { sortKeys?: boolean } = {}
   return parts.join('');
 }
 
-/** τ²'s `get_dict_hash`: sha256 (hex) of `json.dumps(value, sort_keys=True, default=str)`. */
-export async function pyDictHash(value: PyValue): Promise<string> {
-  const bytes = new TextEncoder().encode(pyJsonDumps(value, { sortKeys: true }));
+/** τ²'s `get_dict_hash`: sha256 (hex) of `json.dumps(value, sort_keys=True, default=str)`.
+ * `known` may supply the text of rows dumped before (pyJsonDumps). */
+export async function pyDictHash(value: PyValue, known?: DumpOptions['known']): Promise<string> {
+  const bytes = new TextEncoder().encode(pyJsonDumps(value, { sortKeys: true, ...(known ? { known } : {}) }));
   const digest = await crypto.subtle.digest('SHA-256', bytes);
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }

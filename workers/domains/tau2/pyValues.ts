@@ -50,6 +50,18 @@ export function pyTypeName(value: unknown): string {
   return 'dict';
 }
 
+/** `bool(value)`: Python's truthiness (a NaN float is true, an empty list or dict false). */
+export function pyTruthy(value: PyValue | undefined): boolean {
+  if (value === null || value === undefined) return false;
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'number') return value !== 0;
+  if (typeof value === 'string') return value.length > 0;
+  if (value instanceof PyFloat) return value.value !== 0;
+  if (Array.isArray(value)) return value.length > 0;
+  if (value instanceof Map) return value.size > 0;
+  return true;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Floats as Python prints them.
 

@@ -60,6 +60,12 @@ export abstract class Toolkit<Db extends PyModel = PyModel> {
 
   constructor(public db: Db) {}
 
+  /** The text of a row this toolkit has not changed, sorted-key dumped, if it keeps such texts
+   * (retail does: its seed's rows are shared by every rollout). */
+  knownDump(_row: object): string | undefined {
+    return undefined;
+  }
+
   /** The names of the tools offered (τ²'s `tools`), in the order τ² lists them. */
   toolNames(): string[] {
     return Object.entries(this.functions)

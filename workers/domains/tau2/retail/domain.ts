@@ -6,20 +6,18 @@ import { validateModel } from '../model.ts';
 import { parsePyJson } from '../pyJson.ts';
 import type { PyModel } from '../pyValues.ts';
 import { RetailDbSchema, type RetailDb } from './model.ts';
-import { forkRetailDb, RetailTools } from './tools.ts';
-
-export type RetailSeed = RetailDb & PyModel;
+import { RetailSeed, RetailTools } from './tools.ts';
 
 /** db.json, validated as τ²'s RetailDB (every order gains its null fields, every price is a float). */
 export function parseRetailDb(text: string): RetailSeed {
-  return validateModel<RetailSeed>(RetailDbSchema, parsePyJson(text));
+  return new RetailSeed(validateModel<RetailDb & PyModel>(RetailDbSchema, parsePyJson(text)));
 }
 
 export function retailEnvironment(seed: RetailSeed, policy: string): Tau2Environment {
   return new Tau2Environment({
     domainName: 'retail',
     policy,
-    tools: new RetailTools(forkRetailDb(seed)),
+    tools: new RetailTools(seed),
     userTools: null,
     dbSchema: RetailDbSchema,
     userDbSchema: null,

@@ -21,9 +21,30 @@ type Args = Record<string, PyValue>;
 
 const ADDRESS_PARAMS = ['address1', 'address2', 'city', 'state', 'country', 'zip'];
 
-/** A new rollout's database over a parsed seed (which it never changes). */
-export function forkRetailDb(seed: Db): Db {
-  return { products: new Map(seed.products), users: new Map(seed.users), orders: new Map(seed.orders) };
+/** The parsed database every rollout starts from, and each of its rows dumped with sorted keys
+ * (made on first use, shared by every rollout's hash: a rollout changes a handful of rows). */
+export class RetailSeed {
+  readonly #rows = new WeakSet<object>();
+  readonly #dumps = new WeakMap<object, string>();
+
+  constructor(readonly db: Db) {
+    for (const table of [db.products, db.users, db.orders]) for (const row of table.values()) this.#rows.add(row as object);
+  }
+
+  /** A new rollout's database: the tables copied, the rows shared until written. */
+  fork(): Db {
+    return { products: new Map(this.db.products), users: new Map(this.db.users), orders: new Map(this.db.orders) };
+  }
+
+  dumpOf(row: object): string | undefined {
+    if (!this.#rows.has(row)) return undefined;
+    let text = this.#dumps.get(row);
+    if (text === undefined) {
+      text = pyJsonDumps(row as PyModel, { sortKeys: true });
+      this.#dumps.set(row, text);
+    }
+    return text;
+  }
 }
 
 /** `order.payment_history[0]`, with Python's IndexError on an empty history. */
@@ -37,6 +58,14 @@ export class RetailTools extends Toolkit<Db> {
   readonly className = 'RetailTools';
   /** Rows this rollout has copied from the seed and may change. */
   readonly #owned = new WeakSet<object>();
+
+  constructor(readonly seed: RetailSeed) {
+    super(seed.fork());
+  }
+
+  override knownDump(row: object): string | undefined {
+    return this.seed.dumpOf(row);
+  }
 
   #order(id: PyValue): OrderValue {
     const order = lookup(this.db.orders, id);
