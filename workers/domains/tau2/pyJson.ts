@@ -135,7 +135,6 @@ const ESCAPES: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\b': '\\b',
 
 /** A JSON string as `json.dumps` writes it (ensure_ascii: every character outside " "…"~" escaped). */
 export function pyJsonString(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return `"${text.replace(/[^\x20-\x7e]|["\\]/g, (char) => ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)}"`;
 }
 

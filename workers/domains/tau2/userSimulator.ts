@@ -61,7 +61,7 @@ export function readUserReply(completion: ChatCompletion, newId: () => string): 
     try {
       args = parsePyJson(call.arguments || '{}');
     } catch (error) {
-      throw new Error(`the user model called ${call.name} with arguments that are not JSON: ${(error as Error).message}`);
+      throw new Error(`the user model called ${call.name} with arguments that are not JSON: ${(error as Error).message}`, { cause: error });
     }
     if (!(args instanceof Map)) throw new Error(`the user model called ${call.name} with arguments that are not a JSON object`);
     return { id: call.id || newId(), name: call.name, arguments: args, requestor: 'user' };

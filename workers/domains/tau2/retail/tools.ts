@@ -97,23 +97,21 @@ export class RetailTools extends Toolkit<Db> {
     return method as PaymentMethodValue;
   }
 
-  /** The order, copied into this rollout first if it still is the seed's. */
-  ownOrder(id: PyValue): OrderValue {
-    const order = this.#order(id);
-    if (this.#owned.has(order)) return order;
-    const copy = deepCopy(order);
+  /** A row this rollout may change: copied from the seed first if it still is the seed's. */
+  #own<T extends PyModel>(table: Map<string, PyValue>, id: PyValue, row: T): T {
+    if (this.#owned.has(row)) return row;
+    const copy = deepCopy(row);
     this.#owned.add(copy);
-    this.db.orders.set(id as string, copy);
+    table.set(id as string, copy);
     return copy;
   }
 
+  ownOrder(id: PyValue): OrderValue {
+    return this.#own(this.db.orders, id, this.#order(id));
+  }
+
   ownUser(id: PyValue): UserValue {
-    const user = this.#user(id);
-    if (this.#owned.has(user)) return user;
-    const copy = deepCopy(user);
-    this.#owned.add(copy);
-    this.db.users.set(id as string, copy);
-    return copy;
+    return this.#own(this.db.users, id, this.#user(id));
   }
 
   /** A payment method of a user this rollout owns (a gift card's balance is about to change). */
