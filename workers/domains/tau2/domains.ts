@@ -6,6 +6,7 @@
 
 import type { ToolSchema } from '../../engine/types.ts';
 import type { Tau2Environment } from './environment.ts';
+import { PyError } from './pyErrors.ts';
 import { parseRetailDb, retailEnvironment } from './retail/domain.ts';
 import { parseTasks, type Tau2Task } from './tasks.ts';
 import { parseTelecomDbs, telecomEnvironment, telecomPolicy } from './telecom/domain.ts';
@@ -37,23 +38,38 @@ function schemas(text: string, key: 'agent' | 'user'): ToolSchema[] | null {
   return parsed[key]?.map(({ function: f }) => ({ name: f.name, description: f.description, parameters: f.parameters })) ?? null;
 }
 
+/** A shipped domain's file that cannot be read as it should be. */
+export class Tau2DomainError extends Error {
+  override name = 'Tau2DomainError';
+}
+
+/** Runs `parse`, naming the file in any error it throws. */
+function inFile<T>(file: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    const text = error instanceof PyError ? error.text : error instanceof Error ? error.message : String(error);
+    throw new Tau2DomainError(text.startsWith(file) ? text : `${file}: ${text}`, { cause: error });
+  }
+}
+
 /** Loads a domain from its files' text (`read(fileName)`). Throws naming the file at fault. */
 export function loadTau2Domain(name: Tau2DomainName, read: (file: string) => string, options: { newBillId?: () => string } = {}): LoadedTau2Domain {
-  const tasks = parseTasks(read('tasks.json'), `${name}/tasks.json`);
-  const agentTools = schemas(read('tool-schemas.json'), 'agent') ?? [];
+  const tasks = inFile(`${name}/tasks.json`, () => parseTasks(read('tasks.json'), `${name}/tasks.json`));
+  const agentTools = inFile(`${name}/tool-schemas.json`, () => schemas(read('tool-schemas.json'), 'agent') ?? []);
   if (name === 'retail') {
-    const seed = parseRetailDb(read('db.json'));
+    const seed = inFile(`${name}/db.json`, () => parseRetailDb(read('db.json')));
     const policy = read('policy.md');
     return { name, policy, tasks, agentTools, userTools: null, newEnvironment: () => retailEnvironment(seed, policy) };
   }
-  const seed = parseTelecomDbs(read('db.json'), read('user_db.json'));
+  const seed = inFile(`${name}/db.json and user_db.json`, () => parseTelecomDbs(read('db.json'), read('user_db.json')));
   const policy = telecomPolicy(read('main_policy.md'), read('tech_support_manual.md'));
   return {
     name,
     policy,
     tasks,
     agentTools,
-    userTools: schemas(read('tool-schemas.json'), 'user'),
+    userTools: inFile(`${name}/tool-schemas.json`, () => schemas(read('tool-schemas.json'), 'user')),
     newEnvironment: () => telecomEnvironment(seed, policy, options.newBillId),
   };
 }

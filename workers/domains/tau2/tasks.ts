@@ -75,7 +75,7 @@ export function parseTasks(text: string, source: string): Tau2Task[] {
   try {
     data = parsePyJson(text);
   } catch (error) {
-    throw new TaskFileError(`${source} is not valid JSON: ${(error as Error).message}`);
+    throw new TaskFileError(`${source} is not valid JSON: ${(error as Error).message}`, { cause: error });
   }
   if (!Array.isArray(data)) throw new TaskFileError(`${source} must hold a list of tasks`);
   return data.map((item, index) => readTask(item, `${source}: task ${index + 1}`));

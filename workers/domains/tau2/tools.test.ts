@@ -110,3 +110,16 @@ describe('telecom', () => {
     expect(await env.userDbHash()).toBe('a81d33cbdf4836da827e669d0914d72b08aede3247d1ff3621bd6244b602eb7b');
   });
 });
+
+describe('a shipped file that is broken', () => {
+  const files = (name: 'retail' | 'telecom', change: Record<string, string>) => (file: string) => change[file] ?? readFileSync(path.join(import.meta.dirname, name, file), 'utf8');
+  it('is refused with the file, the task and the field named', () => {
+    expect(() => loadTau2Domain('retail', files('retail', { 'db.json': '{"products": {}, "users": {}, "orders": ' }))).toThrow('retail/db.json: Expecting value at line 1');
+    expect(() => loadTau2Domain('retail', files('retail', { 'db.json': '{"products": {"1": {"name": "x", "product_id": "1", "variants": {"2": {"item_id": "2", "options": {}, "available": true, "price": "cheap"}}}}, "users": {}, "orders": {}}' }))).toThrow(
+      /^retail\/db\.json: 1 validation error for RetailDB\nproducts\.1\.variants\.2\.price\n {2}Input should be a valid number, unable to parse string as a number/,
+    );
+    expect(() =>
+      loadTau2Domain('telecom', files('telecom', { 'tasks.json': '[{"id": "t1", "user_scenario": {"instructions": "x"}, "evaluation_criteria": {"reward_basis": ["SPEED"]}}]' })),
+    ).toThrow('telecom/tasks.json: task 1 ("t1"): evaluation_criteria.reward_basis: unknown reward type "SPEED"');
+  });
+});
