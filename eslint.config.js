@@ -108,9 +108,9 @@ export default defineConfig(
   },
   {
     // The engine runs unchanged in a worker, in Node tests and in the CLI: no DOM, no Node, no React.
-    // So do the evaluation domains, but for the Node reader of their folders. Tests run under Node
+    // So do the evaluation domains (τ²'s included), but for the Node reader of their folders. Tests run under Node
     // (real HTTP servers) and are exempt.
-    files: ['workers/engine/**/*.ts', 'tools/domains/**/*.ts'],
+    files: ['workers/engine/**/*.ts', 'tools/domains/**/*.ts', 'workers/domains/**/*.ts'],
     ignores: ['**/*.test.ts', 'tools/domains/nodeDomains.ts'],
     rules: {
       'no-restricted-globals': [

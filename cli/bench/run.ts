@@ -1,7 +1,7 @@
 // `npm run bench`: prints the benchmark figures and their targets. Record them in
 // docs/benchmarks.md with the command and the machine they came from.
 //
-//   npm run bench                                  engine, evaluation, bundle size, the 500-step streaming run and the sandboxes
+//   npm run bench                                  engine, evaluation, τ² environments, bundle size, the 500-step streaming run and the sandboxes
 //   npm run bench -- --only engine|eval|ui|bundle|stream|sandbox
 //   npm run bench -- --only ui --steps 50          a quick streaming check
 //   npm run bench -- --only ui --dist dist         measure and serve an existing build
@@ -10,6 +10,7 @@
 //   npm run bench -- --only history                the History list with 5,000 stored runs
 //   npm run bench -- --only eval-ui                the Evaluate tab running 200 tasks at concurrency 8 (--profile too)
 //   npm run bench -- --only gguf                   llama.cpp (wllama) on the CPU: our worker and ChatModel against wllama directly
+//   npm run bench -- --only tau2-env               τ²-Bench: full retail parsed once, a rollout's environment, 16 rollouts' memory
 //   npm run bench -- --json
 
 import os from 'node:os';
@@ -20,11 +21,12 @@ import { formatEvalReport, runEvalBenchmarks } from './eval.bench.ts';
 import { formatEvalUiReport, runEvalUiBenchmark } from './evalUi.bench.ts';
 import { formatGgufReport, runGgufBenchmark } from './gguf.bench.ts';
 import { formatSandboxReport, runSandboxBenchmarks } from './sandbox.bench.ts';
+import { formatTau2EnvReport, runTau2EnvBenchmark } from './tau2.bench.ts';
 import { formatUiReport, runUiBenchmarks } from './ui.bench.ts';
 
 const TARGET_TURN_OVERHEAD_MS = 0.2;
 const TARGET_CONTEXT_MS = 2;
-const PARTS = ['engine', 'eval', 'ui', 'bundle', 'stream', 'sandbox', 'history', 'eval-ui', 'gguf'] as const;
+const PARTS = ['engine', 'eval', 'ui', 'bundle', 'stream', 'sandbox', 'history', 'eval-ui', 'gguf', 'tau2-env'] as const;
 type Part = (typeof PARTS)[number];
 
 const fmt = (ms: number) => `${ms.toFixed(4)} ms`;
@@ -66,6 +68,7 @@ async function main() {
 
   const engine = wants('engine') ? await runEngineBenchmarks() : undefined;
   const evaluation = wants('eval') ? await runEvalBenchmarks() : undefined;
+  const tau2Env = wants('tau2-env') ? await runTau2EnvBenchmark() : undefined;
   const ui =
     wants('bundle') || wants('stream')
       ? await runUiBenchmarks({
@@ -94,13 +97,14 @@ async function main() {
   const gguf = options.only === 'gguf' ? await runGgufBenchmark({ log, ...(options.distDir !== undefined ? { distDir: options.distDir } : {}) }) : undefined;
 
   if (options.json) {
-    console.log(JSON.stringify({ machine: machine(), date: new Date().toISOString(), engine, evaluation, ui, sandbox, history, evalUi, gguf }, null, 2));
+    console.log(JSON.stringify({ machine: machine(), date: new Date().toISOString(), engine, evaluation, tau2Env, ui, sandbox, history, evalUi, gguf }, null, 2));
     return;
   }
   console.log(`Benchmarks on ${machine()}, ${new Date().toISOString().slice(0, 10)}\n`);
   if (engine) printEngine(engine);
   if (engine && evaluation) console.log('');
   if (evaluation) console.log(formatEvalReport(evaluation));
+  if (tau2Env) console.log(`${engine || evaluation ? '\n' : ''}${formatTau2EnvReport(tau2Env)}`);
   if ((engine || evaluation) && ui) console.log('');
   if (ui) console.log(formatUiReport(ui));
   if ((engine || evaluation || ui) && sandbox) console.log('');

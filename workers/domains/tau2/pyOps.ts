@@ -1,0 +1,86 @@
+// What Python does with an argument of whatever type the model sent: the operations τ²'s tools
+// apply to their arguments (`in`, `.lower()`, iteration, `count`, `sorted`), with the errors
+// Python raises for the wrong type. Pure TypeScript.
+
+import { attributeError, typeError } from './pyErrors.ts';
+import { compareCodePoints, numberOf, pyEquals, pyTypeName, type PyValue } from './pyValues.ts';
+
+/** `key in mapping` / `mapping[key]` for a dict with str keys: another type is simply absent,
+ * an unhashable one raises. */
+export function lookup<T>(map: ReadonlyMap<string, T>, key: PyValue): T | undefined {
+  if (Array.isArray(key) || key instanceof Map) throw typeError(`unhashable type: '${pyTypeName(key)}'`);
+  return typeof key === 'string' ? map.get(key) : undefined;
+}
+
+/** `x in {…}` for a set of strings. */
+export function inSet(set: readonly string[], value: PyValue): boolean {
+  if (Array.isArray(value) || value instanceof Map) throw typeError(`unhashable type: '${pyTypeName(value)}'`);
+  return typeof value === 'string' && set.includes(value);
+}
+
+/** `value.lower()`. */
+export function lower(value: PyValue): string {
+  if (typeof value !== 'string') throw attributeError(pyTypeName(value), 'lower');
+  return value.toLowerCase();
+}
+
+/** `value.startswith(prefix)`. */
+export function startsWith(value: PyValue, prefix: string): boolean {
+  if (typeof value !== 'string') throw attributeError(pyTypeName(value), 'startswith');
+  return value.startsWith(prefix);
+}
+
+/** The items a `for` loop over the value sees: a list's items, a string's characters, a dict's keys. */
+export function iterate(value: PyValue): PyValue[] {
+  if (Array.isArray(value)) return value;
+  if (typeof value === 'string') return [...value];
+  if (value instanceof Map) return [...value.keys()];
+  throw typeError(`'${pyTypeName(value)}' object is not iterable`);
+}
+
+/** `sequence.count(x)` for a list (==) or a string (non-overlapping occurrences of a substring). */
+export function count(sequence: PyValue, x: PyValue): number {
+  if (typeof sequence === 'string') {
+    if (typeof x !== 'string') throw typeError(`must be str, not ${pyTypeName(x)}`);
+    return x === '' ? [...sequence].length + 1 : sequence.split(x).length - 1;
+  }
+  if (Array.isArray(sequence)) return sequence.filter((item) => pyEquals(item, x)).length;
+  throw attributeError(pyTypeName(sequence), 'count');
+}
+
+/** `len(value)`. */
+export function len(value: PyValue): number {
+  if (typeof value === 'string') return [...value].length;
+  if (Array.isArray(value)) return value.length;
+  if (value instanceof Map) return value.size;
+  throw typeError(`object of type '${pyTypeName(value)}' has no len()`);
+}
+
+/** `sorted(value)` for strings or numbers (a mix raises as Python does). */
+export function sorted(value: PyValue): PyValue[] {
+  const items = [...iterate(value)];
+  const kind = (v: PyValue) => (typeof v === 'string' ? 'str' : numberOf(v) !== undefined || typeof v === 'boolean' ? 'number' : pyTypeName(v));
+  for (let i = 1; i < items.length; i++) {
+    if (kind(items[i]!) !== kind(items[0]!)) throw typeError(`'<' not supported between instances of '${pyTypeName(items[i]!)}' and '${pyTypeName(items[0]!)}'`);
+  }
+  if (items.length > 0 && kind(items[0]!) !== 'str' && kind(items[0]!) !== 'number') {
+    if (items.length > 1) throw typeError(`'<' not supported between instances of '${pyTypeName(items[1]!)}' and '${pyTypeName(items[0]!)}'`);
+    return items;
+  }
+  return items.sort((a, b) => (typeof a === 'string' ? compareCodePoints(a, b as string) : (numberOf(a) ?? Number(a)) - (numberOf(b) ?? Number(b))));
+}
+
+/** Python's `zip(a, b)`. */
+export function zip(a: PyValue, b: PyValue): [PyValue, PyValue][] {
+  const x = iterate(a);
+  const y = iterate(b);
+  return x.slice(0, Math.min(x.length, y.length)).map((item, i) => [item, y[i]!]);
+}
+
+/** `a < b` / `a <= b` between numbers, with Python's TypeError otherwise. */
+export function less(a: PyValue, b: PyValue, orEqual = false): boolean {
+  const x = typeof a === 'boolean' ? Number(a) : numberOf(a);
+  const y = typeof b === 'boolean' ? Number(b) : numberOf(b);
+  if (x === undefined || y === undefined) throw typeError(`'${orEqual ? '<=' : '<'}' not supported between instances of '${pyTypeName(a)}' and '${pyTypeName(b)}'`);
+  return orEqual ? x <= y : x < y;
+}
