@@ -3,7 +3,7 @@
 // Python raises for the wrong type. Pure TypeScript.
 
 import { attributeError, typeError } from './pyErrors.ts';
-import { compareCodePoints, numberOf, pyEquals, pyTypeName, type PyValue } from './pyValues.ts';
+import { compareCodePoints, numberOf, pyAdd, pyEquals, type PyFloat, pyMul, pySub, pyTypeName, type PyValue } from './pyValues.ts';
 
 /** `key in mapping` / `mapping[key]` for a dict with str keys: another type is simply absent,
  * an unhashable one raises. */
@@ -83,4 +83,40 @@ export function less(a: PyValue, b: PyValue, orEqual = false): boolean {
   const y = typeof b === 'boolean' ? Number(b) : numberOf(b);
   if (x === undefined || y === undefined) throw typeError(`'${orEqual ? '<=' : '<'}' not supported between instances of '${pyTypeName(a)}' and '${pyTypeName(b)}'`);
   return orEqual ? x <= y : x < y;
+}
+
+/** `a < b` (or `<=`, `>`, `>=`) between two numbers (a bool counts as an int) or two strings
+ * (by code point), with Python's TypeError for any other pair. */
+export function compare(a: PyValue, b: PyValue, op: '<' | '<=' | '>' | '>='): boolean {
+  const x = typeof a === 'boolean' ? Number(a) : numberOf(a);
+  const y = typeof b === 'boolean' ? Number(b) : numberOf(b);
+  let order: number;
+  if (x !== undefined && y !== undefined) order = x < y ? -1 : x > y ? 1 : x === y ? 0 : NaN;
+  else if (typeof a === 'string' && typeof b === 'string') order = Math.sign(compareCodePoints(a, b));
+  else throw typeError(`'${op}' not supported between instances of '${pyTypeName(a)}' and '${pyTypeName(b)}'`);
+  if (op === '<') return order < 0;
+  if (op === '<=') return order <= 0;
+  if (op === '>') return order > 0;
+  return order >= 0;
+}
+
+/** `a + b`, `a - b` or `a * b` between numbers (a bool counts as an int) with Python's int/float
+ * rules, and its TypeError for anything else. */
+export function arith(op: '+' | '-' | '*', a: PyValue, b: PyValue): number | PyFloat {
+  const x = typeof a === 'boolean' ? Number(a) : a;
+  const y = typeof b === 'boolean' ? Number(b) : b;
+  if (numberOf(x) === undefined || numberOf(y) === undefined) throw typeError(`unsupported operand type(s) for ${op}: '${pyTypeName(a)}' and '${pyTypeName(b)}'`);
+  const [p, q] = [x as number | PyFloat, y as number | PyFloat];
+  return op === '+' ? pyAdd(p, q) : op === '-' ? pySub(p, q) : pyMul(p, q);
+}
+
+/** `x in sequence` for a list (by ==, so any type may be looked for) or a string (a substring). */
+export function contains(sequence: PyValue, x: PyValue): boolean {
+  if (typeof sequence === 'string') {
+    if (typeof x !== 'string') throw typeError(`'in <string>' requires string as left operand, not ${pyTypeName(x)}`);
+    return sequence.includes(x);
+  }
+  if (Array.isArray(sequence)) return sequence.some((item) => pyEquals(item, x));
+  if (sequence instanceof Map) return lookup(sequence, x) !== undefined;
+  throw typeError(`argument of type '${pyTypeName(sequence)}' is not iterable`);
 }
