@@ -1,0 +1,51 @@
+// What ToolScale's ten domains share: their models written as field lists, the two generic tools
+// every toolkit has, and the environment a domain's toolkit lives in. Each domain's own folder
+// holds its data_model.py (model.ts) and tools.py (tools.ts). Pure TypeScript.
+
+import { calculate } from '../tau2/calculate.ts';
+import { Tau2Environment } from '../tau2/environment.ts';
+import { field, model, type FieldSpec, type FieldType, type ModelSchema, t, validateModel } from '../tau2/model.ts';
+import { parsePyJson } from '../tau2/pyJson.ts';
+import type { PyModel, PyValue } from '../tau2/pyValues.ts';
+import { TableSeed, type TableToolkit, type Tables } from '../tau2/tableSeed.ts';
+import { fn } from '../tau2/toolkit.ts';
+
+/** A field with a default (`Field(default=…)`, `default_factory=…`). */
+export interface Defaulted {
+  type: FieldType;
+  default: () => PyValue;
+}
+/** An `Optional[X] = None` field. */
+export const opt = (type: FieldType): Defaulted => ({ type: t.optional(type), default: () => null });
+export const withDefault = (type: FieldType, value: () => PyValue): Defaulted => ({ type, default: value });
+
+/** A pydantic model from its fields in declaration order: `shape('Name', { first: t.str, middle: opt(t.str) })`. */
+export function shape(name: string, fields: Record<string, FieldType | Defaulted | FieldSpec>, extra: 'ignore' | 'forbid' = 'ignore'): ModelSchema {
+  return model(
+    name,
+    Object.entries(fields).map(([key, spec]) => {
+      if ('kind' in spec) return field(key, spec);
+      if ('name' in spec) return spec;
+      return field(key, spec.type, spec.default);
+    }),
+    extra,
+  );
+}
+
+/** τ²'s DB: every field a table, extra keys refused. */
+export const database = (name: string, tables: Record<string, ModelSchema>): ModelSchema =>
+  shape(name, Object.fromEntries(Object.entries(tables).map(([key, row]) => [key, t.dict(t.model(row))])), 'forbid');
+
+/** The two generic tools of every ToolScale toolkit, word for word the same in each tools.py. */
+export const calculateTool = fn<unknown>(['expression'], (_, a) => calculate(a.expression!), 'generic');
+export const transferTool = fn<unknown>(['summary'], () => 'Transfer successful', 'generic');
+
+/** db.json validated as the domain's DB, ready to be forked per rollout. */
+export function parseSeed<Db extends Tables>(schema: ModelSchema, text: string): TableSeed<Db> {
+  return new TableSeed(validateModel<Db & PyModel>(schema, parsePyJson(text)));
+}
+
+/** A domain's environment (its environment.py: the toolkit and the policy, no user tools). */
+export function toolScaleEnvironment<Db extends Tables>(domainName: string, policy: string, tools: TableToolkit<Db>, dbSchema: ModelSchema): Tau2Environment {
+  return new Tau2Environment({ domainName, policy, tools, userTools: null, dbSchema, userDbSchema: null });
+}

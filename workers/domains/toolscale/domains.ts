@@ -1,0 +1,43 @@
+// ToolScale's ten domains (the paper's training environments, vendored in ToolOrchestra's τ²-Bench
+// copy): each one's database schema and toolkit, and loading one from its files. A domain's files
+// are its db.json and policy.md (τ²'s data), tool-schemas.json (what τ² offers the agent, made from
+// the reference by e2e/fixtures/toolscale/reference_toolscale.py) and tasks.json (ours: ToolScale
+// ships no tasks). Pure TypeScript.
+
+import type { ModelSchema } from '../tau2/model.ts';
+import type { TableSeed, TableToolkit, Tables } from '../tau2/tableSeed.ts';
+import { BankDbSchema, type BankDb } from './bank/model.ts';
+import { BankTools } from './bank/tools.ts';
+import { parseSeed, toolScaleEnvironment } from './common.ts';
+import type { Tau2Environment } from '../tau2/environment.ts';
+
+export interface ToolScaleOptions {
+  /** The clock of the tools that stamp the time (bank): the wall clock unless a test fixes it. */
+  now?: () => Date;
+}
+
+interface DomainSpec<Db extends Tables> {
+  schema: ModelSchema;
+  tools(seed: TableSeed<Db>, options: ToolScaleOptions): TableToolkit<Db>;
+}
+
+const spec = <Db extends Tables>(s: DomainSpec<Db>): DomainSpec<Tables> => s as unknown as DomainSpec<Tables>;
+
+export const TOOLSCALE_DOMAINS = {
+  bank: spec<BankDb>({ schema: BankDbSchema, tools: (seed, o) => new BankTools(seed, o.now) }),
+};
+
+export type ToolScaleDomainName = keyof typeof TOOLSCALE_DOMAINS;
+export const TOOLSCALE_DOMAIN_NAMES = Object.keys(TOOLSCALE_DOMAINS) as ToolScaleDomainName[];
+export const TOOLSCALE_FILES = ['db.json', 'tasks.json', 'policy.md', 'tool-schemas.json'] as const;
+
+export function isToolScaleDomain(name: string): name is ToolScaleDomainName {
+  return Object.hasOwn(TOOLSCALE_DOMAINS, name);
+}
+
+/** Parses the domain's db.json once; the result makes a fresh environment per call. */
+export function toolScaleEnvironments(name: ToolScaleDomainName, dbText: string, policy: string, options: ToolScaleOptions = {}): () => Tau2Environment {
+  const { schema, tools } = TOOLSCALE_DOMAINS[name];
+  const seed = parseSeed<Tables>(schema, dbText);
+  return () => toolScaleEnvironment(name, policy, tools(seed, options), schema);
+}
