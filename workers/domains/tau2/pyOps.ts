@@ -2,8 +2,8 @@
 // apply to their arguments (`in`, `.lower()`, iteration, `count`, `sorted`), with the errors
 // Python raises for the wrong type. Pure TypeScript.
 
-import { attributeError, typeError } from './pyErrors.ts';
-import { compareCodePoints, numberOf, pyAdd, pyEquals, type PyFloat, pyMul, pySub, pyTypeName, type PyValue } from './pyValues.ts';
+import { attributeError, PyError, typeError } from './pyErrors.ts';
+import { compareCodePoints, numberOf, pyAdd, pyEquals, type PyFloat, pyMul, pyRepr, pySub, pyTypeName, type PyValue } from './pyValues.ts';
 
 /** `key in mapping` / `mapping[key]` for a dict with str keys: another type is simply absent,
  * an unhashable one raises. */
@@ -119,4 +119,12 @@ export function contains(sequence: PyValue, x: PyValue): boolean {
   if (Array.isArray(sequence)) return sequence.some((item) => pyEquals(item, x));
   if (sequence instanceof Map) return lookup(sequence, x) !== undefined;
   throw typeError(`argument of type '${pyTypeName(sequence)}' is not iterable`);
+}
+
+/** `mapping[key]` for a dict with str keys: Python's KeyError (its text is the key's repr) when
+ * the key is absent, TypeError when it cannot be hashed. */
+export function getItem<T>(map: ReadonlyMap<string, T>, key: PyValue): T {
+  const found = lookup(map, key);
+  if (found === undefined) throw new PyError('KeyError', pyRepr(key));
+  return found;
 }
