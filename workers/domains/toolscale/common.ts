@@ -5,10 +5,12 @@
 import { calculate } from '../tau2/calculate.ts';
 import { Tau2Environment } from '../tau2/environment.ts';
 import { field, model, type FieldSpec, type FieldType, type ModelSchema, t, validateModel } from '../tau2/model.ts';
+import { valueError } from '../tau2/pyErrors.ts';
 import { parsePyJson } from '../tau2/pyJson.ts';
+import { lower } from '../tau2/pyOps.ts';
 import type { PyModel, PyValue } from '../tau2/pyValues.ts';
 import { TableSeed, type TableToolkit, type Tables } from '../tau2/tableSeed.ts';
-import { fn } from '../tau2/toolkit.ts';
+import { fn, type ToolParam } from '../tau2/toolkit.ts';
 
 /** A field with a default (`Field(default=…)`, `default_factory=…`). */
 export interface Defaulted {
@@ -49,3 +51,13 @@ export function parseSeed<Db extends Tables>(schema: ModelSchema, text: string):
 export function toolScaleEnvironment<Db extends Tables>(domainName: string, policy: string, tools: TableToolkit<Db>, dbSchema: ModelSchema): Tau2Environment {
   return new Tau2Environment({ domainName, policy, tools, userTools: null, dbSchema, userDbSchema: null });
 }
+
+/** The id of the first row whose email equals `email` ignoring case (`row.email.lower() == email.lower()`),
+ * or ValueError(message). */
+export function findIdByEmail(table: ReadonlyMap<string, PyValue>, emailOf: (row: PyModel) => PyValue, email: PyValue, message: string): string {
+  for (const [id, row] of table) if (lower(emailOf(row as PyModel)) === lower(email)) return id;
+  throw valueError(message);
+}
+
+/** A tool parameter `name: Optional[X] = None`. */
+export const optional = (name: string): ToolParam => ({ name, default: () => null });

@@ -8,6 +8,8 @@ import type { ModelSchema } from '../tau2/model.ts';
 import type { TableSeed, TableToolkit, Tables } from '../tau2/tableSeed.ts';
 import { BankDbSchema, type BankDb } from './bank/model.ts';
 import { BankTools } from './bank/tools.ts';
+import { BasketballDbSchema, type BasketballDb } from './basketball/model.ts';
+import { BasketballTools } from './basketball/tools.ts';
 import { parseSeed, toolScaleEnvironment } from './common.ts';
 import type { Tau2Environment } from '../tau2/environment.ts';
 
@@ -25,6 +27,7 @@ const spec = <Db extends Tables>(s: DomainSpec<Db>): DomainSpec<Tables> => s as 
 
 export const TOOLSCALE_DOMAINS = {
   bank: spec<BankDb>({ schema: BankDbSchema, tools: (seed, o) => new BankTools(seed, o.now) }),
+  basketball: spec<BasketballDb>({ schema: BasketballDbSchema, tools: (seed) => new BasketballTools(seed) }),
 };
 
 export type ToolScaleDomainName = keyof typeof TOOLSCALE_DOMAINS;

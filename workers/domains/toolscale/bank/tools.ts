@@ -13,7 +13,7 @@ import { arith, compare, contains, iterate, lookup, lower } from '../../tau2/pyO
 import { compareCodePoints, numberOf, PyFloat, pyEquals, pyRound, pyStr, pyTruthy, pyTypeName, type PyModel, type PyValue } from '../../tau2/pyValues.ts';
 import { type TableSeed, TableToolkit } from '../../tau2/tableSeed.ts';
 import { fn, type ToolFunction } from '../../tau2/toolkit.ts';
-import { calculateTool, transferTool } from '../common.ts';
+import { calculateTool, findIdByEmail, optional, transferTool } from '../common.ts';
 import {
   BankAddress,
   BankDetails,
@@ -114,7 +114,7 @@ export class BankTools extends TableToolkit<BankDb> {
   readonly functions: Readonly<Record<string, ToolFunction<BankTools>>> = {
     calculate: calculateTool,
     transfer_to_human_agents: transferTool,
-    find_client_id_by_email: fn(['email'], (kit, a) => kit.#findByEmail(a.email!), 'read'),
+    find_client_id_by_email: fn(['email'], (kit, a) => findIdByEmail(kit.db.clients, (c) => (c as ClientValue).contact.email, a.email!, 'Client not found'), 'read'),
     get_client_details: fn(['client_id'], (kit, a) => kit.#client(a.client_id!), 'read'),
     get_account_details: fn(['account_id'], (kit, a) => kit.#accountById(a.account_id!)[1], 'read'),
     get_card_details: fn(['card_id'], (kit, a) => kit.#cardById(a.card_id!)[1], 'read'),
@@ -146,13 +146,6 @@ export class BankTools extends TableToolkit<BankDb> {
       'write',
     ),
   };
-
-  #findByEmail(email: PyValue): string {
-    for (const [cid, client] of this.db.clients) {
-      if (lower((client as ClientValue).contact.email) === lower(email)) return cid;
-    }
-    throw valueError('Client not found');
-  }
 
   #listAccounts(clientId: PyValue): string {
     const summary = new Map<string, PyValue>();
@@ -396,8 +389,6 @@ export class BankTools extends TableToolkit<BankDb> {
     return tx;
   }
 }
-
-const optional = (name: string) => ({ name, default: () => null });
 
 /** `round(amount, 2)` of an amount that passed the `> 0` check (a bool is an int there). */
 const roundAmount = (amount: PyValue): PyValue => pyRound(typeof amount === 'boolean' ? Number(amount) : (amount as number | PyFloat), 2);
