@@ -61,3 +61,8 @@ export function findIdByEmail(table: ReadonlyMap<string, PyValue>, emailOf: (row
 
 /** A tool parameter `name: Optional[X] = None`. */
 export const optional = (name: string): ToolParam => ({ name, default: () => null });
+
+/** `target.<key> = <key>` for each of the keys, as tools.py assigns a model's fields (unvalidated). */
+export function assignFields(target: PyModel, args: Record<string, PyValue>, keys: readonly string[]): void {
+  for (const key of keys) target[key] = args[key]!;
+}

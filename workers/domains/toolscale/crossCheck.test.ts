@@ -43,6 +43,11 @@ describe.each(TOOLSCALE_DOMAIN_NAMES.filter((name) => existsSync(path.join(REFER
     const problems: string[] = [];
     const calls = reference.get('calls') as Recorded[];
     for (const [i, call] of calls.entries()) {
+      if (call.get('name') === '__update_db__') {
+        env.updateDb('assistant', call.get('arguments') as Recorded);
+        if ((await env.dbHash()) !== call.get('hash')) problems.push(`call ${i} __update_db__: the database hash differs from τ²'s after it`);
+        continue;
+      }
       const message = env.getResponse({ id: String(i), name: call.get('name') as string, arguments: call.get('arguments') as Recorded, requestor: 'assistant' });
       const where = `call ${i} ${call.get('name') as string}`;
       if (!sameText(message.content ?? '', call)) problems.push(`${where} returned\n${message.content}\nwhere τ² returned\n${(call.get('content') ?? call.get('content_head')) as string}`);

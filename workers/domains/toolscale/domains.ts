@@ -10,6 +10,8 @@ import { BankDbSchema, type BankDb } from './bank/model.ts';
 import { BankTools } from './bank/tools.ts';
 import { BasketballDbSchema, type BasketballDb } from './basketball/model.ts';
 import { BasketballTools } from './basketball/tools.ts';
+import { ECommerceDbSchema, type ECommerceDb } from './ecommerce/model.ts';
+import { ECommerceTools } from './ecommerce/tools.ts';
 import { parseSeed, toolScaleEnvironment } from './common.ts';
 import type { Tau2Environment } from '../tau2/environment.ts';
 
@@ -28,6 +30,7 @@ const spec = <Db extends Tables>(s: DomainSpec<Db>): DomainSpec<Tables> => s as 
 export const TOOLSCALE_DOMAINS = {
   bank: spec<BankDb>({ schema: BankDbSchema, tools: (seed, o) => new BankTools(seed, o.now) }),
   basketball: spec<BasketballDb>({ schema: BasketballDbSchema, tools: (seed) => new BasketballTools(seed) }),
+  ecommerce: spec<ECommerceDb>({ schema: ECommerceDbSchema, tools: (seed) => new ECommerceTools(seed) }),
 };
 
 export type ToolScaleDomainName = keyof typeof TOOLSCALE_DOMAINS;

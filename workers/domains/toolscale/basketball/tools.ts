@@ -10,7 +10,7 @@ import { arith, compare, contains, getItem, inSet, lower, sorted } from '../../t
 import { pyEquals, pyTruthy, type PyValue } from '../../tau2/pyValues.ts';
 import { TableToolkit } from '../../tau2/tableSeed.ts';
 import { fn, type ToolFunction } from '../../tau2/toolkit.ts';
-import { calculateTool, findIdByEmail, optional, transferTool } from '../common.ts';
+import { assignFields, calculateTool, findIdByEmail, optional, transferTool } from '../common.ts';
 import { GameScoringEvent, type BasketballDb, type ClubValue, type GameValue, type PlayerValue } from './model.ts';
 
 type Args = Record<string, PyValue>;
@@ -135,7 +135,7 @@ export class BasketballTools extends TableToolkit<BasketballDb> {
   #modifyAddress(a: Args): PlayerValue {
     this.#player(a.player_id!);
     const player = this.own<PlayerValue>('players', a.player_id as string);
-    for (const key of ['street', 'city', 'state', 'country', 'zip']) player.address[key] = a[key]!;
+    assignFields(player.address, a, ['street', 'city', 'state', 'country', 'zip']);
     return player;
   }
 
