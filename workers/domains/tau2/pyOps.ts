@@ -3,7 +3,7 @@
 // Python raises for the wrong type. Pure TypeScript.
 
 import { attributeError, PyError, typeError } from './pyErrors.ts';
-import { compareCodePoints, numberOf, pyAdd, pyEquals, type PyFloat, pyMul, pyRepr, pySub, pyTypeName, type PyValue } from './pyValues.ts';
+import { compareCodePoints, numberOf, pyAbs, pyAdd, pyEquals, type PyFloat, pyFloat, pyMul, pyRepr, pySub, pyTypeName, type PyValue } from './pyValues.ts';
 
 /** `key in mapping` / `mapping[key]` for a dict with str keys: another type is simply absent,
  * an unhashable one raises. */
@@ -127,4 +127,27 @@ export function getItem<T>(map: ReadonlyMap<string, T>, key: PyValue): T {
   const found = lookup(map, key);
   if (found === undefined) throw new PyError('KeyError', pyRepr(key));
   return found;
+}
+
+const PY_WHITESPACE = '\\t\\n\\x0b\\x0c\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+const STRIP = new RegExp(`^[${PY_WHITESPACE}]+|[${PY_WHITESPACE}]+$`, 'gu');
+
+/** `value.strip()`: Python's whitespace, not JavaScript's. */
+export function strip(value: PyValue): string {
+  if (typeof value !== 'string') throw attributeError(pyTypeName(value), 'strip');
+  return value.replace(STRIP, '');
+}
+
+/** `abs(value)` for a number (a bool counts as an int), with Python's TypeError otherwise. */
+export function pyAbsolute(value: PyValue): number | PyFloat {
+  const x = typeof value === 'boolean' ? Number(value) : value;
+  if (numberOf(x) === undefined) throw typeError(`bad operand type for abs(): '${pyTypeName(value)}'`);
+  return pyAbs(x as number | PyFloat);
+}
+
+/** `-value` for a number (a bool counts as an int), with Python's TypeError otherwise. */
+export function negate(value: PyValue): number | PyFloat {
+  const x = typeof value === 'boolean' ? Number(value) : value;
+  if (numberOf(x) === undefined) throw typeError(`bad operand type for unary -: '${pyTypeName(value)}'`);
+  return typeof x === 'number' ? -x : pyFloat(-(x as PyFloat).value);
 }
