@@ -5,10 +5,10 @@
 import { calculate } from '../tau2/calculate.ts';
 import { Tau2Environment } from '../tau2/environment.ts';
 import { field, model, type FieldSpec, type FieldType, type ModelSchema, t, validateModel } from '../tau2/model.ts';
-import { valueError } from '../tau2/pyErrors.ts';
+import { attributeError, valueError } from '../tau2/pyErrors.ts';
 import { parsePyJson } from '../tau2/pyJson.ts';
-import { lower } from '../tau2/pyOps.ts';
-import type { PyModel, PyValue } from '../tau2/pyValues.ts';
+import { iterate, lower } from '../tau2/pyOps.ts';
+import { isModel, pyTypeName, type PyModel, type PyValue } from '../tau2/pyValues.ts';
 import { TableSeed, type TableToolkit, type Tables } from '../tau2/tableSeed.ts';
 import { fn, type ToolParam } from '../tau2/toolkit.ts';
 
@@ -65,4 +65,23 @@ export const optional = (name: string): ToolParam => ({ name, default: () => nul
 /** `target.<key> = <key>` for each of the keys, as tools.py assigns a model's fields (unvalidated). */
 export function assignFields(target: PyModel, args: Record<string, PyValue>, keys: readonly string[]): void {
   for (const key of keys) target[key] = args[key]!;
+}
+
+/** `Model(**value) if isinstance(value, dict) else value`, the tools' way with `Model | dict` arguments. */
+export function asModel<T extends PyValue = PyModel>(schema: ModelSchema, value: PyValue): T {
+  return (value instanceof Map ? validateModel(schema, value) : value) as T;
+}
+
+/** `[Model(**v) for v in values] if all(isinstance(v, dict) for v in values) else values`, as the
+ * items a loop over the result sees (each tool reads an attribute of every item before it stores
+ * the list, so an item that is no model raises there, as in Python). */
+export function asModels<T extends PyValue = PyModel>(schema: ModelSchema, values: PyValue): T[] {
+  const items = iterate(values);
+  return (items.every((item) => item instanceof Map) ? items.map((item) => validateModel(schema, item)) : items) as T[];
+}
+
+/** `value.<name>` of what should be a model, with Python's AttributeError when it is not one. */
+export function attr(value: PyValue, name: string): PyValue {
+  if (isModel(value) && Object.hasOwn(value, name)) return value[name]!;
+  throw attributeError(pyTypeName(value), name);
 }

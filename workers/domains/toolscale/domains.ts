@@ -12,6 +12,8 @@ import { BasketballDbSchema, type BasketballDb } from './basketball/model.ts';
 import { BasketballTools } from './basketball/tools.ts';
 import { ECommerceDbSchema, type ECommerceDb } from './ecommerce/model.ts';
 import { ECommerceTools } from './ecommerce/tools.ts';
+import { MedicineDbSchema, type MedicineDb } from './medicine/model.ts';
+import { MedicineTools } from './medicine/tools.ts';
 import { parseSeed, toolScaleEnvironment } from './common.ts';
 import type { Tau2Environment } from '../tau2/environment.ts';
 
@@ -31,6 +33,7 @@ export const TOOLSCALE_DOMAINS = {
   bank: spec<BankDb>({ schema: BankDbSchema, tools: (seed, o) => new BankTools(seed, o.now) }),
   basketball: spec<BasketballDb>({ schema: BasketballDbSchema, tools: (seed) => new BasketballTools(seed) }),
   ecommerce: spec<ECommerceDb>({ schema: ECommerceDbSchema, tools: (seed) => new ECommerceTools(seed) }),
+  medicine: spec<MedicineDb>({ schema: MedicineDbSchema, tools: (seed) => new MedicineTools(seed) }),
 };
 
 export type ToolScaleDomainName = keyof typeof TOOLSCALE_DOMAINS;
