@@ -3,7 +3,7 @@
 // Python raises for the wrong type. Pure TypeScript.
 
 import { attributeError, PyError, typeError } from './pyErrors.ts';
-import { compareCodePoints, numberOf, pyAbs, pyAdd, pyEquals, type PyFloat, pyFloat, pyMul, pyRepr, pySub, pyTypeName, type PyValue } from './pyValues.ts';
+import { compareCodePoints, numberOf, pyAbs, pyAdd, pyEquals, PyFloat, pyFloat, pyMul, pyRepr, pySub, pyTypeName, type PyValue } from './pyValues.ts';
 
 /** `key in mapping` / `mapping[key]` for a dict with str keys: another type is simply absent,
  * an unhashable one raises. */
@@ -150,4 +150,48 @@ export function negate(value: PyValue): number | PyFloat {
   const x = typeof value === 'boolean' ? Number(value) : value;
   if (numberOf(x) === undefined) throw typeError(`bad operand type for unary -: '${pyTypeName(value)}'`);
   return typeof x === 'number' ? -x : pyFloat(-(x as PyFloat).value);
+}
+
+/** `value[key]` with a str key, as a tool reads a field of an argument it expects to be a dict:
+ * KeyError for a dict without it, Python's TypeError for anything that is no dict. */
+export function subscript(value: PyValue, key: string): PyValue {
+  if (value instanceof Map) return getItem(value, key);
+  if (typeof value === 'string') throw typeError("string indices must be integers, not 'str'");
+  if (Array.isArray(value)) throw typeError('list indices must be integers or slices, not str');
+  throw typeError(`'${pyTypeName(value)}' object is not subscriptable`);
+}
+
+const INT_LITERAL = /^[+-]?\d+(_\d+)*$/;
+const FLOAT_LITERAL = /^[+-]?((\d+(_\d+)*)?\.?\d+(_\d+)*([eE][+-]?\d+(_\d+)*)?|\d+(_\d+)*\.|(inf|infinity|nan))$/i;
+
+/** `int(value)`: a float truncated, a str parsed, with Python's errors. */
+export function pyInt(value: PyValue): number {
+  if (typeof value === 'boolean') return Number(value);
+  if (typeof value === 'number') return value;
+  if (value instanceof PyFloat) {
+    if (Number.isNaN(value.value)) throw new PyError('ValueError', 'cannot convert float NaN to integer');
+    if (!Number.isFinite(value.value)) throw new PyError('OverflowError', 'cannot convert float infinity to integer');
+    return Math.trunc(value.value);
+  }
+  if (typeof value === 'string') {
+    const text = strip(value);
+    if (!INT_LITERAL.test(text)) throw new PyError('ValueError', `invalid literal for int() with base 10: ${pyRepr(value)}`);
+    return Number(text.replaceAll('_', ''));
+  }
+  throw typeError(`int() argument must be a string, a bytes-like object or a real number, not '${pyTypeName(value)}'`);
+}
+
+/** `float(value)`, with Python's errors. */
+export function pyFloatOf(value: PyValue): PyFloat {
+  if (typeof value === 'boolean' || typeof value === 'number') return pyFloat(Number(value));
+  if (value instanceof PyFloat) return value;
+  if (typeof value === 'string') {
+    const text = strip(value);
+    if (!FLOAT_LITERAL.test(text)) throw new PyError('ValueError', `could not convert string to float: ${pyRepr(value)}`);
+    const lowered = text.toLowerCase().replace(/^\+/, '');
+    if (/^-?(inf|infinity)$/.test(lowered)) return pyFloat(lowered.startsWith('-') ? -Infinity : Infinity);
+    if (/^-?nan$/.test(lowered)) return pyFloat(NaN);
+    return pyFloat(Number(text.replaceAll('_', '')));
+  }
+  throw typeError(`float() argument must be a string or a real number, not '${pyTypeName(value)}'`);
 }
