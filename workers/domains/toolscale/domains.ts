@@ -14,6 +14,8 @@ import { ECommerceDbSchema, type ECommerceDb } from './ecommerce/model.ts';
 import { ECommerceTools } from './ecommerce/tools.ts';
 import { MedicineDbSchema, type MedicineDb } from './medicine/model.ts';
 import { MedicineTools } from './medicine/tools.ts';
+import { MovieDbSchema, type MovieDb } from './movie/model.ts';
+import { MovieTheaterTools } from './movie/tools.ts';
 import { parseSeed, toolScaleEnvironment } from './common.ts';
 import type { Tau2Environment } from '../tau2/environment.ts';
 
@@ -34,6 +36,7 @@ export const TOOLSCALE_DOMAINS = {
   basketball: spec<BasketballDb>({ schema: BasketballDbSchema, tools: (seed) => new BasketballTools(seed) }),
   ecommerce: spec<ECommerceDb>({ schema: ECommerceDbSchema, tools: (seed) => new ECommerceTools(seed) }),
   medicine: spec<MedicineDb>({ schema: MedicineDbSchema, tools: (seed) => new MedicineTools(seed) }),
+  movie: spec<MovieDb>({ schema: MovieDbSchema, tools: (seed) => new MovieTheaterTools(seed) }),
 };
 
 export type ToolScaleDomainName = keyof typeof TOOLSCALE_DOMAINS;
