@@ -16,6 +16,8 @@ import { MedicineDbSchema, type MedicineDb } from './medicine/model.ts';
 import { MedicineTools } from './medicine/tools.ts';
 import { MovieDbSchema, type MovieDb } from './movie/model.ts';
 import { MovieTheaterTools } from './movie/tools.ts';
+import { TrainDbSchema, type TrainDb } from './railway/model.ts';
+import { RailwayTools } from './railway/tools.ts';
 import { parseSeed, toolScaleEnvironment } from './common.ts';
 import type { Tau2Environment } from '../tau2/environment.ts';
 
@@ -37,6 +39,7 @@ export const TOOLSCALE_DOMAINS = {
   ecommerce: spec<ECommerceDb>({ schema: ECommerceDbSchema, tools: (seed) => new ECommerceTools(seed) }),
   medicine: spec<MedicineDb>({ schema: MedicineDbSchema, tools: (seed) => new MedicineTools(seed) }),
   movie: spec<MovieDb>({ schema: MovieDbSchema, tools: (seed) => new MovieTheaterTools(seed) }),
+  railway: spec<TrainDb>({ schema: TrainDbSchema, tools: (seed) => new RailwayTools(seed) }),
 };
 
 export type ToolScaleDomainName = keyof typeof TOOLSCALE_DOMAINS;
