@@ -8,7 +8,7 @@ import { field, model, type FieldSpec, type FieldType, type ModelSchema, t, vali
 import { attributeError, valueError } from '../tau2/pyErrors.ts';
 import { parsePyJson } from '../tau2/pyJson.ts';
 import { iterate, lower } from '../tau2/pyOps.ts';
-import { isModel, pyTypeName, type PyModel, type PyValue } from '../tau2/pyValues.ts';
+import { isModel, pyEquals, pyTypeName, type PyModel, type PyValue } from '../tau2/pyValues.ts';
 import { TableSeed, type TableToolkit, type Tables } from '../tau2/tableSeed.ts';
 import { fn, type ToolParam } from '../tau2/toolkit.ts';
 
@@ -84,4 +84,22 @@ export function asModels<T extends PyValue = PyModel>(schema: ModelSchema, value
 export function attr(value: PyValue, name: string): PyValue {
   if (isModel(value) && Object.hasOwn(value, name)) return value[name]!;
   throw attributeError(pyTypeName(value), name);
+}
+
+/** The id of the first row whose first and last names equal the given ones ignoring case and whose
+ * postal code equals the given one (retail's find_user_id_by_name_zip, as e-commerce and restaurant
+ * rename it), or ValueError(message). */
+export function findIdByNameZip(
+  table: ReadonlyMap<string, PyValue>,
+  fieldsOf: (row: PyModel) => [PyValue, PyValue, PyValue],
+  first: PyValue,
+  last: PyValue,
+  zip: PyValue,
+  message: string,
+): string {
+  for (const [id, row] of table) {
+    const [rowFirst, rowLast, rowZip] = fieldsOf(row as PyModel);
+    if (lower(rowFirst) === lower(first) && lower(rowLast) === lower(last) && pyEquals(rowZip, zip)) return id;
+  }
+  throw valueError(message);
 }

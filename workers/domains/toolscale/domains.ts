@@ -18,6 +18,8 @@ import { MovieDbSchema, type MovieDb } from './movie/model.ts';
 import { MovieTheaterTools } from './movie/tools.ts';
 import { TrainDbSchema, type TrainDb } from './railway/model.ts';
 import { RailwayTools } from './railway/tools.ts';
+import { RestaurantDbSchema, type RestaurantDb } from './restaurant/model.ts';
+import { RestaurantTools } from './restaurant/tools.ts';
 import { parseSeed, toolScaleEnvironment } from './common.ts';
 import type { Tau2Environment } from '../tau2/environment.ts';
 
@@ -40,6 +42,7 @@ export const TOOLSCALE_DOMAINS = {
   medicine: spec<MedicineDb>({ schema: MedicineDbSchema, tools: (seed) => new MedicineTools(seed) }),
   movie: spec<MovieDb>({ schema: MovieDbSchema, tools: (seed) => new MovieTheaterTools(seed) }),
   railway: spec<TrainDb>({ schema: TrainDbSchema, tools: (seed) => new RailwayTools(seed) }),
+  restaurant: spec<RestaurantDb>({ schema: RestaurantDbSchema, tools: (seed) => new RestaurantTools(seed) }),
 };
 
 export type ToolScaleDomainName = keyof typeof TOOLSCALE_DOMAINS;

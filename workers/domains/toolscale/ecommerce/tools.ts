@@ -9,10 +9,10 @@ import { construct } from '../../tau2/model.ts';
 import { valueError } from '../../tau2/pyErrors.ts';
 import { pyJsonDumps } from '../../tau2/pyJson.ts';
 import { count, inSet, iterate, len, lookup, lower, zip } from '../../tau2/pyOps.ts';
-import { pyEquals, pyStr, type PyValue } from '../../tau2/pyValues.ts';
+import { pyEquals, pyStr, type PyModel, type PyValue } from '../../tau2/pyValues.ts';
 import { TableToolkit } from '../../tau2/tableSeed.ts';
 import { fn, type ToolFunction } from '../../tau2/toolkit.ts';
-import { assignFields, calculateTool, findIdByEmail, transferTool } from '../common.ts';
+import { assignFields, calculateTool, findIdByEmail, findIdByNameZip, transferTool } from '../common.ts';
 import { LedgerEntry, type AccountValue, type ECommerceDb, type GroupValue, type LedgerValue, type SaleValue } from './model.ts';
 
 type Args = Record<string, PyValue>;
@@ -65,11 +65,8 @@ export class ECommerceTools extends TableToolkit<ECommerceDb> {
   };
 
   #findByNameZip(a: Args): string {
-    for (const [key, value] of this.db.accounts) {
-      const { person, location } = value as AccountValue;
-      if (lower(person.given) === lower(a.given!) && lower(person.family) === lower(a.family!) && pyEquals(location.postal_code, a.postal_code!)) return key;
-    }
-    throw valueError('Account not found');
+    const fields = (row: PyModel): [PyValue, PyValue, PyValue] => [(row as AccountValue).person.given, (row as AccountValue).person.family, (row as AccountValue).location.postal_code];
+    return findIdByNameZip(this.db.accounts, fields, a.given!, a.family!, a.postal_code!, 'Account not found');
   }
 
   #listGroups(): string {
