@@ -20,6 +20,8 @@ import { TrainDbSchema, type TrainDb } from './railway/model.ts';
 import { RailwayTools } from './railway/tools.ts';
 import { RestaurantDbSchema, type RestaurantDb } from './restaurant/model.ts';
 import { RestaurantTools } from './restaurant/tools.ts';
+import { SchoolDbSchema, type SchoolDb } from './school/model.ts';
+import { SchoolTools } from './school/tools.ts';
 import { parseSeed, toolScaleEnvironment } from './common.ts';
 import type { Tau2Environment } from '../tau2/environment.ts';
 
@@ -43,6 +45,7 @@ export const TOOLSCALE_DOMAINS = {
   movie: spec<MovieDb>({ schema: MovieDbSchema, tools: (seed) => new MovieTheaterTools(seed) }),
   railway: spec<TrainDb>({ schema: TrainDbSchema, tools: (seed) => new RailwayTools(seed) }),
   restaurant: spec<RestaurantDb>({ schema: RestaurantDbSchema, tools: (seed) => new RestaurantTools(seed) }),
+  school: spec<SchoolDb>({ schema: SchoolDbSchema, tools: (seed) => new SchoolTools(seed) }),
 };
 
 export type ToolScaleDomainName = keyof typeof TOOLSCALE_DOMAINS;
