@@ -22,6 +22,8 @@ import { RestaurantDbSchema, type RestaurantDb } from './restaurant/model.ts';
 import { RestaurantTools } from './restaurant/tools.ts';
 import { SchoolDbSchema, type SchoolDb } from './school/model.ts';
 import { SchoolTools } from './school/tools.ts';
+import { TravelDbSchema, type TravelDb } from './travel/model.ts';
+import { TravelAgencyTools } from './travel/tools.ts';
 import { parseSeed, toolScaleEnvironment } from './common.ts';
 import type { Tau2Environment } from '../tau2/environment.ts';
 
@@ -46,6 +48,7 @@ export const TOOLSCALE_DOMAINS = {
   railway: spec<TrainDb>({ schema: TrainDbSchema, tools: (seed) => new RailwayTools(seed) }),
   restaurant: spec<RestaurantDb>({ schema: RestaurantDbSchema, tools: (seed) => new RestaurantTools(seed) }),
   school: spec<SchoolDb>({ schema: SchoolDbSchema, tools: (seed) => new SchoolTools(seed) }),
+  travel: spec<TravelDb>({ schema: TravelDbSchema, tools: (seed) => new TravelAgencyTools(seed) }),
 };
 
 export type ToolScaleDomainName = keyof typeof TOOLSCALE_DOMAINS;
