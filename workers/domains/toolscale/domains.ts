@@ -24,6 +24,8 @@ import { SchoolDbSchema, type SchoolDb } from './school/model.ts';
 import { SchoolTools } from './school/tools.ts';
 import { TravelDbSchema, type TravelDb } from './travel/model.ts';
 import { TravelAgencyTools } from './travel/tools.ts';
+import { WeatherDbSchema, type WeatherDb } from './weather/model.ts';
+import { WeatherTools } from './weather/tools.ts';
 import { parseSeed, toolScaleEnvironment } from './common.ts';
 import type { Tau2Environment } from '../tau2/environment.ts';
 
@@ -49,6 +51,7 @@ export const TOOLSCALE_DOMAINS = {
   restaurant: spec<RestaurantDb>({ schema: RestaurantDbSchema, tools: (seed) => new RestaurantTools(seed) }),
   school: spec<SchoolDb>({ schema: SchoolDbSchema, tools: (seed) => new SchoolTools(seed) }),
   travel: spec<TravelDb>({ schema: TravelDbSchema, tools: (seed) => new TravelAgencyTools(seed) }),
+  weather: spec<WeatherDb>({ schema: WeatherDbSchema, tools: (seed) => new WeatherTools(seed) }),
 };
 
 export type ToolScaleDomainName = keyof typeof TOOLSCALE_DOMAINS;
