@@ -103,3 +103,9 @@ export function findIdByNameZip(
   }
   throw valueError(message);
 }
+
+/** `values` after `if all(isinstance(v, dict) for v in values): values = [Model(**v) …]`: the
+ * models, or the value as it came, for a tool that stores it. */
+export function asModelsOrGiven(schema: ModelSchema, values: PyValue): PyValue {
+  return iterate(values).every((item) => item instanceof Map) ? asModels(schema, values) : values;
+}

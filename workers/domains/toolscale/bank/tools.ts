@@ -294,29 +294,40 @@ export class BankTools extends TableToolkit<BankDb> {
   }
 
   #transferToBeneficiary(a: Args): TransactionValue {
-    const { client_id: clientId, from_account_id: fromId, beneficiary_id: beneficiaryId, amount } = a;
-    this.#assertPositive(amount!);
-    const client = this.#client(clientId!);
-    if (lookup(client.accounts, fromId!) === undefined) throw valueError('Source account must belong to the client');
-    this.#assertActive(client.accounts.get(fromId as string) as AccountValue);
-    this.#assertOwnsBeneficiary(clientId!, beneficiaryId!);
-    const b = this.row<BeneficiaryValue>('beneficiaries', beneficiaryId!, 'Beneficiary not found');
+    const client = this.#sourceClient(a);
+    this.#assertActive(client.accounts.get(a.from_account_id as string) as AccountValue);
+    this.#assertOwnsBeneficiary(a.client_id!, a.beneficiary_id!);
+    const b = this.row<BeneficiaryValue>('beneficiaries', a.beneficiary_id!, 'Beneficiary not found');
     if (b.status !== 'active') throw valueError('Beneficiary is not active');
     if (b.verification.status !== 'verified') throw valueError('Beneficiary must be verified before transfers');
-    if (!contains(b.allowed_from_account_ids, fromId!)) throw valueError('This account is not authorized for transfers to the beneficiary');
-    if (compare(amount!, b.transfer_limits.per_transfer_limit, '>')) throw valueError('Amount exceeds per-transfer limit for beneficiary');
-    const account = this.#ownAccount(client, fromId!, amount!);
-    const txId = this.#newTransactionId();
+    if (!contains(b.allowed_from_account_ids, a.from_account_id!)) throw valueError('This account is not authorized for transfers to the beneficiary');
+    if (compare(a.amount!, b.transfer_limits.per_transfer_limit, '>')) throw valueError('Amount exceeds per-transfer limit for beneficiary');
+    const name = pyTruthy(b.name.display_name) ? b.name.display_name : b.beneficiary_id;
+    return this.#debitTransaction(a, client, 'transfer', `Transfer to beneficiary ${pyStr(name)}`);
+  }
+
+  /** The checks a payment out of an account starts with: a positive amount, the client, the account theirs. */
+  #sourceClient(a: Args): ClientValue {
+    this.#assertPositive(a.amount!);
+    const client = this.#client(a.client_id!);
+    if (lookup(client.accounts, a.from_account_id!) === undefined) throw valueError('Source account must belong to the client');
+    return client;
+  }
+
+  /** The balance check, the debit, and the posted transaction of a transfer or a loan payment
+   * (the method is validated last, so a refused one has already moved the money). */
+  #debitTransaction(a: Args, client: ClientValue, type: 'transfer' | 'payment', description: string): TransactionValue {
+    const account = this.#ownAccount(client, a.from_account_id!, a.amount!);
     return this.#saveTransaction({
-      transaction_id: txId,
-      client_id: clientId!,
-      account_id: fromId!,
+      transaction_id: this.#newTransactionId(),
+      client_id: a.client_id!,
+      account_id: a.from_account_id!,
       timestamp: this.#timestamp(),
-      type: 'transfer',
+      type,
       direction: 'debit',
-      amount: roundAmount(amount!),
+      amount: roundAmount(a.amount!),
       currency: account.currency,
-      description: pyTruthy(a.description) ? a.description! : `Transfer to beneficiary ${pyStr(pyTruthy(b.name.display_name) ? b.name.display_name : b.beneficiary_id)}`,
+      description: pyTruthy(a.description) ? a.description! : description,
       method: a.method!,
       status: 'posted',
       related_transaction_id: null,
@@ -350,33 +361,15 @@ export class BankTools extends TableToolkit<BankDb> {
   }
 
   #loanPayment(a: Args): TransactionValue {
-    const { client_id: clientId, loan_id: loanId, from_account_id: fromId, amount } = a;
-    this.#assertPositive(amount!);
-    const client = this.#client(clientId!);
-    if (lookup(client.accounts, fromId!) === undefined) throw valueError('Source account must belong to the client');
-    const loan = this.row<LoanValue>('loans', loanId!, 'Loan not found');
-    if (!pyEquals(loan.client_id, clientId!)) throw valueError('Loan does not belong to the client');
-    this.#assertActive(client.accounts.get(fromId as string) as AccountValue);
-    const account = this.#ownAccount(client, fromId!, amount!);
-    const txId = this.#newTransactionId();
-    const tx = this.#saveTransaction({
-      transaction_id: txId,
-      client_id: clientId!,
-      account_id: fromId!,
-      timestamp: this.#timestamp(),
-      type: 'payment',
-      direction: 'debit',
-      amount: roundAmount(amount!),
-      currency: account.currency,
-      description: pyTruthy(a.description) ? a.description! : `Loan payment ${pyStr(loanId)}`,
-      method: a.method!,
-      status: 'posted',
-      related_transaction_id: null,
-      balance_after: account.balance.current,
-    });
+    const client = this.#sourceClient(a);
+    const loanId = a.loan_id!;
+    const loan = this.row<LoanValue>('loans', loanId, 'Loan not found');
+    if (!pyEquals(loan.client_id, a.client_id!)) throw valueError('Loan does not belong to the client');
+    this.#assertActive(client.accounts.get(a.from_account_id as string) as AccountValue);
+    const tx = this.#debitTransaction(a, client, 'payment', `Loan payment ${pyStr(loanId)}`);
     this.own<LoanValue>('loans', loanId as string).repayment_history.push(
       construct(LoanRepaymentHistoryEntry, {
-        transaction_id: txId,
+        transaction_id: tx.transaction_id!,
         posted_at: tx.timestamp,
         amount: tx.amount,
         currency: tx.currency,

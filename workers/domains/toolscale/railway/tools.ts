@@ -9,11 +9,11 @@
 import { construct, deepCopy, t } from '../../tau2/model.ts';
 import { reprAs } from '../../tau2/modelRepr.ts';
 import { valueError } from '../../tau2/pyErrors.ts';
-import { arith, compare, getItem, iterate, len, lookup, negate, pyAbsolute, pyInt } from '../../tau2/pyOps.ts';
+import { arith, compare, getItem, len, lookup, negate, pyAbsolute, pyInt } from '../../tau2/pyOps.ts';
 import { compareCodePoints, numberOf, pyEquals, pyFloat, pyRound, pyStr, type PyFloat, type PyModel, type PyValue } from '../../tau2/pyValues.ts';
 import { TableToolkit } from '../../tau2/tableSeed.ts';
 import { fn, type ToolFunction } from '../../tau2/toolkit.ts';
-import { asModels, attr, calculateTool, transferTool } from '../common.ts';
+import { asModels, asModelsOrGiven, attr, calculateTool, transferTool } from '../common.ts';
 import {
   DirectTrain,
   PAYMENT_METHODS,
@@ -295,17 +295,16 @@ export class RailwayTools extends TableToolkit<TrainDb> {
     const payment = this.#paymentForUpdate(found.user_id, a.payment_id!, pyFloat(numberOf(diff)!));
     const reservation = this.own<ReservationValue>('reservations', a.reservation_id as string);
     if (payment !== null) reservation.payment_history.push(payment);
-    reservation.trains = segments;
+    reservation.trains = segments as ReservationValue['trains'];
     return reservation;
   }
 
   #updatePassengers(a: Args): ReservationValue {
-    const passengers = asModels(Passenger, a.passengers!);
+    const passengers = asModelsOrGiven(Passenger, a.passengers!);
     const found = this.#reservation(a.reservation_id!);
-    if (len(a.passengers!) !== found.passengers.length) throw valueError('Number of passengers does not match');
+    if (len(passengers) !== found.passengers.length) throw valueError('Number of passengers does not match');
     const reservation = this.own<ReservationValue>('reservations', a.reservation_id as string);
-    // What was not all dicts is stored as it came (a dict stays a dict).
-    reservation.passengers = deepCopy(iterate(a.passengers!).every((p) => p instanceof Map) ? passengers : (a.passengers as PyValue[]));
+    reservation.passengers = deepCopy(passengers) as PyValue[];
     return reservation;
   }
 
@@ -335,7 +334,7 @@ export class RailwayTools extends TableToolkit<TrainDb> {
   }
 
   #statistics(): Map<string, PyValue> {
-    const instances = [...this.db.trains.values()].reduce((sum, tr) => sum + (tr as TrainValue).dates.size, 0);
+    const instances = [...this.db.trains.values()].reduce<number>((sum, tr) => sum + (tr as TrainValue).dates.size, 0);
     return new Map<string, PyValue>([
       ['num_trains', this.db.trains.size],
       ['num_train_instances', instances],

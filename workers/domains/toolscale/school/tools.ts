@@ -10,7 +10,7 @@ import { arith, compare, contains, getItem, inSet, iterate, lookup, negate, pyIn
 import { pyEquals, pyStr, pyTruthy, pyTypeName, type PyModel, type PyValue } from '../../tau2/pyValues.ts';
 import { TableToolkit } from '../../tau2/tableSeed.ts';
 import { fn, type ToolFunction } from '../../tau2/toolkit.ts';
-import { asModel, asModels, attr, optional } from '../common.ts';
+import { asModel, asModelsOrGiven, attr, optional } from '../common.ts';
 import { FinancialAid, Payment, Registration, RegistrationCourse, type CourseValue, type RegistrationCourseValue, type RegistrationValue, type SchoolDb, type StudentValue } from './model.ts';
 
 type Args = Record<string, PyValue>;
@@ -147,8 +147,7 @@ export class SchoolTools extends TableToolkit<SchoolDb> {
   }
 
   #register(a: Args): RegistrationValue {
-    const converted = iterate(a.payment_methods!).every((p) => p instanceof Map);
-    const payments = converted ? asModels(Payment, a.payment_methods!) : a.payment_methods!;
+    const payments = asModelsOrGiven(Payment, a.payment_methods!);
     const student = this.#student(a.student_id!);
     const courses = iterate(a.course_ids!).map((id) => this.#course(id));
     for (const c of courses) if (!pyEquals(c.term, a.term!)) throw valueError(`Course ${c.course_id} term ${c.term} does not match requested term ${pyStr(a.term)}`);

@@ -11,7 +11,7 @@ import { arith, compare, contains, iterate, len, lookup, lower, negate, strip } 
 import { pyEquals, pyFloat, pyRound, pyStr, pyTruthy, type PyFloat, type PyModel, type PyValue } from '../../tau2/pyValues.ts';
 import { TableToolkit } from '../../tau2/tableSeed.ts';
 import { fn, type ToolFunction } from '../../tau2/toolkit.ts';
-import { asModel, asModels, attr, calculateTool, optional, transferTool } from '../common.ts';
+import { asModel, asModels, asModelsOrGiven, attr, calculateTool, optional, transferTool } from '../common.ts';
 import {
   Booking,
   BookingAddOn,
@@ -31,8 +31,6 @@ type Num = number | PyFloat;
 
 const TODAY = '2024-05-15';
 
-/** What was not a list of dicts, stored as it came. */
-const asGiven = (schema: Parameters<typeof asModels>[0], value: PyValue): PyValue => (iterate(value).every((v) => v instanceof Map) ? asModels(schema, value) : value);
 
 export class TravelAgencyTools extends TableToolkit<TravelDb> {
   readonly className = 'TravelAgencyTools';
@@ -158,9 +156,9 @@ export class TravelAgencyTools extends TableToolkit<TravelDb> {
   }
 
   #book(a: Args): BookingValue {
-    const travelers = asGiven(BookingTravelerInfo, a.travelers!);
+    const travelers = asModelsOrGiven(BookingTravelerInfo, a.travelers!);
     const rooming = asModel(RoomingInfo, a.rooming!);
-    const addOns = asGiven(BookingAddOn, a.add_ons!);
+    const addOns = asModelsOrGiven(BookingAddOn, a.add_ons!);
     const payments = asModels(BookingPayment, a.payment_methods!);
     const traveler = this.#traveler(a.traveler_id!);
     const pkg = this.#package(a.package_id!);
@@ -210,35 +208,42 @@ export class TravelAgencyTools extends TableToolkit<TravelDb> {
     return booking;
   }
 
-  #updateAddOns(a: Args): BookingValue {
+  /** What a priced change starts with: the booking, its package, and the traveler's payment method. */
+  #bookingToReprice(a: Args): { found: BookingValue; pkg: PackageValue } {
     const found = this.#booking(a.booking_id!);
     const [travelerId] = this.#bookingAt(a.booking_id!);
     const pkg = this.#package(found.package_id);
     this.#assertPaymentMethod(this.db.travelers.get(travelerId) as TravelerValue, a.payment_method_id!);
-    const addOns = asGiven(BookingAddOn, a.add_ons!);
-    const departure = this.#departure(pkg, found.departure_date, 0);
-    const total = this.#totalPrice(departure.base_price, len(found.travelers), iterate(addOns), found.insurance);
-    const delta = pyRound(arith('-', total, found.total_price), 2);
+    return { found, pkg };
+  }
+
+  /** The booking as this rollout's own, with a payment (or a refund) of the difference if there is one. */
+  #ownRepriced(a: Args, delta: Num): BookingValue {
     const { booking } = this.#ownBooking(a.booking_id!);
     if (!pyEquals(delta, 0)) booking.payment_history.push(construct(BookingPayment, { payment_id: a.payment_method_id!, amount: delta }) as BookingValue['payment_history'][number]);
+    return booking;
+  }
+
+  #updateAddOns(a: Args): BookingValue {
+    const { found, pkg } = this.#bookingToReprice(a);
+    const addOns = asModelsOrGiven(BookingAddOn, a.add_ons!);
+    const departure = this.#departure(pkg, found.departure_date, 0);
+    const total = this.#totalPrice(departure.base_price, len(found.travelers), iterate(addOns), found.insurance);
+    const booking = this.#ownRepriced(a, pyRound(arith('-', total, found.total_price), 2));
     booking.add_ons = deepCopy(addOns) as PyValue[];
     booking.total_price = total;
     return booking;
   }
 
   #updateDeparture(a: Args): BookingValue {
-    const found = this.#booking(a.booking_id!);
-    const [travelerId] = this.#bookingAt(a.booking_id!);
-    const pkg = this.#package(found.package_id);
-    this.#assertPaymentMethod(this.db.travelers.get(travelerId) as TravelerValue, a.payment_method_id!);
+    const { found, pkg } = this.#bookingToReprice(a);
     const count = len(found.travelers);
     const departure = this.#departure(pkg, a.new_departure_date!, count);
     const total = this.#totalPrice(departure.base_price, count, found.add_ons, found.insurance);
     const delta = pyRound(arith('-', total, found.total_price), 2);
     this.#adjustSlots(found.package_id, found.departure_date, count);
     this.#adjustSlots(found.package_id, a.new_departure_date!, -count);
-    const { booking } = this.#ownBooking(a.booking_id!);
-    if (!pyEquals(delta, 0)) booking.payment_history.push(construct(BookingPayment, { payment_id: a.payment_method_id!, amount: delta }) as BookingValue['payment_history'][number]);
+    const booking = this.#ownRepriced(a, delta);
     booking.departure_date = a.new_departure_date as string;
     booking.total_price = total;
     return booking;
@@ -246,7 +251,7 @@ export class TravelAgencyTools extends TableToolkit<TravelDb> {
 
   #updateTravelers(a: Args): BookingValue {
     const found = this.#booking(a.booking_id!);
-    const travelers = asGiven(BookingTravelerInfo, a.travelers!);
+    const travelers = asModelsOrGiven(BookingTravelerInfo, a.travelers!);
     if (len(travelers) !== len(found.travelers)) throw valueError('Number of travelers does not match current booking');
     const { booking } = this.#ownBooking(a.booking_id!);
     booking.travelers = deepCopy(travelers) as PyValue[];
