@@ -56,7 +56,9 @@ export const TOOLSCALE_DOMAINS = {
 
 export type ToolScaleDomainName = keyof typeof TOOLSCALE_DOMAINS;
 export const TOOLSCALE_DOMAIN_NAMES = Object.keys(TOOLSCALE_DOMAINS) as ToolScaleDomainName[];
-export const TOOLSCALE_FILES = ['db.json', 'tasks.json', 'policy.md', 'tool-schemas.json'] as const;
+const FILES = ['db.json', 'tasks.json', 'policy.md', 'tool-schemas.json'] as const;
+/** Each domain's files, as tau2/domains.ts lists those of every τ² domain (it registers these). */
+export const TOOLSCALE_DOMAIN_FILES = Object.fromEntries(TOOLSCALE_DOMAIN_NAMES.map((name) => [name, FILES])) as Record<ToolScaleDomainName, typeof FILES>;
 
 export function isToolScaleDomain(name: string): name is ToolScaleDomainName {
   return Object.hasOwn(TOOLSCALE_DOMAINS, name);
