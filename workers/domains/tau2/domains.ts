@@ -1,8 +1,9 @@
-// The τ²-Bench domains we ship (retail, telecom), their files, and loading one: its database
-// parsed once, its tasks, its policy and the tool schemas τ² gives the agent and the user. The
-// host reads the files (Node from disk, the browser from the bundle) and hands in their text.
-// Airline is not here: its db.json and tasks.json are missing from the stored copy of the
-// reference repository (docs/evaluation.md). Pure TypeScript.
+// The τ²-Bench domains we ship (retail, telecom, and ToolScale's ten, ../toolscale), their files,
+// and loading one: its database parsed once, its tasks, its policy and the tool schemas τ² gives
+// the agent and the user. The host reads the files (Node from disk, the browser from the bundle)
+// from the domain's folder (TAU2_DOMAIN_FOLDERS) and hands in their text. Airline is not here: its
+// db.json and tasks.json are missing from the stored copy of the reference repository
+// (docs/evaluation.md). Pure TypeScript.
 
 import type { ToolSchema } from '../../engine/types.ts';
 import type { Tau2Environment } from './environment.ts';
@@ -10,13 +11,20 @@ import { PyError } from './pyErrors.ts';
 import { parseRetailDb, retailEnvironment } from './retail/domain.ts';
 import { parseTasks, type Tau2Task } from './tasks.ts';
 import { parseTelecomDbs, telecomEnvironment, telecomPolicy } from './telecom/domain.ts';
+import { isToolScaleDomain, TOOLSCALE_DOMAIN_FILES, TOOLSCALE_DOMAIN_NAMES, toolScaleEnvironments, type ToolScaleOptions } from '../toolscale/domains.ts';
 
 export const TAU2_DOMAIN_FILES = {
   retail: ['db.json', 'tasks.json', 'policy.md', 'tool-schemas.json'],
   telecom: ['db.json', 'user_db.json', 'tasks.json', 'main_policy.md', 'tech_support_manual.md', 'tool-schemas.json'],
+  ...TOOLSCALE_DOMAIN_FILES,
 } as const;
 export type Tau2DomainName = keyof typeof TAU2_DOMAIN_FILES;
 export const TAU2_DOMAIN_NAMES = Object.keys(TAU2_DOMAIN_FILES) as Tau2DomainName[];
+
+/** Each domain's folder, relative to workers/domains. */
+export const TAU2_DOMAIN_FOLDERS = Object.fromEntries(
+  TAU2_DOMAIN_NAMES.map((name) => [name, (TOOLSCALE_DOMAIN_NAMES as string[]).includes(name) ? `toolscale/${name}` : `tau2/${name}`]),
+) as Record<Tau2DomainName, string>;
 
 /** The user simulator's guidelines, beside the domains (data/tau2/user_simulator in τ²). */
 export const TAU2_GUIDELINE_FILES = { plain: 'simulation_guidelines.md', tools: 'simulation_guidelines_tools.md' } as const;
@@ -54,9 +62,14 @@ function inFile<T>(file: string, parse: () => T): T {
 }
 
 /** Loads a domain from its files' text (`read(fileName)`). Throws naming the file at fault. */
-export function loadTau2Domain(name: Tau2DomainName, read: (file: string) => string, options: { newBillId?: () => string } = {}): LoadedTau2Domain {
+export function loadTau2Domain(name: Tau2DomainName, read: (file: string) => string, options: { newBillId?: () => string } & ToolScaleOptions = {}): LoadedTau2Domain {
   const tasks = inFile(`${name}/tasks.json`, () => parseTasks(read('tasks.json'), `${name}/tasks.json`));
   const agentTools = inFile(`${name}/tool-schemas.json`, () => schemas(read('tool-schemas.json'), 'agent') ?? []);
+  if (isToolScaleDomain(name)) {
+    const policy = read('policy.md');
+    const newEnvironment = inFile(`${name}/db.json`, () => toolScaleEnvironments(name, read('db.json'), policy, options));
+    return { name, policy, tasks, agentTools, userTools: null, newEnvironment };
+  }
   if (name === 'retail') {
     const seed = inFile(`${name}/db.json`, () => parseRetailDb(read('db.json')));
     const policy = read('policy.md');

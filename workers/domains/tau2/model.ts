@@ -24,12 +24,17 @@ export type FieldType =
   | { kind: 'model'; model: ModelSchema }
   /** A union of models, tried in order (pydantic's smart mode picks the one that validates). */
   | { kind: 'union'; of: readonly ModelSchema[] }
+  /** A union of scalar types (`Union[int, str]`): the member of the input's own type if there is
+   * one (pydantic's smart mode, strict pass), else the first that accepts it. */
+  | { kind: 'anyOf'; of: readonly FieldType[] }
   | { kind: 'date' }
   | { kind: 'datetime' };
 
 export interface FieldSpec {
   name: string;
   type: FieldType;
+  /** The key the input uses when it is not the field's name (`Field(alias=…)`); the dump uses the name. */
+  alias?: string;
   /** Makes the default value (a fresh one each time, as default_factory does). */
   default?: () => PyValue;
 }
@@ -54,11 +59,17 @@ export const t = {
   dict: (of: FieldType): FieldType => ({ kind: 'dict', of }),
   model: (model: ModelSchema): FieldType => ({ kind: 'model', model }),
   union: (...of: ModelSchema[]): FieldType => ({ kind: 'union', of }),
+  anyOf: (...of: FieldType[]): FieldType => ({ kind: 'anyOf', of }),
 };
 
 /** A field with a default: `field('x', t.bool, () => false)`. */
 export function field(name: string, type: FieldType, defaultValue?: () => PyValue): FieldSpec {
   return defaultValue ? { name, type, default: defaultValue } : { name, type };
+}
+
+/** A field read from another key than its name: `aliased('date_of_birth', 'date-of-birth', t.str)`. */
+export function aliased(name: string, alias: string, type: FieldType): FieldSpec {
+  return { name, type, alias };
 }
 
 export function model(name: string, fields: FieldSpec[], extra: 'ignore' | 'forbid' = 'ignore'): ModelSchema {
@@ -180,6 +191,19 @@ function check(type: FieldType, input: PyValue, loc: (string | number)[], proble
       }
       return refuse('union_tag_invalid', `Input matches none of ${type.of.map((m) => m.name).join(', ')}`);
     }
+    case 'anyOf': {
+      const own = type.of.find((member) => member.kind === pyTypeName(input));
+      const order = own ? [own, ...type.of.filter((member) => member !== own)] : type.of;
+      const attempts: Problem[] = [];
+      for (const member of order) {
+        const attempt: Problem[] = [];
+        const v = check(member, input, loc, attempt);
+        if (v !== undefined && attempt.length === 0) return v;
+        attempts.push(...attempt);
+      }
+      problems.push(...attempts);
+      return undefined;
+    }
     case 'date': {
       if (typeof input === 'string' && DATE.test(input)) return input;
       return refuse('date_from_datetime_parsing', 'Input should be a valid date or datetime');
@@ -210,19 +234,20 @@ function validateInto(schema: ModelSchema, input: PyValue, loc: (string | number
   const out: PyModel = {};
   let ok = true;
   for (const spec of schema.fields) {
-    if (input.has(spec.name)) {
-      const v = check(spec.type, input.get(spec.name)!, [...loc, spec.name], problems);
+    const key = spec.alias ?? spec.name;
+    if (input.has(key)) {
+      const v = check(spec.type, input.get(key)!, [...loc, key], problems);
       if (v === undefined) ok = false;
       else out[spec.name] = v;
     } else if (spec.default) {
       out[spec.name] = spec.default();
     } else {
-      problems.push({ loc: [...loc, spec.name], type: 'missing', message: 'Field required', input });
+      problems.push({ loc: [...loc, key], type: 'missing', message: 'Field required', input });
       ok = false;
     }
   }
   if (schema.extra === 'forbid') {
-    const known = new Set(schema.fields.map((f) => f.name));
+    const known = new Set(schema.fields.map((f) => f.alias ?? f.name));
     for (const [key, item] of input) {
       if (!known.has(key)) {
         problems.push({ loc: [...loc, key], type: 'extra_forbidden', message: 'Extra inputs are not permitted', input: item });
