@@ -51,6 +51,39 @@ declare global {
 }
 
 const MODEL_ID = 'tiny-qwen3';
+
+type OrchestratorClient = ReturnType<typeof createOrchestratorClient>;
+
+/** The app's own orchestrator worker and its client: the page starts the GGUF model worker, the
+ * orchestrator worker loads the model through it, and `onLoaded` starts the runs, once. */
+function loadThenRun(
+  load: Omit<GgufModelRequest, 'source'> & { url: string },
+  reject: (error: Error) => void,
+  hooks: { onEvent(event: RunEvent): void; onLoaded(): void; onProgress?(report: LoadProgress): void; onState?(state: LocalModelsState): void },
+): OrchestratorClient {
+  let started = false;
+  const client = createOrchestratorClient({
+    onEvents: (batch) => batch.forEach((event) => hooks.onEvent(event)),
+    onHumanTurn: () => reject(new Error('no manual run here')),
+    onRejected: (_id, problems) => reject(new Error(problems.join('; '))),
+    onKeys: () => undefined,
+    onEval: () => undefined,
+    onRunFailed: (_id, message) => reject(new Error(message)),
+    onWorkerLost: (message) => reject(new Error(message)),
+    onModelProgress: (_id, report) => hooks.onProgress?.(report),
+    onModelState(state) {
+      hooks.onState?.(state);
+      if (state.failure) reject(new Error(`${state.failure.code}: ${state.failure.message}`));
+      if (started || !state.loaded.some((model) => model.id === load.id)) return;
+      started = true;
+      hooks.onLoaded();
+    },
+    onModelCache: () => undefined,
+    onModelWorkerFailed: (_id, message) => reject(new Error(message)),
+  });
+  client.loadGgufModel({ ...load, source: { kind: 'url', url: load.url } });
+  return client;
+}
 let engine: GgufPortEngine | undefined;
 
 window.ggufHarness = {
@@ -105,79 +138,43 @@ window.ggufHarness = {
       const events = tasks.map((): RunEvent[] => []);
       const requests: number[] = [];
       const finished = new Set<number>();
-      let started = false;
+      // Called once the model is loaded, when `client` is set.
       const start = (index: number) => client.start(`run-${index}`, config, tasks[index]!);
-      const client = createOrchestratorClient({
-        onEvents(batch) {
-          for (const event of batch) {
-            const index = Number(event.runId.slice('run-'.length));
-            if (event.type === 'content_delta' || event.type === 'reasoning_delta') continue;
-            events[index]!.push(event);
-            if (event.type === 'model_request') requests.push(index);
-            if (event.type !== 'run_finished') continue;
-            finished.add(index);
-            if (finished.size === tasks.length) resolve({ events, requests });
-            else if (!together) start(index + 1);
-          }
+      const client = loadThenRun(load, reject, {
+        onEvent(event) {
+          const index = Number(event.runId.slice('run-'.length));
+          if (event.type === 'content_delta' || event.type === 'reasoning_delta') return;
+          events[index]!.push(event);
+          if (event.type === 'model_request') requests.push(index);
+          if (event.type !== 'run_finished') return;
+          finished.add(index);
+          if (finished.size === tasks.length) resolve({ events, requests });
+          else if (!together) start(index + 1);
         },
-        onHumanTurn: () => reject(new Error('no manual run here')),
-        onRejected: (_id, problems) => reject(new Error(problems.join('; '))),
-        onKeys: () => undefined,
-        onEval: () => undefined,
-        onRunFailed: (_id, message) => reject(new Error(message)),
-        onWorkerLost: (message) => reject(new Error(message)),
-        onModelProgress: () => undefined,
-        onModelState(state) {
-          if (state.failure) reject(new Error(`${state.failure.code}: ${state.failure.message}`));
-          if (started || !state.loaded.some((model) => model.id === load.id)) return;
-          started = true;
+        onLoaded() {
           if (together) tasks.forEach((_task, index) => start(index));
           else start(0);
         },
-        onModelCache: () => undefined,
-        onModelWorkerFailed: (_id, message) => reject(new Error(message)),
       });
-      client.loadGgufModel({ ...load, source: { kind: 'url', url: load.url } });
     });
   },
 
   run(config, task, load) {
-    // The app's own orchestrator worker and its client: the page starts the GGUF model worker,
-    // the orchestrator worker loads the model through it and runs the config with it.
     return new Promise<GgufHarnessRun>((resolve, reject) => {
       const events: RunEvent[] = [];
       const progress: LoadProgress[] = [];
       let deltas = 0;
-      let started = false;
-      const runId = 'gguf-run';
-      const client = createOrchestratorClient({
-        onEvents(batch) {
-          for (const event of batch) {
-            if (event.type === 'content_delta' || event.type === 'reasoning_delta') deltas++;
-            else events.push(event);
-            if (event.type === 'run_finished') resolve({ events, deltas, progress, models: lastState });
-          }
-        },
-        onHumanTurn: () => reject(new Error('no manual run here')),
-        onRejected: (_id, problems) => reject(new Error(problems.join('; '))),
-        onKeys: () => undefined,
-        onEval: () => undefined,
-        onRunFailed: (_id, message) => reject(new Error(message)),
-        onWorkerLost: (message) => reject(new Error(message)),
-        onModelProgress: (_id, report) => progress.push(report),
-        onModelState(state) {
-          lastState = state;
-          if (state.failure) reject(new Error(`${state.failure.code}: ${state.failure.message}`));
-          if (!started && state.loaded.some((model) => model.id === load.id)) {
-            started = true;
-            client.start(runId, config, task);
-          }
-        },
-        onModelCache: () => undefined,
-        onModelWorkerFailed: (_id, message) => reject(new Error(message)),
-      });
       let lastState: LocalModelsState | undefined;
-      client.loadGgufModel({ ...load, source: { kind: 'url', url: load.url } });
+      const client = loadThenRun(load, reject, {
+        onEvent(event) {
+          if (event.type === 'content_delta' || event.type === 'reasoning_delta') deltas++;
+          else events.push(event);
+          if (event.type === 'run_finished') resolve({ events, deltas, progress, models: lastState });
+        },
+        onProgress: (report) => progress.push(report),
+        onState: (state) => (lastState = state),
+        onLoaded: () => client.start('gguf-run', config, task),
+      });
     });
   },
 };
