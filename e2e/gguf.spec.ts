@@ -145,6 +145,36 @@ test('constrained, the thinking before the call stays free: a <think> block goes
   expect(direct.content).toMatch(new RegExp(`^<think>\\s*</think>\\s*${CALL.source}`));
 });
 
+test('on Qwen3\'s real vocabulary (151,669 tokens) the grammar makes a paper-protocol reply one valid call, its <think> block matched by Qwen3\'s own tokens', async ({ page }) => {
+  // Written here, not in beforeAll: 84 MB, for this test alone.
+  await writeTinyGguf(folder, { vocabulary: 'qwen3' }, 'tiny-qwen3-vocab.gguf');
+  await openHarness(page);
+  await page.evaluate(([url, contextWindow]) => window.ggufHarness.load({ url, contextWindow, threads: 1, gpuLayers: 0 }), [`${site.url}/tiny-qwen3-vocab.gguf`, CONTEXT] as const);
+  const tools = buildPaperTools([
+    { alias: 'search-1', tool: 'search', description: 'finds.', latencySeconds: 3, price: { inputPerM: 0.25, outputPerM: 2 } },
+    { alias: 'answer-1', tool: 'answer', description: 'answers.', latencySeconds: 9, price: { inputPerM: 1.25, outputPerM: 10 } },
+  ] as never);
+  const request = {
+    messages: [
+      { role: 'system' as const, content: PAPER_SYSTEM_PROMPT },
+      { role: 'user' as const, content: 'Problem: What is the capital of Peru?\n\n\n\nChoose an appropriate tool.' },
+    ],
+    tools,
+    maxTokens: 60,
+    temperature: 1,
+  };
+  const reply = await page.evaluate((r) => window.ggufHarness.complete(r as never, { constrain: true }), request);
+  expect(reply.error).toBeUndefined();
+  expect(reply.completion!.content).toMatch(/^<tool_call>\n\{"name": "(answer|search)", "arguments": \{"model": "(answer-1|search-1)"\}\}\n<\/tool_call>$/);
+  expect(reply.completion!.finishReason).toBe('stop');
+  // Qwen3's tokens: fewer than the call's characters (the byte model writes one per character).
+  expect(reply.completion!.usage!.completionTokens).toBeLessThan(reply.completion!.content.length - 10);
+  // The block opens with Qwen3's <think> token (id 151667) and closes with </think> (151668).
+  const body = buildGgufBody({ constrainToolCalls: true }, { ...request, temperature: 0 });
+  const closing = await page.evaluate((b) => window.ggufHarness.chat(b), { ...body, logit_bias: [[151_667, 99], [151_668, 100]] } as never);
+  expect(closing.content).toMatch(/^<think><\/think>\n{0,2}<tool_call>\n\{"name": "(answer|search)", "arguments": \{"model": "(answer-1|search-1)"\}\}\n<\/tool_call>$/);
+});
+
 test('the orchestrator keeps its KV cache between turns while a local expert on the same loaded model answers in between', async ({ page }) => {
   await openHarness(page);
   await page.evaluate(([url, contextWindow]) => window.ggufHarness.load({ url, contextWindow, threads: 1, gpuLayers: 0 }), [modelUrl, CONTEXT] as const);
