@@ -62,13 +62,17 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
 
   const node = await createNodeEnvironment(io.env);
   try {
+    // Each run gets its own parts (PreparedRun); this first one refuses a configuration that cannot
+    // run before anything starts, and gives what every run shares (preference, counterfactual).
     const prepared = prepareRun(config, node.environment);
+    const prepare = () => prepareRun(config, node.environment);
     if (batch) {
-      return await runBatchCommand({ config, prepared, tasks, outPath: args.out ?? '', concurrency, io });
+      return await runBatchCommand({ config, prepared, prepare, tasks, outPath: args.out ?? '', concurrency, io });
     }
     return await runSingle({
       config,
       prepared,
+      prepare,
       task: args.task ?? '',
       json: args.json === true,
       rollouts,
@@ -107,6 +111,7 @@ function exitCodeFor(stops: readonly RunSummary['stopReason'][], interrupted: bo
 async function runSingle(options: {
   config: OrchestraConfig;
   prepared: PreparedRun;
+  prepare: () => PreparedRun;
   task: string;
   json: boolean;
   rollouts: number;
@@ -127,7 +132,7 @@ async function runSingle(options: {
       const printer = createRunPrinter(io.stdout, style, options.json);
       const events: RunEvent[] = [];
       logs.push(events);
-      const result = await runPrepared(prepared, options.task, io.signal, (event) => {
+      const result = await runPrepared(options.prepare(), options.task, io.signal, (event) => {
         if (options.save !== undefined) events.push(event);
         printer.onEvent(event);
       });
@@ -174,6 +179,7 @@ function reportSaved(path: string, runs: number, io: CliIo): void {
 async function runBatchCommand(options: {
   config: OrchestraConfig;
   prepared: PreparedRun;
+  prepare: () => PreparedRun;
   tasks: ReturnType<typeof parseTasksFile>;
   outPath: string;
   concurrency: number;
@@ -188,7 +194,7 @@ async function runBatchCommand(options: {
     progress: createProgress(io.stderr, createStyle(colorWanted(io.stderr, io.env))),
     async runOne(task, signal) {
       const watcher = createRunWatcher();
-      const result = await runPrepared(prepared, task.task, signal, watcher.onEvent);
+      const result = await runPrepared(options.prepare(), task.task, signal, watcher.onEvent);
       return summarizeRun(result, {
         counterfactualModel: prepared.counterfactualModel,
         error: watcher.fatalError(),

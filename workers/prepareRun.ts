@@ -64,6 +64,9 @@ export interface RunEnvironment {
   demoModel?(modelId: string): ChatModel;
 }
 
+/** The parts of one run. Prepare again for every run, rollout or task: the models made here may
+ * keep their run's state (the scripted demo's orchestrator counts its searches), so parts shared
+ * by two runs make each depend on what the other did. */
 export interface PreparedRun {
   protocol: Protocol;
   orchestrator: OrchestratorOptions;

@@ -1,4 +1,5 @@
-// Both remote clients against every fault the scripted server can inject.
+// Both remote clients (the OpenAI one over Chat Completions and over the Responses API) against
+// every fault the scripted server can inject.
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Fault, ScriptedResponse } from '../../e2e/fixtures/scenario.ts';
@@ -21,6 +22,14 @@ const clients: Array<{ name: string; make: (server: ScriptedServer, settings?: C
     name: 'openai-compatible',
     make: (server, settings) =>
       createOpenAICompatibleModel({ baseUrl: `${server.url}/v1`, model: MODEL, apiKey: TEST_KEY, retryBaseDelayMs: 10, ...settings }),
+  },
+  {
+    // The same client with every request sent through OpenAI's Responses API (openaiResponses.ts).
+    name: 'openai responses',
+    make: (server, settings) => {
+      const chat = createOpenAICompatibleModel({ baseUrl: `${server.url}/v1`, model: MODEL, apiKey: TEST_KEY, retryBaseDelayMs: 10, ...settings });
+      return { ...chat, complete: (request, onDelta) => chat.complete({ ...request, api: 'responses' }, onDelta) };
+    },
   },
   {
     name: 'anthropic',

@@ -195,6 +195,112 @@ describe('createOpenAICompatibleModel', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  describe('through the Responses API (a request with api: "responses")', () => {
+    const messages: ChatMessage[] = [
+      { role: 'system', content: 'Be kind.' },
+      { role: 'user', content: 'Größe?' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'get_area', arguments: { city: 'Zürich' } }] },
+      { role: 'tool', content: '87.88', toolCallId: 'c1', name: 'get_area' },
+      { role: 'assistant', content: 'Looking further.', toolCalls: [{ id: 'c2', name: 'get_population', arguments: {} }] },
+      { role: 'tool', content: '421878', toolCallId: 'c2', name: 'get_population' },
+    ];
+    const tools = [{ name: 'get_area', description: 'Area.', parameters: { type: 'object', properties: { city: { type: 'string' } } } }];
+
+    it('posts to /responses the conversation as input items, flat tools, max_output_tokens and the reasoning effort', async () => {
+      script({ content: 'ok' });
+      const chat = model({ maxTokensField: 'max_completion_tokens', extraBody: { store: false } });
+      await call(chat, { messages, tools, temperature: 1, maxTokens: 40000, api: 'responses', reasoningEffort: 'high', enableThinking: false });
+      expect(server.requests[0]!.path).toBe('/v1/responses');
+      expect(clientChosenHeaders(server)).toEqual({ 'content-type': 'application/json', authorization: `Bearer ${TEST_KEY}` });
+      expect(sentBody()).toEqual({
+        store: false,
+        model: MODEL,
+        input: [
+          { role: 'system', content: 'Be kind.' },
+          { role: 'user', content: 'Größe?' },
+          // An assistant turn without text is its calls alone; arguments as json.dumps writes them.
+          { type: 'function_call', call_id: 'c1', name: 'get_area', arguments: '{"city": "Z\\u00fcrich"}' },
+          { type: 'function_call_output', call_id: 'c1', output: '87.88' },
+          { role: 'assistant', content: 'Looking further.' },
+          { type: 'function_call', call_id: 'c2', name: 'get_population', arguments: '{}' },
+          { type: 'function_call_output', call_id: 'c2', output: '421878' },
+        ],
+        temperature: 1,
+        tools: [{ type: 'function', name: 'get_area', description: 'Area.', parameters: tools[0]!.parameters }],
+        max_output_tokens: 40000,
+        reasoning: { effort: 'high' },
+        stream: true,
+      });
+    });
+
+    it('streams the summary and the text, reassembles calls by output index, and reads usage from the final response', async () => {
+      script({
+        reasoning: 'Zürich first.',
+        content: 'Two calls.',
+        chunkSize: 3,
+        toolCalls: [
+          { id: 'call_a', name: 'get_area', arguments: { city: 'Zürich' } },
+          { id: 'call_b', name: 'get_population', arguments: '{"city": "Bern"' },
+        ],
+        usage: { prompt_tokens: 300, completion_tokens: 40, cached_tokens: 256, reasoning_tokens: 25 },
+      });
+      const outcome = await call(model(), { messages, api: 'responses' });
+      expect(textOf(outcome.deltas, 'reasoning')).toBe('Zürich first.');
+      expect(textOf(outcome.deltas, 'content')).toBe('Two calls.');
+      expect(outcome.deltas.filter((delta) => delta.type === 'content').length).toBeGreaterThan(1);
+      expect(outcome.completion).toMatchObject({
+        content: 'Two calls.',
+        reasoning: 'Zürich first.',
+        finishReason: 'tool_calls',
+        model: MODEL,
+        toolCalls: [
+          { id: 'call_a', name: 'get_area', arguments: '{"city":"Zürich"}' },
+          // Arguments that are not valid JSON are kept as sent, for the engine to report.
+          { id: 'call_b', name: 'get_population', arguments: '{"city": "Bern"' },
+        ],
+        usage: { promptTokens: 300, completionTokens: 40, cachedPromptTokens: 256, reasoningTokens: 25 },
+      });
+    });
+
+    it('reads a whole answer when the server does not stream, and an incomplete one as cut at its length', async () => {
+      script(
+        { ignoreStream: true, reasoning: 'think', content: 'whole answer', toolCalls: [{ id: 'x', name: 'get_area', arguments: { city: 'Bern' } }], usage: { prompt_tokens: 10, completion_tokens: 5 } },
+        { content: 'cut sh', finishReason: 'length', usage: { prompt_tokens: 10, completion_tokens: 3 } },
+      );
+      const whole = await call(model(), { api: 'responses' });
+      expect(whole.deltas).toEqual([
+        { type: 'reasoning', text: 'think' },
+        { type: 'content', text: 'whole answer' },
+      ]);
+      expect(whole.completion).toMatchObject({
+        content: 'whole answer',
+        toolCalls: [{ id: 'x', name: 'get_area', arguments: '{"city":"Bern"}' }],
+        usage: { promptTokens: 10, completionTokens: 5 },
+        finishReason: 'tool_calls',
+      });
+      expect((await call(model(), { api: 'responses' })).completion).toMatchObject({ content: 'cut sh', finishReason: 'length' });
+    });
+
+    it('reports a failed response and a stream that ends before its final event', async () => {
+      const raw = createServer((req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        const event = (body: Record<string, unknown>) => res.write(`event: ${String(body.type)}\ndata: ${JSON.stringify(body)}\n\n`);
+        event({ type: 'response.output_text.delta', output_index: 0, delta: 'Hel' });
+        if (req.url?.includes('failed')) event({ type: 'response.failed', response: { status: 'failed', error: { code: 'rate_limit_exceeded', message: 'Slow down.' } } });
+        res.end();
+      });
+      await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+      const { port } = raw.address() as AddressInfo;
+      try {
+        const at = (path: string) => createOpenAICompatibleModel({ baseUrl: `http://127.0.0.1:${port}/${path}`, model: MODEL, maxRetries: 0 });
+        expect(expectFailure(await call(at('failed'), { api: 'responses' }), 'rate_limit').message).toContain('Slow down.');
+        expect(expectFailure(await call(at('cut'), { api: 'responses' }), 'network').message).toContain('ended before the model finished');
+      } finally {
+        await new Promise((resolve) => raw.close(resolve));
+      }
+    });
+  });
+
   it('reports a refused connection as network in Node', async () => {
     const closed = await startScriptedServer({ scenario: { models: {} } });
     await closed.close();

@@ -1,5 +1,5 @@
 // A ChatModel over any OpenAI-compatible chat completions endpoint (vLLM, Ollama, OpenRouter,
-// OpenAI), streamed.
+// OpenAI), streamed; a request that asks for it goes to the Responses API (openaiResponses.ts).
 
 import type {
   ChatCompletion,
@@ -15,6 +15,7 @@ import { BackendError, errorFromStatus } from '../engine/errors.ts';
 import { postWithRetry, type Attempt } from './http.ts';
 import { readWholeAnswer, ReplyBudget, sseLimits } from './limits.ts';
 import { readSse } from './sse.ts';
+import { absorbResponsesAnswer, absorbResponsesEvent, responsesBody, type ResponsesSink } from './openaiResponses.ts';
 
 export interface OpenAICompatibleOptions {
   /** Up to and including the version path, e.g. `http://localhost:8000/v1`. */
@@ -39,7 +40,7 @@ export interface OpenAICompatibleOptions {
 
 export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): ChatModel {
   const provider = options.provider ?? 'openai-compatible';
-  const url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+  const base = options.baseUrl.replace(/\/+$/, '');
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
   const secrets = options.apiKey ? [options.apiKey] : [];
@@ -50,12 +51,14 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): C
     supportsServerTools: options.supportsServerTools ?? true,
     async complete(request: ChatRequest, onDelta?: (delta: ChatDelta) => void): Promise<ChatCompletion> {
       const startedAt = Date.now();
+      const responses = request.api === 'responses';
+      const url = `${base}/${responses ? 'responses' : 'chat/completions'}`;
       return postWithRetry(
         {
           provider,
           url,
           headers,
-          body: requestBody(options, request),
+          body: responses ? responsesBody(options.model, request, options.extraBody ?? {}) : requestBody(options, request),
           model: options.model,
           signal: request.signal,
           timeoutMs: options.timeoutMs,
@@ -66,8 +69,10 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): C
           onRetry: (info) => onDelta?.({ type: 'retry', ...info }),
           secrets,
         },
-        (attempt) =>
-          readCompletion(attempt, { provider, url, model: options.model, startedAt, secrets, ...(onDelta ? { onDelta } : {}) }),
+        (attempt) => {
+          const context = { provider, url, model: options.model, startedAt, secrets, ...(onDelta ? { onDelta } : {}) };
+          return responses ? readResponses(attempt, context) : readCompletion(attempt, context);
+        },
       );
     },
   };
@@ -130,7 +135,7 @@ interface ReadContext {
 }
 
 /** What one attempt has gathered so far. */
-class CompletionBuilder {
+class CompletionBuilder implements ResponsesSink {
   content = '';
   reasoning = '';
   toolCalls: Array<{ id: string; name: string; arguments: string }> = [];
@@ -159,18 +164,39 @@ class CompletionBuilder {
   addToolCallPiece(piece: unknown, position: number): void {
     if (typeof piece !== 'object' || piece === null) return;
     const { index, id, function: fn } = piece as { index?: unknown; id?: unknown; function?: { name?: unknown; arguments?: unknown } };
-    const slot = typeof index === 'number' ? index : position;
-    const call = (this.toolCalls[slot] ??= { id: '', name: '', arguments: '' });
-    if (typeof id === 'string' && id !== '' && call.id === '') call.id = id;
-    if (typeof fn?.name === 'string' && fn.name !== '' && call.name === '') {
-      this.budget.spend(fn.name.length);
-      call.name = fn.name;
-    }
     const args =
       typeof fn?.arguments === 'string' ? fn.arguments : typeof fn?.arguments === 'object' && fn.arguments !== null ? JSON.stringify(fn.arguments) : '';
+    this.addToToolCall(typeof index === 'number' ? index : position, { id, name: fn?.name, arguments: args });
+  }
+
+  addToToolCall(slot: number, piece: { id?: unknown; name?: unknown; arguments?: string }): void {
+    const call = (this.toolCalls[slot] ??= { id: '', name: '', arguments: '' });
+    if (typeof piece.id === 'string' && piece.id !== '' && call.id === '') call.id = piece.id;
+    if (typeof piece.name === 'string' && piece.name !== '' && call.name === '') {
+      this.budget.spend(piece.name.length);
+      call.name = piece.name;
+    }
+    const args = piece.arguments ?? '';
     this.budget.spend(args.length);
     call.arguments += args;
     this.touch();
+  }
+
+  hasToolArguments(slot: number): boolean {
+    return (this.toolCalls[slot]?.arguments ?? '') !== '';
+  }
+
+  hasToolCalls(): boolean {
+    return this.toolCalls.some((call) => call !== undefined);
+  }
+
+  badResponse(what: string): BackendError {
+    return badResponse(this.context, what);
+  }
+
+  failure(status: number, body: unknown): BackendError {
+    const { provider, url, model, secrets } = this.context;
+    return errorFromStatus({ provider, status, bodyText: JSON.stringify(body), url, model, secrets });
   }
 
   private touch(): void {
@@ -216,6 +242,24 @@ async function readCompletion(attempt: Attempt, context: ReadContext): Promise<C
     });
   }
   return builder.finish();
+}
+
+/** A Responses API answer: its events as they stream, or the whole answer in one piece. */
+async function readResponses(attempt: Attempt, context: ReadContext): Promise<ChatCompletion> {
+  const builder = new CompletionBuilder(attempt, context);
+  const contentType = attempt.response.headers.get('content-type') ?? '';
+  if (!contentType.includes('text/event-stream')) {
+    absorbResponsesAnswer(parseJson(await readWholeAnswer(attempt.response.body, context.provider), context), builder);
+    return builder.finish();
+  }
+  for await (const event of readSse(attempt.response.body, attempt.signal, sseLimits(context.provider))) {
+    if (absorbResponsesEvent(parseJson(event.data, context), builder)) return builder.finish();
+  }
+  throw new BackendError({
+    code: 'network',
+    provider: context.provider,
+    message: `The stream from ${context.provider} ended before the model finished.`,
+  });
 }
 
 function parseJson(text: string, context: ReadContext): Record<string, unknown> {

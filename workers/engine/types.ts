@@ -56,6 +56,11 @@ export interface ChatRequest {
   maxTokens?: number;
   /** Qwen3's thinking switch (`enable_thinking`), where the backend supports it. */
   enableThinking?: boolean;
+  /** Send through OpenAI's Responses API (`/responses`) instead of Chat Completions, as the
+   * reference asks a GPT-5 expert in function calling. Backends with one API of their own ignore it. */
+  api?: 'responses';
+  /** The Responses API's `reasoning.effort` (sent only with `api: 'responses'`). */
+  reasoningEffort?: 'low' | 'medium' | 'high';
   signal?: AbortSignal;
 }
 
@@ -96,7 +101,8 @@ export interface EngineTimings {
   grammarInitMs?: number;
 }
 
-/** A chat model: the orchestrator or an expert, remote or local. */
+/** A chat model: the orchestrator or an expert, remote or local. One made for a run may keep
+ * that run's state between calls (the scripted demo's orchestrator does): it serves that run only. */
 export interface ChatModel {
   /** The model id sent to the provider (and the key into the pricing table). */
   readonly model: string;

@@ -88,7 +88,9 @@ export function sweepPolicies(sweep: string): PolicySpec[] {
   throw new PolicyError(`A sweep is "presets" or "cost=<w1>,<w2>,…", got "${sweep}".`);
 }
 
-/** A task made ready to run under a policy. */
+/** A task made ready to run under a policy: one rollout's own parts (prepareRun's models, a
+ * domain's database), never shared with another rollout, since a model may keep its run's state
+ * (the scripted demo's orchestrator counts its searches). */
 export interface PreparedTask {
   run: Omit<RunOptions, 'task' | 'onEvent' | 'signal' | 'runId'>;
   /** The tools whose calls name an alias (counted by alias in the reward's tool features). */
@@ -106,6 +108,7 @@ export interface Policy {
   model: string;
   /** The vector the policy's group rewards are computed under. */
   preference: PreferenceVector;
+  /** Fresh parts for one rollout, whatever ran before or runs beside it. */
   prepare(task: SuiteTask, rollout: number): PreparedTask;
 }
 
@@ -146,7 +149,6 @@ const DOMAIN_EXPERT_TOOLS: ReadonlySet<string> = new Set([CALL_EXPERT_TOOL]);
  * calling protocol over the domain's tools for domain tasks (each with a fresh database).
  */
 function configuredPolicy(name: string, kind: PolicyKind, label: string, config: OrchestraConfig, context: PolicyContext): Policy {
-  let plain: PreparedRun | undefined;
   return {
     name,
     kind,
@@ -155,8 +157,7 @@ function configuredPolicy(name: string, kind: PolicyKind, label: string, config:
     preference: resolvePreferenceOf(config.preference),
     prepare(task) {
       if (task.domain === undefined) {
-        plain ??= prepareRun(config, context.environment);
-        return { run: runOf(plain), expertTools: PAPER_EXPERT_TOOLS(config) };
+        return { run: runOf(prepareRun(config, context.environment)), expertTools: PAPER_EXPERT_TOOLS(config) };
       }
       const domain = domainOf(context, task);
       const session = domain.newSession();
@@ -198,9 +199,8 @@ export function pickExpert(config: OrchestraConfig, which: 'strongest' | 'cheape
  * expert as the agent over a domain's tools (no orchestrator, no other experts). */
 function alonePolicy(spec: PolicySpec, context: PolicyContext): Policy {
   const config: OrchestraConfig = { ...context.config, preferenceInstruction: false };
-  const base = prepareRun(config, context.environment);
-  const [alias, expert] = pickExpert(config, spec.kind as 'strongest' | 'cheapest', base.pricing);
-  const model = createModel(config, context.environment, expert.provider, expert.model);
+  // Prepared once here so a configuration the policy cannot run is refused before anything runs.
+  const [alias, expert] = pickExpert(config, spec.kind as 'strongest' | 'cheapest', prepareRun(config, context.environment).pricing);
   const asAgent: OrchestraConfig = {
     ...config,
     orchestrator: { ...config.orchestrator, provider: expert.provider, model: expert.model, toolMode: 'server', temperature: expert.temperature ?? config.orchestrator.temperature, ...(expert.maxTokens === undefined ? {} : { maxTokens: expert.maxTokens }) },
@@ -215,9 +215,10 @@ function alonePolicy(spec: PolicySpec, context: PolicyContext): Policy {
     preference: resolvePreferenceOf(config.preference),
     prepare(task) {
       if (task.domain === undefined) {
+        const model = createModel(config, context.environment, expert.provider, expert.model);
         return {
           run: {
-            ...runOf(base),
+            ...runOf(prepareRun(config, context.environment)),
             protocol: direct,
             orchestrator: { model, toolMode: 'prompt', temperature: expert.temperature, maxTokens: expert.maxTokens },
           },
@@ -245,7 +246,6 @@ function randomPolicy(spec: PolicySpec, context: PolicyContext): Policy {
     ...prepared.pricing,
     models: { ...prepared.pricing.models, [RANDOM_POLICY_MODEL]: { inputPerM: 0, outputPerM: 0 } },
   });
-  let plain: PreparedRun | undefined;
   const callExperts = Object.entries(resolveExperts(config)).filter(([, expert]) => expert.tool === CALL_EXPERT_TOOL);
   return {
     name: spec.name,
@@ -256,7 +256,7 @@ function randomPolicy(spec: PolicySpec, context: PolicyContext): Policy {
     prepare(task, rollout) {
       const seed = `${context.seed}\u0000${spec.name}\u0000${task.id}\u0000${rollout}`;
       if (task.domain === undefined) {
-        plain ??= prepareRun(config, context.environment);
+        const plain = prepareRun(config, context.environment);
         const orchestrator = createRandomOrchestrator({ seed, task: task.task, aliases: aliasesByTool(protocolExperts(config)) });
         return {
           run: { ...runOf(plain), pricing: free(plain), orchestrator: { model: orchestrator, toolMode: 'server' } },

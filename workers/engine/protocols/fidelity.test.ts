@@ -140,6 +140,25 @@ function wire(chat: RecordedChat) {
   }));
 }
 
+/** The paper protocol under `variant`, with the paper's experts and no preference text. */
+const paperConfig = (variant: 'hle' | 'frames') => ({
+  protocol: 'paper',
+  providers: providers(),
+  orchestrator: { provider: 'open-models', model: ORCHESTRATOR, toolMode: 'prompt' },
+  experts: 'paper',
+  paper: { variant },
+  preferenceInstruction: false,
+});
+
+/** The orchestrator calling each turn's tool and alias, and each expert's scripted reply. */
+function paperResponses(turns: ReadonlyArray<{ tool: string; alias: string }>): Record<string, ScriptedResponse[]> {
+  const responses: Record<string, ScriptedResponse[]> = {
+    [ORCHESTRATOR]: turns.map((turn) => ({ content: formatToolCall({ name: turn.tool, arguments: { model: turn.alias } }) })),
+  };
+  for (const { alias } of turns) (responses[PAPER_MODELS[alias]!] ??= []).push({ content: scenario.paper.replies[alias]! });
+  return responses;
+}
+
 describe('the reference layout (generate.py)', () => {
   const python3 = (() => {
     try {
@@ -163,15 +182,7 @@ describe('the reference layout (generate.py)', () => {
 
 describe.each(['hle', 'frames'] as const)('the paper protocol, %s variant, is the reference evaluation’s', (variant) => {
   const { paper } = scenario;
-  const config = () => ({
-    protocol: 'paper',
-    providers: providers(),
-    orchestrator: { provider: 'open-models', model: ORCHESTRATOR, toolMode: 'prompt' },
-    experts: 'paper',
-    paper: { variant },
-    preferenceInstruction: false,
-  });
-  const call = (tool: string, alias: string) => ({ content: formatToolCall({ name: tool, arguments: { model: alias } }) });
+  const config = () => paperConfig(variant);
 
   it('ranks the scenario’s corpus as the golden files assume', async () => {
     const found = await createCorpusRetriever(paper.corpus).search(paper.search.query, { limit: 5 });
@@ -180,12 +191,7 @@ describe.each(['hle', 'frames'] as const)('the paper protocol, %s variant, is th
 
   it.each(paper.answerAliases)('shows the orchestrator and every expert the reference’s bytes (answer by %s)', async (answerAlias) => {
     const turns = paper.turns.map((turn) => (turn.tool === 'answer' ? { ...turn, alias: answerAlias } : turn));
-    const responses: Record<string, ScriptedResponse[]> = { [ORCHESTRATOR]: turns.map((turn) => call(turn.tool, turn.alias)) };
-    for (const { alias } of turns) {
-      const model = PAPER_MODELS[alias]!;
-      (responses[model] ??= []).push({ content: paper.replies[alias]! });
-    }
-    const { result, orchestratorPrompts, orchestratorChats, expertChats } = await run(config(), paper.problem, responses);
+    const { result, orchestratorPrompts, orchestratorChats, expertChats } = await run(config(), paper.problem, paperResponses(turns));
     expect(result.stopReason).toBe('answered');
     expect(result.answer).toBe('558.5');
 
@@ -208,10 +214,7 @@ describe.each(['hle', 'frames'] as const)('the paper protocol, %s variant, is th
   }, 60_000);
 
   it('sends the orchestrator the code block and documents exactly as the reference lays them out on turn 3', async () => {
-    const turns = paper.turns;
-    const responses: Record<string, ScriptedResponse[]> = { [ORCHESTRATOR]: turns.map((turn) => call(turn.tool, turn.alias)) };
-    for (const { alias } of turns) (responses[PAPER_MODELS[alias]!] ??= []).push({ content: paper.replies[alias]! });
-    const { orchestratorChats } = await run(config(), paper.problem, responses);
+    const { orchestratorChats } = await run(config(), paper.problem, paperResponses(paper.turns));
     const received = orchestratorChats[2]!.messages[1]!.content!;
     const expected = golden(variant, 'turn-3.txt').split('<|im_start|>user\n')[1]!.split('<|im_end|>')[0]!;
     expect(received).toBe(expected);
@@ -226,6 +229,33 @@ describe.each(['hle', 'frames'] as const)('the paper protocol, %s variant, is th
   }, 60_000);
 });
 
+describe('the FRAMES script as it runs: the code never reaches the context (a documented deviation)', () => {
+  const { paper } = scenario;
+  const DROPPED = 'frames-code-dropped';
+  // The code run as the scenario scripts it, laid out as both scripts lay out a code run.
+  const CODE_RUN =
+    '```python\n\npopulation = 558457\nprint(f"Helsinki population in thousands: {population / 1000:.1f}")\n\n```\n\n```output\nHelsinki population in thousands: 558.5\n\n```\n\n';
+
+  it('is our turn 3 and our answer requests less the code run, and its turn 3 is its turn 2 again', async () => {
+    expect(golden(DROPPED, 'turn-3.txt')).toBe(golden('frames', 'turn-2.txt'));
+    expect(golden(DROPPED, 'turn-3.txt')).toContain('python code and execution outputs:\n\n\nChoose an appropriate tool.<|im_end|>');
+    for (const answerAlias of paper.answerAliases) {
+      const turns = paper.turns.map((turn) => (turn.tool === 'answer' ? { ...turn, alias: answerAlias } : turn));
+      const { orchestratorPrompts, expertChats } = await run(paperConfig('frames'), paper.problem, paperResponses(turns));
+      // The orchestrator's turn: the code run sits after the separator, which the script keeps.
+      expect(orchestratorPrompts[2]).toContain(`outputs:\n${CODE_RUN}\n\nChoose`);
+      expect(orchestratorPrompts[2]!.replace(CODE_RUN, '')).toBe(golden(DROPPED, 'turn-3.txt'));
+      // The answer expert's context: the code run after the documents, the whole stripped.
+      const answer = expertChats.at(-1)!;
+      const { model, temperature, max_tokens, max_completion_tokens } = answer;
+      const messages = wire(answer).map((message) => ({ ...message, content: message.content.replace(`\n\n${CODE_RUN.trimEnd()}`, '') }));
+      const received = JSON.parse(JSON.stringify({ model, messages, temperature, max_tokens, max_completion_tokens })) as unknown;
+      expect(received, answerAlias).toEqual(goldenJson(DROPPED, `expert-${answerAlias}.json`));
+      expect(JSON.stringify(wire(answer)), `${answerAlias} is shown the code run`).toContain(JSON.stringify(CODE_RUN.trimEnd()).slice(1, -1));
+    }
+  }, 120_000);
+});
+
 describe('the function-calling protocol is the reference tau2 harness’s', () => {
   const fc = scenario.functionCalling;
   const config = () => ({
@@ -235,7 +265,14 @@ describe('the function-calling protocol is the reference tau2 harness’s', () =
     experts: Object.fromEntries(
       Object.entries(fc.experts).map(([alias, model]) => [
         alias,
-        { tool: 'call_expert', provider: model.startsWith('gpt-5') ? 'openai' : 'open-models', model, ...TAU2_EXPERTS[alias as keyof typeof TAU2_EXPERTS] },
+        {
+          tool: 'call_expert',
+          provider: model.startsWith('gpt-5') ? 'openai' : 'open-models',
+          model,
+          ...TAU2_EXPERTS[alias as keyof typeof TAU2_EXPERTS],
+          // What the reference asks GPT-5 with (get_llm_response's temperature, generate's max_length).
+          ...(model.startsWith('gpt-5') ? { temperature: 1, maxTokens: 40000 } : {}),
+        },
       ]),
     ),
     functionCalling: { system: fc.policy, tools: [] },
@@ -263,9 +300,15 @@ describe('the function-calling protocol is the reference tau2 harness’s', () =
     });
 
     expect(expertChats.map((chat) => chat.model)).toEqual(['gpt-5', 'Qwen/Qwen3-32B']);
-    ['expert-1', 'expert-3'].forEach((alias, i) => {
-      const chat = expertChats[i]!;
-      expect({ model: chat.model, messages: wire(chat), tools: chat.tools }, alias).toEqual(goldenJson('function-calling', `expert-${alias}.json`));
-    });
+    // GPT-5 through the Responses API: the whole request, call ids aside (tau2's are random uuids;
+    // each is numbered by first appearance, so a call and its output must still pair up).
+    expect(server.requests.filter((request) => (request.body as RecordedChat).model === 'gpt-5').map((request) => request.path)).toEqual(['/v1/responses']);
+    const { stream, input, ...gpt5 } = expertChats[0] as RecordedChat & { stream: boolean; input: Array<Record<string, unknown>> };
+    expect(stream).toBe(true);
+    const ids = new Map<unknown, string>();
+    const numbered = input.map((item) => ('call_id' in item ? { ...item, call_id: ids.get(item.call_id) ?? ids.set(item.call_id, `call-${ids.size + 1}`).get(item.call_id) } : item));
+    expect({ ...gpt5, input: numbered }, 'expert-1').toEqual(goldenJson('function-calling', 'expert-expert-1.json'));
+    const qwen = expertChats[1]!;
+    expect({ model: qwen.model, messages: wire(qwen), tools: qwen.tools }, 'expert-3').toEqual(goldenJson('function-calling', 'expert-expert-3.json'));
   }, 60_000);
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../types.ts';
-import { expertConversation, GPT5_LAST_MESSAGE_SUFFIX, orchestratorTurnContent, SYSTEM_SUFFIX } from './functionCalling.ts';
+import { expertRequest, orchestratorTurnContent, SYSTEM_SUFFIX } from './functionCalling.ts';
 
 describe('what tau2 keeps of an orchestrator turn (llm_utils.py, generate)', () => {
   it('keeps the text after the reasoning, stripped, and the inside of the last <message>', () => {
@@ -18,7 +18,7 @@ describe('what tau2 keeps of an orchestrator turn (llm_utils.py, generate)', () 
   });
 });
 
-describe('what an expert reads (llm_utils.py, to_litellm_messages)', () => {
+describe('how an expert is asked (llm_utils.py at d882ee7, generate)', () => {
   const policy = 'Be kind.';
   const history: ChatMessage[] = [
     { role: 'system', content: policy + SYSTEM_SUFFIX },
@@ -27,18 +27,17 @@ describe('what an expert reads (llm_utils.py, to_litellm_messages)', () => {
     { role: 'tool', toolCallId: 'c1', name: 'f', content: '42' },
   ];
 
-  it('gives GPT-5 the policy alone and appends its line to the last message', () => {
-    const messages = expertConversation(history, policy, 'openai/gpt-5');
-    expect(messages[0]).toEqual({ role: 'system', content: policy });
-    expect(messages[3]).toEqual({ role: 'tool', toolCallId: 'c1', name: 'f', content: `42${GPT5_LAST_MESSAGE_SUFFIX}` });
-    expect(history[3]?.content).toBe('42');
+  it('asks GPT-5 through the Responses API with high effort: the policy alone, nothing appended', () => {
+    const asked = expertRequest(history, policy, 'openai/gpt-5');
+    expect(asked).toEqual({ messages: [{ role: 'system', content: policy }, ...history.slice(1)], api: 'responses', reasoningEffort: 'high' });
+    expect(history[0]?.content).toBe(policy + SYSTEM_SUFFIX);
   });
 
-  it('gives a Qwen-family expert the orchestrator’s system turn, suffix included, and nothing appended', () => {
-    expect(expertConversation(history, policy, 'Qwen/Qwen3-32B')).toEqual(history);
+  it('gives a Qwen-family expert the orchestrator’s system turn, suffix included, through Chat Completions', () => {
+    expect(expertRequest(history, policy, 'Qwen/Qwen3-32B')).toEqual({ messages: history });
   });
 
-  it('gives any other model the policy alone', () => {
-    expect(expertConversation(history, policy, 'claude-sonnet-4')).toEqual([{ role: 'system', content: policy }, ...history.slice(1)]);
+  it('gives any other model the policy alone, through Chat Completions', () => {
+    expect(expertRequest(history, policy, 'claude-sonnet-4')).toEqual({ messages: [{ role: 'system', content: policy }, ...history.slice(1)] });
   });
 });

@@ -1,7 +1,7 @@
 // The function-calling protocol (tau2-Bench style): a real multi-turn conversation over arbitrary
 // tools, laid out as the reference's tau2 harness lays it out for Orchestrator-8B
-// (NVlabs/ToolOrchestra evaluation/tau2-bench/tau2/utils/llm_utils.py at upstream commit 6859b65:
-// to_litellm_messages, generate, extra_tool). The history only grows at the end; each orchestrator
+// (NVlabs/ToolOrchestra evaluation/tau2-bench/tau2/utils/llm_utils.py at upstream commit d882ee7:
+// to_litellm_messages, to_responses_api_messages, generate, extra_tool). The history only grows at the end; each orchestrator
 // turn is stored as tau2 stores it (its message without the reasoning, its calls as structured
 // calls); `call_expert` hands the turn to a stronger model, whose reply then stands as the turn.
 // Independent calls of one turn run concurrently; a bad call becomes an error observation.
@@ -45,8 +45,6 @@ export interface FunctionCallingOptions {
  * the training copy, training/rollout/tau2, omits the first sentence). Two spaces lead it. */
 export const SYSTEM_SUFFIX =
   '  You are dedicated to provide the best service. Wrap thinking process between <think> </think>, message between <message> </message> and the tool call between <tool_call> </tool_call> .';
-/** What the reference appends to the last message when GPT-5 takes a turn (to_litellm_messages). */
-export const GPT5_LAST_MESSAGE_SUFFIX = '\n\nWait, the information I provide may not be correct, please ask again.';
 /** tau2 keeps at most this many calls of a turn (`if len(tool_calls)>5: break` after appending). */
 export const MAX_CALLS_PER_TURN = 6;
 
@@ -83,18 +81,20 @@ export function orchestratorTurnContent(raw: string, hasTextCalls: boolean): str
   return content;
 }
 
-/** The messages an expert reads (to_litellm_messages for the expert's model): the policy alone,
- * or, for a Qwen-family expert, the orchestrator's system turn with its suffix; GPT-5 also gets a
- * line appended to the last message. */
-export function expertConversation(history: readonly ChatMessage[], policy: string, expertModel: string): ChatMessage[] {
+/** How the reference asks an expert to take a turn (generate): a Qwen-family expert reads the
+ * orchestrator's own conversation, system suffix included; a GPT-5-family expert the conversation
+ * as tau2 keeps it, the policy alone as its system turn, through OpenAI's Responses API with high
+ * reasoning effort (to_responses_api_messages); any other model, which the reference does not
+ * call, the policy alone through Chat Completions. */
+export function expertRequest(
+  history: readonly ChatMessage[],
+  policy: string,
+  expertModel: string,
+): { messages: ChatMessage[]; api?: 'responses'; reasoningEffort?: 'high' } {
   const model = expertModel.toLowerCase();
-  const keepsSuffix = ['qwen', 'train', 'huggingface'].some((part) => model.includes(part));
-  const messages = history.map((message, index): ChatMessage =>
-    index === 0 && message.role === 'system' && !keepsSuffix ? { role: 'system', content: policy } : message,
-  );
-  const last = messages.at(-1);
-  if (model.includes('gpt-5') && last) messages[messages.length - 1] = { ...last, content: last.content + GPT5_LAST_MESSAGE_SUFFIX };
-  return messages;
+  if (['qwen', 'train', 'huggingface'].some((part) => model.includes(part))) return { messages: [...history] };
+  const messages = history.map((message, index): ChatMessage => (index === 0 && message.role === 'system' ? { role: 'system', content: policy } : message));
+  return model.includes('gpt-5') ? { messages, api: 'responses', reasoningEffort: 'high' } : { messages };
 }
 
 /** Races a tool against a deadline and the run; the tool's own signal aborts on either. */
@@ -215,7 +215,7 @@ export function createFunctionCallingProtocol(options: FunctionCallingOptions): 
             history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: reported.content });
             return { kind: 'continue', validCall: true };
           };
-          const messages = expertConversation(history, options.system, expert.model.model);
+          const { messages, ...how } = expertRequest(history, options.system, expert.model.model);
           const serverTools = expert.model.supportsServerTools;
           let reply: OrchestratorOutput;
           try {
@@ -229,6 +229,7 @@ export function createFunctionCallingProtocol(options: FunctionCallingOptions): 
                 tools: serverTools && domainSchemas.length > 0 ? domainSchemas : undefined,
                 temperature: expert.temperature,
                 maxTokens: expert.maxTokens,
+                ...how,
               },
             });
             reply = context.interpret(completion);
