@@ -127,6 +127,8 @@ export type ToGgufWorker =
       threads: number;
       /** Layers offloaded to WebGPU; 0 for the CPU alone. */
       gpuLayers: number;
+      /** llama.cpp's sampling seed for every request; absent: a random one each request. */
+      seed?: number;
     }
   | { type: 'cancel_load' }
   | { type: 'chat'; id: number; body: GgufChatBody }

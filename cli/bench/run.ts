@@ -9,7 +9,9 @@
 //   npm run bench -- --only stream --profile       say where long tasks spend their time
 //   npm run bench -- --only history                the History list with 5,000 stored runs
 //   npm run bench -- --only eval-ui                the Evaluate tab running 200 tasks at concurrency 8 (--profile too)
-//   npm run bench -- --only gguf                   llama.cpp (wllama) on the CPU: our worker and ChatModel against wllama directly
+//   npm run bench -- --only gguf                   llama.cpp (wllama) on the CPU: our worker and ChatModel against wllama directly,
+//                                                  then issue 25's targets (context reuse, the grammar's cost, native llama.cpp, split-file memory)
+//   npm run bench -- --only gguf --gguf targets    the targets alone
 //   npm run bench -- --only tau2-env               τ²-Bench: full retail parsed once, a rollout's environment, 16 rollouts' memory
 //   npm run bench -- --json
 
@@ -20,6 +22,9 @@ import { formatHistoryReport, runHistoryBenchmark } from './history.bench.ts';
 import { formatEvalReport, runEvalBenchmarks } from './eval.bench.ts';
 import { formatEvalUiReport, runEvalUiBenchmark } from './evalUi.bench.ts';
 import { formatGgufReport, runGgufBenchmark } from './gguf.bench.ts';
+import { formatGgufTargetsReport, runGgufTargets } from './ggufTargets.bench.ts';
+import { buildApp } from './previewServer.ts';
+import { rm } from 'node:fs/promises';
 import { formatSandboxReport, runSandboxBenchmarks } from './sandbox.bench.ts';
 import { formatTau2EnvReport, runTau2EnvBenchmark } from './tau2.bench.ts';
 import { formatUiReport, runUiBenchmarks } from './ui.bench.ts';
@@ -37,6 +42,8 @@ interface BenchOptions {
   distDir: string | undefined;
   profile: boolean;
   json: boolean;
+  /** `--gguf targets`: only issue 25's targets of the GGUF bench. */
+  gguf: 'all' | 'targets';
 }
 
 function parseOptions(argv: string[]): BenchOptions {
@@ -48,6 +55,7 @@ function parseOptions(argv: string[]): BenchOptions {
       dist: { type: 'string' },
       profile: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
+      gguf: { type: 'string', default: 'all' },
     },
     strict: true,
   });
@@ -57,7 +65,8 @@ function parseOptions(argv: string[]): BenchOptions {
   }
   const steps = Number(values.steps);
   if (!Number.isInteger(steps) || steps < 1 || steps > 500) throw new Error(`--steps must be a whole number from 1 to 500 (got "${values.steps}").`);
-  return { only: only as Part | undefined, steps, distDir: values.dist, profile: values.profile, json: values.json };
+  if (values.gguf !== 'all' && values.gguf !== 'targets') throw new Error(`--gguf must be all or targets (got "${values.gguf}").`);
+  return { only: only as Part | undefined, steps, distDir: values.dist, profile: values.profile, json: values.json, gguf: values.gguf };
 }
 
 async function main() {
@@ -94,10 +103,21 @@ async function main() {
       : undefined;
 
   // Minutes of llama.cpp on the CPU: only when asked for.
-  const gguf = options.only === 'gguf' ? await runGgufBenchmark({ log, ...(options.distDir !== undefined ? { distDir: options.distDir } : {}) }) : undefined;
+  let gguf: Awaited<ReturnType<typeof runGgufBenchmark>> | undefined;
+  let ggufTargets: Awaited<ReturnType<typeof runGgufTargets>> | undefined;
+  if (options.only === 'gguf') {
+    if (options.distDir === undefined) log('Building the app (vite build --mode e2e) for the GGUF harness pages …');
+    const distDir = options.distDir ?? (await buildApp({ harness: true }));
+    try {
+      if (options.gguf !== 'targets') gguf = await runGgufBenchmark({ log, distDir });
+      ggufTargets = await runGgufTargets({ log, distDir });
+    } finally {
+      if (options.distDir === undefined) await rm(distDir, { recursive: true, force: true });
+    }
+  }
 
   if (options.json) {
-    console.log(JSON.stringify({ machine: machine(), date: new Date().toISOString(), engine, evaluation, tau2Env, ui, sandbox, history, evalUi, gguf }, null, 2));
+    console.log(JSON.stringify({ machine: machine(), date: new Date().toISOString(), engine, evaluation, tau2Env, ui, sandbox, history, evalUi, gguf, ggufTargets }, null, 2));
     return;
   }
   console.log(`Benchmarks on ${machine()}, ${new Date().toISOString().slice(0, 10)}\n`);
@@ -112,6 +132,7 @@ async function main() {
   if (history) console.log(`\n${formatHistoryReport(history)}`);
   if (evalUi) console.log(formatEvalUiReport(evalUi));
   if (gguf) console.log(formatGgufReport(gguf));
+  if (ggufTargets) console.log(formatGgufTargetsReport(ggufTargets));
 }
 
 function printEngine(engine: Awaited<ReturnType<typeof runEngineBenchmarks>>) {

@@ -76,6 +76,7 @@ async function loadInto(instance: Wllama, message: Extract<ToGgufWorker, { type:
     // INFO: llama.cpp then logs where it put the weights (offloadedToGpu).
     log_level: LogLevel.INFO,
   };
+  if (message.seed !== undefined) params.seed = message.seed;
   if (message.source.kind === 'file') {
     await instance.loadModel([message.source.file], params);
   } else {

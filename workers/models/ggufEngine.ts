@@ -10,6 +10,8 @@ export interface GgufLoadRequest {
   contextWindow: number;
   threads: number;
   gpuLayers: number;
+  /** A fixed sampling seed (tests and benchmarks: the same prompt then samples the same reply). */
+  seed?: number;
 }
 
 export interface GgufPortEngine extends GgufEngine {

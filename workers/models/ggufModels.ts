@@ -19,6 +19,8 @@ export interface GgufModelRequest {
   contextWindow: number;
   threads: number;
   gpuLayers: number;
+  /** A fixed sampling seed for every request (tests); absent in the playground. */
+  seed?: number;
 }
 
 export interface GgufModels {
@@ -55,7 +57,13 @@ export function createGgufModels(options: {
       const engine = connectGgufEngine(port, request.id);
       await registry.load({ id: request.id, label: request.label, engine }, () => engine.close(), async (_entry, signal) => {
         const runtime: GgufRuntime = await engine.load(
-          { source: request.source, contextWindow: request.contextWindow, threads: request.threads, gpuLayers: request.gpuLayers },
+          {
+            source: request.source,
+            contextWindow: request.contextWindow,
+            threads: request.threads,
+            gpuLayers: request.gpuLayers,
+            ...(request.seed === undefined ? {} : { seed: request.seed }),
+          },
           (loaded, total) => options.onProgress(request.id, downloadProgress(loaded, total)),
           signal,
         );
