@@ -124,28 +124,9 @@ export const noModuleState = {
 const MODULE_STATE_NOT_YET_MOVED = [
   'app/components/Charts/ChartWarmUp.tsx',
   'app/components/Charts/WarmUpWhenIdle.tsx',
-  'app/components/Documents/documentsClient.ts',
-  'app/components/Documents/documentsStore.ts',
   'app/components/History/historyList.ts',
   'app/components/Tools/tryTool.ts',
-  'app/components/Trace/traceUiStore.ts',
   'app/offline/serviceWorkerClient.ts',
-  'app/state/compareStore.ts',
-  'app/state/comparisonStore.ts',
-  'app/state/customToolsStore.ts',
-  'app/state/demoStart.ts',
-  'app/state/draftCheck.ts',
-  'app/state/evalStore.ts',
-  'app/state/evaluation.ts',
-  'app/state/historyStore.ts',
-  'app/state/modelsStore.ts',
-  'app/state/preferencesStore.ts',
-  'app/state/replay.ts',
-  'app/state/runRecorder.ts',
-  'app/state/runStore.ts',
-  'app/state/session.ts',
-  'app/state/setupStore.ts',
-  'app/state/viewStore.ts',
 ];
 
 export default defineConfig(

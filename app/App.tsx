@@ -11,10 +11,7 @@ import { TaskPanel } from './components/TaskPanel/index.tsx';
 import { ToolsPanel } from './components/Tools/index.tsx';
 import { Welcome } from './components/Welcome/index.tsx';
 import { useWarnBeforeLeavingRun } from './hooks/useWarnBeforeLeavingRun.ts';
-import { useCompareStore } from './state/compareStore.ts';
-import { useComparisonStore } from './state/comparisonStore.ts';
-import { useRunStore } from './state/runStore.ts';
-import { useViewStore } from './state/viewStore.ts';
+import { useCompareStore, useComparisonStore, useRunStore, useViewStore } from './state/context.tsx';
 
 // Manual mode's panel loads with the first manual run, not with the first screen.
 const HumanTurnPanel = lazy(() => import('./components/HumanTurn/index.tsx').then((module) => ({ default: module.HumanTurnPanel })));

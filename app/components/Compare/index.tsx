@@ -4,13 +4,12 @@
 import { Fragment, useMemo, useState } from 'react';
 import { PREFERENCE_PRESETS, type PreferencePresetName, type PreferenceVector } from '../../../workers/engine/preferences.ts';
 import { formatCount, formatMs, formatUsd } from '../../format.ts';
-import { closeComparison } from '../../state/history.ts';
-import { useCompareStore } from '../../state/compareStore.ts';
-import { usePreferencesStore } from '../../state/preferencesStore.ts';
 import { statesAnswer } from '../HumanTurn/compareRuns.ts';
 import { useSampleTasks } from '../TaskPanel/useSampleTasks.ts';
 import { columnOf, firstParting, groupReward, type ComparedRun } from '../../state/compareModel.ts';
 import './Compare.css';
+import { useCompareStore, usePart, usePreferencesStore } from '../../state/context.tsx';
+import { createHistory } from '../../state/history.ts';
 
 const PRESET_LABELS: Record<PreferencePresetName, string> = {
   cheapest: 'Cheapest',
@@ -28,6 +27,7 @@ export function CompareView() {
 }
 
 function Comparison({ runs }: { runs: ComparedRun[] }) {
+  const historyFlow = usePart(createHistory);
   const sliders = usePreferencesStore((state) => state.vector);
   const [choice, setChoice] = useState<PreferenceChoice>('sliders');
   const preference: PreferenceVector = choice === 'sliders' ? sliders : PREFERENCE_PRESETS[choice];
@@ -65,7 +65,7 @@ function Comparison({ runs }: { runs: ComparedRun[] }) {
             ))}
           </select>
         </label>
-        <button type="button" onClick={closeComparison}>
+        <button type="button" onClick={historyFlow.closeComparison}>
           Close
         </button>
       </header>

@@ -7,8 +7,6 @@ import { useShallow } from 'zustand/react/shallow';
 import type { LedgerEntry, RunTotals } from '../../../workers/engine/events.ts';
 import { formatCount, formatMs } from '../../format.ts';
 import { useShownSteps } from '../../hooks/useShownSteps.ts';
-import { useCompareStore } from '../../state/compareStore.ts';
-import { useRunStore } from '../../state/runStore.ts';
 import { ErrorBoundary } from '../ErrorBoundary/index.tsx';
 import {
   chartSeries,
@@ -25,6 +23,7 @@ import { useElapsedMs } from '../../hooks/useElapsedMs.ts';
 import { useThrottled } from '../../hooks/useThrottled.ts';
 import { WarmUpWhenIdle } from '../Charts/WarmUpWhenIdle.tsx';
 import './Cost.css';
+import { useCompareStore, useRunStore } from '../../state/context.tsx';
 
 // recharts is ~100 KB gzip: never in the first load. Its chunk loads once the page is idle after
 // the first screen, and the charts are drawn once off screen then (CostChartsWarmUp), so its

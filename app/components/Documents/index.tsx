@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type DragEvent } from 'react';
-import { documentsClient } from './documentsClient.ts';
+import { createDocuments } from './documentsClient.ts';
 import { describeIndexed, formatFileSize, plural } from './documentFigures.ts';
-import { documentsStoreActions, useDocumentsStore } from './documentsStore.ts';
+import { usePart, useSelected } from '../../state/context.tsx';
 import { SearchSources } from './SearchSources.tsx';
 import './Documents.css';
 
@@ -11,14 +11,15 @@ const KIND_LABELS = { text: 'text', markdown: 'Markdown', pdf: 'PDF' } as const;
 /** The user's own documents: added by button or drop, read and indexed off this thread, kept in
  * this browser (IndexedDB) and searched when the config's search uses them. */
 export function DocumentsPanel() {
-  const loaded = useDocumentsStore((state) => state.loaded);
-  const documents = useDocumentsStore((state) => state.documents);
-  const indexing = useDocumentsStore((state) => state.indexing);
-  const problems = useDocumentsStore((state) => state.problems);
+  const documentsClient = usePart(createDocuments);
+  const loaded = useSelected(documentsClient.store, (state) => state.loaded);
+  const documents = useSelected(documentsClient.store, (state) => state.documents);
+  const indexing = useSelected(documentsClient.store, (state) => state.indexing);
+  const problems = useSelected(documentsClient.store, (state) => state.problems);
   const input = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
 
-  useEffect(() => documentsClient.list(), []);
+  useEffect(() => documentsClient.list(), [documentsClient]);
 
   const onDragOver = (event: DragEvent) => {
     if (!event.dataTransfer.types.includes('Files')) return;
@@ -75,7 +76,7 @@ export function DocumentsPanel() {
                 {problem.fileName ? <strong>{problem.fileName}: </strong> : null}
                 {problem.message}
               </span>{' '}
-              <button type="button" onClick={() => documentsStoreActions.dismissProblem(problem.id)}>
+              <button type="button" onClick={() => documentsClient.store.actions.dismissProblem(problem.id)}>
                 Dismiss
               </button>
             </li>

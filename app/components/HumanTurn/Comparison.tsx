@@ -4,12 +4,10 @@
 
 import { useId, useMemo, useState } from 'react';
 import { formatSeconds, formatUsd } from '../../format.ts';
-import { useComparisonStore } from '../../state/comparisonStore.ts';
-import { usePreferencesStore } from '../../state/preferencesStore.ts';
-import { useRunStore } from '../../state/runStore.ts';
 import type { RunView } from '../../state/runView.ts';
 import { useSampleTasks } from '../TaskPanel/useSampleTasks.ts';
 import { compareRuns, routeOf, statesAnswer } from './compareRuns.ts';
+import { useComparisonStore, usePreferencesStore, useRunStore } from '../../state/context.tsx';
 
 export function Comparison() {
   const id = useId();

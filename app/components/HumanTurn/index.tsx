@@ -4,11 +4,9 @@
 // the code themselves instead of leaving it to the alias's expert.
 
 import { useId, useState, type FormEvent } from 'react';
-import { useComparisonStore } from '../../state/comparisonStore.ts';
-import { chooseTurn, letOrchestratorTry } from '../../state/session.ts';
-import { useRunStore } from '../../state/runStore.ts';
 import { Comparison } from './Comparison.tsx';
 import './HumanTurn.css';
+import { useComparisonStore, useRunStore, useSession } from '../../state/context.tsx';
 
 const WRITE_LABEL = { query: 'Write the search query yourself', code: 'Write the Python yourself' } as const;
 
@@ -27,6 +25,7 @@ export function HumanTurnPanel() {
 }
 
 function AfterYourRun() {
+  const session = useSession();
   const id = useId();
   return (
     <section className="panel human-turn" aria-labelledby={`${id}-heading`}>
@@ -35,7 +34,7 @@ function AfterYourRun() {
         Now let the orchestrator take the same task with the same experts, prices and preference, and see the two routes side by
         side, each scored with the paper's reward.
       </p>
-      <button type="button" className="primary" onClick={letOrchestratorTry}>
+      <button type="button" className="primary" onClick={session.letOrchestratorTry}>
         Let the orchestrator try it
       </button>
     </section>
@@ -43,6 +42,7 @@ function AfterYourRun() {
 }
 
 function TurnForm({ step }: { step: number }) {
+  const session = useSession();
   const turn = useRunStore((state) => state.humanTurn)!;
   const id = useId();
   const [toolName, setToolName] = useState<string | null>(null);
@@ -56,7 +56,7 @@ function TurnForm({ step }: { step: number }) {
     if (!tool || !alias) return;
     const args: Record<string, unknown> = { model: alias };
     if (tool.writable && written.trim()) args[tool.writable] = written;
-    chooseTurn({ name: tool.name, arguments: args });
+    session.chooseTurn({ name: tool.name, arguments: args });
   };
 
   return (

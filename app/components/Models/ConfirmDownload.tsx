@@ -3,8 +3,8 @@ import { estimateVramMB, type ForeignAddress, type LocalModel } from '../../../w
 import { describeStorage, type StorageUse } from '../../../workers/backends/webllm/modelCache.ts';
 import type { LocalModelRequest } from '../../../workers/models/localModels.ts';
 import { formatBytes, formatCount } from '../../format.ts';
-import { useModelsStore } from '../../state/modelsStore.ts';
 import { formatMegabytes } from './figures.ts';
+import { useModelsStore } from '../../state/context.tsx';
 
 /** How long the question waits for the cache check before asking as if the files were not kept. */
 const CACHE_CHECK_PATIENCE_MS = 3_000;

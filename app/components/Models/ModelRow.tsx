@@ -4,14 +4,11 @@ import { addressesOutsideCatalogue, type LocalModel } from '../../../workers/bac
 import type { LocalModelRequest } from '../../../workers/models/localModels.ts';
 import { explainError } from '../../errors/explain.ts';
 import { formatCount } from '../../format.ts';
-import { modelsActions, useModelsStore } from '../../state/modelsStore.ts';
-import { useRunStore } from '../../state/runStore.ts';
-import { cancelLocalModelLoad, deleteCachedModel, loadLocalModel, unloadLocalModel } from '../../state/session.ts';
-import { setupActions, useSetupStore } from '../../state/setupStore.ts';
 import { formatBytes } from '../../format.ts';
 import { contextWindowChoices, formatMegabytes } from './figures.ts';
 import { LoadBar } from './LoadBar.tsx';
 import { aliasChoices, asExpert, asOrchestrator } from './localDraft.ts';
+import { useAppStores, useLocalModels, useModelsActions, useModelsStore, useRunStore, useSetupActions, useSetupStore } from '../../state/context.tsx';
 
 interface ModelRowProps {
   model: LocalModel;
@@ -23,6 +20,8 @@ interface ModelRowProps {
 
 /** One model of the catalogue: whether it can run here and why, its sizes, and what to do with it. */
 export const ModelRow = memo(function ModelRow({ model, request, report, onAskDownload }: ModelRowProps) {
+  const localModels = useLocalModels();
+  const modelsActions = useModelsActions();
   const id = model.id;
   const loaded = useModelsStore((state) => state.loaded.find((entry) => entry.id === id));
   const loading = useModelsStore((state) => (id in state.loading ? (state.loading[id] ?? null) : undefined));
@@ -38,7 +37,7 @@ export const ModelRow = memo(function ModelRow({ model, request, report, onAskDo
   const asks = !cached || addressesOutsideCatalogue(request.custom).some((address) => !trusted.includes(address.url));
   const load = () => {
     if (asks) onAskDownload(model, request, contextWindow);
-    else loadLocalModel(request, contextWindow);
+    else localModels.loadLocalModel(request, contextWindow);
   };
 
   return (
@@ -79,7 +78,7 @@ export const ModelRow = memo(function ModelRow({ model, request, report, onAskDo
         ) : loading !== undefined ? (
           <div className="model-controls">
             <LoadBar label={model.label} progress={loading} />
-            <button type="button" onClick={() => cancelLocalModelLoad(id)}>
+            <button type="button" onClick={() => localModels.cancelLocalModelLoad(id)}>
               Cancel
             </button>
           </div>
@@ -101,14 +100,14 @@ export const ModelRow = memo(function ModelRow({ model, request, report, onAskDo
               {asks ? 'Load…' : 'Load'}
             </button>
             {cached ? (
-              <button type="button" onClick={() => deleteCachedModel(request)}>
+              <button type="button" onClick={() => localModels.deleteCachedModel(request)}>
                 Delete from cache
               </button>
             ) : null}
           </div>
         ) : cached ? (
           <div className="model-controls">
-            <button type="button" onClick={() => deleteCachedModel(request)}>
+            <button type="button" onClick={() => localModels.deleteCachedModel(request)}>
               Delete from cache
             </button>
           </div>
@@ -120,6 +119,9 @@ export const ModelRow = memo(function ModelRow({ model, request, report, onAskDo
 
 /** A loaded model: put it to work in the config, or unload it. */
 function LoadedControls({ model, request }: { model: LocalModel; request: LocalModelRequest }) {
+  const localModels = useLocalModels();
+  const setupActions = useSetupActions();
+  const stores = useAppStores();
   const runBusy = useRunStore((state) => state.phase !== 'idle');
   const draft = useSetupStore((state) => state.draft);
   const choices = aliasChoices(draft);
@@ -133,7 +135,7 @@ function LoadedControls({ model, request }: { model: LocalModel; request: LocalM
         type="button"
         className="primary"
         disabled={isOrchestrator}
-        onClick={() => setupActions.setDraft(asOrchestrator(useSetupStore.getState().draft, request))}
+        onClick={() => setupActions.setDraft(asOrchestrator(stores.setup.getState().draft, request))}
       >
         {isOrchestrator ? 'Is the orchestrator' : 'Use as orchestrator'}
       </button>
@@ -149,7 +151,7 @@ function LoadedControls({ model, request }: { model: LocalModel; request: LocalM
         <button
           type="button"
           disabled={chosen === ''}
-          onClick={() => setupActions.setDraft(asExpert(useSetupStore.getState().draft, chosen, request, model.label))}
+          onClick={() => setupActions.setDraft(asExpert(stores.setup.getState().draft, chosen, request, model.label))}
         >
           Use as expert
         </button>
@@ -157,7 +159,7 @@ function LoadedControls({ model, request }: { model: LocalModel; request: LocalM
       {/* A model unloaded under a run would leave its call waiting on a worker that is gone. */}
       <button
         type="button"
-        onClick={() => unloadLocalModel(model.id)}
+        onClick={() => localModels.unloadLocalModel(model.id)}
         disabled={runBusy}
         title={runBusy ? 'Stop the run first: it may be using this model.' : undefined}
       >

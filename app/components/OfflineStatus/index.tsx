@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { offlineState, reloadIntoUpdate } from '../../offline/serviceWorkerClient.ts';
-import { useRunStore } from '../../state/runStore.ts';
 import './OfflineStatus.css';
+import { useRunStore } from '../../state/context.tsx';
 
 const READY_DETAIL = 'The app, the search corpus and Python are saved in this browser: it opens and runs without a network.';
 

@@ -3,10 +3,9 @@ import { describeStopReason, explainError, isAnswered } from '../../errors/expla
 import { formatMs } from '../../format.ts';
 import { useElapsedMs } from '../../hooks/useElapsedMs.ts';
 import { useShownSteps } from '../../hooks/useShownSteps.ts';
-import { useRunStore } from '../../state/runStore.ts';
-import { useViewStore, viewActions } from '../../state/viewStore.ts';
 import { costFigure } from '../Trace/summary.ts';
 import './RunStatus.css';
+import { useRunStore, useViewActions, useViewStore } from '../../state/context.tsx';
 
 // Presenter view's answer line loads with presenter view (its chunk is loaded while it is on).
 const PresenterOutcome = lazy(() => import('../Presenter/index.tsx').then(({ PresenterOutcome }) => ({ default: PresenterOutcome })));
@@ -17,6 +16,7 @@ const PresenterOutcome = lazy(() => import('../Presenter/index.tsx').then(({ Pre
  * outside the live region, or they would be read out several times a second.
  */
 export function RunStatus() {
+  const viewActions = useViewActions();
   const phase = useRunStore((state) => state.phase);
   const rejection = useRunStore((state) => state.rejection);
   const crash = useRunStore((state) => state.crash);

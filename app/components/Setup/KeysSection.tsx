@@ -1,8 +1,7 @@
 import { useId, useRef, useState } from 'react';
 import { providerOrigin, type HeldKey } from '../../../workers/keys.ts';
-import { bindKeyToOrigin, setProviderKey } from '../../state/session.ts';
-import { useSetupStore } from '../../state/setupStore.ts';
 import { Section } from './Section.tsx';
+import { useSession, useSetupStore } from '../../state/context.tsx';
 
 /** A held key whose provider now points at another origin than the one the key was entered for. */
 function heldBack(held: HeldKey | undefined, origin: string | undefined): boolean {
@@ -55,6 +54,7 @@ function KeyRow({
   held: HeldKey | undefined;
   remembered: boolean;
 }) {
+  const session = useSession();
   const id = useId();
   // The key stays in the DOM input only until it is handed over, never in React or zustand state.
   const input = useRef<HTMLInputElement>(null);
@@ -65,7 +65,7 @@ function KeyRow({
   const submit = () => {
     const field = input.current;
     if (!field || field.value.trim() === '') return;
-    const refused = setProviderKey(provider, field.value, remember);
+    const refused = session.setProviderKey(provider, field.value, remember);
     setProblem(refused);
     if (refused) return;
     field.value = '';
@@ -95,7 +95,7 @@ function KeyRow({
           {status}
         </span>
         {(held || remembered) && (
-          <button type="button" aria-label={`Forget the key for ${provider}`} onClick={() => setProviderKey(provider, null, false)}>
+          <button type="button" aria-label={`Forget the key for ${provider}`} onClick={() => session.setProviderKey(provider, null, false)}>
             Forget
           </button>
         )}
@@ -110,7 +110,7 @@ function KeyRow({
             , and <strong>{provider}</strong> now sends its requests to <strong>{origin}</strong>. The key is not sent
             there unless you say so.
           </p>
-          <button type="button" onClick={() => bindKeyToOrigin(provider, held.origin, origin)}>
+          <button type="button" onClick={() => session.bindKeyToOrigin(provider, held.origin, origin)}>
             Use it with {origin}
           </button>{' '}
           <span className="muted">or enter another key below, or forget it.</span>

@@ -1,9 +1,9 @@
-import { useSetupStore } from '../../state/setupStore.ts';
 import { updateOrchestrator, updateProvider, problemsUnder } from './draftEdits.ts';
-import { editDraft } from './editDraft.ts';
+import { useEditDraft } from './editDraft.ts';
 import { Field } from './Field.tsx';
 import { ProviderSelect } from './ProviderSelect.tsx';
 import { Section } from './Section.tsx';
+import { useSetupStore } from '../../state/context.tsx';
 
 const TOOL_MODES = [
   {
@@ -22,6 +22,7 @@ const THINKING = { default: undefined, on: true, off: false } as const;
 type ThinkingChoice = keyof typeof THINKING;
 
 export function OrchestratorSection({ problems }: { problems: readonly string[] }) {
+  const editDraft = useEditDraft();
   const orchestrator = useSetupStore((state) => state.draft.orchestrator);
   const providers = useSetupStore((state) => state.draft.providers);
   const provider = providers[orchestrator.provider];

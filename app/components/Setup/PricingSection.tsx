@@ -1,5 +1,4 @@
 import { REFERENCE_PRICING } from '../../../workers/engine/pricing.ts';
-import { useSetupStore } from '../../state/setupStore.ts';
 import {
   clearModelPrice,
   localDate,
@@ -11,9 +10,10 @@ import {
   type PriceField,
   type PriceRow,
 } from './draftEdits.ts';
-import { editDraft } from './editDraft.ts';
+import { useEditDraft } from './editDraft.ts';
 import { Field } from './Field.tsx';
 import { Section } from './Section.tsx';
+import { useSetupStore } from '../../state/context.tsx';
 
 const PRICE_COLUMNS: Array<{ field: PriceField; heading: string; name: string }> = [
   { field: 'inputPerM', heading: 'Input', name: 'input' },
@@ -30,6 +30,7 @@ const SOURCE_LABELS: Record<PriceRow['source'], string> = {
 const today = () => localDate(new Date());
 
 export function PricingSection({ problems }: { problems: readonly string[] }) {
+  const editDraft = useEditDraft();
   const draft = useSetupStore((state) => state.draft);
   const pricing = draft.pricing;
   const rows = priceRows(draft, REFERENCE_PRICING);
@@ -125,6 +126,7 @@ export function PricingSection({ problems }: { problems: readonly string[] }) {
 }
 
 function PriceTableRow({ row, problems }: { row: PriceRow; problems: string[] }) {
+  const editDraft = useEditDraft();
   return (
     <>
       <tr>

@@ -1,10 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { startRun, stopRun } from '../../state/session.ts';
-import { useRunStore } from '../../state/runStore.ts';
-import { setupActions, useSetupStore } from '../../state/setupStore.ts';
-import { useViewStore, viewActions } from '../../state/viewStore.ts';
 import { useSampleTasks } from './useSampleTasks.ts';
 import './TaskPanel.css';
+import { useAppStores, useRunStore, useSession, useSetupActions, useSetupStore, useViewActions, useViewStore } from '../../state/context.tsx';
 
 const PROTOCOLS = [
   { value: 'paper', label: 'Paper', hint: 'search, enhance_reasoning and answer, each backed by a model you choose' },
@@ -12,6 +9,10 @@ const PROTOCOLS = [
 ] as const;
 
 export function TaskPanel() {
+  const session = useSession();
+  const setupActions = useSetupActions();
+  const viewActions = useViewActions();
+  const stores = useAppStores();
   const task = useViewStore((state) => state.task);
   const [manual, setManual] = useState(false);
   const [taskProblem, setTaskProblem] = useState<string | null>(null);
@@ -33,7 +34,7 @@ export function TaskPanel() {
   }, [busy]);
 
   const run = () => {
-    if (startRun(task, { manual }) !== 'empty_task') return;
+    if (session.startRun(task, { manual }) !== 'empty_task') return;
     setTaskProblem('Type a task first.');
     taskBox.current?.focus();
   };
@@ -53,7 +54,7 @@ export function TaskPanel() {
     setTaskProblem(null);
   };
   const chooseProtocol = (value: 'paper' | 'function-calling') => {
-    const { draft } = useSetupStore.getState();
+    const { draft } = stores.setup.getState();
     setupActions.setDraft({ ...draft, protocol: value });
   };
 
@@ -131,7 +132,7 @@ export function TaskPanel() {
           <button ref={runButton} type="submit" className="primary" aria-disabled={busy}>
             Run
           </button>
-          <button ref={stopButton} type="button" onClick={stopRun} aria-disabled={phase !== 'running' && phase !== 'starting'}>
+          <button ref={stopButton} type="button" onClick={session.stopRun} aria-disabled={phase !== 'running' && phase !== 'starting'}>
             Stop
           </button>
           <span className="muted task-shortcut keyboard-hint">Ctrl+Enter runs</span>

@@ -1,12 +1,11 @@
 import { useId, useMemo, useState } from 'react';
 import type { CustomToolConfig } from '../../../workers/engine/config.ts';
 import { newToolId } from '../../storage/customToolRecords.ts';
-import { customToolsActions, useCustomToolsStore } from '../../state/customToolsStore.ts';
-import { useSetupStore } from '../../state/setupStore.ts';
 import { CodeField } from './CodeField.tsx';
 import { ProblemList } from './ProblemList.tsx';
 import { checkToolDraft, type ToolDraft } from './toolDraft.ts';
 import { TryIt } from './TryIt.tsx';
+import { useCustomToolsActions, useCustomToolsStore, useSetupStore } from '../../state/context.tsx';
 
 const DEFAULT_CODE_TIMEOUT_SECONDS = 60;
 
@@ -26,6 +25,7 @@ const sameTool = (a: CustomToolConfig, b: CustomToolConfig) =>
 
 /** Edits one tool: name, description, schema and code, checked as you type; save, try, delete. */
 export function ToolEditor({ initial, onClose }: ToolEditorProps) {
+  const customToolsActions = useCustomToolsActions();
   const id = useId();
   const [draft, setDraft] = useState(initial);
   const [confirmingDelete, setConfirmingDelete] = useState(false);

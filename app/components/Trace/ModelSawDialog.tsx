@@ -1,13 +1,14 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { ChatMessage } from '../../../workers/engine/types.ts';
 import { clipForDisplay } from '../../format.ts';
-import { useRunStore } from '../../state/runStore.ts';
 import type { StepView } from '../../state/runView.ts';
 import { CopyButton } from './CopyButton.tsx';
-import { traceUiActions, useTraceUi } from './traceUiStore.ts';
+import { useTraceUi, useTraceUiStore } from './useTraceUi.ts';
+import { useRunStore } from '../../state/context.tsx';
 
 /** "What the model saw": the exact prompt, messages and raw output of one orchestrator turn. */
 export function ModelSawDialog() {
+  const traceUi = useTraceUiStore();
   const stepNumber = useTraceUi((state) => state.dialogStep);
   const step = useRunStore((state) => (stepNumber === null ? undefined : state.run?.steps.find((s) => s.step === stepNumber)));
   const dialogRef = useRef<HTMLDialogElement>(null);
@@ -21,7 +22,7 @@ export function ModelSawDialog() {
   }, [stepNumber]);
 
   return (
-    <dialog ref={dialogRef} className="model-saw" aria-labelledby={headingId} onClose={() => traceUiActions.closeDialog()}>
+    <dialog ref={dialogRef} className="model-saw" aria-labelledby={headingId} onClose={() => traceUi.actions.closeDialog()}>
       {stepNumber !== null ? (
         <>
           <header className="model-saw-header">

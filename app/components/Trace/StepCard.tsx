@@ -2,8 +2,6 @@ import { memo, useEffect, useId, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { clipForDisplay, formatCount, formatMs } from '../../format.ts';
 import type { ToolSchema } from '../../../workers/engine/types.ts';
-import { useRunStore } from '../../state/runStore.ts';
-import { useViewStore } from '../../state/viewStore.ts';
 import { callsOfStep, type CallView, type StepView } from '../../state/runView.ts';
 import { Disclosure } from './Disclosure.tsx';
 import { ErrorNotice } from './ErrorNotice.tsx';
@@ -12,7 +10,9 @@ import { costFigure, entriesCost, formatSpeeds, formatTokens, reasoningGist, spl
 import { ToolCallCard } from './ToolCallCard.tsx';
 import { ToolMenu } from './ToolMenu.tsx';
 import { menuChoices } from './toolMenu.ts';
-import { detailKey, isExpanded, stepAnchor, traceUiActions, useTraceUi } from './traceUiStore.ts';
+import { detailKey, isExpanded, stepAnchor } from './traceUiStore.ts';
+import { useTraceUi, useTraceUiStore } from './useTraceUi.ts';
+import { useRunStore, useViewStore } from '../../state/context.tsx';
 
 const NO_CALLS: CallView[] = [];
 const NO_TOOLS: ToolSchema[] = [];
@@ -22,6 +22,7 @@ const NO_TOOLS: ToolSchema[] = [];
  * re-renders only the card it belongs to.
  */
 export const StepCard = memo(function StepCard({ index }: { index: number }) {
+  const traceUi = useTraceUiStore();
   const step = useRunStore((state) => state.run?.steps[index]);
   const calls = useRunStore(
     useShallow((state) => {
@@ -56,8 +57,8 @@ export const StepCard = memo(function StepCard({ index }: { index: number }) {
   useEffect(() => {
     if (focusSeq === 0) return;
     articleRef.current?.focus();
-    traceUiActions.focusTaken(focusSeq);
-  }, [focusSeq]);
+    traceUi.actions.focusTaken(focusSeq);
+  }, [focusSeq, traceUi]);
 
   if (!step) return null;
   const topCalls = calls.filter((call) => !call.parentCallId);
@@ -79,11 +80,11 @@ export const StepCard = memo(function StepCard({ index }: { index: number }) {
       aria-labelledby={headingId}
       tabIndex={tabbable ? 0 : -1}
       data-step={stepNumber}
-      onFocus={() => traceUiActions.focused(stepNumber)}
+      onFocus={() => traceUi.actions.focused(stepNumber)}
     >
       <header className="step-header">
         <h3 className="step-title" id={headingId}>
-          <button type="button" aria-expanded={expanded} aria-controls={bodyId} onClick={() => traceUiActions.toggle(stepNumber)}>
+          <button type="button" aria-expanded={expanded} aria-controls={bodyId} onClick={() => traceUi.actions.toggle(stepNumber)}>
             <span className="chevron" aria-hidden="true" />
             <span className="step-number">Step {stepNumber}</span>{' '}
             <span className="step-summary">{summarise(step, topCalls)}</span>
@@ -166,6 +167,7 @@ function StepGist({ step, topCalls, runTools }: { step: StepView; topCalls: Call
 }
 
 function StepBody({ step, calls, topCalls, runTools, orchestratorModel, runStartedAt, runActive, presenter }: StepBodyProps) {
+  const traceUi = useTraceUiStore();
   const notice = useRunStore((state) => state.run?.orchestratorNotice);
   const { output } = step;
   const { reasoning, streamed } = reasoningOf(step);
@@ -221,7 +223,7 @@ function StepBody({ step, calls, topCalls, runTools, orchestratorModel, runStart
           {output && output.finishReason !== 'stop' && output.finishReason !== 'tool_calls' ? ` · finished: ${output.finishReason}` : ''}
         </span>
         {step.request ? (
-          <button type="button" className="small" onClick={() => traceUiActions.openDialog(step.step)}>
+          <button type="button" className="small" onClick={() => traceUi.actions.openDialog(step.step)}>
             What the model saw
           </button>
         ) : null}
