@@ -58,6 +58,14 @@ describe('the history of this browser', () => {
     expect(stores.run.getState()).toMatchObject({ run: null, stored: null });
   });
 
+  it('keeps only runs whose start this tab saw (a batch of an unknown run is not its own)', async () => {
+    platform.fake().worker.onEvents(syntheticRun('not-this-tabs', 1, 2).slice(1));
+    const { runId } = await recordRun('this tab’s');
+    expect((await listStoredRuns()).map((run) => run.id)).toEqual([runId]);
+    // Nor is it counted as being recorded here (which would hide it being cut off).
+    expect(stores.history.getState().recording).not.toContain('not-this-tabs');
+  });
+
   it('shows a run cut off by a lost worker as interrupted at its last recorded step', async () => {
     const { runId } = await recordRun('cut off', 3, false);
     platform.fake().worker.onWorkerLost('the tab crashed');
