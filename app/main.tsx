@@ -18,7 +18,7 @@ stores.session.restoreRememberedKeys();
 // Saved for offline use after the first visit: production builds only, and loaded on its own
 // so the first screen's JavaScript does not carry it.
 if (import.meta.env.PROD && 'serviceWorker' in navigator) {
-  void import('./offline/serviceWorkerClient.ts').then((offline) => offline.registerServiceWorker());
+  void import('./offline/serviceWorkerClient.ts').then((offline) => stores.part(offline.createOfflineClient).register());
 }
 
 createRoot(container).render(

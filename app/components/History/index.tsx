@@ -11,7 +11,7 @@ import { FileImportButton } from '../FileImportButton/index.tsx';
 import { statesAnswer } from '../HumanTurn/compareRuns.ts';
 import { useSampleTasks } from '../TaskPanel/useSampleTasks.ts';
 import type { RunSummary } from '../../../workers/history/runLog.ts';
-import { filterRuns, SORT_LABELS, type HistorySort } from './historyList.ts';
+import { filterRuns, SORT_LABELS, type Haystacks, type HistorySort } from './historyList.ts';
 import './History.css';
 import { useHistoryActions, useHistoryStore, usePart, useRunStore } from '../../state/context.tsx';
 import { createHistory } from '../../state/history.ts';
@@ -33,7 +33,8 @@ export function HistoryPanel() {
 
   useEffect(() => historyFlow.loadHistory(), [historyFlow]);
 
-  const shown = useMemo(() => filterRuns(runs ?? [], deferredQuery, sort), [runs, deferredQuery, sort]);
+  const [haystacks] = useState<Haystacks>(() => new WeakMap());
+  const shown = useMemo(() => filterRuns(runs ?? [], deferredQuery, sort, haystacks), [runs, deferredQuery, sort, haystacks]);
 
   const deleteSelected = () => {
     const count = selected.length;
