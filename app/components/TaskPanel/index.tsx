@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useSampleTasks } from './useSampleTasks.ts';
 import './TaskPanel.css';
-import { useAppStores, useRunStore, useSession, useSetupActions, useSetupStore, useViewActions, useViewStore } from '../../state/context.tsx';
+import { useAppStores, useRunStore, useSession, useSetupStore, useViewActions, useViewStore } from '../../state/context.tsx';
 
 const PROTOCOLS = [
   { value: 'paper', label: 'Paper', hint: 'search, enhance_reasoning and answer, each backed by a model you choose' },
@@ -10,16 +10,12 @@ const PROTOCOLS = [
 
 export function TaskPanel() {
   const session = useSession();
-  const setupActions = useSetupActions();
   const viewActions = useViewActions();
-  const stores = useAppStores();
   const task = useViewStore((state) => state.task);
   const [manual, setManual] = useState(false);
   const [taskProblem, setTaskProblem] = useState<string | null>(null);
   const taskBox = useRef<HTMLTextAreaElement>(null);
   const phase = useRunStore((state) => state.phase);
-  const protocol = useSetupStore((state) => state.draft.protocol ?? 'paper');
-  const samples = useSampleTasks();
   const taskId = useId();
   const busy = phase !== 'idle';
   const runButton = useRef<HTMLButtonElement>(null);
@@ -53,10 +49,6 @@ export function TaskPanel() {
     viewActions.setTask(text);
     setTaskProblem(null);
   };
-  const chooseProtocol = (value: 'paper' | 'function-calling') => {
-    const { draft } = stores.setup.getState();
-    setupActions.setDraft({ ...draft, protocol: value });
-  };
 
   return (
     <section className="panel task-panel" aria-labelledby={`${taskId}-heading`}>
@@ -81,43 +73,8 @@ export function TaskPanel() {
             {taskProblem}
           </p>
         )}
-        {samples.status === 'ready' && samples.tasks.length > 0 && (
-          <label className="task-sample">
-            <span>Sample task</span>
-            <select
-              value=""
-              onChange={(event) => {
-                const chosen = samples.tasks.find((sample) => sample.id === event.target.value);
-                if (chosen) chooseTask(chosen.question);
-              }}
-            >
-              <option value="">Pick one from the local corpus…</option>
-              {samples.tasks.map((sample) => (
-                <option key={sample.id} value={sample.id}>
-                  {sample.question}
-                </option>
-              ))}
-            </select>
-          </label>
-        )}
-        {samples.status === 'failed' && <p className="muted">Sample tasks could not be loaded ({samples.message}).</p>}
-        <fieldset className="task-protocol" disabled={busy}>
-          <legend>Protocol</legend>
-          {PROTOCOLS.map((option) => (
-            <label key={option.value}>
-              <input
-                type="radio"
-                name={`${taskId}-protocol`}
-                value={option.value}
-                checked={protocol === option.value}
-                onChange={() => chooseProtocol(option.value)}
-              />
-              <span>
-                <strong>{option.label}</strong> <span className="muted">— {option.hint}</span>
-              </span>
-            </label>
-          ))}
-        </fieldset>
+        <SampleTasks onChoose={chooseTask} />
+        <ProtocolChoice name={`${taskId}-protocol`} disabled={busy} />
         <label className="task-manual">
           <input type="checkbox" checked={manual} disabled={busy} onChange={(event) => setManual(event.target.checked)} />
           <span>
@@ -139,5 +96,51 @@ export function TaskPanel() {
         </div>
       </form>
     </section>
+  );
+}
+
+/** The local corpus's sample tasks, to pick one into the task box. */
+function SampleTasks({ onChoose }: { onChoose(task: string): void }) {
+  const samples = useSampleTasks();
+  if (samples.status === 'failed') return <p className="muted">Sample tasks could not be loaded ({samples.message}).</p>;
+  if (samples.status !== 'ready' || samples.tasks.length === 0) return null;
+  return (
+    <label className="task-sample">
+      <span>Sample task</span>
+      <select
+        value=""
+        onChange={(event) => {
+          const chosen = samples.tasks.find((sample) => sample.id === event.target.value);
+          if (chosen) onChoose(chosen.question);
+        }}
+      >
+        <option value="">Pick one from the local corpus…</option>
+        {samples.tasks.map((sample) => (
+          <option key={sample.id} value={sample.id}>
+            {sample.question}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** The config's protocol, chosen here as in Setup. */
+function ProtocolChoice({ name, disabled }: { name: string; disabled: boolean }) {
+  const { setup } = useAppStores();
+  const protocol = useSetupStore((state) => state.draft.protocol ?? 'paper');
+  const choose = (value: 'paper' | 'function-calling') => setup.actions.setDraft({ ...setup.getState().draft, protocol: value });
+  return (
+    <fieldset className="task-protocol" disabled={disabled}>
+      <legend>Protocol</legend>
+      {PROTOCOLS.map((option) => (
+        <label key={option.value}>
+          <input type="radio" name={name} value={option.value} checked={protocol === option.value} onChange={() => choose(option.value)} />
+          <span>
+            <strong>{option.label}</strong> <span className="muted">— {option.hint}</span>
+          </span>
+        </label>
+      ))}
+    </fieldset>
   );
 }
