@@ -24,7 +24,6 @@ export function HistoryPanel() {
   const runs = useHistoryStore((state) => state.runs);
   const loading = useHistoryStore((state) => state.loading);
   const loadProblem = useHistoryStore((state) => state.loadProblem);
-  const notice = useHistoryStore((state) => state.notice);
   const selected = useHistoryStore((state) => state.selected);
   const busy = useRunStore((state) => state.phase !== 'idle');
   const [query, setQuery] = useState('');
@@ -35,13 +34,6 @@ export function HistoryPanel() {
 
   const [haystacks] = useState<Haystacks>(() => new WeakMap());
   const shown = useMemo(() => filterRuns(runs ?? [], deferredQuery, sort, haystacks), [runs, deferredQuery, sort, haystacks]);
-
-  const deleteSelected = () => {
-    const count = selected.length;
-    if (count > 0 && window.confirm(`Delete ${count === 1 ? 'this run' : `these ${count} runs`} from your history? This cannot be undone.`)) {
-      void historyFlow.deleteRuns(selected);
-    }
-  };
 
   return (
     <section className="panel history-panel" aria-labelledby="history-title">
@@ -63,44 +55,9 @@ export function HistoryPanel() {
           ))}
         </select>
       </div>
-      <div className="history-toolbar">
-        <FileImportButton
-          label="Import runs…"
-          busyLabel="Importing…"
-          accept=".json,application/json"
-          inputLabel="Run file to import"
-          testId="history-import-input"
-          onFile={historyFlow.importRunFile}
-        />
-        <button type="button" onClick={() => void historyFlow.exportAllRuns()} disabled={!runs || runs.length === 0}>
-          Export all
-        </button>
-        <button type="button" onClick={() => void historyFlow.exportRuns(selected)} disabled={selected.length === 0}>
-          Export selected
-        </button>
-        <button
-          type="button"
-          onClick={() => void historyFlow.compareStoredRuns(selected)}
-          disabled={selected.length < 2 || selected.length > MAX_COMPARED}
-          title={`Select two to ${MAX_COMPARED} runs`}
-        >
-          Compare{selected.length >= 2 ? ` ${selected.length}` : ''}
-        </button>
-        <button type="button" className="danger" onClick={deleteSelected} disabled={selected.length === 0}>
-          Delete selected
-        </button>
-      </div>
+      <HistoryActions runs={runs} selected={selected} />
       <RecordingProblem />
-      {notice ? (
-        <div className={`history-notice ${notice.kind}`} role={notice.kind === 'problem' ? 'alert' : 'status'}>
-          {notice.lines.map((line, index) => (
-            <p key={index}>{line}</p>
-          ))}
-          <button type="button" className="link-button" onClick={historyActions.clearNotice}>
-            Dismiss
-          </button>
-        </div>
-      ) : null}
+      <HistoryNotice />
       {loadProblem ? <p role="alert">{loadProblem}</p> : null}
       {runs === null ? (
         <p className="panel-hint">{loading ? 'Reading your history…' : ''}</p>
@@ -124,6 +81,63 @@ export function HistoryPanel() {
         </>
       )}
     </section>
+  );
+}
+
+/** Import, export, compare and delete: the whole history or the runs selected. */
+function HistoryActions({ runs, selected }: { runs: RunSummary[] | null; selected: string[] }) {
+  const historyFlow = usePart(createHistory);
+  const deleteSelected = () => {
+    const count = selected.length;
+    if (count > 0 && window.confirm(`Delete ${count === 1 ? 'this run' : `these ${count} runs`} from your history? This cannot be undone.`)) {
+      void historyFlow.deleteRuns(selected);
+    }
+  };
+  return (
+    <div className="history-toolbar">
+      <FileImportButton
+        label="Import runs…"
+        busyLabel="Importing…"
+        accept=".json,application/json"
+        inputLabel="Run file to import"
+        testId="history-import-input"
+        onFile={historyFlow.importRunFile}
+      />
+      <button type="button" onClick={() => void historyFlow.exportAllRuns()} disabled={!runs || runs.length === 0}>
+        Export all
+      </button>
+      <button type="button" onClick={() => void historyFlow.exportRuns(selected)} disabled={selected.length === 0}>
+        Export selected
+      </button>
+      <button
+        type="button"
+        onClick={() => void historyFlow.compareStoredRuns(selected)}
+        disabled={selected.length < 2 || selected.length > MAX_COMPARED}
+        title={`Select two to ${MAX_COMPARED} runs`}
+      >
+        Compare{selected.length >= 2 ? ` ${selected.length}` : ''}
+      </button>
+      <button type="button" className="danger" onClick={deleteSelected} disabled={selected.length === 0}>
+        Delete selected
+      </button>
+    </div>
+  );
+}
+
+/** The outcome of the last import, export or delete, until dismissed. */
+function HistoryNotice() {
+  const historyActions = useHistoryActions();
+  const notice = useHistoryStore((state) => state.notice);
+  if (!notice) return null;
+  return (
+      <div className={`history-notice ${notice.kind}`} role={notice.kind === 'problem' ? 'alert' : 'status'}>
+        {notice.lines.map((line, index) => (
+          <p key={index}>{line}</p>
+        ))}
+        <button type="button" className="link-button" onClick={historyActions.clearNotice}>
+          Dismiss
+        </button>
+      </div>
   );
 }
 
