@@ -1,4 +1,4 @@
-import { memo, useEffect, useId, useRef } from 'react';
+import { memo, useEffect, useId, useRef, type RefObject } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { clipForDisplay, formatCount, formatMs } from '../../format.ts';
 import type { ToolSchema } from '../../../workers/engine/types.ts';
@@ -10,7 +10,7 @@ import { costFigure, entriesCost, formatSpeeds, formatTokens, reasoningGist, spl
 import { ToolCallCard } from './ToolCallCard.tsx';
 import { ToolMenu } from './ToolMenu.tsx';
 import { menuChoices } from './toolMenu.ts';
-import { detailKey, isExpanded, stepAnchor } from './traceUiStore.ts';
+import { detailKey, isExpanded, stepAnchor, type TraceUiStore } from './traceUiStore.ts';
 import { useTraceUi, useTraceUiStore } from './useTraceUi.ts';
 import { useRunStore, useViewStore } from '../../state/context.tsx';
 
@@ -36,15 +36,6 @@ export const StepCard = memo(function StepCard({ index }: { index: number }) {
   const notice = useRunStore((state) => state.run?.orchestratorNotice);
   const runStartedAt = useRunStore((state) => state.run?.startedAt ?? '');
   const runActive = useRunStore((state) => state.run?.status === 'running');
-  const live = step !== undefined && step.status !== 'done';
-  // Only a running step follows the clock of the run.
-  const elapsedMs = useRunStore((state) => (live ? (state.run?.elapsedMs ?? 0) : 0));
-  const earlierFlags = useRunStore(
-    useShallow((state) => {
-      const steps = state.run?.steps.slice(0, index + 1) ?? [];
-      return { estimated: steps.some((s) => s.hasEstimates), unknown: steps.some((s) => s.hasUnknownCost) };
-    }),
-  );
   const stepNumber = step?.step ?? index + 1;
   const expanded = useTraceUi((state) => isExpanded(state, stepNumber));
   const tabbable = useTraceUi((state) => state.focusedStep === stepNumber || (state.focusedStep === null && index === 0));
@@ -54,23 +45,13 @@ export const StepCard = memo(function StepCard({ index }: { index: number }) {
   const headingId = useId();
   const bodyId = useId();
 
-  useEffect(() => {
-    if (focusSeq === 0) return;
-    articleRef.current?.focus();
-    traceUi.actions.focusTaken(focusSeq);
-  }, [focusSeq, traceUi]);
+  useTakeFocus(articleRef, focusSeq, traceUi);
 
   if (!step) return null;
   const topCalls = calls.filter((call) => !call.parentCallId);
   const failed =
     step.errors.some((error) => error.fatal) || calls.some((call) => call.errors.length > 0 || call.result?.ok === false);
   const warned = !failed && step.errors.length > 0;
-  const latency = step.latencyMs ?? (live ? Math.max(0, elapsedMs - step.startedAt) : undefined);
-  const tokens = sumTokens([...step.orchestratorCosts, ...calls.flatMap((call) => call.costs)]);
-  const stepCost = step.orchestratorCosts.length > 0 || calls.some((c) => c.costs.length > 0) || step.status === 'done'
-    ? costFigure(step.costUsd, { estimated: step.hasEstimates, unknown: step.hasUnknownCost })
-    : null;
-  const cumulative = costFigure(step.cumulativeUsd, earlierFlags);
 
   return (
     <article
@@ -95,12 +76,7 @@ export const StepCard = memo(function StepCard({ index }: { index: number }) {
         <a className="step-link" href={`#${stepAnchor(stepNumber)}`} title={`Link to step ${stepNumber}`} aria-label={`Link to step ${stepNumber}`}>
           #
         </a>
-        <dl className="step-metrics">
-          <Metric label="Tokens" value={tokens.withUsage > 0 ? formatTokens(tokens) : '—'} />
-          <Metric label="Latency" value={formatMs(latency)} />
-          <Metric label="Step cost" figure={stepCost} />
-          <Metric label="Total" figure={cumulative} />
-        </dl>
+        <StepMetrics index={index} step={step} calls={calls} />
       </header>
       {presenter && !expanded ? <StepGist step={step} topCalls={topCalls} runTools={runTools ?? NO_TOOLS} /> : null}
       {step.errors.map((error, i) => (
@@ -123,6 +99,43 @@ export const StepCard = memo(function StepCard({ index }: { index: number }) {
     </article>
   );
 });
+
+/** The card takes keyboard focus when asked (j/k, a deep link), once per request. */
+function useTakeFocus(articleRef: RefObject<HTMLElement | null>, focusSeq: number, traceUi: TraceUiStore): void {
+  useEffect(() => {
+    if (focusSeq === 0) return;
+    articleRef.current?.focus();
+    traceUi.actions.focusTaken(focusSeq);
+  }, [articleRef, focusSeq, traceUi]);
+}
+
+/** A step's tokens, latency, cost and the run's total at its end. Only these follow the run's
+ * clock while the step runs, not the whole card. */
+function StepMetrics({ index, step, calls }: { index: number; step: StepView; calls: CallView[] }) {
+  const live = step.status !== 'done';
+  // Only a running step follows the clock of the run.
+  const elapsedMs = useRunStore((state) => (live ? (state.run?.elapsedMs ?? 0) : 0));
+  // Whether this step or one before it has an estimated or unknown cost.
+  const earlierFlags = useRunStore(
+    useShallow((state) => {
+      const steps = state.run?.steps.slice(0, index + 1) ?? [];
+      return { estimated: steps.some((s) => s.hasEstimates), unknown: steps.some((s) => s.hasUnknownCost) };
+    }),
+  );
+  const latency = step.latencyMs ?? (live ? Math.max(0, elapsedMs - step.startedAt) : undefined);
+  const tokens = sumTokens([...step.orchestratorCosts, ...calls.flatMap((call) => call.costs)]);
+  const stepCost = step.orchestratorCosts.length > 0 || calls.some((c) => c.costs.length > 0) || step.status === 'done'
+    ? costFigure(step.costUsd, { estimated: step.hasEstimates, unknown: step.hasUnknownCost })
+    : null;
+  return (
+    <dl className="step-metrics">
+      <Metric label="Tokens" value={tokens.withUsage > 0 ? formatTokens(tokens) : '—'} />
+      <Metric label="Latency" value={formatMs(latency)} />
+      <Metric label="Step cost" figure={stepCost} />
+      <Metric label="Total" figure={costFigure(step.cumulativeUsd, earlierFlags)} />
+    </dl>
+  );
+}
 
 interface StepBodyProps {
   step: StepView;
