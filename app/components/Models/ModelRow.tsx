@@ -8,6 +8,7 @@ import { formatBytes } from '../../format.ts';
 import { contextWindowChoices, formatMegabytes } from './figures.ts';
 import { LoadBar } from './LoadBar.tsx';
 import { aliasChoices, asExpert, asOrchestrator } from './localDraft.ts';
+import type { ModelFailure } from '../../state/modelsStore.ts';
 import { useAppStores, useLocalModels, useModelsActions, useModelsStore, useRunStore, useSetupActions, useSetupStore } from '../../state/context.tsx';
 
 interface ModelRowProps {
@@ -29,7 +30,6 @@ export const ModelRow = memo(function ModelRow({ model, request, report, onAskDo
   const failure = useModelsStore((state) => state.failures[id]);
   const contextWindow = useModelsStore((state) => state.contextWindows[id] ?? model.defaultContextWindow);
   const headingId = useId();
-  const windowId = useId();
 
   const availability = modelAvailability(model, report, { contextWindow });
   // Files from outside the catalogue are loaded only once the user agreed to their addresses.
@@ -54,24 +54,8 @@ export const ModelRow = memo(function ModelRow({ model, request, report, onAskDo
           {formatCount(loaded?.contextWindow ?? contextWindow)} tokens
         </p>
         {availability.available ? null : <p className="model-reason">{availability.reason}</p>}
-        {availability.warnings
-          .filter((warning) => warning !== SOFTWARE_ADAPTER_WARNING)
-          .map((warning) => (
-            <p key={warning} className="model-warning">
-              {warning}
-            </p>
-          ))}
-        {failure ? (
-          <div className="model-failure" role="alert">
-            <p>
-              <strong>{explainError(failure.code).title}.</strong> {failure.message}
-            </p>
-            {explainError(failure.code).hint ? <p className="muted">{explainError(failure.code).hint}</p> : null}
-            <button type="button" className="small" onClick={() => modelsActions.dismissFailure(id)}>
-              Dismiss
-            </button>
-          </div>
-        ) : null}
+        <Warnings warnings={availability.warnings} />
+        {failure ? <FailureNotice failure={failure} onDismiss={() => modelsActions.dismissFailure(id)} /> : null}
 
         {loaded ? (
           <LoadedControls model={model} request={request} />
@@ -83,28 +67,7 @@ export const ModelRow = memo(function ModelRow({ model, request, report, onAskDo
             </button>
           </div>
         ) : availability.available ? (
-          <div className="model-controls">
-            <label htmlFor={windowId}>Context window</label>
-            <select
-              id={windowId}
-              value={contextWindow}
-              onChange={(event) => modelsActions.chooseContextWindow(id, Number(event.target.value))}
-            >
-              {contextWindowChoices(model).map((choice) => (
-                <option key={choice.tokens} value={choice.tokens}>
-                  {choice.label}
-                </option>
-              ))}
-            </select>
-            <button type="button" className="primary" onClick={load}>
-              {asks ? 'Load…' : 'Load'}
-            </button>
-            {cached ? (
-              <button type="button" onClick={() => localModels.deleteCachedModel(request)}>
-                Delete from cache
-              </button>
-            ) : null}
-          </div>
+          <LoadControls model={model} request={request} contextWindow={contextWindow} cached={cached === true} asks={asks} onLoad={load} />
         ) : cached ? (
           <div className="model-controls">
             <button type="button" onClick={() => localModels.deleteCachedModel(request)}>
@@ -165,6 +128,75 @@ function LoadedControls({ model, request }: { model: LocalModel; request: LocalM
       >
         Unload
       </button>
+    </div>
+  );
+}
+
+/** Why the model could not load, in plain words, until dismissed. */
+function FailureNotice({ failure, onDismiss }: { failure: ModelFailure; onDismiss(): void }) {
+  const explained = explainError(failure.code);
+  return (
+    <div className="model-failure" role="alert">
+      <p>
+        <strong>{explained.title}.</strong> {failure.message}
+      </p>
+      {explained.hint ? <p className="muted">{explained.hint}</p> : null}
+      <button type="button" className="small" onClick={onDismiss}>
+        Dismiss
+      </button>
+    </div>
+  );
+}
+
+/** What the capability check warns about this model (the software adapter is said once, above). */
+function Warnings({ warnings }: { warnings: readonly string[] }) {
+  return warnings
+    .filter((warning) => warning !== SOFTWARE_ADAPTER_WARNING)
+    .map((warning) => (
+      <p key={warning} className="model-warning">
+        {warning}
+      </p>
+    ));
+}
+
+interface LoadControlsProps {
+  model: LocalModel;
+  request: LocalModelRequest;
+  contextWindow: number;
+  cached: boolean;
+  /** Loading asks first (a download, or an address outside the catalogue). */
+  asks: boolean;
+  onLoad(): void;
+}
+
+/** The context window to load with, Load, and Delete from the cache. */
+function LoadControls({ model, request, contextWindow, cached, asks, onLoad }: LoadControlsProps) {
+  const localModels = useLocalModels();
+  const modelsActions = useModelsActions();
+  const windowId = useId();
+  const id = model.id;
+  return (
+    <div className="model-controls">
+      <label htmlFor={windowId}>Context window</label>
+      <select
+        id={windowId}
+        value={contextWindow}
+        onChange={(event) => modelsActions.chooseContextWindow(id, Number(event.target.value))}
+      >
+        {contextWindowChoices(model).map((choice) => (
+          <option key={choice.tokens} value={choice.tokens}>
+            {choice.label}
+          </option>
+        ))}
+      </select>
+      <button type="button" className="primary" onClick={onLoad}>
+        {asks ? 'Load…' : 'Load'}
+      </button>
+      {cached ? (
+        <button type="button" onClick={() => localModels.deleteCachedModel(request)}>
+          Delete from cache
+        </button>
+      ) : null}
     </div>
   );
 }

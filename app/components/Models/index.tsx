@@ -46,32 +46,17 @@ function customEntry(custom: ModelsState['custom']): CustomEntry {
 export function ModelsPanel() {
   const localModels = useLocalModels();
   const setupActions = useSetupActions();
-  const modelsActions = useModelsActions();
   const capability = useCapability();
   const usable = capability?.report.usable === true;
   const storage = useModelsStore((state) => state.storage);
   const cacheProblem = useModelsStore((state) => state.cacheProblem);
-  const loaded = useModelsStore((state) => state.loaded);
-  const loading = useModelsStore((state) => state.loading);
-  const failures = useModelsStore((state) => state.failures);
   const custom = useModelsStore((state) => state.custom);
   const entry = useMemo(() => customEntry(custom), [custom]);
   const [pending, setPending] = useState<PendingDownload | null>(null);
   const panel = useRef<HTMLElement>(null);
   const visible = useWhenVisible(panel);
 
-  // Converted weights named in the config fill the custom row, when it opens and whenever the config
-  // names others (an import); loading from them still asks.
-  const draftWeights = useSetupStore((state) => JSON.stringify(customWeightsInDraft(state.draft) ?? null));
-  useEffect(() => {
-    const fromDraft = JSON.parse(draftWeights) as ReturnType<typeof customWeightsInDraft> | null;
-    if (!fromDraft) return;
-    modelsActions.editCustom({
-      weightsUrl: fromDraft.weightsUrl,
-      quantization: fromDraft.quantization ?? 'q4f16_1',
-      modelLibUrl: fromDraft.modelLibUrl ?? '',
-    });
-  }, [draftWeights, modelsActions]);
+  useCustomWeightsFromDraft();
 
   // The cache is read (in the orchestrator worker, through web-llm) once the panel is on screen.
   const customId = 'model' in entry ? entry.model.id : null;
@@ -115,20 +100,7 @@ export function ModelsPanel() {
           </ul>
         </>
       ) : null}
-      {visible ? (
-        <Suspense fallback={null}>
-          <GgufModels
-            loaded={loaded}
-            loading={loading}
-            failures={failures}
-            onLoad={localModels.loadGgufModel}
-            onCancel={localModels.cancelLocalModelLoad}
-            onUnload={localModels.unloadLocalModel}
-            formatBytes={formatBytes}
-            LoadBar={LoadBar}
-          />
-        </Suspense>
-      ) : null}
+      {visible ? <GgufSection /> : null}
       <ConfirmDownload
         pending={pending}
         storage={storage}
@@ -141,5 +113,43 @@ export function ModelsPanel() {
         }}
       />
     </section>
+  );
+}
+
+/** Converted weights named in the config fill the custom row, when it opens and whenever the config
+ * names others (an import); loading from them still asks. */
+function useCustomWeightsFromDraft(): void {
+  const modelsActions = useModelsActions();
+  const draftWeights = useSetupStore((state) => JSON.stringify(customWeightsInDraft(state.draft) ?? null));
+  useEffect(() => {
+    const fromDraft = JSON.parse(draftWeights) as ReturnType<typeof customWeightsInDraft> | null;
+    if (!fromDraft) return;
+    modelsActions.editCustom({
+      weightsUrl: fromDraft.weightsUrl,
+      quantization: fromDraft.quantization ?? 'q4f16_1',
+      modelLibUrl: fromDraft.modelLibUrl ?? '',
+    });
+  }, [draftWeights, modelsActions]);
+}
+
+/** GGUF models (llama.cpp), loaded once the panel is on screen. */
+function GgufSection() {
+  const localModels = useLocalModels();
+  const loaded = useModelsStore((state) => state.loaded);
+  const loading = useModelsStore((state) => state.loading);
+  const failures = useModelsStore((state) => state.failures);
+  return (
+    <Suspense fallback={null}>
+      <GgufModels
+        loaded={loaded}
+        loading={loading}
+        failures={failures}
+        onLoad={localModels.loadGgufModel}
+        onCancel={localModels.cancelLocalModelLoad}
+        onUnload={localModels.unloadLocalModel}
+        formatBytes={formatBytes}
+        LoadBar={LoadBar}
+      />
+    </Suspense>
   );
 }
