@@ -1,3 +1,4 @@
+import type { ConfigDraft } from '../../state/setupStore.ts';
 import { REFERENCE_PRICING } from '../../../workers/engine/pricing.ts';
 import {
   clearModelPrice,
@@ -83,44 +84,7 @@ export function PricingSection({ problems }: { problems: readonly string[] }) {
         </tbody>
       </table>
       <p className="setup-hint muted">An empty cached price means cached tokens cost the input price.</p>
-      <div className="setup-rates">
-        <Field label="Code, $ per second" problems={problemsUnder(problems, 'pricing.codePerSecond', true)}>
-          {(control) => (
-            <input
-              {...control}
-              type="number"
-              min={0}
-              step="any"
-              className="setup-number"
-              value={pricing?.codePerSecond ?? ''}
-              placeholder={String(REFERENCE_PRICING.codePerSecond)}
-              onChange={(event) =>
-                editDraft((draft) => setPricingField(draft, { codePerSecond: parseNumberInput(event.target.value) }, today()))
-              }
-            />
-          )}
-        </Field>
-        <Field
-          label="Web search, $ per call"
-          hint="The local corpus used here costs nothing."
-          problems={problemsUnder(problems, 'pricing.searchPerCall', true)}
-        >
-          {(control) => (
-            <input
-              {...control}
-              type="number"
-              min={0}
-              step="any"
-              className="setup-number"
-              value={pricing?.searchPerCall ?? ''}
-              placeholder={String(REFERENCE_PRICING.searchPerCall)}
-              onChange={(event) =>
-                editDraft((draft) => setPricingField(draft, { searchPerCall: parseNumberInput(event.target.value) }, today()))
-              }
-            />
-          )}
-        </Field>
-      </div>
+      <Rates pricing={pricing} problems={problems} />
     </Section>
   );
 }
@@ -174,5 +138,50 @@ function PriceTableRow({ row, problems }: { row: PriceRow; problems: string[] })
         </tr>
       )}
     </>
+  );
+}
+
+/** What code and web search cost, beside the models' prices. */
+function Rates({ pricing, problems }: { pricing: ConfigDraft['pricing']; problems: readonly string[] }) {
+  const editDraft = useEditDraft();
+  return (
+    <div className="setup-rates">
+      <Field label="Code, $ per second" problems={problemsUnder(problems, 'pricing.codePerSecond', true)}>
+        {(control) => (
+          <input
+            {...control}
+            type="number"
+            min={0}
+            step="any"
+            className="setup-number"
+            value={pricing?.codePerSecond ?? ''}
+            placeholder={String(REFERENCE_PRICING.codePerSecond)}
+            onChange={(event) =>
+              editDraft((draft) => setPricingField(draft, { codePerSecond: parseNumberInput(event.target.value) }, today()))
+            }
+          />
+        )}
+      </Field>
+      <Field
+        label="Web search, $ per call"
+        hint="The local corpus used here costs nothing."
+        problems={problemsUnder(problems, 'pricing.searchPerCall', true)}
+      >
+        {(control) => (
+          <input
+            {...control}
+            type="number"
+            min={0}
+            step="any"
+            className="setup-number"
+            value={pricing?.searchPerCall ?? ''}
+            placeholder={String(REFERENCE_PRICING.searchPerCall)}
+            onChange={(event) =>
+              editDraft((draft) => setPricingField(draft, { searchPerCall: parseNumberInput(event.target.value) }, today()))
+            }
+          />
+        )}
+      </Field>
+    </div>
   );
 }
