@@ -4,6 +4,7 @@
 // the code themselves instead of leaving it to the alias's expert.
 
 import { useId, useState, type FormEvent } from 'react';
+import type { HumanTurn } from '../../../workers/engine/types.ts';
 import { Comparison } from './Comparison.tsx';
 import './HumanTurn.css';
 import { useComparisonStore, useRunStore, useSession } from '../../state/context.tsx';
@@ -97,25 +98,7 @@ function TurnForm({ step }: { step: number }) {
             </label>
           ))}
         </fieldset>
-        {tool && (
-          <fieldset>
-            <legend>Model for {tool.name}</legend>
-            <div className="human-turn-aliases">
-              {tool.aliases.map((row) => (
-                <label key={row.alias} className="human-turn-alias">
-                  <input type="radio" name={`${id}-alias`} value={row.alias} checked={alias === row.alias} onChange={() => setAlias(row.alias)} />
-                  <span>
-                    <strong>{row.alias}</strong>
-                    <span className="muted">
-                      {' '}
-                      in {row.inputPerM} · out {row.outputPerM} per M tokens · about {row.latency}
-                    </span>
-                  </span>
-                </label>
-              ))}
-            </div>
-          </fieldset>
-        )}
+        {tool && <AliasChoice name={`${id}-alias`} tool={tool} alias={alias} onChoose={setAlias} />}
         {tool?.writable && (
           <label className="human-turn-written">
             <span>
@@ -129,5 +112,28 @@ function TurnForm({ step }: { step: number }) {
         </button>
       </form>
     </section>
+  );
+}
+
+/** The models behind a tool, with what the orchestrator reads of each (prices, latency). */
+function AliasChoice({ name, tool, alias, onChoose }: { name: string; tool: HumanTurn['menu'][number]; alias: string | null; onChoose(alias: string): void }) {
+  return (
+    <fieldset>
+      <legend>Model for {tool.name}</legend>
+      <div className="human-turn-aliases">
+        {tool.aliases.map((row) => (
+          <label key={row.alias} className="human-turn-alias">
+            <input type="radio" name={name} value={row.alias} checked={alias === row.alias} onChange={() => onChoose(row.alias)} />
+            <span>
+              <strong>{row.alias}</strong>
+              <span className="muted">
+                {' '}
+                in {row.inputPerM} · out {row.outputPerM} per M tokens · about {row.latency}
+              </span>
+            </span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
   );
 }

@@ -1,3 +1,4 @@
+import type { RunPhase } from '../../state/runStore.ts';
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useSampleTasks } from './useSampleTasks.ts';
 import './TaskPanel.css';
@@ -18,16 +19,6 @@ export function TaskPanel() {
   const phase = useRunStore((state) => state.phase);
   const taskId = useId();
   const busy = phase !== 'idle';
-  const runButton = useRef<HTMLButtonElement>(null);
-  const stopButton = useRef<HTMLButtonElement>(null);
-
-  // Run and Stop are marked unavailable with aria-disabled rather than disabled, so the keyboard's
-  // focus is never dropped on the page; it follows to the button that now applies.
-  useEffect(() => {
-    const focused = document.activeElement;
-    if (busy && focused === runButton.current) stopButton.current?.focus({ preventScroll: true });
-    if (!busy && focused === stopButton.current) runButton.current?.focus({ preventScroll: true });
-  }, [busy]);
 
   const run = () => {
     if (session.startRun(task, { manual }) !== 'empty_task') return;
@@ -85,15 +76,7 @@ export function TaskPanel() {
             </span>
           </span>
         </label>
-        <div className="task-actions">
-          <button ref={runButton} type="submit" className="primary" aria-disabled={busy}>
-            Run
-          </button>
-          <button ref={stopButton} type="button" onClick={session.stopRun} aria-disabled={phase !== 'running' && phase !== 'starting'}>
-            Stop
-          </button>
-          <span className="muted task-shortcut keyboard-hint">Ctrl+Enter runs</span>
-        </div>
+        <RunAndStop phase={phase} onStop={session.stopRun} />
       </form>
     </section>
   );
@@ -142,5 +125,30 @@ function ProtocolChoice({ name, disabled }: { name: string; disabled: boolean })
         </label>
       ))}
     </fieldset>
+  );
+}
+
+/** Run (the form's submit) and Stop. They are marked unavailable with aria-disabled rather than
+ * disabled, so the keyboard's focus is never dropped on the page; it follows to the button that now
+ * applies. */
+function RunAndStop({ phase, onStop }: { phase: RunPhase; onStop(): void }) {
+  const busy = phase !== 'idle';
+  const runButton = useRef<HTMLButtonElement>(null);
+  const stopButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    const focused = document.activeElement;
+    if (busy && focused === runButton.current) stopButton.current?.focus({ preventScroll: true });
+    if (!busy && focused === stopButton.current) runButton.current?.focus({ preventScroll: true });
+  }, [busy]);
+  return (
+    <div className="task-actions">
+      <button ref={runButton} type="submit" className="primary" aria-disabled={busy}>
+        Run
+      </button>
+      <button ref={stopButton} type="button" onClick={onStop} aria-disabled={phase !== 'running' && phase !== 'starting'}>
+        Stop
+      </button>
+      <span className="muted task-shortcut keyboard-hint">Ctrl+Enter runs</span>
+    </div>
   );
 }
