@@ -6,7 +6,7 @@
 
 import { lazy, Suspense, useEffect, useId, useMemo, useState, type DragEvent } from 'react';
 import { BUILT_IN_SUITES, type BuiltInSuite } from '../../../workers/eval/builtInSuites.ts';
-import { hasGroups, type RolloutRecord } from '../../../workers/eval/results.ts';
+import { hasGroups, type EvalSummary, type RolloutRecord } from '../../../workers/eval/results.ts';
 import { formatMs, formatUsd } from '../../format.ts';
 import type { EvalState } from '../../state/evalStore.ts';
 import { CONCURRENCY_MAX, reportOf, ROLLOUTS_MAX } from '../../state/evaluation.ts';
@@ -332,43 +332,7 @@ function Results() {
       </div>
       {report && report.policies.length > 0 ? (
         <>
-          <div className="eval-table-scroll">
-            <table className="eval-table" aria-label="Results per policy">
-              <thead>
-                <tr>
-                  <th scope="col">Policy</th>
-                  <th scope="col">Correct</th>
-                  <th scope="col">Accuracy (95% CI)</th>
-                  <th scope="col">Cost/task</th>
-                  <th scope="col">Latency</th>
-                  <th scope="col">Cost/correct</th>
-                  <th scope="col">Tool calls</th>
-                </tr>
-              </thead>
-              <tbody>
-                {report.policies.map((policy) => {
-                  const row = policyRow(policy);
-                  return (
-                    <tr key={row.name} data-policy={row.name}>
-                      <th scope="row" title={row.label}>
-                        {row.pareto ? <span title="On the Pareto front">★ </span> : null}
-                        {row.name}
-                        {row.caveats ? <span className="eval-caveat">{row.caveats}</span> : null}
-                      </th>
-                      <td>{row.rollouts}</td>
-                      <td>
-                        {row.accuracy} <span className="eval-interval">({row.interval})</span>
-                      </td>
-                      <td>{row.cost}</td>
-                      <td>{row.latency}</td>
-                      <td>{row.costPerCorrect}</td>
-                      <td>{row.tools}</td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+          <PolicyTable policies={report.policies} />
           <p className="eval-hint">
             ★ on the Pareto front: no other policy is as cheap and as accurate. Accuracy: correct rollouts over rollouts, with the 95% Wilson interval. Cost/task
             includes grading; ≈ marks estimates.
@@ -424,5 +388,48 @@ function Rollouts({ records, stored }: { records: RolloutRecord[]; stored: boole
         </ul>
       )}
     </details>
+  );
+}
+
+/** One row per policy: correct, accuracy with its interval, cost, latency, cost per correct answer, tools. */
+function PolicyTable({ policies }: { policies: EvalSummary['policies'] }) {
+  return (
+    <div className="eval-table-scroll">
+      <table className="eval-table" aria-label="Results per policy">
+        <thead>
+          <tr>
+            <th scope="col">Policy</th>
+            <th scope="col">Correct</th>
+            <th scope="col">Accuracy (95% CI)</th>
+            <th scope="col">Cost/task</th>
+            <th scope="col">Latency</th>
+            <th scope="col">Cost/correct</th>
+            <th scope="col">Tool calls</th>
+          </tr>
+        </thead>
+        <tbody>
+          {policies.map((policy) => {
+            const row = policyRow(policy);
+            return (
+              <tr key={row.name} data-policy={row.name}>
+                <th scope="row" title={row.label}>
+                  {row.pareto ? <span title="On the Pareto front">★ </span> : null}
+                  {row.name}
+                  {row.caveats ? <span className="eval-caveat">{row.caveats}</span> : null}
+                </th>
+                <td>{row.rollouts}</td>
+                <td>
+                  {row.accuracy} <span className="eval-interval">({row.interval})</span>
+                </td>
+                <td>{row.cost}</td>
+                <td>{row.latency}</td>
+                <td>{row.costPerCorrect}</td>
+                <td>{row.tools}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
   );
 }

@@ -129,14 +129,7 @@ function ExpertFields({
     <fieldset className="setup-item" aria-labelledby={legendId}>
       <legend>
         <span id={legendId}>{alias}</span>
-        <button
-          type="button"
-          className="setup-remove"
-          aria-label={`Remove expert ${alias}`}
-          onClick={() => editDraft((draft) => removeExpert(draft, alias))}
-        >
-          Remove
-        </button>
+        <RemoveExpert alias={alias} />
       </legend>
       <Field label="Tool" problems={at('tool')}>
         {(control) => (
@@ -238,5 +231,14 @@ function AddExpert({ taken }: { taken: readonly string[] }) {
         Add expert
       </button>
     </fieldset>
+  );
+}
+
+function RemoveExpert({ alias }: { alias: string }) {
+  const editDraft = useEditDraft();
+  return (
+    <button type="button" className="setup-remove" aria-label={`Remove expert ${alias}`} onClick={() => editDraft((draft) => removeExpert(draft, alias))}>
+      Remove
+    </button>
   );
 }

@@ -98,25 +98,7 @@ function Turn({ step, request }: { step: StepView; request: NonNullable<StepView
             <pre className="prompt">{clipForDisplay(request.renderedPrompt)}</pre>
           </>
         ) : tab === 'messages' ? (
-          <>
-            <div className="panel-actions">
-              <p className="muted small">
-                {request.messages.length} message{request.messages.length === 1 ? '' : 's'}, as sent to the provider. {toolNote}
-              </p>
-              <CopyButton text={JSON.stringify(request.messages, null, 2)} label="Copy as JSON" />
-            </div>
-            <ol className="messages" aria-label="Messages">
-              {request.messages.map((message, i) => (
-                <MessageItem key={i} message={message} />
-              ))}
-            </ol>
-            {request.toolMode === 'server' ? (
-              <>
-                <span className="section-label">Tools sent</span>
-                <pre>{clipForDisplay(JSON.stringify(request.tools, null, 2))}</pre>
-              </>
-            ) : null}
-          </>
+          <MessagesTab request={request} toolNote={toolNote} />
         ) : step.output ? (
           <>
             <div className="panel-actions">
@@ -143,5 +125,30 @@ function MessageItem({ message }: { message: ChatMessage }) {
       <pre>{clipForDisplay(message.content)}</pre>
       {message.role === 'assistant' && message.toolCalls?.length ? <pre>{clipForDisplay(JSON.stringify(message.toolCalls, null, 2))}</pre> : null}
     </li>
+  );
+}
+
+/** The messages as sent to the provider (and the tools, in server mode). */
+function MessagesTab({ request, toolNote }: { request: NonNullable<StepView['request']>; toolNote: string }) {
+  return (
+    <>
+      <div className="panel-actions">
+        <p className="muted small">
+          {request.messages.length} message{request.messages.length === 1 ? '' : 's'}, as sent to the provider. {toolNote}
+        </p>
+        <CopyButton text={JSON.stringify(request.messages, null, 2)} label="Copy as JSON" />
+      </div>
+      <ol className="messages" aria-label="Messages">
+        {request.messages.map((message, i) => (
+          <MessageItem key={i} message={message} />
+        ))}
+      </ol>
+      {request.toolMode === 'server' ? (
+        <>
+          <span className="section-label">Tools sent</span>
+          <pre>{clipForDisplay(JSON.stringify(request.tools, null, 2))}</pre>
+        </>
+      ) : null}
+    </>
   );
 }
