@@ -143,45 +143,38 @@ function PriceTableRow({ row, problems }: { row: PriceRow; problems: string[] })
 
 /** What code and web search cost, beside the models' prices. */
 function Rates({ pricing, problems }: { pricing: ConfigDraft['pricing']; problems: readonly string[] }) {
-  const editDraft = useEditDraft();
   return (
     <div className="setup-rates">
-      <Field label="Code, $ per second" problems={problemsUnder(problems, 'pricing.codePerSecond', true)}>
-        {(control) => (
-          <input
-            {...control}
-            type="number"
-            min={0}
-            step="any"
-            className="setup-number"
-            value={pricing?.codePerSecond ?? ''}
-            placeholder={String(REFERENCE_PRICING.codePerSecond)}
-            onChange={(event) =>
-              editDraft((draft) => setPricingField(draft, { codePerSecond: parseNumberInput(event.target.value) }, today()))
-            }
-          />
-        )}
-      </Field>
-      <Field
-        label="Web search, $ per call"
-        hint="The local corpus used here costs nothing."
-        problems={problemsUnder(problems, 'pricing.searchPerCall', true)}
-      >
-        {(control) => (
-          <input
-            {...control}
-            type="number"
-            min={0}
-            step="any"
-            className="setup-number"
-            value={pricing?.searchPerCall ?? ''}
-            placeholder={String(REFERENCE_PRICING.searchPerCall)}
-            onChange={(event) =>
-              editDraft((draft) => setPricingField(draft, { searchPerCall: parseNumberInput(event.target.value) }, today()))
-            }
-          />
-        )}
-      </Field>
+      <RateField label="Code, $ per second" field="codePerSecond" pricing={pricing} problems={problems} />
+      <RateField label="Web search, $ per call" hint="The local corpus used here costs nothing." field="searchPerCall" pricing={pricing} problems={problems} />
     </div>
+  );
+}
+
+interface RateFieldProps {
+  label: string;
+  hint?: string;
+  field: 'codePerSecond' | 'searchPerCall';
+  pricing: ConfigDraft['pricing'];
+  problems: readonly string[];
+}
+
+function RateField({ label, hint, field, pricing, problems }: RateFieldProps) {
+  const editDraft = useEditDraft();
+  return (
+    <Field label={label} {...(hint ? { hint } : {})} problems={problemsUnder(problems, `pricing.${field}`, true)}>
+      {(control) => (
+        <input
+          {...control}
+          type="number"
+          min={0}
+          step="any"
+          className="setup-number"
+          value={pricing?.[field] ?? ''}
+          placeholder={String(REFERENCE_PRICING[field])}
+          onChange={(event) => editDraft((draft) => setPricingField(draft, { [field]: parseNumberInput(event.target.value) }, today()))}
+        />
+      )}
+    </Field>
   );
 }
