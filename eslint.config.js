@@ -57,6 +57,68 @@ const appEngineBoundary = {
   message: `The app imports only the engine's entry points (${ENGINE_ENTRY_POINTS.join(', ')}; eslint.config.js): export what it needs from one of them, or add an entry point in docs/architecture.md ("Boundaries").`,
 };
 
+// No hidden module state in the page (docs/architecture.md; app/state/README.md): what the page
+// remembers lives in stores and flows made by factories (app/state/appStores.ts) and reached
+// through React context, so a test makes a fresh set and two never share state. At the top level
+// of an app/ module this refuses a `let`/`var`, a `new Map/Set/WeakMap/WeakSet`, and a zustand
+// store made there (`create`/`createStore` called at import time instead of in a factory).
+const MUTABLE_CONTAINERS = new Set(['Map', 'Set', 'WeakMap', 'WeakSet']);
+const ZUSTAND_MODULES = new Set(['zustand', 'zustand/vanilla']);
+export const noModuleState = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Refuses mutable state at the top level of a module (app/): it belongs in a store factory.' },
+    messages: {
+      variable: "A module-level `{{kind}}` is state every user of the module shares: make it inside a factory (a store or a flow in app/state/), or a `const` if it never changes.",
+      container: 'A module-level `new {{name}}` is state every user of the module shares: make it inside a factory (a store or a flow in app/state/).',
+      store: 'A store made at import time is one global store: make it in a factory (app/state/appStores.ts) and reach it through React context.',
+    },
+    schema: [],
+  },
+  create(context) {
+    const zustandCreators = new Set();
+    const topLevel = (statement) => (statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportDefaultDeclaration' ? statement.declaration : statement);
+    /** `create<S>()(...)`, `create(...)` or `createStore(...)` from zustand, however deep the currying. */
+    const madeByZustand = (node) => {
+      let callee = node;
+      while (callee?.type === 'CallExpression') callee = callee.callee;
+      return callee?.type === 'Identifier' && zustandCreators.has(callee.name);
+    };
+    const checkValue = (node) => {
+      const value = node?.type === 'TSAsExpression' || node?.type === 'TSSatisfiesExpression' ? node.expression : node;
+      if (value?.type === 'NewExpression' && value.callee.type === 'Identifier' && MUTABLE_CONTAINERS.has(value.callee.name)) {
+        context.report({ node: value, messageId: 'container', data: { name: value.callee.name } });
+      } else if (value?.type === 'CallExpression' && madeByZustand(value)) {
+        context.report({ node: value, messageId: 'store' });
+      }
+    };
+    return {
+      ImportDeclaration(node) {
+        if (!ZUSTAND_MODULES.has(node.source.value)) return;
+        for (const specifier of node.specifiers) {
+          if (specifier.type === 'ImportSpecifier' && ['create', 'createStore'].includes(specifier.imported.name)) zustandCreators.add(specifier.local.name);
+        }
+      },
+      'Program:exit'(program) {
+        for (const statement of program.body) {
+          const declaration = topLevel(statement);
+          if (declaration?.type === 'VariableDeclaration') {
+            if (declaration.kind === 'let' || declaration.kind === 'var') {
+              context.report({ node: declaration, messageId: 'variable', data: { kind: declaration.kind } });
+            } else {
+              for (const declarator of declaration.declarations) checkValue(declarator.init);
+            }
+          } else if (declaration?.type === 'ExpressionStatement') {
+            checkValue(declaration.expression);
+          } else if (declaration && declaration.type !== 'FunctionDeclaration' && declaration.type !== 'ClassDeclaration') {
+            checkValue(declaration);
+          }
+        }
+      },
+    };
+  },
+};
+
 export default defineConfig(
   globalIgnores(['dist/', 'dist-e2e/', 'public/generated/', 'test-results/', 'playwright-report/', 'blob-report/', 'coverage/']),
   js.configs.recommended,
@@ -162,5 +224,13 @@ export default defineConfig(
         },
       ],
     },
+  },
+  {
+    // No module-level mutable state in the page: stores and flows are made by factories
+    // (app/state/README.md). Tests make their own.
+    files: ['app/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.ts'],
+    plugins: { orchestra: { rules: { 'no-module-state': noModuleState } } },
+    rules: { 'orchestra/no-module-state': 'error' },
   },
 );
