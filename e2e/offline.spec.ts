@@ -90,6 +90,11 @@ test.describe('offline after the first visit', () => {
 
     await context.setOffline(true);
     await page.goto('/');
+    // Chromium 150 drops the emulated offline state when this cross-origin isolated page comes
+    // back in a new renderer process; set it again so the page (and its workers) see it.
+    await context.setOffline(false);
+    await context.setOffline(true);
+    expect(await page.evaluate(() => navigator.onLine)).toBe(false);
     await expect(page.getByRole('heading', { level: 1, name: 'Orchestra Playground' })).toBeVisible();
     await expect(offlineStatus(page)).toHaveText('Works offline');
     // The sample tasks and the corpus come from the saved copy.
