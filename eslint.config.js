@@ -17,7 +17,7 @@ const noTestSupport = {
 
 // The engine's boundary (docs/architecture.md, "Boundaries"): it needs nothing from the layers
 // around it. What it needs from them is an interface in the engine (types.ts, errors.ts,
-// ports.ts) that they implement; workers/prepareRun.ts plugs them in.
+// ports.ts) that they implement; workers/hosts/prepareRun.ts plugs them in.
 const engineBoundary = [
   {
     regex: '(^|/)(backends|models|storage|offline)/',
@@ -82,7 +82,7 @@ export default defineConfig(
   {
     // Production code (everything but tests, benchmarks and e2e/) cannot import test support.
     files: ['app/**/*.{ts,tsx}', 'workers/**/*.ts', 'tools/**/*.ts', 'cli/**/*.ts', 'server/**/*.ts'],
-    ignores: ['**/*.test.ts', 'cli/bench/**'],
+    ignores: ['**/*.test.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [noTestSupport] }] },
   },
   {
@@ -100,7 +100,7 @@ export default defineConfig(
   {
     // A domain's tools (docs/evaluation.md) are a plain script run in the QuickJS sandbox: its
     // top-level functions are the tools, called by name, and nothing of a browser or Node exists.
-    files: ['tools/domains/*/tools.js'],
+    files: ['workers/domains/*/tools.js'],
     languageOptions: { sourceType: 'script', globals: {} },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { vars: 'local', args: 'none' }],
@@ -108,10 +108,10 @@ export default defineConfig(
   },
   {
     // The engine runs unchanged in a worker, in Node tests and in the CLI: no DOM, no Node, no React.
-    // So do the evaluation domains (τ²'s included), but for the Node reader of their folders. Tests run under Node
-    // (real HTTP servers) and are exempt.
-    files: ['workers/engine/**/*.ts', 'tools/domains/**/*.ts', 'workers/domains/**/*.ts'],
-    ignores: ['**/*.test.ts', 'tools/domains/nodeDomains.ts'],
+    // So do the evaluation domains (τ²'s included). Tests run under Node (real HTTP servers) and
+    // are exempt.
+    files: ['workers/engine/**/*.ts', 'workers/domains/**/*.ts'],
+    ignores: ['**/*.test.ts'],
     rules: {
       'no-restricted-globals': [
         'error',

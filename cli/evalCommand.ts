@@ -4,9 +4,9 @@
 
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { DomainError, type Domain } from '../tools/domains/domain.ts';
-import type { DomainEnvironment } from '../tools/domains/environment.ts';
-import { builtInDomainDir, loadDomainDir } from '../tools/domains/nodeDomains.ts';
+import { DomainError, type Domain } from '../workers/domains/domain.ts';
+import type { DomainEnvironment } from '../workers/domains/environment.ts';
+import { builtInDomainDir, loadDomainDir } from './nodeDomains.ts';
 import { loadNodeSampleTasks } from '../tools/search/nodeCorpus.ts';
 import { CALL_EXPERT_TOOL, resolveExperts, type OrchestraConfig } from '../workers/engine/config.ts';
 import { BUILT_IN_DOMAINS, BUILT_IN_SUITES, isBuiltInDomain } from '../workers/eval/builtInSuites.ts';

@@ -6,10 +6,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedServer, type ScriptedServer } from '../e2e/fixtures/scriptedServer.ts';
+import { startScriptedServer, type ScriptedServer } from './scripted/scriptedServer.ts';
 import { actionsOf, playActions } from '../e2e/fixtures/evalScenario.ts';
-import { DomainEnvironment, type DomainToolDetail } from '../tools/domains/environment.ts';
-import { BUILT_IN_DOMAINS, builtInDomainDir, loadDomainDir } from '../tools/domains/nodeDomains.ts';
+import { DomainEnvironment, type DomainToolDetail } from '../workers/domains/environment.ts';
+import { BUILT_IN_DOMAINS, builtInDomainDir, loadDomainDir } from './nodeDomains.ts';
 import { parseConfig } from '../workers/engine/config.ts';
 import { createPolicies, parsePolicy } from '../workers/eval/policies.ts';
 import { summarizeEval, type EvalSummary, type RolloutRecord } from '../workers/eval/results.ts';

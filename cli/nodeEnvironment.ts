@@ -8,7 +8,7 @@ import { createNodePythonRunner } from '../tools/python/nodePythonRunner.ts';
 import { createNodeJavaScriptRunner } from '../tools/javascript/nodeJavaScriptRunner.ts';
 import { createNodeCalculatorRunner } from '../tools/calculator/nodeCalculatorRunner.ts';
 import { protocolExperts, type OrchestraConfig } from '../workers/engine/config.ts';
-import type { RunEnvironment } from '../workers/prepareRun.ts';
+import type { RunEnvironment } from '../workers/hosts/prepareRun.ts';
 import { createDemoModel } from '../workers/backends/demo/demoModels.ts';
 
 /** The providers a run of this configuration calls: the orchestrator's and its experts'. */

@@ -3,7 +3,7 @@
 // It drives the same engine as the playground, from Node.
 
 import { pathToFileURL } from 'node:url';
-import { BUILT_IN_DOMAINS, builtInDomainDir, loadDomainDir } from '../tools/domains/nodeDomains.ts';
+import { BUILT_IN_DOMAINS, builtInDomainDir, loadDomainDir } from './nodeDomains.ts';
 import { loadNodeSampleTasks } from '../tools/search/nodeCorpus.ts';
 import { corpusSuite, suiteToJsonl } from '../workers/eval/suite.ts';
 import { evalCommand } from './evalCommand.ts';

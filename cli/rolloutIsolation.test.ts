@@ -13,7 +13,7 @@ import { createPolicies, parsePolicy } from '../workers/eval/policies.ts';
 import type { RolloutRecord } from '../workers/eval/results.ts';
 import { runEvaluation } from '../workers/eval/runner.ts';
 import type { SuiteTask } from '../workers/eval/suite.ts';
-import type { RunEnvironment } from '../workers/prepareRun.ts';
+import type { RunEnvironment } from '../workers/hosts/prepareRun.ts';
 import { createNodeEnvironment, type NodeRunEnvironment } from './nodeEnvironment.ts';
 
 const QUESTION = 'What is the capital of the largest country by area that borders Greece?';

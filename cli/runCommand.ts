@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { protocolExperts, type OrchestraConfig } from '../workers/engine/config.ts';
 import type { RunEvent } from '../workers/engine/events.ts';
 import { runOrchestration, type RunResult } from '../workers/engine/run.ts';
-import { prepareRun, type PreparedRun } from '../workers/prepareRun.ts';
+import { prepareRun, type PreparedRun } from '../workers/hosts/prepareRun.ts';
 import { createProgress, parseTasksFile, runBatch } from './batch.ts';
 import { colorWanted, createStyle } from './format.ts';
 import { loadConfig } from './loadConfig.ts';

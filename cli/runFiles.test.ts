@@ -4,7 +4,7 @@
 import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedServer, type ScriptedServer } from '../e2e/fixtures/scriptedServer.ts';
+import { startScriptedServer, type ScriptedServer } from './scripted/scriptedServer.ts';
 import type { RunEvent } from '../workers/engine/events.ts';
 import { MAX_RUN_FILE_BYTES, readRunFile, type RunFile } from '../workers/history/runFile.ts';
 import type { RunSummary } from './summary.ts';
@@ -70,7 +70,7 @@ describe('orchestra run --save and orchestra replay', () => {
     expect([...modulesLoadedBy(join(ROOT, 'cli/replayCommand.ts'))].filter(callsOut)).toEqual([]);
     // The walk does find them where they are loaded.
     expect([...modulesLoadedBy(join(ROOT, 'cli/runCommand.ts'))].filter(callsOut)).toEqual(
-      expect.arrayContaining(['workers/prepareRun.ts', 'cli/nodeEnvironment.ts', 'workers/backends/openaiCompatible.ts']),
+      expect.arrayContaining(['workers/hosts/prepareRun.ts', 'cli/nodeEnvironment.ts', 'workers/backends/openai-compatible/openaiCompatible.ts']),
     );
   });
 

@@ -17,5 +17,5 @@ export function checkDraft(draft: ConfigDraft): DraftCheck {
   }
 }
 
-export { readConfig } from '../worker/readConfig.ts';
+export { readConfig } from '../../workers/hosts/files/readConfig.ts';
 export { customToolSchema, validatePreference };

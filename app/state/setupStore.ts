@@ -9,7 +9,7 @@ import { persist } from 'zustand/middleware';
 import paperVllmExample from '../../cli/examples/paper-vllm.json' with { type: 'json' };
 import type { configSchema, OrchestraConfig } from '../../workers/engine/config.ts';
 import { configBoundsProblems } from '../../workers/engine/configBasics.ts';
-import type { HeldKey } from '../../workers/keys.ts';
+import type { HeldKey } from '../../workers/hosts/keys.ts';
 import { migratePersisted, type PersistedSteps } from './persistedVersions.ts';
 
 /** A config as written in the file (defaults not yet filled in). */

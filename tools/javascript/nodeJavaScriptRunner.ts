@@ -2,7 +2,7 @@
 // on the same host as the browser's, so a run never holds the CLI's event loop and a stuck native
 // call is ended at the backstop as in the browser.
 
-import { startNodeWorker } from '../workerHost/nodeWorker.ts';
+import { startNodeWorker } from '../sandbox/nodeWorker.ts';
 import { createJavaScriptRunner, type JavaScriptRunnerOptions } from './javascriptHost.ts';
 import type { JavaScriptRunner } from './types.ts';
 

@@ -1,6 +1,6 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten-core';
 import { formatSeconds } from '../../workers/engine/format.ts';
-import { cutMiddle, cutNote, MAX_ERROR_CHARS } from '../cutText.ts';
+import { cutMiddle, cutNote, MAX_ERROR_CHARS } from '../sandbox/cutText.ts';
 import { GUEST_FILE_NAME, GUEST_PRELUDE } from './guestPrelude.ts';
 import type { JsonValue, SandboxLimits, SandboxRunResult } from './types.ts';
 

@@ -1,6 +1,6 @@
 // The engine's ports: what it needs from the outside (a Python sandbox, a search), as interfaces
 // the tools implement. The engine imports nothing from tools/ or backends/ (an ESLint rule holds
-// it to that); the composition root (workers/prepareRun.ts) plugs the implementations in.
+// it to that); the composition root (workers/hosts/prepareRun.ts) plugs the implementations in.
 
 /* ---- Python (behind the paper's enhance_reasoning) ---- */
 

@@ -12,8 +12,8 @@
 //   random                       tools and aliases picked at random (seeded)
 //   qwen3=<provider>/<model>     that model as orchestrator, tools rendered into its prompt
 
-import type { DomainEnvironment, DomainSession } from '../../tools/domains/environment.ts';
-import { createModel, prepareRun, type PreparedRun, type RunEnvironment } from '../prepareRun.ts';
+import type { DomainEnvironment, DomainSession } from '../domains/environment.ts';
+import { createModel, prepareRun, type PreparedRun, type RunEnvironment } from '../hosts/prepareRun.ts';
 import { CALL_EXPERT_TOOL, protocolExperts, resolveExperts, type ExpertConfig, type OrchestraConfig } from '../engine/config.ts';
 import { lookupPrice } from '../engine/pricing.ts';
 import { costWeightPreference, PREFERENCE_PRESETS, type PreferencePresetName, type PreferenceVector } from '../engine/preferences.ts';

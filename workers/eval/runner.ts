@@ -3,7 +3,7 @@
 // evaluation resumes where it stopped. Bounded concurrency, a budget that stops new rollouts, and
 // progress after each one. Pure TypeScript: the CLI and the browser drive the same loop.
 
-import type { DomainEnvironment } from '../../tools/domains/environment.ts';
+import type { DomainEnvironment } from '../domains/environment.ts';
 import type { JavaScriptRunner } from '../../tools/javascript/types.ts';
 import type { RunEvent } from '../engine/events.ts';
 import { runOrchestration } from '../engine/run.ts';

@@ -1,11 +1,11 @@
 // What an evaluation needs before anything is paid for, the same in the CLI and the browser: the
 // suite's domains loaded with every tool and golden state checked, and the judge model.
 
-import { DomainError, type Domain } from '../../tools/domains/domain.ts';
-import { DomainEnvironment } from '../../tools/domains/environment.ts';
+import { DomainError, type Domain } from '../domains/domain.ts';
+import { DomainEnvironment } from '../domains/environment.ts';
 import type { JavaScriptRunner } from '../../tools/javascript/types.ts';
 import type { OrchestraConfig } from '../engine/config.ts';
-import { createModel, effectivePricing, type RunEnvironment } from '../prepareRun.ts';
+import { createModel, effectivePricing, type RunEnvironment } from '../hosts/prepareRun.ts';
 import type { JudgeModel } from './checks.ts';
 import { PolicyError } from './policies.ts';
 import { checkDomainTasks } from './runner.ts';

@@ -7,7 +7,7 @@ import type { RunEvent } from '../../engine/events.ts';
 import { PREFERENCE_PRESETS, preferenceInstruction, type PreferenceVector } from '../../engine/preferences.ts';
 import type { PythonRunner } from '../../engine/ports.ts';
 import { runOrchestration } from '../../engine/run.ts';
-import { prepareRun } from '../../prepareRun.ts';
+import { prepareRun } from '../../hosts/prepareRun.ts';
 import { checkCode, createDemoModel } from './demoModels.ts';
 import { DEMO_NOTICE } from './notice.ts';
 import { readQuestion } from './reading.ts';

@@ -1,6 +1,6 @@
 // A ChatModel over llama.cpp in this tab (wllama: llama.cpp compiled to WebAssembly, with
 // llama-server's request handling inside), for GGUF models. The engine is the model worker's
-// port (workers/models/ggufEngine.ts); this file only shapes requests and reads the stream.
+// port (workers/hosts/models/ggufEngine.ts); this file only shapes requests and reads the stream.
 //
 // As for web-llm: tools are rendered into the system prompt by the engine (toolMode "prompt") and
 // calls come back as `<tool_call>` text, parsed by our tolerant Qwen3 parser; the GGUF's own chat
