@@ -370,10 +370,10 @@ describe('recording and lifecycle', () => {
     expect(await hung).toBeInstanceOf(Error);
   });
 
-  it('runs as a process that prints its URL', async () => {
+  it('runs as `orchestra serve-scripted`, a process that prints its URL and stops on SIGTERM', async () => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', fileURLToPath(new URL('./scriptedServer.ts', import.meta.url)), '--scenario', `${SCENARIOS_DIR}cli-paper-prompt.json`, '--port', '0'],
+      ['--import', 'tsx', fileURLToPath(new URL('../orchestra.ts', import.meta.url)), 'serve-scripted', '--scenario', `${SCENARIOS_DIR}cli-paper-prompt.json`, '--port', '0'],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     try {

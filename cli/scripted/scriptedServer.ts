@@ -6,10 +6,8 @@
 // are not recorded: POST /__admin/fault (a Fault, or null to clear), POST /__admin/reset (an
 // optional new scenario), GET /__admin/requests.
 
-import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { pathToFileURL } from 'node:url';
 import { parseFault, parseScenario, type Fault, type FloodField, type Scenario, type ScriptedResponse, type ScriptedUsage } from './scenario.ts';
 
 export interface RecordedRequest {
@@ -808,32 +806,4 @@ function lastUserMessage(messages: unknown): string {
     return '';
   }
   return '';
-}
-
-async function main(argv: string[]): Promise<void> {
-  const scenarioPath = argv[argv.indexOf('--scenario') + 1];
-  if (!argv.includes('--scenario') || !scenarioPath) {
-    throw new Error('Usage: tsx cli/scripted/scriptedServer.ts --scenario <file.json> [--port N] [--host H]');
-  }
-  const portArgument = argv.includes('--port') ? Number(argv[argv.indexOf('--port') + 1]) : 0;
-  if (!Number.isInteger(portArgument) || portArgument < 0) throw new Error('--port must be a whole number');
-  const hostArgument = argv.includes('--host') ? argv[argv.indexOf('--host') + 1] : undefined;
-  const scenario = parseScenario(JSON.parse(await readFile(scenarioPath, 'utf8')));
-  const server = await startScriptedServer({ scenario, port: portArgument, ...(hostArgument ? { host: hostArgument } : {}) });
-  console.log(server.url);
-  const stop = () => {
-    server.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-}
-
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main(process.argv.slice(2)).catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  });
 }
