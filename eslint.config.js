@@ -41,6 +41,7 @@ export const ENGINE_ENTRY_POINTS = [
   'events.ts', // the event stream, and where a fork goes on from (ForkFrom)
   'config.ts', // the config's schema and types (zod: loaded off the first screen)
   'configBasics.ts', // the config's names, limits and bounds without zod
+  'configExperts.ts', // which experts a config's run uses, without zod
   'presets.ts',
   'preferences.ts', // the preference vector
   'preferenceSchema.ts', // its check (zod)
@@ -50,6 +51,7 @@ export const ENGINE_ENTRY_POINTS = [
   'ids.ts', // run and evaluation ids
   'toolSchema.ts', // a tool's parameters as a person writes them, checked against the engine's meta-schema
   'validateArguments.ts', // arguments checked as the engine checks them before a tool runs (Try it)
+  'ports.ts', // what the engine needs from the outside (types only): a sandbox the page drives (Try it)
 ];
 
 const appEngineBoundary = {
@@ -78,6 +80,10 @@ export default defineConfig(
   {
     files: ['cli/**', 'bench/**', 'e2e/**', 'server/**', '*.config.{js,ts}'],
     languageOptions: { globals: globals.node },
+  },
+  {
+    files: ['*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: globals.node },
   },
   {
     // Production code (everything but tests, benchmarks and e2e/) cannot import test support.

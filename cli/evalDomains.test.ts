@@ -18,6 +18,7 @@ import type { SuiteTask } from '../workers/eval/suite.ts';
 import type { RunEvent } from '../workers/engine/events.ts';
 import { createNodeEnvironment, type NodeRunEnvironment } from './nodeEnvironment.ts';
 import { jsonLines, loadExample, makeTempDir, ORCHESTRATOR_MODEL, requestsFor, runCli, writeConfig } from '../e2e/fixtures/cliHarness.ts';
+import { runFactory } from '../workers/hosts/prepareRun.ts';
 
 let server: ScriptedServer;
 let node: NodeRunEnvironment;
@@ -41,7 +42,7 @@ function configFor() {
 async function evaluate(domainName: string, tasks: SuiteTask[], policy = 'orchestrator') {
   const environment = new DomainEnvironment(loadDomainDir(builtInDomainDir(domainName as (typeof BUILT_IN_DOMAINS)[number])), node.environment.javascript!);
   const domains = new Map([[domainName, environment]]);
-  const policies = createPolicies([parsePolicy(policy)], { config: configFor(), environment: node.environment, domains, seed: '0' });
+  const policies = createPolicies([parsePolicy(policy)], { config: configFor(), runs: runFactory(node.environment), domains, seed: '0' });
   const records: RolloutRecord[] = [];
   const events: RunEvent[] = [];
   const outcome = await runEvaluation({

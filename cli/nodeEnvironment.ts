@@ -7,7 +7,8 @@ import { createCorpusRetriever } from '../tools/search/retriever.ts';
 import { createNodePythonRunner } from '../tools/python/nodePythonRunner.ts';
 import { createNodeJavaScriptRunner } from '../tools/javascript/nodeJavaScriptRunner.ts';
 import { createNodeCalculatorRunner } from '../tools/calculator/nodeCalculatorRunner.ts';
-import { protocolExperts, type OrchestraConfig } from '../workers/engine/config.ts';
+import { type OrchestraConfig } from '../workers/engine/config.ts';
+import { protocolExperts } from '../workers/engine/configExperts.ts';
 import type { RunEnvironment } from '../workers/hosts/prepareRun.ts';
 import { createDemoModel } from '../workers/backends/demo/demoModels.ts';
 

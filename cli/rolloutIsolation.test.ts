@@ -13,7 +13,7 @@ import { createPolicies, parsePolicy } from '../workers/eval/policies.ts';
 import type { RolloutRecord } from '../workers/eval/results.ts';
 import { runEvaluation } from '../workers/eval/runner.ts';
 import type { SuiteTask } from '../workers/eval/suite.ts';
-import type { RunEnvironment } from '../workers/hosts/prepareRun.ts';
+import { runFactory, type RunEnvironment } from '../workers/hosts/prepareRun.ts';
 import { createNodeEnvironment, type NodeRunEnvironment } from './nodeEnvironment.ts';
 
 const QUESTION = 'What is the capital of the largest country by area that borders Greece?';
@@ -41,7 +41,7 @@ afterAll(async () => {
 
 /** A fresh evaluation of `tasks`: new policies, nothing shared with any other call. */
 async function evaluate(tasks: SuiteTask[], concurrency: number): Promise<RolloutRecord[]> {
-  const policies = createPolicies(POLICIES.map(parsePolicy), { config: DEMO_CONFIG, environment, domains: new Map(), seed: '0' });
+  const policies = createPolicies(POLICIES.map(parsePolicy), { config: DEMO_CONFIG, runs: runFactory(environment), domains: new Map(), seed: '0' });
   const outcome = await runEvaluation({
     tasks,
     policies,

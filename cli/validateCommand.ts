@@ -1,6 +1,6 @@
 // `orchestra validate`: checks a configuration and prints what it resolves to.
 
-import { protocolExperts } from '../workers/engine/config.ts';
+import { protocolExperts } from '../workers/engine/configExperts.ts';
 import { formatPerMillion, formatSeconds, formatUsd } from '../workers/engine/format.ts';
 import { lookupPrice } from '../workers/engine/pricing.ts';
 import { effectivePricing, resolvePreference } from '../workers/hosts/prepareRun.ts';

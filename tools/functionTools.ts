@@ -8,7 +8,7 @@ import { createCalculatorTool } from './calculator/calculatorTool.ts';
 import { CALCULATOR_TIMEOUT_MS, type CalculatorRunner } from './calculator/types.ts';
 import { createCustomTool } from './custom/customTool.ts';
 import { createJavaScriptTool } from './javascript/javascriptTool.ts';
-import type { JavaScriptRunner } from './javascript/types.ts';
+import type { JavaScriptRunner } from '../workers/engine/ports.ts';
 import type { PythonRunner } from '../workers/engine/ports.ts';
 import type { Retriever, SourceFailure } from '../workers/engine/ports.ts';
 import { searchSourceLabel } from './search/searchSources.ts';

@@ -8,9 +8,10 @@ import type { LoadProgress } from '../../workers/backends/webllm/loadProgress.ts
 import type { ForkFrom, RunEvent } from '../../workers/engine/events.ts';
 import type { HumanChoice, HumanTurn } from '../../workers/engine/types.ts';
 import type { HeldKey } from '../../workers/hosts/keys.ts';
-import type { EvalFromWorker, EvalRequest, EvalSuiteInput, FromWorker, ToModelWorker, ToWorker } from '../../workers/hosts/messages.ts';
-import type { LocalModelRequest, LocalModelsState } from '../../workers/hosts/models/localModels.ts';
-import type { GgufModelRequest } from '../../workers/hosts/models/ggufModels.ts';
+import type { EvalFromWorker, EvalRequest, EvalSuiteInput, FromWorker, ToWorker } from '../../workers/hosts/messages.ts';
+import type { ToModelWorker } from '../../workers/hosts/models/modelMessages.ts';
+import type { LocalModelRequest, LocalModelsState } from '../../workers/hosts/models/modelState.ts';
+import type { GgufModelRequest } from '../../workers/hosts/models/modelState.ts';
 
 export interface OrchestratorHandlers {
   onEvents(events: RunEvent[]): void;

@@ -6,12 +6,12 @@ import type { ResultTimings } from '@wllama/wllama';
 import { createGgufModel, type GgufChatBody } from '../../workers/backends/gguf/ggufModel.ts';
 import type { RunEvent } from '../../workers/engine/events.ts';
 import type { ChatCompletion, ChatDelta, ChatRequest } from '../../workers/engine/types.ts';
-import type { GgufRuntime } from '../../workers/hosts/messages.ts';
+import type { GgufRuntime } from '../../workers/hosts/models/modelState.ts';
 import { connectGgufEngine, type GgufLoadRequest, type GgufPortEngine } from '../../workers/hosts/models/ggufEngine.ts';
 import { createOrchestratorClient } from '../../app/worker/orchestratorClient.ts';
 import type { LoadProgress } from '../../workers/backends/webllm/loadProgress.ts';
-import type { GgufModelRequest } from '../../workers/hosts/models/ggufModels.ts';
-import type { LocalModelsState } from '../../workers/hosts/models/localModels.ts';
+import type { GgufModelRequest } from '../../workers/hosts/models/modelState.ts';
+import type { LocalModelsState } from '../../workers/hosts/models/modelState.ts';
 
 export interface GgufHarnessRun {
   events: RunEvent[];

@@ -12,7 +12,7 @@
 import { resolvedWeightsUrl } from '../../workers/backends/webllm/catalogue.ts';
 import { serveFakeEngine } from '../fixtures/doubles/fakeEngineWorker.ts';
 import { FakeWebLlmEngine, type FakeEngineScript } from '../fixtures/doubles/fakeWebLlmEngine.ts';
-import type { ToModelWorker } from '../../workers/hosts/messages.ts';
+import type { ToModelWorker } from '../../workers/hosts/models/modelMessages.ts';
 
 declare const self: DedicatedWorkerGlobalScope & { fakeEngineScript?: FakeEngineScript };
 

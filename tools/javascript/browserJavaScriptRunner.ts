@@ -3,7 +3,7 @@
 
 import { startBrowserWorker } from '../sandbox/browserWorker.ts';
 import { createJavaScriptRunner, type JavaScriptRunnerOptions } from './javascriptHost.ts';
-import type { JavaScriptRunner } from './types.ts';
+import type { JavaScriptRunner } from '../../workers/engine/ports.ts';
 
 export function createBrowserJavaScriptRunner(options: JavaScriptRunnerOptions = {}): JavaScriptRunner {
   return createJavaScriptRunner(

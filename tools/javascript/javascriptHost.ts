@@ -6,17 +6,8 @@
 import { formatSeconds } from '../../workers/engine/format.ts';
 import { createWorkerHost, type CallOutcome, type StartWorker } from '../sandbox/workerHost.ts';
 import type { JavaScriptCalls } from './workerMessages.ts';
-import {
-  DEFAULT_MAX_OUTPUT_CHARS,
-  DEFAULT_MAX_RESULT_CHARS,
-  DEFAULT_MAX_STACK_BYTES,
-  DEFAULT_MEMORY_BYTES,
-  type JavaScriptRunner,
-  type JsRunOptions,
-  type JsRunResult,
-  type SandboxLimits,
-  type SandboxRunResult,
-} from './types.ts';
+import { DEFAULT_MAX_OUTPUT_CHARS, DEFAULT_MAX_RESULT_CHARS, DEFAULT_MAX_STACK_BYTES, DEFAULT_MEMORY_BYTES, type SandboxLimits, type SandboxRunResult } from './types.ts';
+import { type JavaScriptRunner, type JsRunOptions, type JsRunResult } from '../../workers/engine/ports.ts';
 
 export interface JavaScriptRunnerOptions {
   /** Cap on captured console output, in characters. */

@@ -4,7 +4,7 @@
 
 import { startNodeWorker } from '../sandbox/nodeWorker.ts';
 import { createJavaScriptRunner, type JavaScriptRunnerOptions } from './javascriptHost.ts';
-import type { JavaScriptRunner } from './types.ts';
+import type { JavaScriptRunner } from '../../workers/engine/ports.ts';
 
 export function createNodeJavaScriptRunner(options: JavaScriptRunnerOptions = {}): JavaScriptRunner {
   return createJavaScriptRunner(startNodeWorker(new URL('./nodeJavaScriptWorkerEntry.mjs', import.meta.url)), options);

@@ -2,7 +2,7 @@
 // compared with its golden state (tau2-bench's way), and how a change is described row by row.
 // Pure TypeScript.
 
-import type { JsonValue } from '../../tools/javascript/types.ts';
+import type { JsonValue } from '../engine/ports.ts';
 
 /** A row: any JSON object. */
 export type Row = { [field: string]: JsonValue };

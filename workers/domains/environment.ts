@@ -8,7 +8,7 @@ import type { Tool, ToolOutput } from '../engine/types.ts';
 import { validateArguments } from '../engine/validateArguments.ts';
 import type { DatabaseComparison, GoldenAction, RowMismatch } from '../eval/checks.ts';
 import type { SuiteTask } from '../eval/suite.ts';
-import type { JavaScriptRunner, JsonValue } from '../../tools/javascript/types.ts';
+import type { JavaScriptRunner, JsonValue } from '../engine/ports.ts';
 import {
   changedFields,
   compareDatabases,

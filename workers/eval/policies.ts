@@ -1,8 +1,8 @@
 // The policies a suite is run under, as in the paper's tables: the configured orchestrator (under
 // any preference vector), the strongest and the cheapest expert answering alone, a seeded random
 // policy over the same tools and aliases, and a prompted Qwen3 as orchestrator. Each turns a task
-// into a ready run through the same composition root as every other run (prepareRun), so a policy
-// means the same in the browser and the CLI.
+// into a ready run through the same composition root as every other run (the host's prepareRun,
+// handed in as a RunFactory), so a policy means the same in the browser and the CLI.
 //
 // Policy names (what --policy takes and results are keyed by):
 //   orchestrator                 the config's orchestrator and preference
@@ -12,14 +12,15 @@
 //   random                       tools and aliases picked at random (seeded)
 //   qwen3=<provider>/<model>     that model as orchestrator, tools rendered into its prompt
 
-import type { DomainEnvironment, DomainSession } from '../domains/environment.ts';
-import { createModel, prepareRun, type PreparedRun, type RunEnvironment } from '../hosts/prepareRun.ts';
-import { CALL_EXPERT_TOOL, protocolExperts, resolveExperts, type ExpertConfig, type OrchestraConfig } from '../engine/config.ts';
+import type { PreparedRun } from '../engine/preparedRun.ts';
+import { CALL_EXPERT_TOOL, type ExpertConfig, type OrchestraConfig } from '../engine/config.ts';
+import { protocolExperts, resolveExperts } from '../engine/configExperts.ts';
 import { lookupPrice } from '../engine/pricing.ts';
 import { costWeightPreference, PREFERENCE_PRESETS, type PreferencePresetName, type PreferenceVector } from '../engine/preferences.ts';
 import { referenceAnswerStyle } from '../engine/protocols/expertFamilies.ts';
 import type { RunOptions } from '../engine/run.ts';
 import { createDirectAnswerProtocol } from './direct.ts';
+import type { RunFactory, TaskDomain, TaskDomainSession } from './ports.ts';
 import { createRandomOrchestrator, RANDOM_POLICY_MODEL } from './random.ts';
 import type { SuiteTask } from './suite.ts';
 
@@ -96,7 +97,7 @@ export interface PreparedTask {
   /** The tools whose calls name an alias (counted by alias in the reward's tool features). */
   expertTools: ReadonlySet<string>;
   /** A domain task's database and tools, for its db check. */
-  session?: DomainSession;
+  session?: TaskDomainSession;
 }
 
 export interface Policy {
@@ -114,9 +115,10 @@ export interface Policy {
 
 export interface PolicyContext {
   config: OrchestraConfig;
-  environment: RunEnvironment;
+  /** Prepares each rollout's run (the host's composition root). */
+  runs: RunFactory;
   /** The domains the suite's tasks run in, by name. */
-  domains: ReadonlyMap<string, DomainEnvironment>;
+  domains: ReadonlyMap<string, TaskDomain>;
   /** Seeds the random policy (with the task and rollout). */
   seed: string;
 }
@@ -135,7 +137,7 @@ function runOf(prepared: PreparedRun): PreparedTask['run'] {
   return run;
 }
 
-function domainOf(context: PolicyContext, task: SuiteTask): DomainEnvironment {
+function domainOf(context: PolicyContext, task: SuiteTask): TaskDomain {
   const environment = task.domain === undefined ? undefined : context.domains.get(task.domain);
   if (!environment) throw new PolicyError(`Task "${task.id}" runs in the domain "${task.domain}", which is not loaded.`);
   return environment;
@@ -157,11 +159,11 @@ function configuredPolicy(name: string, kind: PolicyKind, label: string, config:
     preference: resolvePreferenceOf(config.preference),
     prepare(task) {
       if (task.domain === undefined) {
-        return { run: runOf(prepareRun(config, context.environment)), expertTools: PAPER_EXPERT_TOOLS(config) };
+        return { run: runOf(context.runs.prepare(config)), expertTools: PAPER_EXPERT_TOOLS(config) };
       }
       const domain = domainOf(context, task);
       const session = domain.newSession();
-      const prepared = prepareRun(config, context.environment, { domain: { system: domain.domain.policy, tools: session.tools } });
+      const prepared = context.runs.prepare(config, { domain: { system: domain.domain.policy, tools: session.tools } });
       return { run: runOf(prepared), expertTools: DOMAIN_EXPERT_TOOLS, session };
     },
   };
@@ -200,7 +202,7 @@ export function pickExpert(config: OrchestraConfig, which: 'strongest' | 'cheape
 function alonePolicy(spec: PolicySpec, context: PolicyContext): Policy {
   const config: OrchestraConfig = { ...context.config, preferenceInstruction: false };
   // Prepared once here so a configuration the policy cannot run is refused before anything runs.
-  const [alias, expert] = pickExpert(config, spec.kind as 'strongest' | 'cheapest', prepareRun(config, context.environment).pricing);
+  const [alias, expert] = pickExpert(config, spec.kind as 'strongest' | 'cheapest', context.runs.prepare(config).pricing);
   const asAgent: OrchestraConfig = {
     ...config,
     orchestrator: { ...config.orchestrator, provider: expert.provider, model: expert.model, toolMode: 'server', temperature: expert.temperature ?? config.orchestrator.temperature, ...(expert.maxTokens === undefined ? {} : { maxTokens: expert.maxTokens }) },
@@ -215,10 +217,10 @@ function alonePolicy(spec: PolicySpec, context: PolicyContext): Policy {
     preference: resolvePreferenceOf(config.preference),
     prepare(task) {
       if (task.domain === undefined) {
-        const model = createModel(config, context.environment, expert.provider, expert.model);
+        const model = context.runs.model(config, expert.provider, expert.model);
         return {
           run: {
-            ...runOf(prepareRun(config, context.environment)),
+            ...runOf(context.runs.prepare(config)),
             protocol: direct,
             orchestrator: { model, toolMode: 'prompt', temperature: expert.temperature, maxTokens: expert.maxTokens },
           },
@@ -227,7 +229,7 @@ function alonePolicy(spec: PolicySpec, context: PolicyContext): Policy {
       }
       const domain = domainOf(context, task);
       const session = domain.newSession();
-      const prepared = prepareRun(asAgent, context.environment, { domain: { system: domain.domain.policy, tools: session.tools, experts: false } });
+      const prepared = context.runs.prepare(asAgent, { domain: { system: domain.domain.policy, tools: session.tools, experts: false } });
       return { run: runOf(prepared), expertTools: DOMAIN_EXPERT_TOOLS, session };
     },
   };
@@ -256,7 +258,7 @@ function randomPolicy(spec: PolicySpec, context: PolicyContext): Policy {
     prepare(task, rollout) {
       const seed = `${context.seed}\u0000${spec.name}\u0000${task.id}\u0000${rollout}`;
       if (task.domain === undefined) {
-        const plain = prepareRun(config, context.environment);
+        const plain = context.runs.prepare(config);
         const orchestrator = createRandomOrchestrator({ seed, task: task.task, aliases: aliasesByTool(protocolExperts(config)) });
         return {
           run: { ...runOf(plain), pricing: free(plain), orchestrator: { model: orchestrator, toolMode: 'server' } },
@@ -265,7 +267,7 @@ function randomPolicy(spec: PolicySpec, context: PolicyContext): Policy {
       }
       const domain = domainOf(context, task);
       const session = domain.newSession();
-      const prepared = prepareRun(config, context.environment, { domain: { system: domain.domain.policy, tools: session.tools } });
+      const prepared = context.runs.prepare(config, { domain: { system: domain.domain.policy, tools: session.tools } });
       const orchestrator = createRandomOrchestrator({ seed, task: task.task, aliases: aliasesByTool(callExperts) });
       return {
         run: { ...runOf(prepared), pricing: free(prepared), orchestrator: { model: orchestrator, toolMode: 'server' } },

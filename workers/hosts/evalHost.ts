@@ -5,7 +5,7 @@
 
 import type { SampleTask } from '../../tools/search/sampleTasks.ts';
 import { parseDomain, DomainError } from '../domains/domain.ts';
-import type { JavaScriptRunner } from '../../tools/javascript/types.ts';
+import type { JavaScriptRunner } from '../engine/ports.ts';
 import { ConfigError, parseConfig, type OrchestraConfig } from '../engine/config.ts';
 import { redact } from '../engine/errors.ts';
 import type { RunEvent } from '../engine/events.ts';
@@ -13,10 +13,11 @@ import { BUILT_IN_DOMAINS, isBuiltInDomain } from '../eval/builtInSuites.ts';
 import { createPolicies, parsePolicy, PolicyError } from '../eval/policies.ts';
 import { policyDescriptions } from '../eval/results.ts';
 import { runEvaluation } from '../eval/runner.ts';
-import { domainEnvironments, domainsOf, evalJudge } from '../eval/setup.ts';
+import { domainsOf, evalJudge } from '../eval/setup.ts';
+import { domainEnvironments } from '../domains/setup.ts';
 import { corpusSuite, parseSuite, SuiteError, type SuiteTask } from '../eval/suite.ts';
 import type { EvalRequest, EvalSuiteInput, FromWorker, SuiteReading } from './messages.ts';
-import type { RunEnvironment } from './prepareRun.ts';
+import { runFactory, type RunEnvironment } from './prepareRun.ts';
 
 export interface EvalHostOptions {
   /** The environment of every run in this worker (keys, search, sandboxes, local models). */
@@ -90,8 +91,8 @@ export function createEvalHost(options: EvalHostOptions) {
       const domainEnvs = await domainEnvironments(domains, suite.tasks, options.javascript, suite.source);
       const specs = request.policies.map(parsePolicy);
       if (specs.length === 0) throw new PolicyError('Pick at least one policy.');
-      const policies = createPolicies(specs, { config, environment, domains: domainEnvs, seed: request.seed });
-      const judge = evalJudge(config, environment, suite.tasks);
+      const policies = createPolicies(specs, { config, runs: runFactory(environment), domains: domainEnvs, seed: request.seed });
+      const judge = evalJudge(config, runFactory(environment), suite.tasks);
       prepared = { suite, policies, domainEnvs, judge };
     } catch (error) {
       evaluations.delete(evalId);

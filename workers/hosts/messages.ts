@@ -5,11 +5,10 @@
 // (workers/hosts/keys.ts), not with the keys.
 
 import type { LoadProgress } from '../backends/webllm/loadProgress.ts';
-import type { GgufChatBody, GgufChunk } from '../backends/gguf/ggufModel.ts';
 import type { ForkFrom, RunEvent } from '../engine/events.ts';
 import type { HumanChoice, HumanTurn } from '../engine/types.ts';
 import type { HeldKey } from './keys.ts';
-import type { LocalModelRequest, LocalModelsState } from './models/localModels.ts';
+import type { LocalModelRequest, LocalModelsState } from './models/modelState.ts';
 import type { BuiltInSuite } from '../eval/builtInSuites.ts';
 import type { PolicyDescription, RolloutRecord } from '../eval/results.ts';
 import type { EvalOutcome, EvalProgressEvent } from '../eval/runner.ts';
@@ -41,7 +40,7 @@ export interface EvalRequest {
 
 /** How an evaluation ended, without its records (the page has them from each rollout_finished). */
 export type EvalEnd = Omit<EvalOutcome, 'records'>;
-import type { GgufModelRequest } from './models/ggufModels.ts';
+import type { GgufModelRequest } from './models/modelState.ts';
 
 export type ToWorker =
   /** Holds (or with `key: null` forgets) a provider's API key in the worker's memory, bound to the
@@ -109,61 +108,6 @@ export type FromWorker =
 
 /** The messages of evaluations, which the page hands to the Evaluate tab's module. */
 export type EvalFromWorker = Extract<FromWorker, { type: 'suite_read' | 'eval_ready' | 'eval_rejected' | 'eval_progress' | 'eval_events' | 'eval_finished' | 'eval_failed' }>;
-
-/** The page's only message to a model worker: the port its engine handler answers on. */
-export type ToModelWorker = { type: 'connect'; port: MessagePort };
-
-/** Where a GGUF model comes from: a URL (downloaded once, then kept in wllama's cache in the
- * origin's private file system) or a file the user picked (read in place, never uploaded). */
-export type GgufSource = { kind: 'url'; url: string } | { kind: 'file'; file: Blob; name: string };
-
-/** What the GGUF model worker (workers/hosts/models/gguf.worker.ts) is asked over its port. */
-export type ToGgufWorker =
-  | {
-      type: 'load';
-      source: GgufSource;
-      contextWindow: number;
-      /** 1 for one thread; more only when the page is cross-origin isolated. */
-      threads: number;
-      /** Layers offloaded to WebGPU; 0 for the CPU alone. */
-      gpuLayers: number;
-      /** llama.cpp's sampling seed for every request; absent: a random one each request. */
-      seed?: number;
-    }
-  | { type: 'cancel_load' }
-  | { type: 'chat'; id: number; body: GgufChatBody }
-  | { type: 'abort'; id: number };
-
-/** Where a loaded GGUF model runs, in the model worker's words. */
-export interface GgufRuntime {
-  contextWindow: number;
-  threads: number;
-  /** Whether layers went to WebGPU; `cpuReason` says why not when they did not. */
-  webgpu: boolean;
-  cpuReason?: string;
-  seconds: number;
-  fromCache: boolean;
-  /** The layer count asked for (n_gpu_layers) and what it takes, when it was above 0. */
-  gpuLayers?: GgufGpuLayers;
-}
-
-/** Layers asked to go to WebGPU, of the model's `blocks`, and the GPU memory that takes: an
- * estimate from the file's tensors (those layers' weights, the output layer when every layer is
- * asked for) and their KV cache at the loaded window; llama.cpp's scratch buffers come on top. */
-export interface GgufGpuLayers {
-  asked: number;
-  blocks: number;
-  estimateBytes: number;
-}
-
-/** What the GGUF model worker answers over its port. */
-export type FromGgufWorker =
-  | { type: 'progress'; loaded: number; total: number }
-  | { type: 'loaded'; runtime: GgufRuntime }
-  | { type: 'load_failed'; code: string; message: string }
-  | { type: 'chunk'; id: number; chunk: GgufChunk }
-  | { type: 'done'; id: number }
-  | { type: 'chat_failed'; id: number; code: string; message: string };
 
 /** How long the worker gathers events before posting them: short enough to feel live, long
  * enough that 200 tokens/s of deltas cost the page a handful of renders per second. */

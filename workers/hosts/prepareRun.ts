@@ -4,22 +4,14 @@
 
 import { createFunctionCallingTools } from '../../tools/functionTools.ts';
 import type { CalculatorRunner } from '../../tools/calculator/types.ts';
-import type { JavaScriptRunner } from '../../tools/javascript/types.ts';
+import type { JavaScriptRunner } from '../engine/ports.ts';
 import type { PythonRunner } from '../engine/ports.ts';
 import type { Retriever } from '../engine/ports.ts';
 import { createSearchRetriever, describeSearchSources } from '../../tools/search/searchSources.ts';
 import { createAnthropicModel } from '../backends/anthropic/anthropic.ts';
 import { createOpenAICompatibleModel } from '../backends/openai-compatible/openaiCompatible.ts';
-import {
-  CALL_EXPERT_TOOL,
-  ORCHESTRATOR_MAX_TOKENS,
-  protocolExperts,
-  resolveExperts,
-  VARIANT_DEFAULTS,
-  type ExpertConfig,
-  type OrchestraConfig,
-  type ProviderConfig,
-} from '../engine/config.ts';
+import { CALL_EXPERT_TOOL, ORCHESTRATOR_MAX_TOKENS, VARIANT_DEFAULTS, type ExpertConfig, type OrchestraConfig, type ProviderConfig } from '../engine/config.ts';
+import { protocolExperts, resolveExperts } from '../engine/configExperts.ts';
 import { fitExpertBudgets, fitPaperBudgets, replyTokens } from '../engine/contextWindow.ts';
 import { pickCounterfactualModel } from '../engine/ledger.ts';
 import { PREFERENCE_PRESETS, preferenceInstruction, type PreferenceVector } from '../engine/preferences.ts';
@@ -29,9 +21,10 @@ import { createFunctionCallingProtocol } from '../engine/protocols/functionCalli
 import { referenceAnswerStyle, referenceExpertBudgets, type ExpertBudgets } from '../engine/protocols/expertFamilies.ts';
 import { buildPaperTools, createPaperProtocol, PAPER_SYSTEM_PROMPT, type PaperExpert } from '../engine/protocols/paper.ts';
 import { systemWithTools } from '../engine/qwen3/render.ts';
-import type { OrchestratorOptions, RunLimits } from '../engine/run.ts';
 import { budgetTokens } from '../engine/tokens.ts';
-import type { ChatModel, Tool } from '../engine/types.ts';
+import type { ChatModel } from '../engine/types.ts';
+import type { DomainTools, PreparedRun, PrepareOptions } from '../engine/preparedRun.ts';
+import type { RunFactory } from '../eval/ports.ts';
 import { formatCount } from '../engine/format.ts';
 
 /** A model loaded in this browser (web-llm), with the context window it was loaded with. */
@@ -62,21 +55,6 @@ export interface RunEnvironment {
   /** The scripted demo's models (workers/backends/demo/), for a `demo` provider: hosts load the
    * module only when a config names one. */
   demoModel?(modelId: string): ChatModel;
-}
-
-/** The parts of one run. Prepare again for every run, rollout or task: the models made here may
- * keep their run's state (the scripted demo's orchestrator counts its searches), so parts shared
- * by two runs make each depend on what the other did. */
-export interface PreparedRun {
-  protocol: Protocol;
-  orchestrator: OrchestratorOptions;
-  pricing: PricingTable;
-  counterfactualModel: string | undefined;
-  limits: RunLimits;
-  preference: PreferenceVector;
-  instruction: string | null;
-  /** The config the run was prepared from, recorded in its run_started event. */
-  config: OrchestraConfig;
 }
 
 const FREE = { inputPerM: 0, outputPerM: 0 };
@@ -115,23 +93,6 @@ export function resolvePreference(config: OrchestraConfig): PreferenceVector {
   return typeof config.preference === 'string' ? PREFERENCE_PRESETS[config.preference] : config.preference;
 }
 
-/** A domain environment's tools and policy (tools/domains/): the run uses the function-calling
- * protocol over them, with the config's `call_expert` experts, whatever the config's protocol. */
-export interface DomainTools {
-  system: string;
-  tools: Tool[];
-  /** Offer the config's `call_expert` experts (default true; false for a model acting alone). */
-  experts?: boolean;
-}
-
-export interface PrepareOptions {
-  domain?: DomainTools;
-  /** A person takes the orchestrator's turns (humanOrchestrator.ts): the config's orchestrator
-   * is not created (no key or loaded model needed); the person's turns cost nothing. Paper
-   * protocol only. */
-  person?: ChatModel;
-}
-
 /** The experts a run calls: the config protocol's, or for a domain run its `call_expert` ones. */
 function runExperts(config: OrchestraConfig, domain: DomainTools | undefined): Array<[alias: string, expert: ExpertConfig]> {
   if (!domain) return protocolExperts(config);
@@ -143,6 +104,15 @@ function runExperts(config: OrchestraConfig, domain: DomainTools | undefined): A
  * provider (with its context window), an API client otherwise. */
 export function createModel(config: OrchestraConfig, environment: RunEnvironment, providerName: string, model: string): ChatModel {
   return localChatModel(providerName, model, config, environment)?.model ?? createChatModel(providerName, model, config, environment);
+}
+
+/** Runs and models of any config in this environment, for evaluation (workers/eval/ports.ts). */
+export function runFactory(environment: RunEnvironment): RunFactory {
+  return {
+    prepare: (config, options) => prepareRun(config, environment, options),
+    model: (config, provider, model) => createModel(config, environment, provider, model),
+    pricing: effectivePricing,
+  };
 }
 
 export function prepareRun(config: OrchestraConfig, environment: RunEnvironment, options: PrepareOptions = {}): PreparedRun {

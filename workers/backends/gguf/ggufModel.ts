@@ -19,7 +19,7 @@ import type { ChatCompletionChunk, ChatCompletionMessage, ChatCompletionParams, 
 import { BackendError } from '../../engine/errors.ts';
 import type { ChatCompletion, ChatDelta, ChatMessage, ChatModel, ChatRequest, EngineTimings, FinishReason, ToolSchema, Usage } from '../../engine/types.ts';
 import { ABORTED, raceAbort } from '../../engine/abort.ts';
-import { toolsFromSystemPrompt } from '../webllm/toolCallConstraint.ts';
+import { toolsFromSystemPrompt } from '../../engine/qwen3/toolsInPrompt.ts';
 import { toPromptMessages, wrapToolResponse } from '../../engine/qwen3/render.ts';
 import { toolCallGrammar } from './toolCallGrammar.ts';
 

@@ -6,7 +6,8 @@
 
 import { BackendError, errorFromStatus, isAbortError } from '../../engine/errors.ts';
 import { formatCount, formatSeconds } from '../../engine/format.ts';
-import { MAX_ERROR_BODY_BYTES, MAX_STREAM_BYTES, readTextUpTo, tooLarge } from './limits.ts';
+import { MAX_ERROR_BODY_BYTES, MAX_STREAM_BYTES, tooLarge } from './limits.ts';
+import { readTextUpTo } from '../../engine/readTextUpTo.ts';
 
 export interface RetryInfo {
   /** 1 for the first retry. */

@@ -4,6 +4,7 @@
 
 import { formatCount } from '../../engine/format.ts';
 import { BackendError } from '../../engine/errors.ts';
+import { readTextUpTo } from '../../engine/readTextUpTo.ts';
 
 /** Characters of one model call's reply — content, reasoning and tool-call arguments together.
  * About 250,000 tokens: twice the longest output any provider offers today (128k tokens), so no
@@ -48,33 +49,6 @@ export class ReplyBudget {
   }
 }
 
-/** The body as text, reading at most `maxBytes` (then cancelling the rest); `truncated` says
- * whether there was more. */
-export async function readTextUpTo(
-  body: ReadableStream<Uint8Array> | null,
-  maxBytes: number,
-): Promise<{ text: string; truncated: boolean }> {
-  if (!body) return { text: '', truncated: false };
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  let bytes = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return { text: text + decoder.decode(), truncated: false };
-      const room = maxBytes - bytes;
-      if (value.byteLength > room) {
-        text += decoder.decode(value.subarray(0, room));
-        return { text, truncated: true };
-      }
-      bytes += value.byteLength;
-      text += decoder.decode(value, { stream: true });
-    }
-  } finally {
-    reader.cancel().catch(() => undefined);
-  }
-}
 
 /** A non-streamed answer's text, or a `too_large` error past MAX_JSON_CHARS. */
 export async function readWholeAnswer(body: ReadableStream<Uint8Array> | null, provider: string): Promise<string> {

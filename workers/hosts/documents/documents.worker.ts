@@ -4,7 +4,8 @@
 // where the orchestrator worker's search reads them. pdf.js is loaded on the first PDF only.
 
 import { indexDocument } from '../../../tools/search/documentIndexer.ts';
-import { openDocumentStore, type DocumentStore } from '../../../tools/search/documentStore.ts';
+import { type DocumentStore } from '../../../tools/search/documentStore.ts';
+import { openDocumentStore } from './documentsDb.ts';
 import type { FromDocumentsWorker, ToDocumentsWorker } from './documentsWorkerMessages.ts';
 import { DocumentProblem } from '../../../tools/search/documentText.ts';
 import { readPdfPages, type PdfjsModule } from '../../../tools/search/pdfText.ts';

@@ -10,7 +10,8 @@
 import { LogLevel, ModelManager, Wllama, type LoadModelParams } from '@wllama/wllama';
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import { gpuLayersMemory, readGgufBlobHeader } from '../../backends/gguf/ggufHeader.ts';
-import type { FromGgufWorker, GgufGpuLayers, GgufRuntime, ToGgufWorker, ToModelWorker } from '../messages.ts';
+import type { FromGgufWorker, ToGgufWorker, ToModelWorker } from './modelMessages.ts';
+import type { GgufGpuLayers, GgufRuntime } from './modelState.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 

@@ -3,7 +3,8 @@
 
 import { BackendError } from '../../engine/errors.ts';
 import { GGUF_PROVIDER, type GgufChunk, type GgufEngine } from '../../backends/gguf/ggufModel.ts';
-import type { FromGgufWorker, GgufRuntime, GgufSource, ToGgufWorker } from '../messages.ts';
+import type { FromGgufWorker, ToGgufWorker } from './modelMessages.ts';
+import type { GgufRuntime, GgufSource } from './modelState.ts';
 
 export interface GgufLoadRequest {
   source: GgufSource;

@@ -5,23 +5,11 @@
 
 import { createGgufModel, GGUF_PROVIDER } from '../../backends/gguf/ggufModel.ts';
 import type { LoadProgress } from '../../backends/webllm/loadProgress.ts';
-import type { GgufRuntime, GgufSource } from '../messages.ts';
+import type { GgufModelRequest, GgufRuntime, LocalModelsState } from './modelState.ts';
 import type { LocalChatModel } from '../prepareRun.ts';
 import { connectGgufEngine, type GgufPortEngine } from './ggufEngine.ts';
-import type { LocalModelsState } from './localModels.ts';
 import { createModelRegistry } from './modelRegistry.ts';
 
-/** A GGUF model to load: the id runs name it by (a gguf provider's `model`). */
-export interface GgufModelRequest {
-  id: string;
-  label: string;
-  source: GgufSource;
-  contextWindow: number;
-  threads: number;
-  gpuLayers: number;
-  /** A fixed sampling seed for every request (tests); absent in the playground. */
-  seed?: number;
-}
 
 export interface GgufModels {
   load(request: GgufModelRequest, port: MessagePort): Promise<void>;

@@ -9,7 +9,8 @@ import type { RunEvent, RunEventOf } from '../../engine/events.ts';
 import { formatToolCall } from '../../engine/qwen3/render.ts';
 import { runOrchestration } from '../../engine/run.ts';
 import { prepareRun, type RunEnvironment } from '../prepareRun.ts';
-import { createLocalModels, type LocalModelsState } from './localModels.ts';
+import { createLocalModels } from './localModels.ts';
+import { type LocalModelsState } from './modelState.ts';
 
 // The orchestrator worker's side of local models, with web-llm's own WebWorkerMLCEngine talking
 // over a real MessageChannel to the fake engine behind web-llm's worker protocol (what a model

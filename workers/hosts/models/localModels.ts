@@ -12,7 +12,6 @@ import { BackendError } from '../../engine/errors.ts';
 import {
   customOrchestrator8bRecord,
   findLocalModel,
-  type CustomOrchestratorOptions,
   type LocalModel,
 } from '../../backends/webllm/catalogue.ts';
 import { loadWebLlmModel } from '../../backends/webllm/loadModel.ts';
@@ -23,39 +22,12 @@ import { createWebLlmModel, type WebLlmEngine } from '../../backends/webllm/webl
 import { PROVIDER } from '../../backends/webllm/webllmErrors.ts';
 import type { ChatModel } from '../../engine/types.ts';
 import type { LocalChatModel } from '../prepareRun.ts';
-import type { GgufRuntime } from '../messages.ts';
 import { createModelRegistry } from './modelRegistry.ts';
+import type { LocalModelRequest, LocalModelsState } from './modelState.ts';
 
-/** Which model to load: a catalogue id, or a custom id with where its converted weights are. */
-export interface LocalModelRequest {
-  id: string;
-  custom?: Omit<CustomOrchestratorOptions, 'modelId' | 'label'>;
-}
 
-export interface LoadedLocalModel {
-  id: string;
-  label: string;
-  contextWindow: number;
-  fromCache: boolean;
-  /** How long the load took. */
-  seconds: number;
-  /** A GGUF model (llama.cpp): where it runs, and why on the CPU when it does (ggufModels.ts). */
-  gguf?: GgufRuntime;
-}
 
-export interface LocalModelFailure {
-  modelId: string;
-  code: string;
-  message: string;
-}
 
-/** Plain data: it crosses postMessage to the page. */
-export interface LocalModelsState {
-  loaded: LoadedLocalModel[];
-  loading: string[];
-  /** The last load or model that failed, when the latest change was a failure. */
-  failure?: LocalModelFailure;
-}
 
 export interface LocalModelsOptions {
   onProgress(modelId: string, progress: LoadProgress): void;

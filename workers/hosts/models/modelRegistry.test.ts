@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BackendError } from '../../engine/errors.ts';
-import type { LocalModelsState } from './localModels.ts';
+import type { LocalModelsState } from './modelState.ts';
 import { createModelRegistry, type LoadOutcome } from './modelRegistry.ts';
 
 // The lifecycle web-llm's and GGUF's models share, on its own: loads that finish, fail, are

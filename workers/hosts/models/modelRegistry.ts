@@ -4,7 +4,7 @@
 // a model a run asks for that is not ready. Each kind keeps only how it loads and how it answers.
 
 import { toErrorInfo } from '../../engine/errors.ts';
-import type { LoadedLocalModel, LocalModelFailure, LocalModelsState } from './localModels.ts';
+import type { LoadedLocalModel, LocalModelFailure, LocalModelsState } from './modelState.ts';
 
 /** A model here: loading until `loaded` is set. */
 export interface RegistryEntry<Engine> {

@@ -5,7 +5,7 @@
 // web-llm comes through loadWebLlm, as in the orchestrator worker, so the browser downloads it once.
 
 import { loadWebLlm } from '../../backends/webllm/loadWebLlm.ts';
-import type { ToModelWorker } from '../messages.ts';
+import type { ToModelWorker } from './modelMessages.ts';
 import { connectHandler } from './connectHandler.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
