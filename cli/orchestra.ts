@@ -11,7 +11,7 @@ import type { CliIo } from './io.ts';
 import { replayCommand } from './replayCommand.ts';
 import { rewardCommand } from './rewardCommand.ts';
 import { runCommand } from './runCommand.ts';
-import { serveScriptedCommand } from './scripted/serveScriptedCommand.ts';
+import { serveScriptedCommand } from './serveScriptedCommand.ts';
 import { EXIT_CODES, MAIN_USAGE, parseCommandArgs, TASKS_USAGE, UsageError } from './usage.ts';
 import { validateCommand } from './validateCommand.ts';
 

@@ -2,10 +2,10 @@
 // process, for trying the playground or the CLI with no model server, and for scripts.
 
 import { readFile } from 'node:fs/promises';
-import type { CliIo } from '../io.ts';
-import { EXIT_CODES, parseCommandArgs, SERVE_SCRIPTED_USAGE, UsageError } from '../usage.ts';
-import { parseScenario, type Scenario } from './scenario.ts';
-import { startScriptedServer } from './scriptedServer.ts';
+import type { CliIo } from './io.ts';
+import { EXIT_CODES, parseCommandArgs, SERVE_SCRIPTED_USAGE, UsageError } from './usage.ts';
+import { parseScenario, type Scenario } from './scripted/scenario.ts';
+import { startScriptedServer } from './scripted/scriptedServer.ts';
 
 async function readScenario(path: string): Promise<Scenario> {
   let text: string;
