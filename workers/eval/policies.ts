@@ -19,9 +19,9 @@ import { lookupPrice } from '../engine/pricing.ts';
 import { costWeightPreference, PREFERENCE_PRESETS, type PreferencePresetName, type PreferenceVector } from '../engine/preferences.ts';
 import { referenceAnswerStyle } from '../engine/protocols/expertFamilies.ts';
 import type { RunOptions } from '../engine/run.ts';
-import { createDirectAnswerProtocol } from './direct.ts';
+import { createDirectAnswerProtocol } from './policies/alone/direct.ts';
 import type { RunFactory, TaskDomain, TaskDomainSession } from './ports.ts';
-import { createRandomOrchestrator, RANDOM_POLICY_MODEL } from './random.ts';
+import { createRandomOrchestrator, RANDOM_POLICY_MODEL } from './policies/random/random.ts';
 import type { SuiteTask } from './suite.ts';
 
 export type PolicyKind = 'orchestrator' | 'strongest' | 'cheapest' | 'random' | 'qwen3';

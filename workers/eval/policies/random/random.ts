@@ -3,8 +3,8 @@
 // task's own words, so an id or an e-mail in the task can come up). It is seeded per policy, task
 // and rollout, so a suite gives the same routes whatever the concurrency, run after run.
 
-import { CALL_EXPERT_TOOL, PAPER_TOOLS } from '../engine/config.ts';
-import type { ChatCompletion, ChatModel, ChatRequest, JsonSchema, ToolSchema } from '../engine/types.ts';
+import { CALL_EXPERT_TOOL, PAPER_TOOLS } from '../../../engine/config.ts';
+import type { ChatCompletion, ChatModel, ChatRequest, JsonSchema, ToolSchema } from '../../../engine/types.ts';
 
 /** The model id the random policy's turns are recorded under (priced at $0). */
 export const RANDOM_POLICY_MODEL = 'random-policy';

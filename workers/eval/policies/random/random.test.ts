@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ToolSchema } from '../engine/types.ts';
+import type { ToolSchema } from '../../../engine/types.ts';
 import { createRandom, createRandomOrchestrator, hashText, randomArguments, taskWords } from './random.ts';
 
 const paperTools: ToolSchema[] = ['enhance_reasoning', 'answer', 'search'].map((name) => ({

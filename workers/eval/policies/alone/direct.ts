@@ -5,9 +5,9 @@
 // orchestrator gathered first. Runs through the ordinary loop: one turn, one model call, one event
 // stream and ledger like any run.
 
-import type { Protocol, ProtocolSession, TurnOutcome } from '../engine/protocol.ts';
-import type { AnswerStyle, PaperVariant } from '../engine/protocols/expertFamilies.ts';
-import { answerMessages, extractAnswer } from '../engine/protocols/paper.ts';
+import type { Protocol, ProtocolSession, TurnOutcome } from '../../../engine/protocol.ts';
+import type { AnswerStyle, PaperVariant } from '../../../engine/protocols/expertFamilies.ts';
+import { answerMessages, extractAnswer } from '../../../engine/protocols/paper.ts';
 
 export function createDirectAnswerProtocol(answerStyle: AnswerStyle, variant: PaperVariant): Protocol {
   return {
