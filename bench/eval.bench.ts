@@ -14,7 +14,7 @@ import type { PythonRunner } from '../workers/engine/ports.ts';
 import type { Retriever } from '../workers/engine/ports.ts';
 import { PREFERENCE_PRESETS } from '../workers/engine/preferences.ts';
 import type { GoldenAction } from '../workers/eval/checks.ts';
-import type { Policy, PreparedTask } from '../workers/eval/policies.ts';
+import type { Policy, PreparedTask } from '../workers/eval/policy.ts';
 import { summarizeEval, type RolloutRecord } from '../workers/eval/results.ts';
 import { runEvaluation, type Grading } from '../workers/eval/runner.ts';
 import type { SuiteTask } from '../workers/eval/suite.ts';

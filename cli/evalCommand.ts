@@ -11,7 +11,8 @@ import { loadNodeSampleTasks } from '../tools/search/nodeCorpus.ts';
 import { CALL_EXPERT_TOOL, type OrchestraConfig } from '../workers/engine/config.ts';
 import { resolveExperts } from '../workers/engine/configExperts.ts';
 import { BUILT_IN_DOMAINS, BUILT_IN_SUITES, isBuiltInDomain } from '../workers/eval/builtInSuites.ts';
-import { createPolicies, parsePolicy, PolicyError, sweepPolicies, type PolicySpec } from '../workers/eval/policies.ts';
+import { createPolicies, parsePolicy, sweepPolicies } from '../workers/eval/policies.ts';
+import { PolicyError, type PolicySpec } from '../workers/eval/policy.ts';
 import { evalHeader, policyDescriptions, summarizeEval, summaryLine, summaryToCsv } from '../workers/eval/results.ts';
 import { runEvaluation } from '../workers/eval/runner.ts';
 import { domainsOf, evalJudge } from '../workers/eval/setup.ts';
@@ -137,7 +138,7 @@ function parseBudget(text: string | undefined): number | null {
 
 function policySpecs(names: string[], sweep: string | undefined): PolicySpec[] {
   try {
-    const specs = names.map(parsePolicy);
+    const specs = names.map((name) => parsePolicy(name));
     if (sweep !== undefined) specs.push(...sweepPolicies(sweep));
     return specs.length > 0 ? specs : [parsePolicy('orchestrator')];
   } catch (error) {
@@ -209,7 +210,7 @@ function loadDomains(tasks: readonly SuiteTask[], dirs: readonly string[]): Doma
 function missingEvalKeys(config: OrchestraConfig, specs: readonly PolicySpec[], env: NodeJS.ProcessEnv): MissingKey[] {
   const providers = new Set(providersInUse(config));
   if (config.evaluation?.judge) providers.add(config.evaluation.judge.provider);
-  for (const spec of specs) if (spec.kind === 'qwen3' && spec.provider) providers.add(spec.provider);
+  for (const spec of specs) if (spec.provider !== undefined) providers.add(spec.provider);
   for (const expert of Object.values(resolveExperts(config))) if (expert.tool === CALL_EXPERT_TOOL || expert.tool === 'answer') providers.add(expert.provider);
   return [...providers].flatMap((name) => {
     const variable = config.providers[name]?.apiKeyEnv;

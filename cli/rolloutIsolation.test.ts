@@ -41,7 +41,7 @@ afterAll(async () => {
 
 /** A fresh evaluation of `tasks`: new policies, nothing shared with any other call. */
 async function evaluate(tasks: SuiteTask[], concurrency: number): Promise<RolloutRecord[]> {
-  const policies = createPolicies(POLICIES.map(parsePolicy), { config: DEMO_CONFIG, runs: runFactory(environment), domains: new Map(), seed: '0' });
+  const policies = createPolicies(POLICIES.map((name) => parsePolicy(name)), { config: DEMO_CONFIG, runs: runFactory(environment), domains: new Map(), seed: '0' });
   const outcome = await runEvaluation({
     tasks,
     policies,

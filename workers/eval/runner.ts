@@ -7,7 +7,7 @@ import type { JavaScriptRunner } from '../engine/ports.ts';
 import type { RunEvent } from '../engine/events.ts';
 import { runOrchestration } from '../engine/run.ts';
 import { grade, type JudgeModel, type Verdict } from './checks.ts';
-import type { Policy } from './policies.ts';
+import type { Policy } from './policy.ts';
 import { latestRecords, rewardToolCounts, rolloutKey, type RolloutRecord } from './results.ts';
 import type { TaskDomain } from './ports.ts';
 import type { SuiteTask } from './suite.ts';

@@ -3,7 +3,7 @@
 
 import type { OrchestraConfig } from '../engine/config.ts';
 import type { JudgeModel } from './checks.ts';
-import { PolicyError } from './policies.ts';
+import { PolicyError } from './policy.ts';
 import type { RunFactory } from './ports.ts';
 import type { SuiteTask } from './suite.ts';
 

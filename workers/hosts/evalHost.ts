@@ -10,7 +10,8 @@ import { ConfigError, parseConfig, type OrchestraConfig } from '../engine/config
 import { redact } from '../engine/errors.ts';
 import type { RunEvent } from '../engine/events.ts';
 import { BUILT_IN_DOMAINS, isBuiltInDomain } from '../eval/builtInSuites.ts';
-import { createPolicies, parsePolicy, PolicyError } from '../eval/policies.ts';
+import { createPolicies, parsePolicy } from '../eval/policies.ts';
+import { PolicyError } from '../eval/policy.ts';
 import { policyDescriptions } from '../eval/results.ts';
 import { runEvaluation } from '../eval/runner.ts';
 import { domainsOf, evalJudge } from '../eval/setup.ts';
@@ -89,7 +90,7 @@ export function createEvalHost(options: EvalHostOptions) {
       const domains = domainsOf(suite.tasks).map((name) => parseDomain(BUILT_IN_DOMAIN_FILES[name as keyof typeof BUILT_IN_DOMAIN_FILES], `builtin:${name}`));
       const environment = await options.environment(config);
       const domainEnvs = await domainEnvironments(domains, suite.tasks, options.javascript, suite.source);
-      const specs = request.policies.map(parsePolicy);
+      const specs = request.policies.map((name) => parsePolicy(name));
       if (specs.length === 0) throw new PolicyError('Pick at least one policy.');
       const policies = createPolicies(specs, { config, runs: runFactory(environment), domains: domainEnvs, seed: request.seed });
       const judge = evalJudge(config, runFactory(environment), suite.tasks);
