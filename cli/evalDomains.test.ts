@@ -10,7 +10,7 @@ import { startScriptedServer, type ScriptedServer } from './scripted/scriptedSer
 import { actionsOf, playActions } from '../e2e/fixtures/evalScenario.ts';
 import { DomainEnvironment, type DomainToolDetail } from '../workers/domains/environment.ts';
 import { BUILT_IN_DOMAINS, builtInDomainDir, loadDomainDir } from './nodeDomains.ts';
-import { parseConfig } from '../workers/engine/config.ts';
+import { parseConfig } from '../workers/hosts/config.ts';
 import { createPolicies, parsePolicy } from '../workers/eval/policies.ts';
 import { summarizeEval, type EvalSummary, type RolloutRecord } from '../workers/eval/results.ts';
 import { runEvaluation } from '../workers/eval/runner.ts';

@@ -10,7 +10,7 @@ import { createNodeCalculatorRunner } from '../tools/calculator/nodeCalculatorRu
 import { type OrchestraConfig } from '../workers/engine/config.ts';
 import { protocolExperts } from '../workers/engine/configExperts.ts';
 import type { RunEnvironment } from '../workers/hosts/prepareRun.ts';
-import { createDemoModel } from '../workers/backends/demo/demoModels.ts';
+import { loadBackends } from '../workers/backends/registry.ts';
 
 /** The providers a run of this configuration calls: the orchestrator's and its experts'. */
 export function providersInUse(config: OrchestraConfig): string[] {
@@ -60,7 +60,7 @@ export async function createNodeEnvironment(env: NodeJS.ProcessEnv): Promise<Nod
       python,
       javascript: createNodeJavaScriptRunner(),
       calculator,
-      demoModel: (modelId) => createDemoModel(modelId),
+      backends: await loadBackends(),
     },
     dispose: () => {
       calculator.dispose();

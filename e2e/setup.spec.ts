@@ -4,7 +4,7 @@
 
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
-import { parseConfig } from '../workers/engine/config.ts';
+import { parseConfig } from '../workers/hosts/config.ts';
 import type { Scenario } from '../cli/scripted/scenario.ts';
 import type { ScriptedServer } from '../cli/scripted/scriptedServer.ts';
 import { expect, openSideTab, plantLocalStorage, scriptedConfig, test, type Playground } from './support/playground.ts';

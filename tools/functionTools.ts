@@ -123,6 +123,8 @@ export function createFunctionCallingTools(
       case 'calculator':
         // Within the code limit, and never longer than an expression within the caps needs.
         return createCalculatorTool(requireCalculator(deps), { timeoutMs: Math.min(deps.codeTimeoutMs, CALCULATOR_TIMEOUT_MS) });
+      default:
+        throw new Error(`No built-in tool is named "${name}".`);
     }
   });
   const custom = customTools

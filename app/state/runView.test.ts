@@ -7,7 +7,7 @@ import { createNodeEnvironment, type NodeRunEnvironment } from '../../cli/nodeEn
 import { loadScenario } from '../../e2e/fixtures/cliHarness.ts';
 import localScripted from '../../cli/examples/local-scripted.json' with { type: 'json' };
 import { startScriptedServer, type ScriptedServer } from '../../cli/scripted/scriptedServer.ts';
-import { parseConfig } from '../../workers/engine/config.ts';
+import { parseConfig } from '../../workers/hosts/config.ts';
 import type { RunEvent } from '../../workers/engine/events.ts';
 import { runOrchestration } from '../../workers/engine/run.ts';
 import { prepareRun } from '../../workers/hosts/prepareRun.ts';

@@ -10,9 +10,6 @@ export const PAPER_TOOLS = ['search', 'enhance_reasoning', 'answer'] as const;
 export type PaperToolName = (typeof PAPER_TOOLS)[number];
 export const CALL_EXPERT_TOOL = 'call_expert';
 
-/** Where an `anthropic` provider without a base URL sends its requests. */
-export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
-
 /** The built-in tools the function-calling protocol can offer. */
 export const FUNCTION_CALLING_TOOLS = ['search_corpus', 'run_python', 'run_javascript', 'calculator'] as const;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../engine/config.ts';
+import { parseConfig } from '../hosts/config.ts';
 import { REFERENCE_PRICING } from '../engine/pricing.ts';
 import { parsePolicy, sweepPolicies } from './policies.ts';
 import { pickExpert } from './policies/alone/alone.ts';

@@ -6,7 +6,8 @@
 import type { SampleTask } from '../../tools/search/sampleTasks.ts';
 import { parseDomain, DomainError } from '../domains/domain.ts';
 import type { JavaScriptRunner } from '../engine/ports.ts';
-import { ConfigError, parseConfig, type OrchestraConfig } from '../engine/config.ts';
+import { ConfigError, type OrchestraConfig } from '../engine/config.ts';
+import { parseConfig } from './config.ts';
 import { redact } from '../engine/errors.ts';
 import type { RunEvent } from '../engine/events.ts';
 import { BUILT_IN_DOMAINS, isBuiltInDomain } from '../eval/builtInSuites.ts';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeEnvironment, type NodeRunEnvironment } from '../../cli/nodeEnvironment.ts';
 import { loadExample, loadScenario, ORCHESTRATOR_MODEL, requestsFor, lastUserContent } from '../../e2e/fixtures/cliHarness.ts';
 import { startScriptedServer, type ScriptedServer } from '../../cli/scripted/scriptedServer.ts';
-import { parseConfig } from '../engine/config.ts';
+import { parseConfig } from './config.ts';
 import type { RunEvent } from '../engine/events.ts';
 import { runOrchestration } from '../engine/run.ts';
 import { prepareRun } from './prepareRun.ts';

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig, type ProviderConfig } from '../engine/config.ts';
+import { type ProviderConfig } from '../engine/config.ts';
+import { parseConfig } from './config.ts';
 import { KeyOriginError, KeyRing, providerOrigin } from './keys.ts';
 import { prepareRun } from './prepareRun.ts';
+import { loadBackends } from '../backends/registry.ts';
+
+const backends = await loadBackends();
 
 const KEY = 'placeholder-key-for-key-ring-tests';
 
@@ -72,7 +76,7 @@ describe('KeyRing', () => {
       experts: {},
     });
     const environment = {
-      apiKey: (name: string, p: ProviderConfig) => ring.forRun(name, p),
+      apiKey: (name: string, p: ProviderConfig) => ring.forRun(name, p), backends,
       retriever: { search: async () => [] },
       python: { run: () => Promise.reject(new Error('no Python here')), dispose: async () => undefined },
     };

@@ -5,7 +5,7 @@
 // asked, in Setup, whether to use it with the new origin. See docs/security.md.
 
 import type { ProviderConfig } from '../engine/config.ts';
-import { ANTHROPIC_DEFAULT_BASE_URL } from '../engine/configBasics.ts';
+import { backendKind } from '../backends/registry.ts';
 
 /** Which provider holds a key, and the origin it is bound to (null: remembered before keys were
  * bound to an origin, so bound to none). Crosses postMessage; never carries the key. */
@@ -14,11 +14,12 @@ export interface HeldKey {
   origin: string | null;
 }
 
-/** The origin a provider's requests go to, or undefined when it has none (a web-llm provider) or
- * its base URL is not a URL yet (or it is the scripted demo). */
+/** The origin a provider's requests (and its key) go to, or undefined when its kind takes no key
+ * (models in the browser, the scripted demo) or its base URL is not a URL yet. */
 export function providerOrigin(provider: Pick<ProviderConfig, 'kind' | 'baseUrl'> | undefined): string | undefined {
-  if (!provider || provider.kind === 'webllm' || provider.kind === 'demo') return undefined;
-  const url = provider.baseUrl ?? (provider.kind === 'anthropic' ? ANTHROPIC_DEFAULT_BASE_URL : undefined);
+  const needs = backendKind(provider?.kind)?.needs;
+  if (!provider || !needs?.apiKey) return undefined;
+  const url = provider.baseUrl ?? needs.defaultBaseUrl;
   if (!url) return undefined;
   try {
     const origin = new URL(url).origin;

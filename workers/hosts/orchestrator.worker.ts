@@ -13,7 +13,8 @@ import { createDocumentRetriever } from '../../tools/search/documentRetriever.ts
 import { openDocumentStore } from './documents/documentsDb.ts';
 import type { Retriever } from '../engine/ports.ts';
 import { createCorpusRetriever } from '../../tools/search/retriever.ts';
-import { ConfigError, parseConfig, type OrchestraConfig } from '../engine/config.ts';
+import { ConfigError, type OrchestraConfig } from '../engine/config.ts';
+import { parseConfig } from './config.ts';
 import { protocolExperts } from '../engine/configExperts.ts';
 import type { ForkFrom, RunEvent } from '../engine/events.ts';
 import { checkHumanChoice, createHumanOrchestrator } from '../engine/humanOrchestrator.ts';
@@ -27,6 +28,7 @@ import { createGgufModels } from './models/ggufModels.ts';
 import { prepareRun, type RunEnvironment } from './prepareRun.ts';
 import type { EvalHost } from './evalHost.ts';
 import type { SampleTask } from '../../tools/search/sampleTasks.ts';
+import { loadBackends } from '../backends/registry.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -154,15 +156,14 @@ function personFor(runId: string) {
   );
 }
 
-/** The scripted demo's module, loaded with the first run that names a `demo` provider. */
-function loadDemo(config: OrchestraConfig) {
-  const named = [config.orchestrator.provider, ...protocolExperts(config).map(([, expert]) => expert.provider)];
-  return named.some((name) => config.providers[name]?.kind === 'demo') ? import('../backends/demo/demoModels.ts') : null;
-}
+/** The models of a provider whose models run in this browser, by its kind. */
+const inBrowser: Readonly<Record<string, typeof localModels | typeof ggufModels>> = { webllm: localModels, gguf: ggufModels };
 
 /** What a run of `config` gets from this worker: its keys, search, sandboxes and models. */
 async function runEnvironment(config: OrchestraConfig): Promise<RunEnvironment> {
-  const demo = await loadDemo(config);
+  // Each backend kind the config names, loaded once (the scripted demo's module only for a config
+  // that names a `demo` provider).
+  const backends = await loadBackends(Object.values(config.providers).map((provider) => provider.kind));
   // Pyodide takes seconds to start: it boots while the first turns stream, so the first code
   // run does not wait for it.
   if (usesPython(config)) void python.warmUp();
@@ -175,9 +176,9 @@ async function runEnvironment(config: OrchestraConfig): Promise<RunEnvironment> 
     python,
     javascript,
     calculator,
-    ...(demo ? { demoModel: (modelId: string) => demo.createDemoModel(modelId) } : {}),
+    backends,
     localModel: (modelId, providerName, provider) =>
-      (provider.kind === 'gguf' ? ggufModels : localModels).chatModel(modelId, {
+      (inBrowser[provider.kind] ?? localModels).chatModel(modelId, {
         providerName,
         ...(provider.constrainToolCalls === undefined ? {} : { constrainToolCalls: provider.constrainToolCalls }),
       }),
@@ -186,7 +187,7 @@ async function runEnvironment(config: OrchestraConfig): Promise<RunEnvironment> 
 
 async function start(runId: string, configValue: unknown, task: string, manual: boolean, fork?: ForkFrom): Promise<void> {
   let prepared: ReturnType<typeof prepareRun>;
-  // Registered before anything is awaited, so a Stop pressed while the demo loads is not lost.
+  // Registered before anything is awaited, so a Stop pressed while a backend loads is not lost.
   const controller = new AbortController();
   runs.set(runId, controller);
   try {

@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '../../cli/scripted/scriptedServer.ts';
 import { createCorpusRetriever } from '../../tools/search/retriever.ts';
-import { parseConfig } from '../engine/config.ts';
+import { parseConfig } from './config.ts';
 import { lookupPrice, REFERENCE_PRICING } from '../engine/pricing.ts';
 import { formatToolCall } from '../engine/qwen3/render.ts';
 import { runOrchestration } from '../engine/run.ts';
 import { effectivePricing, prepareRun } from './prepareRun.ts';
+import { loadBackends } from '../backends/registry.ts';
+
+const backends = await loadBackends();
 
 const LOCAL = 'Qwen3-4B-q4f32_1-MLC';
 
@@ -64,7 +67,7 @@ describe('per-expert settings in the paper protocol', () => {
     });
     const docs = [{ id: 'fr', title: 'France', text: 'France is a country in Western Europe. Its capital is Paris.' }];
     const prepared = prepareRun(config, {
-      apiKey: () => undefined,
+      apiKey: () => undefined, backends,
       retriever: createCorpusRetriever(docs),
       searchUsdPerCall: 0,
       python: { run: () => Promise.reject(new Error('no code here')), dispose: () => Promise.resolve() },

@@ -8,8 +8,8 @@ import type { JavaScriptRunner } from '../engine/ports.ts';
 import type { PythonRunner } from '../engine/ports.ts';
 import type { Retriever } from '../engine/ports.ts';
 import { createSearchRetriever, describeSearchSources } from '../../tools/search/searchSources.ts';
-import { createAnthropicModel } from '../backends/anthropic/anthropic.ts';
-import { createOpenAICompatibleModel } from '../backends/openai-compatible/openaiCompatible.ts';
+import { backendKind } from '../backends/registry.ts';
+import type { LoadedBackend, ProvidedModel } from '../engine/backendKind.ts';
 import { CALL_EXPERT_TOOL, ORCHESTRATOR_MAX_TOKENS, VARIANT_DEFAULTS, type ExpertConfig, type OrchestraConfig, type ProviderConfig } from '../engine/config.ts';
 import { protocolExperts, resolveExperts } from '../engine/configExperts.ts';
 import { fitExpertBudgets, fitPaperBudgets, replyTokens } from '../engine/contextWindow.ts';
@@ -27,11 +27,8 @@ import type { DomainTools, PreparedRun, PrepareOptions } from '../engine/prepare
 import type { RunFactory } from '../eval/ports.ts';
 import { formatCount } from '../engine/format.ts';
 
-/** A model loaded in this browser (web-llm), with the context window it was loaded with. */
-export interface LocalChatModel {
-  model: ChatModel;
-  contextWindow: number;
-}
+/** A model loaded in this browser (web-llm, llama.cpp), with the context window it was loaded with. */
+export type LocalChatModel = Required<ProvidedModel>;
 
 export interface RunEnvironment {
   /** The API key for a provider, or undefined when it needs none. Never logged. */
@@ -49,24 +46,20 @@ export interface RunEnvironment {
   /** The calculator (mathjs in its own worker). */
   calculator?: CalculatorRunner;
   fetch?: typeof fetch;
-  /** A model of a `webllm` provider, loaded in this browser. Throws an error that says what to
-   * load when it is not loaded. Absent where models cannot run locally (the CLI). */
+  /** The model factories of the backend kinds this host loaded (workers/backends/registry.ts's
+   * loadBackends): the kinds a config names, or all of them. */
+  backends: ReadonlyMap<string, LoadedBackend>;
+  /** A model of a provider whose models run in this browser (web-llm, GGUF), loaded here. Throws
+   * an error that says what to load when it is not loaded. Absent where models cannot run in the
+   * browser (the CLI). */
   localModel?(modelId: string, providerName: string, provider: ProviderConfig): LocalChatModel;
-  /** The scripted demo's models (workers/backends/demo/), for a `demo` provider: hosts load the
-   * module only when a config names one. */
-  demoModel?(modelId: string): ChatModel;
 }
 
 const FREE = { inputPerM: 0, outputPerM: 0 };
 
-/** Whether a provider's models run in this browser (web-llm, or llama.cpp for GGUF). */
-export function isLocalProviderKind(kind: ProviderConfig['kind'] | undefined): boolean {
-  return kind === 'webllm' || kind === 'gguf';
-}
-
-/** The models the config runs on `webllm` and `gguf` providers: they run on the user's own machine. */
+/** The models the config runs on providers whose models run on the user's own device. */
 function localModelIds(config: OrchestraConfig): string[] {
-  const onWebLlm = (provider: string) => isLocalProviderKind(config.providers[provider]?.kind);
+  const onWebLlm = (provider: string) => backendKind(config.providers[provider]?.kind)?.onDevice === true;
   const ids = protocolExperts(config)
     .filter(([, expert]) => onWebLlm(expert.provider))
     .map(([, expert]) => expert.model);
@@ -100,10 +93,10 @@ function runExperts(config: OrchestraConfig, domain: DomainTools | undefined): A
   return Object.entries(resolveExperts(config)).filter(([, expert]) => expert.tool === CALL_EXPERT_TOOL);
 }
 
-/** One chat model of the config, as a run would get it: loaded in this browser for a `webllm`
- * provider (with its context window), an API client otherwise. */
+/** One chat model of the config, as a run would get it: loaded in this browser for a provider
+ * whose models run here (with its context window), an API client or a script otherwise. */
 export function createModel(config: OrchestraConfig, environment: RunEnvironment, providerName: string, model: string): ChatModel {
-  return localChatModel(providerName, model, config, environment)?.model ?? createChatModel(providerName, model, config, environment);
+  return provideModel(providerName, model, config, environment).model;
 }
 
 /** Runs and models of any config in this environment, for evaluation (workers/eval/ports.ts). */
@@ -130,9 +123,9 @@ export function prepareRun(config: OrchestraConfig, environment: RunEnvironment,
     const key = `${providerName}\u0000${model}`;
     let chat = models.get(key);
     if (!chat) {
-      const local = localChatModel(providerName, model, config, environment);
-      chat = local?.model ?? createChatModel(providerName, model, config, environment);
-      if (local) windows.set(chat, local.contextWindow);
+      const provided = provideModel(providerName, model, config, environment);
+      chat = provided.model;
+      if (provided.contextWindow !== undefined) windows.set(chat, provided.contextWindow);
       models.set(key, chat);
     }
     return chat;
@@ -284,59 +277,28 @@ function searchFor(
   };
 }
 
-/** A `webllm` or `gguf` provider's model from the browser's loaded models, with its context window checked
- * against the one the config asks for; undefined for other providers. */
-function localChatModel(
-  providerName: string,
-  model: string,
-  config: OrchestraConfig,
-  environment: RunEnvironment,
-): LocalChatModel | undefined {
-  const provider = config.providers[providerName];
-  if (!provider || !isLocalProviderKind(provider.kind)) return undefined;
-  if (!environment.localModel) {
-    const [engine, kind] = provider.kind === 'gguf' ? ['llama.cpp', 'GGUF'] : ['web-llm on WebGPU', 'web-llm'];
-    throw new Error(
-      `Provider "${providerName}" runs "${model}" in the browser (${engine}), and ${kind} models run only in the browser: open the playground, or use a remote provider here.`,
-    );
-  }
-  const local = environment.localModel(model, providerName, provider);
-  if (provider.contextWindow !== undefined && local.contextWindow < provider.contextWindow) {
-    throw new Error(
-      `"${model}" is loaded with a ${formatCount(local.contextWindow)}-token context window, and provider "${providerName}" asks for at least ${formatCount(provider.contextWindow)}. Load it again with a larger window in Models in this browser.`,
-    );
-  }
-  return local;
-}
-
-function createChatModel(
-  providerName: string,
-  model: string,
-  config: OrchestraConfig,
-  environment: RunEnvironment,
-): ChatModel {
+/** A provider's model, made by its kind's backend (workers/backends/<kind>/); one that runs in
+ * this browser comes with its context window, checked against the one the config asks for. */
+function provideModel(providerName: string, model: string, config: OrchestraConfig, environment: RunEnvironment): ProvidedModel {
   const provider = config.providers[providerName];
   if (!provider) throw new Error(`Unknown provider "${providerName}"`);
-  if (provider.kind === 'demo') {
-    if (!environment.demoModel) throw new Error(`Provider "${providerName}" is the scripted demo, which was not loaded here.`);
-    return environment.demoModel(model);
+  const backend = environment.backends.get(provider.kind);
+  if (!backend) {
+    const title = backendKind(provider.kind)?.title ?? `of the kind "${provider.kind}"`;
+    throw new Error(`Provider "${providerName}" is ${title}, which was not loaded here.`);
   }
-  const common = {
+  const provided = backend.create({
+    providerName,
+    provider,
     model,
-    apiKey: environment.apiKey(providerName, provider),
-    timeoutMs: provider.timeoutSeconds * 1000,
-    idleTimeoutMs: provider.idleTimeoutSeconds * 1000,
-    maxRetries: provider.maxRetries,
-    fetch: environment.fetch,
-  };
-  if (provider.kind === 'anthropic') {
-    return createAnthropicModel({ ...common, baseUrl: provider.baseUrl });
-  }
-  if (!provider.baseUrl) throw new Error(`Provider "${providerName}" needs a baseUrl`);
-  return createOpenAICompatibleModel({
-    ...common,
-    baseUrl: provider.baseUrl,
-    provider: providerName,
-    maxTokensField: provider.maxTokensField,
+    apiKey: backend.kind.needs.apiKey ? environment.apiKey(providerName, provider) : undefined,
+    ...(environment.fetch ? { fetch: environment.fetch } : {}),
+    ...(environment.localModel ? { localModel: environment.localModel } : {}),
   });
+  if (provided.contextWindow !== undefined && provider.contextWindow !== undefined && provided.contextWindow < provider.contextWindow) {
+    throw new Error(
+      `"${model}" is loaded with a ${formatCount(provided.contextWindow)}-token context window, and provider "${providerName}" asks for at least ${formatCount(provider.contextWindow)}. Load it again with a larger window in Models in this browser.`,
+    );
+  }
+  return provided;
 }

@@ -1,7 +1,7 @@
 // A ChatModel over Anthropic's Messages API, streamed. Used for experts only: it takes plain
 // messages (tool results become user text) and never server-side tools.
 
-import { ANTHROPIC_DEFAULT_BASE_URL } from '../../engine/config.ts';
+import { ANTHROPIC_DEFAULT_BASE_URL } from './baseUrl.ts';
 import type { ChatCompletion, ChatDelta, ChatMessage, ChatModel, ChatRequest, FinishReason, Usage } from '../../engine/types.ts';
 import { BackendError, errorFromStatus } from '../../engine/errors.ts';
 import { postWithRetry, type Attempt } from '../http/http.ts';

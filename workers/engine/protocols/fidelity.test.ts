@@ -18,11 +18,14 @@ import { createNodeJavaScriptRunner } from '../../../tools/javascript/nodeJavaSc
 import { createNodePythonRunner } from '../../../tools/python/nodePythonRunner.ts';
 import { createCorpusRetriever } from '../../../tools/search/retriever.ts';
 import { prepareRun } from '../../hosts/prepareRun.ts';
-import { parseConfig } from '../config.ts';
+import { parseConfig } from '../../hosts/config.ts';
 import type { RunEvent, RunEventOf } from '../events.ts';
 import { formatToolCall, renderChatML } from '../qwen3/render.ts';
 import { runOrchestration } from '../run.ts';
 import type { ChatMessage } from '../types.ts';
+import { loadBackends } from '../../backends/registry.ts';
+
+const backends = await loadBackends();
 
 const REFERENCE = fileURLToPath(new URL('../../../e2e/fixtures/reference/', import.meta.url));
 const GOLDEN = join(REFERENCE, 'golden');
@@ -107,7 +110,7 @@ const providers = () => ({
 async function run(config: unknown, task: string, responses: Record<string, ScriptedResponse[]>) {
   server.reset({ models: responses });
   const prepared = prepareRun(parseConfig(config), {
-    apiKey: () => undefined,
+    apiKey: () => undefined, backends,
     retriever: createCorpusRetriever(scenario.paper.corpus),
     searchUsdPerCall: 0,
     python,

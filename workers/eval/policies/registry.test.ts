@@ -3,7 +3,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeEnvironment, type NodeRunEnvironment } from '../../../cli/nodeEnvironment.ts';
-import { parseConfig } from '../../engine/config.ts';
+import { parseConfig } from '../../hosts/config.ts';
 import { runFactory } from '../../hosts/prepareRun.ts';
 import { createPolicies, parsePolicy } from '../policies.ts';
 import { PolicyError } from '../policy.ts';

@@ -2,7 +2,8 @@
 // JSON value as written. Run on the page's thread for a small file and in configImport.worker.ts
 // for a large one (configImport.ts chooses).
 
-import { ConfigError, parseConfig, readConfigJson, type CustomToolConfig } from '../../engine/config.ts';
+import { ConfigError, readConfigJson, type CustomToolConfig } from '../../engine/config.ts';
+import { parseConfig } from '../config.ts';
 
 export type ConfigImportReply =
   /** `draft` is the file's JSON value without its custom tools, which come parsed. */

@@ -4,6 +4,7 @@
 // that passed every check go back.
 
 import { readRunFile, runFileSizeProblem, type ReadRunFileOutcome } from '../../history/runFile.ts';
+import { parseConfig } from '../config.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -15,7 +16,7 @@ self.onmessage = async (message: MessageEvent<{ file: File }>) => {
     reply = { ok: false, problems: [tooLarge] };
   } else {
     try {
-      reply = readRunFile(await file.text());
+      reply = readRunFile(await file.text(), parseConfig);
     } catch (error) {
       reply = { ok: false, problems: [`"${file.name}" could not be read: ${(error as Error).message}`] };
     }

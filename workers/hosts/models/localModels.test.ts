@@ -4,13 +4,16 @@ import { createCorpusRetriever } from '../../../tools/search/retriever.ts';
 import type { LoadProgress } from '../../backends/webllm/loadProgress.ts';
 import { serveFakeEngine } from '../../../e2e/fixtures/doubles/fakeEngineWorker.ts';
 import { FakeWebLlmEngine, type FakeEngineScript } from '../../../e2e/fixtures/doubles/fakeWebLlmEngine.ts';
-import { parseConfig } from '../../engine/config.ts';
+import { parseConfig } from '../config.ts';
 import type { RunEvent, RunEventOf } from '../../engine/events.ts';
 import { formatToolCall } from '../../engine/qwen3/render.ts';
 import { runOrchestration } from '../../engine/run.ts';
 import { prepareRun, type RunEnvironment } from '../prepareRun.ts';
 import { createLocalModels } from './localModels.ts';
 import { type LocalModelsState } from './modelState.ts';
+import { loadBackends } from '../../backends/registry.ts';
+
+const backends = await loadBackends();
 
 // The orchestrator worker's side of local models, with web-llm's own WebWorkerMLCEngine talking
 // over a real MessageChannel to the fake engine behind web-llm's worker protocol (what a model
@@ -158,7 +161,7 @@ describe('a run on local models only (no key, $0)', () => {
       functionCalling: { tools: ['search_corpus'] },
     });
     const environment: RunEnvironment = {
-      apiKey: () => undefined,
+      apiKey: () => undefined, backends,
       retriever: createCorpusRetriever(DOCS),
       searchUsdPerCall: 0,
       python,
@@ -204,7 +207,7 @@ describe('a run on local models only (no key, $0)', () => {
       experts: { 'search-1': local('search'), 'reasoner-1': local('enhance_reasoning'), 'answer-1': local('answer') },
     });
     const prepared = prepareRun(config, {
-      apiKey: () => undefined,
+      apiKey: () => undefined, backends,
       retriever: createCorpusRetriever(DOCS),
       python,
       localModel: (modelId, providerName) => models.chatModel(modelId, { providerName }),
@@ -226,7 +229,7 @@ describe('a run on local models only (no key, $0)', () => {
       orchestrator: { provider: 'local', model: ORCHESTRATOR, toolMode: 'prompt' },
       experts: {},
     });
-    expect(() => prepareRun(config, { apiKey: () => undefined, retriever: createCorpusRetriever(DOCS), python })).toThrow(
+    expect(() => prepareRun(config, { apiKey: () => undefined, backends, retriever: createCorpusRetriever(DOCS), python })).toThrow(
       'Provider "local" runs "Qwen3-1.7B-q4f32_1-MLC" in the browser (web-llm on WebGPU), and web-llm models run only in the browser: open the playground, or use a remote provider here.',
     );
   });
@@ -242,7 +245,7 @@ describe('a run on local models only (no key, $0)', () => {
     });
     expect(() =>
       prepareRun(config, {
-        apiKey: () => undefined,
+        apiKey: () => undefined, backends,
         retriever: createCorpusRetriever(DOCS),
         python,
         localModel: (modelId, providerName) => models.chatModel(modelId, { providerName }),
