@@ -65,3 +65,11 @@ export function inBrowserModel(request: ModelRequest, engine: string, family: st
   }
   return request.localModel(request.model, request.providerName, request.provider);
 }
+
+/** A kind whose models run in this browser and come from the host's loaded models, at $0, with no
+ * endpoint or key (web-llm's and llama.cpp's): its name and words, and what its entries may say. */
+export function inBrowserKind(kind: string, words: { title: string; engine: string; family: string }, rules: Omit<ProviderKindRules, 'kind'>): BackendKind {
+  const { title, engine, family } = words;
+  const create = (request: ModelRequest) => inBrowserModel(request, engine, family);
+  return { kind, title, runsIn: 'browser', onDevice: true, needs: { apiKey: false, connects: 'none' }, ...rules, load: async () => ({ create }) };
+}

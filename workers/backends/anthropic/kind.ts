@@ -7,10 +7,7 @@ import { ANTHROPIC_DEFAULT_BASE_URL } from './baseUrl.ts';
 const IN_BROWSER_ONLY = 'is only for a provider of models in the browser (webllm, gguf)';
 
 export const anthropicKind: BackendKind = {
-  kind: 'anthropic',
-  title: 'an Anthropic provider',
-  runsIn: 'both',
-  onDevice: false,
+  kind: 'anthropic', title: 'an Anthropic provider', runsIn: 'both', onDevice: false,
   needs: { apiKey: true, defaultBaseUrl: ANTHROPIC_DEFAULT_BASE_URL, connects: 'base-url' },
   unusedFields: { contextWindow: IN_BROWSER_ONLY, constrainToolCalls: IN_BROWSER_ONLY, models: 'is only for a webllm provider' },
   needsPromptToolMode: 'an Anthropic orchestrator needs toolMode "prompt"',

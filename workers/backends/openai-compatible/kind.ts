@@ -6,10 +6,7 @@ import type { BackendKind } from '../../engine/backendKind.ts';
 const IN_BROWSER_ONLY = 'is only for a provider of models in the browser (webllm, gguf)';
 
 export const openAICompatibleKind: BackendKind = {
-  kind: 'openai-compatible',
-  title: 'an OpenAI-compatible provider',
-  runsIn: 'both',
-  onDevice: false,
+  kind: 'openai-compatible', title: 'an OpenAI-compatible provider', runsIn: 'both', onDevice: false,
   needs: { apiKey: true, connects: 'base-url' },
   requiredFields: { baseUrl: 'is required for an openai-compatible provider' },
   unusedFields: { contextWindow: IN_BROWSER_ONLY, constrainToolCalls: IN_BROWSER_ONLY, models: 'is only for a webllm provider' },

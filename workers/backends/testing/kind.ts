@@ -8,10 +8,7 @@ import type { BackendKind } from '../../engine/backendKind.ts';
 const NO_ENDPOINT = 'is not used by an echo provider (it answers from the request itself)';
 
 export const echoKind: BackendKind = {
-  kind: 'echo',
-  title: 'an echo provider',
-  runsIn: 'both',
-  onDevice: true,
+  kind: 'echo', title: 'an echo provider', runsIn: 'both', onDevice: true,
   needs: { apiKey: false, connects: 'none' },
   unusedFields: { baseUrl: NO_ENDPOINT, apiKeyEnv: NO_ENDPOINT },
   needsPromptToolMode: 'an echo orchestrator needs toolMode "prompt" (it takes no tools)',

@@ -7,17 +7,8 @@ import { resolveExperts } from '../../../engine/configExperts.ts';
 import type { PreparedRun } from '../../../engine/preparedRun.ts';
 import { lookupPrice } from '../../../engine/pricing.ts';
 import { referenceAnswerStyle } from '../../../engine/protocols/expertFamilies.ts';
-import {
-  DOMAIN_EXPERT_TOOLS,
-  domainOf,
-  PolicyError,
-  resolvePreferenceOf,
-  runOf,
-  type Policy,
-  type PolicyContext,
-  type PolicyKind,
-  type PolicySpec,
-} from '../../policy.ts';
+import { DOMAIN_EXPERT_TOOLS, domainOf, PolicyError, resolvePreferenceOf, runOf } from '../../policy.ts';
+import type { Policy, PolicyContext, PolicyKind, PolicySpec } from '../../policy.ts';
 import { createDirectAnswerProtocol } from './direct.ts';
 
 /** The experts that answer (the paper's `answer` aliases, `call_expert` ones), each model once. */

@@ -4,17 +4,8 @@
 import { CALL_EXPERT_TOOL, type ExpertConfig, type OrchestraConfig } from '../../../engine/config.ts';
 import { protocolExperts, resolveExperts } from '../../../engine/configExperts.ts';
 import type { PreparedRun } from '../../../engine/preparedRun.ts';
-import {
-  DOMAIN_EXPERT_TOOLS,
-  domainOf,
-  PAPER_EXPERT_TOOLS,
-  resolvePreferenceOf,
-  runOf,
-  type Policy,
-  type PolicyContext,
-  type PolicyKind,
-  type PolicySpec,
-} from '../../policy.ts';
+import { DOMAIN_EXPERT_TOOLS, domainOf, PAPER_EXPERT_TOOLS, resolvePreferenceOf, runOf } from '../../policy.ts';
+import type { Policy, PolicyContext, PolicyKind, PolicySpec } from '../../policy.ts';
 import { createRandomOrchestrator, RANDOM_POLICY_MODEL } from './random.ts';
 
 function aliasesByTool(experts: Array<[string, ExpertConfig]>): Record<string, string[]> {
