@@ -141,6 +141,8 @@ describe('createWorkerHost', () => {
 
   it('reports a call in progress as aborted when the host is disposed, and starts afresh after', async () => {
     const tested = host('ready');
+    // Started first, so the call below is in progress however long a loaded machine takes to start a thread.
+    expect(answerOf(await tested.call('do', { op: 'echo', value: 'warm' }, CALL)).value).toBe('warm');
     const running = tested.call('do', { op: 'timed', delayMs: 5_000 }, CALL);
     await new Promise((resolve) => setTimeout(resolve, 300));
     await tested.dispose();
