@@ -5,7 +5,7 @@
 // they counted.
 
 import type { Page } from '@playwright/test';
-import type { ScriptedServer } from './fixtures/scriptedServer.ts';
+import type { ScriptedServer } from '../cli/scripted/scriptedServer.ts';
 import { expect, loadScenario, scriptedConfig, test, type Playground } from './support/playground.ts';
 
 const TASK = 'What is the population of the capital of Finland?';
