@@ -24,7 +24,7 @@ test.describe('first screen', () => {
     await page.goto('/');
     const status = page.getByRole('status', { name: 'WebGPU' });
     await expect(status).toContainText('WebGPU is not available');
-    await expect(status).toContainText('found no adapter');
+    await expect(status).toContainText('found no graphics adapter');
   });
 
   test('reports the real adapter when WebGPU is enabled', { tag: '@webgpu' }, async ({ page, consoleErrors }) => {

@@ -3,14 +3,16 @@ import { useRunStore } from '../state/context.tsx';
 
 const TICK_MS = 200;
 
-/** Wall-clock time of the current run: ticking while it runs (also between events, during a
- * long call), the engine's own figure once it finished; null before any run. */
+/** Wall-clock time of the current run: ticking while it runs live (also between events, during a
+ * long call), the engine's own figure once it finished; null before any run. A run from history
+ * (a replay) has no wall clock of its own: its time is the recorded time the replay has reached,
+ * the replay's position, not the time since it was recorded. */
 export function useElapsedMs(): number | null {
   const startedAt = useRunStore((state) => state.run?.startedAt);
-  const running = useRunStore((state) => state.run?.status === 'running');
+  const live = useRunStore((state) => state.run?.status === 'running' && state.stored === null);
   const reportedMs = useRunStore((state) => state.run?.totals?.latencyMs ?? state.run?.elapsedMs ?? null);
-  const now = useNow(running ? TICK_MS : null);
+  const now = useNow(live ? TICK_MS : null);
   if (startedAt === undefined || reportedMs === null) return null;
-  if (!running) return reportedMs;
+  if (!live) return reportedMs;
   return Math.max(reportedMs, now - Date.parse(startedAt));
 }

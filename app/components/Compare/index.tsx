@@ -1,12 +1,14 @@
 // Runs side by side: where their routes part, what each step and each run cost and took, their
 // answers, and the paper's reward and advantage of each under a preference chosen here.
 
-import { Fragment, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { PREFERENCE_PRESETS, type PreferencePresetName, type PreferenceVector } from '../../../workers/engine/preferences.ts';
 import { formatCount, formatMs, formatUsd } from '../../format.ts';
 import { statesAnswer } from '../HumanTurn/compareRuns.ts';
 import { useSampleTasks } from '../TaskPanel/useSampleTasks.ts';
 import { columnOf, firstParting, groupReward, type ComparedRun } from '../../state/compareModel.ts';
+import { rewardWords } from '../../state/rewardWords.ts';
+import type { GroupReward } from '../../../workers/engine/reward.ts';
 import './Compare.css';
 import { useCompareStore, usePart, usePreferencesStore } from '../../state/context.tsx';
 import { createHistory } from '../../state/history.ts';
@@ -45,7 +47,6 @@ function Comparison({ runs }: { runs: ComparedRun[] }) {
     return marked[summary.id] ?? summary.answer !== null;
   });
   const group = groupReward(runs, correct, preference);
-  const features = [...new Set(group.normalized.flatMap((values) => Object.keys(values)))];
   const longest = Math.max(...columns.map((column) => column.steps.length));
   const template = { gridTemplateColumns: `minmax(7rem, auto) repeat(${runs.length}, minmax(10rem, 1fr))` };
 
@@ -84,19 +85,11 @@ function Comparison({ runs }: { runs: ComparedRun[] }) {
         <Row label="Total cost" cells={columns.map((column) => formatUsd(column.costUsd))} />
         <Row label="Time" cells={columns.map((column) => formatMs(column.latencyMs))} />
         <Row label="Tokens" cells={columns.map((column) => `${formatCount(column.promptTokens)} in / ${formatCount(column.completionTokens)} out`)} />
-        <Row label="Reward" cells={group.rewards.map((reward) => reward.toFixed(3))} strong />
-        <Row label="Advantage" cells={group.advantages.map((advantage) => advantage.toFixed(3))} />
-        {features.map((feature) => (
-          <Fragment key={feature}>
-            <Row label={`${feature} (normalised)`} cells={group.normalized.map((values) => (values[feature] === undefined ? '—' : values[feature].toFixed(2)))} />
-          </Fragment>
-        ))}
+        <RewardRows group={group} correct={correct} preference={preference} />
       </div>
-      <p className="panel-hint">
-        The reward is the paper’s: zero for a wrong answer; for a right one, each weighted feature normalised over these runs (cheaper and faster score higher).
-        {group.skippedFeatures.length > 0 ? ` Level in every run, so left out: ${group.skippedFeatures.join(', ')}.` : ''}
-        {group.tooSmall ? ' With fewer than three runs the paper would not train on this group; the figures still show how it scores them.' : ''}
-      </p>
+      {group.tooSmall ? (
+        <p className="panel-hint">With fewer than three runs the paper would not train on this group; the figures still show how it scores them.</p>
+      ) : null}
     </section>
   );
 }
@@ -192,6 +185,35 @@ function CorrectRow({ runs, references, correct, onMark }: CorrectRowProps) {
         </span>
       ))}
     </div>
+  );
+}
+
+/** The paper's reward of each run with why, in words, at the number; how it is scaled over these
+ * runs (all or nothing with two); then each weighed figure with its weight and what it gave each
+ * run, and the advantage. Figures the preference does not weigh are not listed: they count for nothing. */
+function RewardRows({ group, correct, preference }: { group: GroupReward; correct: boolean[]; preference: PreferenceVector }) {
+  const words = rewardWords(group, correct, preference);
+  return (
+    <>
+      <div role="row" className="compare-row compare-reward">
+        <span role="rowheader">Reward</span>
+        {group.rewards.map((reward, index) => (
+          <span role="cell" key={index}>
+            <strong>{reward.toFixed(3)}</strong>
+            <span className="compare-why">{words.why[index]}</span>
+          </span>
+        ))}
+      </div>
+      <div role="row" className="compare-row compare-note">
+        <span role="cell" style={{ gridColumn: '1 / -1' }}>
+          {words.scaling}
+        </span>
+      </div>
+      {words.terms.map((term) => (
+        <Row key={term.feature} label={term.heading} cells={term.cells} />
+      ))}
+      <Row label="Advantage" cells={group.advantages.map((advantage) => advantage.toFixed(3))} />
+    </>
   );
 }
 

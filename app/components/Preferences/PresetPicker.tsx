@@ -11,7 +11,7 @@ export function PresetPicker() {
   const chosen = PRESETS.find((option) => option.name === preset);
   return (
     <fieldset className="pref-presets" aria-describedby={hintId}>
-      <legend>Preset</legend>
+      <legend className="visually-hidden">Preset</legend>
       <div className="pref-preset-options">
         {PRESETS.map((option) => (
           <label key={option.name} className="pref-preset" title={option.hint}>

@@ -22,10 +22,7 @@ export function PreferencesPanel() {
   return (
     <section className="panel preferences-panel" role="group" aria-labelledby={headingId}>
       <h2 id={headingId}>Preferences</h2>
-      <p className="muted pref-intro">
-        What should the orchestrator aim for? Weights are relative: the percentages are each aim’s share of the three,
-        the same split the instruction gives the orchestrator.
-      </p>
+      {/* The controls first, so they are on a laptop's first screen; what the figures mean under them. */}
       <PresetPicker />
       <div className="pref-objectives">
         {OBJECTIVES.map((objective) => (
@@ -44,6 +41,10 @@ export function PreferencesPanel() {
         ))}
       </div>
       <SharesBar vector={vector} />
+      <p className="muted pref-intro">
+        What should the orchestrator aim for? Weights are relative: the percentages are each aim’s share of the three,
+        the same split the instruction gives the orchestrator.
+      </p>
       <ToolWeights />
       <InstructionPreview />
     </section>

@@ -9,15 +9,15 @@ import type { ObjectiveName } from '../../state/preferencesStore.ts';
 
 export const PRESETS: ReadonlyArray<{ name: PreferencePresetName; label: string; hint: string }> = [
   { name: 'cheapest', label: 'Cheapest', hint: 'spend as little as possible' },
-  { name: 'balanced', label: 'Balanced', hint: 'a right answer first, then cost and time' },
+  { name: 'balanced', label: 'Balanced', hint: 'right first, then cost and time' },
   { name: 'best-answer', label: 'Best answer', hint: 'only a right answer counts' },
   { name: 'fastest', label: 'Fastest', hint: 'answer as soon as possible' },
 ];
 
 export const OBJECTIVES: ReadonlyArray<{ name: ObjectiveName; label: string; hint: string }> = [
-  { name: 'outcome', label: 'Correct answer', hint: 'how much getting it right matters' },
-  { name: 'cost', label: 'Low cost', hint: 'how much spending less matters' },
-  { name: 'latency', label: 'Low latency', hint: 'how much a quick answer matters' },
+  { name: 'outcome', label: 'Correct answer', hint: 'weight of a right answer' },
+  { name: 'cost', label: 'Low cost', hint: 'weight of spending less' },
+  { name: 'latency', label: 'Low latency', hint: 'weight of a quick answer' },
 ];
 
 /** A tool or alias the user can weigh from avoid (-1) to prefer (+1). */

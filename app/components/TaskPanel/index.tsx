@@ -56,7 +56,7 @@ export function TaskPanel() {
           aria-describedby={taskProblem !== null ? `${taskId}-problem` : undefined}
           onChange={(event) => chooseTask(event.target.value)}
           onKeyDown={onKeyDown}
-          rows={4}
+          rows={3}
           placeholder="Ask something that needs looking up or working out…"
         />
         {taskProblem !== null && (
@@ -64,15 +64,20 @@ export function TaskPanel() {
             {taskProblem}
           </p>
         )}
-        <SampleTasks onChoose={chooseTask} />
+        <SampleTasks task={task} onChoose={chooseTask} />
         <ProtocolChoice name={`${taskId}-protocol`} disabled={busy} />
         <label className="task-manual">
-          <input type="checkbox" checked={manual} disabled={busy} onChange={(event) => setManual(event.target.checked)} />
+          <input
+            type="checkbox"
+            checked={manual}
+            disabled={busy}
+            aria-describedby={`${taskId}-manual-hint`}
+            onChange={(event) => setManual(event.target.checked)}
+          />
           <span>
-            <strong>You are the orchestrator</strong>{' '}
-            <span className="muted">
-              — choose each turn's tool and model yourself, from the menu the model reads (paper protocol; the experts still
-              answer)
+            <strong>You are the orchestrator</strong>
+            <span id={`${taskId}-manual-hint`} className="muted task-hint">
+              Pick each turn’s tool and model yourself (paper protocol); experts still answer.
             </span>
           </span>
         </label>
@@ -82,22 +87,25 @@ export function TaskPanel() {
   );
 }
 
-/** The local corpus's sample tasks, to pick one into the task box. */
-function SampleTasks({ onChoose }: { onChoose(task: string): void }) {
+/** The local corpus's sample tasks, to pick one into the task box. It names the sample the task
+ * box holds (picked here, or filled in by "Try the demo"), and offers the list again once the task
+ * is edited away from it. */
+function SampleTasks({ task, onChoose }: { task: string; onChoose(task: string): void }) {
   const samples = useSampleTasks();
   if (samples.status === 'failed') return <p className="muted">Sample tasks could not be loaded ({samples.message}).</p>;
   if (samples.status !== 'ready' || samples.tasks.length === 0) return null;
+  const shown = samples.tasks.find((sample) => sample.question === task.trim());
   return (
     <label className="task-sample">
       <span>Sample task</span>
       <select
-        value=""
+        value={shown?.id ?? ''}
         onChange={(event) => {
           const chosen = samples.tasks.find((sample) => sample.id === event.target.value);
           if (chosen) onChoose(chosen.question);
         }}
       >
-        <option value="">Pick one from the local corpus…</option>
+        <option value="">Pick one…</option>
         {samples.tasks.map((sample) => (
           <option key={sample.id} value={sample.id}>
             {sample.question}
@@ -113,31 +121,40 @@ function ProtocolChoice({ name, disabled }: { name: string; disabled: boolean })
   const { setup } = useAppStores();
   const protocol = useSetupStore((state) => state.draft.protocol ?? 'paper');
   const choose = (value: 'paper' | 'function-calling') => setup.actions.setDraft({ ...setup.getState().draft, protocol: value });
+  const chosen = PROTOCOLS.find((option) => option.value === protocol) ?? PROTOCOLS[0];
+  // One line of choices, the chosen one's meaning under it: the Task tab's controls and the
+  // preferences fit a laptop's screen together (1280 × 800).
   return (
-    <fieldset className="task-protocol" disabled={disabled}>
+    <fieldset className="task-protocol" disabled={disabled} aria-describedby={`${name}-hint`}>
       <legend>Protocol</legend>
-      {PROTOCOLS.map((option) => (
-        <label key={option.value}>
-          <input type="radio" name={name} value={option.value} checked={protocol === option.value} onChange={() => choose(option.value)} />
-          <span>
-            <strong>{option.label}</strong> <span className="muted">— {option.hint}</span>
-          </span>
-        </label>
-      ))}
+      <span className="task-protocol-options">
+        {PROTOCOLS.map((option) => (
+          <label key={option.value} title={option.hint}>
+            <input type="radio" name={name} value={option.value} checked={protocol === option.value} onChange={() => choose(option.value)} />
+            <span>{option.label}</span>
+          </label>
+        ))}
+      </span>
+      <span id={`${name}-hint`} className="muted task-hint">
+        {chosen.label}: {chosen.hint}.
+      </span>
     </fieldset>
   );
 }
 
 /** Run (the form's submit) and Stop. They are marked unavailable with aria-disabled rather than
  * disabled, so the keyboard's focus is never dropped on the page; it follows to the button that now
- * applies. */
+ * applies, also from a control the run's start took off the screen. */
 function RunAndStop({ phase, onStop }: { phase: RunPhase; onStop(): void }) {
   const busy = phase !== 'idle';
   const runButton = useRef<HTMLButtonElement>(null);
   const stopButton = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     const focused = document.activeElement;
-    if (busy && focused === runButton.current) stopButton.current?.focus({ preventScroll: true });
+    // A run started from elsewhere ("Try the demo", which goes as the run starts) leaves the focus
+    // nowhere: it comes here too, to Stop, the next thing to do.
+    const lost = focused === null || focused === document.body;
+    if (busy && (focused === runButton.current || lost)) stopButton.current?.focus({ preventScroll: true });
     if (!busy && focused === stopButton.current) runButton.current?.focus({ preventScroll: true });
   }, [busy]);
   return (

@@ -132,9 +132,9 @@ describe('assessWebGpu and modelAvailability', () => {
       shaderF16: false,
       software: false,
       limited: false,
-      lines: ['WebGPU is not available: this browser has no navigator.gpu.', 'Local models cannot run here; remote models still can.'],
+      lines: ['WebGPU is not available: this browser does not support it (recent Chrome, Edge and Safari do).', 'Local models cannot run here; remote models still can.'],
     });
-    expect(assessWebGpu({ kind: 'failed', message: 'boom' }).lines[0]).toBe('WebGPU is not available: requestAdapter() failed (boom).');
+    expect(assessWebGpu({ kind: 'failed', message: 'boom' }).lines[0]).toBe('WebGPU is not available: the browser could not open the graphics adapter (boom).');
     expect(modelAvailability(model('Qwen3-8B-q4f32_1-MLC'), assessWebGpu({ kind: 'no-adapter' })).available).toBe(false);
   });
 

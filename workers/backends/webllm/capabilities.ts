@@ -118,12 +118,13 @@ function limitShortfalls(limits: AdapterLimits): string[] {
 export function assessWebGpu(probe: WebGpuProbe): WebGpuReport {
   const none = (line: string): WebGpuReport => ({ usable: false, shaderF16: false, software: false, limited: false, lines: [line, 'Local models cannot run here; remote models still can.'] });
   switch (probe.kind) {
+    // Said for a person: what is missing and the likely reason, not the API calls that found it.
     case 'no-api':
-      return none('WebGPU is not available: this browser has no navigator.gpu.');
+      return none('WebGPU is not available: this browser does not support it (recent Chrome, Edge and Safari do).');
     case 'no-adapter':
-      return none('WebGPU is not available: navigator.gpu exists, but requestAdapter() found no adapter.');
+      return none('WebGPU is not available: this browser found no graphics adapter to use (this computer has no GPU, or the browser does not use it).');
     case 'failed':
-      return none(`WebGPU is not available: requestAdapter() failed (${probe.message}).`);
+      return none(`WebGPU is not available: the browser could not open the graphics adapter (${probe.message}).`);
     case 'adapter': {
       const shortfalls = limitShortfalls(probe.limits);
       const shaderF16 = probe.features.includes('shader-f16');
