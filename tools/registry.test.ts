@@ -4,7 +4,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeEnvironment, type NodeRunEnvironment } from '../cli/nodeEnvironment.ts';
 import { ConfigError, createConfigSchema, parseConfigWith } from '../workers/engine/config.ts';
-import { FUNCTION_CALLING_TOOLS } from '../workers/engine/configBasics.ts';
 import type { ToolHost } from '../workers/engine/toolKind.ts';
 import { parseConfig } from '../workers/hosts/config.ts';
 import { BACKEND_KINDS } from '../workers/backends/registry.ts';
@@ -48,8 +47,6 @@ afterAll(async () => {
 describe('the tool registry', () => {
   it('lists every tool once, in the order a config offers them, as the config schema names them', () => {
     expect(TOOL_NAMES).toEqual(['search_corpus', 'run_python', 'run_javascript', 'calculator']);
-    // The hosts' config schema still reads the engine's list; the two must not drift apart.
-    expect(TOOL_NAMES).toEqual([...FUNCTION_CALLING_TOOLS]);
     expect(toolKind('calculator')?.needs).toEqual(['calculator']);
     expect(toolKind('uppercase')).toBeUndefined();
   });
