@@ -8,6 +8,8 @@
 
 const TESTS = '\\.(test|spec)\\.tsx?$';
 const LOCAL = '^(app|bench|cli|e2e|server|tools|workers)/';
+// What only tests use: the tests themselves, benchmarks, e2e/, and the test-only plug-ins in testing/.
+const TEST_SUPPORT = `${TESTS}|^(bench|e2e)/|/testing/`;
 
 /** A layer: the folder, and the folders it may import besides itself and npm packages. */
 const LAYERS = {
@@ -60,10 +62,10 @@ module.exports = {
     },
     {
       name: 'no-test-support-in-production',
-      comment: 'Tests, benchmarks and e2e/ (doubles, fixtures) are for tests: production code cannot import them.',
+      comment: 'Tests, benchmarks, e2e/ (doubles, fixtures) and the test-only backend, tool and policy (testing/ folders) are for tests: production code cannot import them.',
       severity: 'error',
-      from: { path: LOCAL, pathNot: `${TESTS}|^(bench|e2e)/` },
-      to: { path: `${TESTS}|^(bench|e2e)/` },
+      from: { path: LOCAL, pathNot: TEST_SUPPORT },
+      to: { path: TEST_SUPPORT },
     },
   ],
   options: {

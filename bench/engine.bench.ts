@@ -3,7 +3,7 @@
 // building prompts and context, parsing, validating, the ledger and the event stream.
 
 import { performance } from 'node:perf_hooks';
-import { createSearchCorpusTool } from '../tools/functionTools.ts';
+import { createSearchCorpusTool } from '../tools/search/tool.ts';
 import type { PythonRunner } from '../workers/engine/ports.ts';
 import type { Retriever } from '../workers/engine/ports.ts';
 import type { RunEvent } from '../workers/engine/events.ts';

@@ -10,7 +10,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from '@playwri
 import type { CalculatorHarness } from '../e2e/harness/calculator.ts';
 import type { JavaScriptHarness } from '../e2e/harness/javascript.ts';
 import type { PythonHarness } from '../e2e/harness/python.ts';
-import type { CalculatorRunResult } from '../tools/calculator/types.ts';
+import type { CalculatorRunResult } from '../workers/engine/ports.ts';
 import type { JsRunResult } from '../workers/engine/ports.ts';
 import type { PythonRunResult } from '../workers/engine/ports.ts';
 import { buildApp, chromiumPath, startPreview } from './previewServer.ts';

@@ -1,7 +1,7 @@
 // Harness of the calculator's browser runner (mathjs in its own worker) for the sandbox benchmarks
 // (bench/sandbox.bench.ts): puts the runner on `window`.
 import { createBrowserCalculatorRunner } from '../../tools/calculator/browserCalculatorRunner.ts';
-import type { CalculatorRunResult } from '../../tools/calculator/types.ts';
+import type { CalculatorRunResult } from '../../workers/engine/ports.ts';
 
 export interface CalculatorHarness {
   calculate(expression: string, timeoutMs: number): Promise<CalculatorRunResult>;

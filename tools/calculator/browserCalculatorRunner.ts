@@ -3,7 +3,7 @@
 
 import { startBrowserWorker } from '../sandbox/browserWorker.ts';
 import { createCalculatorRunner } from './calculatorHost.ts';
-import type { CalculatorRunner } from './types.ts';
+import type { CalculatorRunner } from '../../workers/engine/ports.ts';
 
 export function createBrowserCalculatorRunner(): CalculatorRunner {
   return createCalculatorRunner(

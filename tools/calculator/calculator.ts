@@ -8,6 +8,7 @@
 // miss ends with that worker, never with the caller's.
 
 import type { MathJsInstance, MathNode } from 'mathjs';
+import type { Calculation } from '../../workers/engine/ports.ts';
 
 export const PRECISION_DIGITS = 64;
 export const MAX_EXPRESSION_CHARS = 2_000;
@@ -65,14 +66,6 @@ const DISABLED_FUNCTIONS = [
 ] as const;
 
 type FunctionTable = Record<string, ((...args: unknown[]) => unknown) | undefined>;
-
-export interface Calculation {
-  expression: string;
-  /** The result as text: numbers to 64 significant digits, units with their unit. */
-  result: string;
-  /** mathjs's name for the result's type: BigNumber, Unit, Complex, DenseMatrix… */
-  type: string;
-}
 
 /** Thrown for input the calculator refuses or cannot evaluate; the message is for the model. */
 export class CalculatorError extends Error {

@@ -8,7 +8,7 @@
 import { formatSeconds } from '../../workers/engine/format.ts';
 import { createWorkerHost, type CallOutcome, type StartWorker } from '../sandbox/workerHost.ts';
 import type { CalculationOutcome, CalculatorCalls } from './workerMessages.ts';
-import type { CalculatorRunResult, CalculatorRunner } from './types.ts';
+import type { CalculatorRunResult, CalculatorRunner } from '../../workers/engine/ports.ts';
 
 const DEFAULT_START_TIMEOUT_MS = 30_000;
 

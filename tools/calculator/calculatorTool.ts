@@ -2,7 +2,7 @@
 // none. The expression runs in the calculator's own worker with a deadline (CalculatorRunner).
 
 import type { Tool, ToolOutput } from '../../workers/engine/types.ts';
-import type { CalculatorRunner } from './types.ts';
+import type { CalculatorRunner } from '../../workers/engine/ports.ts';
 
 /** How much of a refused expression is quoted back: the expression may be long. */
 const QUOTED_CHARS = 200;

@@ -4,7 +4,7 @@
 
 import { startNodeWorker } from '../sandbox/nodeWorker.ts';
 import { createCalculatorRunner } from './calculatorHost.ts';
-import type { CalculatorRunner } from './types.ts';
+import type { CalculatorRunner } from '../../workers/engine/ports.ts';
 
 export function createNodeCalculatorRunner(): CalculatorRunner {
   return createCalculatorRunner(startNodeWorker(new URL('./nodeCalculatorWorkerEntry.mjs', import.meta.url), { heapLimitMb: 512 }));

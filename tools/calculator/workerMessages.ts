@@ -1,4 +1,5 @@
-import { CalculatorError, type Calculation, type Calculator } from './calculator.ts';
+import { CalculatorError, type Calculator } from './calculator.ts';
+import type { Calculation } from '../../workers/engine/ports.ts';
 import { messageOf } from '../sandbox/workerMessages.ts';
 
 // What the calculator's host and its worker (a Web Worker in the browser, a worker thread under

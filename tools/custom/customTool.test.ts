@@ -2,7 +2,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { CustomToolConfig } from '../../workers/engine/config.ts';
 import type { ToolOutput } from '../../workers/engine/types.ts';
 import { createNodeCalculatorRunner } from '../calculator/nodeCalculatorRunner.ts';
-import { createFunctionCallingTools, type FunctionToolDeps } from '../functionTools.ts';
+import type { ToolHost } from '../../workers/engine/toolKind.ts';
+import { createFunctionCallingTools } from '../functionTools.ts';
 import { createNodeJavaScriptRunner } from '../javascript/nodeJavaScriptRunner.ts';
 import type { PythonRunner } from '../../workers/engine/ports.ts';
 import type { Retriever } from '../../workers/engine/ports.ts';
@@ -97,7 +98,7 @@ describe('createFunctionCallingTools', () => {
   const unused = (what: string) => () => Promise.reject(new Error(`${what} is not used in this test`));
   const calculator = createNodeCalculatorRunner();
   afterAll(() => calculator.dispose());
-  const deps: FunctionToolDeps = {
+  const deps: ToolHost = {
     retriever: { search: unused('search') } as Retriever,
     python: { run: unused('python'), dispose: unused('python') } as unknown as PythonRunner,
     javascript: runner,

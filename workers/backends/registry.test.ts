@@ -4,14 +4,14 @@
 
 import { describe, expect, it } from 'vitest';
 import { ConfigError, createConfigSchema, parseConfigWith } from '../engine/config.ts';
-import { FUNCTION_CALLING_TOOLS } from '../engine/configBasics.ts';
+import { TOOL_NAMES } from '../../tools/registry.ts';
 import { parseConfig } from '../hosts/config.ts';
 import { createModel } from '../hosts/prepareRun.ts';
 import { BACKEND_KINDS, backendKind, loadBackends } from './registry.ts';
 import { echoKind } from './testing/kind.ts';
 
 const KINDS = [...BACKEND_KINDS, echoKind];
-const schema = createConfigSchema({ providerKinds: KINDS, tools: FUNCTION_CALLING_TOOLS });
+const schema = createConfigSchema({ providerKinds: KINDS, tools: TOOL_NAMES });
 
 const echoConfig = (provider: Record<string, unknown> = {}, toolMode = 'prompt') => ({
   providers: { e: { kind: 'echo', ...provider } },

@@ -1,20 +1,14 @@
-// The parts of the configuration format (config.ts) that need no schema library: tool and source
-// names, the size limits, the cheap bounds check run before any schema, and reading JSON text
-// (which experts a run uses: configExperts.ts). The playground's first screen imports these
-// without loading zod, which is a fifth of its JavaScript (docs/benchmarks.md); config.ts
-// re-exports them.
+// The parts of the configuration format (config.ts) that need no schema library: the paper's tool
+// names and the search sources', the size limits, the cheap bounds check run before any schema,
+// and reading JSON text (which experts a run uses: configExperts.ts). The playground's first
+// screen imports these without loading zod, which is a fifth of its JavaScript
+// (docs/benchmarks.md); config.ts re-exports them.
 
 import { formatCount } from './format.ts';
 
 export const PAPER_TOOLS = ['search', 'enhance_reasoning', 'answer'] as const;
 export type PaperToolName = (typeof PAPER_TOOLS)[number];
 export const CALL_EXPERT_TOOL = 'call_expert';
-
-/** The built-in tools the function-calling protocol can offer. */
-export const FUNCTION_CALLING_TOOLS = ['search_corpus', 'run_python', 'run_javascript', 'calculator'] as const;
-
-/** The built-in tool names: a custom tool may not take one. */
-export const BUILT_IN_TOOL_NAMES: readonly string[] = [...FUNCTION_CALLING_TOOLS, CALL_EXPERT_TOOL];
 
 export const SEARCH_SOURCES = ['local', 'documents', 'wikipedia'] as const;
 export type SearchSourceName = (typeof SEARCH_SOURCES)[number];

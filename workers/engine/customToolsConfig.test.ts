@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from './config.ts';
-import { BUILT_IN_TOOL_NAMES } from './configBasics.ts';
+import { BUILT_IN_TOOL_NAMES } from '../../tools/registry.ts';
 import { parseConfig } from '../hosts/config.ts';
 
 const base = {

@@ -118,6 +118,23 @@ describe('the layers (npm run lint)', () => {
       'no-test-support-in-production: workers/hosts/x.ts → e2e/fixtures/doubles.ts',
     ]);
   });
+
+  it('keeps the test-only backend, tool and policy (testing/ folders) out of production code', async () => {
+    expect(
+      await violations({
+        'tools/registry.ts': uses('./testing/tool.ts'),
+        'workers/backends/registry.ts': uses('./testing/kind.ts'),
+        'tools/registry.test.ts': uses('./testing/tool.ts').replace('y =', 'w ='),
+        'tools/testing/tool.ts': uses('../../workers/engine/toolKind.ts'),
+        'workers/backends/testing/kind.ts': uses('./models.ts'),
+        'workers/backends/testing/models.ts': leaf,
+        'workers/engine/toolKind.ts': leaf,
+      }),
+    ).toEqual([
+      'no-test-support-in-production: tools/registry.ts → tools/testing/tool.ts',
+      'no-test-support-in-production: workers/backends/registry.ts → workers/backends/testing/kind.ts',
+    ]);
+  });
 });
 
 describe('import circles (npm run lint)', () => {

@@ -1,5 +1,5 @@
 // The engine's ports: what it needs from the outside (a Python sandbox, a JavaScript sandbox, a
-// search), as interfaces the tools implement. The engine imports nothing from tools/ or backends/
+// calculator, a search), as interfaces the tools implement. The engine imports nothing from tools/ or backends/
 // (`npm run lint` holds it to that); the composition root (workers/hosts/prepareRun.ts) plugs the
 // implementations in.
 
@@ -98,4 +98,37 @@ export interface JsRunResult {
   durationMs: number;
   /** True when the console output went past its cap and was cut. */
   truncated: boolean;
+}
+
+/* ---- Calculator (behind the calculator tool) ---- */
+
+export interface Calculation {
+  expression: string;
+  /** The result as text: numbers to 64 significant digits, units with their unit. */
+  result: string;
+  /** mathjs's name for the result's type: BigNumber, Unit, Complex, DenseMatrix… */
+  type: string;
+}
+
+/** Evaluates calculator expressions away from the caller's thread, with a hard deadline: mathjs
+ * runs synchronously and cannot be interrupted, so a call past its deadline ends its worker. */
+export interface CalculatorRunner {
+  calculate(expression: string, options: CalculateOptions): Promise<CalculatorRunResult>;
+  /** Stops the worker; a later call starts a fresh one. */
+  dispose(): void;
+}
+
+export interface CalculateOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+export interface CalculatorRunResult {
+  /** The result, or null when there is none (then `error` or a stop says why). */
+  calculation: Calculation | null;
+  /** Why the expression was refused or failed, in words for the model, or null. */
+  error: string | null;
+  timedOut: boolean;
+  aborted: boolean;
+  durationMs: number;
 }

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '../../cli/scripted/scriptedServer.ts';
 import type { Fault, Scenario, ScriptedResponse } from '../../cli/scripted/scenario.ts';
-import { createSearchCorpusTool } from '../../tools/functionTools.ts';
+import { createSearchCorpusTool } from '../../tools/search/tool.ts';
 import type { PythonRunner } from './ports.ts';
 import { createCorpusRetriever } from '../../tools/search/retriever.ts';
 import { createOpenAICompatibleModel } from '../backends/openai-compatible/openaiCompatible.ts';

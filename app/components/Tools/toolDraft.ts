@@ -2,7 +2,7 @@
 // checked as you type with the same rules the config file's schema applies.
 
 import { customToolSchema, type CustomToolConfig } from '../../../workers/engine/config.ts';
-import { BUILT_IN_TOOL_NAMES } from '../../../workers/engine/configBasics.ts';
+import { BUILT_IN_TOOL_NAMES } from '../../../tools/registry.ts';
 import { checkToolParameters, formatSchemaProblem, TOOL_NAME_PATTERN, TOOL_NAME_RULE } from '../../../workers/engine/toolSchema.ts';
 import type { JsonSchema } from '../../../workers/engine/types.ts';
 import type { StoredCustomTool } from '../../storage/customToolRecords.ts';
