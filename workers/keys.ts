@@ -6,6 +6,7 @@
 
 import type { ProviderConfig } from './engine/config.ts';
 import { ANTHROPIC_DEFAULT_BASE_URL } from './engine/configBasics.ts';
+import type { Secret } from './engine/redact.ts';
 
 /** Which provider holds a key, and the origin it is bound to (null: remembered before keys were
  * bound to an origin, so bound to none). Crosses postMessage; never carries the key. */
@@ -40,6 +41,13 @@ export function keyHeldBack(providerName: string, boundOrigin: string | null, ne
   );
 }
 
+/** Why a file was not written: it still holds the keys of these providers (found by the last scan
+ * before writing, engine/redact.ts): the CLI's --save, the page's exports. */
+export function keysLeftProblem(providers: readonly string[]): string {
+  const named = providers.map((provider) => `"${provider}"`).join(', ');
+  return `it holds the API key of ${named}, and a file never carries a key. The run that holds it was recorded before keys were removed from runs, or imported: leave it out.`;
+}
+
 /** Thrown when a run would send a key to an origin it was not entered for. */
 export class KeyOriginError extends Error {
   override name = 'KeyOriginError';
@@ -72,6 +80,11 @@ export class KeyRing {
   /** Every key, for redacting text that might contain one. */
   secrets(): string[] {
     return [...this.keys.values()].map((held) => held.key);
+  }
+
+  /** Every key with its provider: a run redacts them all from what it emits (engine/redact.ts). */
+  named(): Secret[] {
+    return [...this.keys].map(([provider, held]) => ({ provider, value: held.key }));
   }
 
   /** The key a run sends to this provider: undefined when none is held; a KeyOriginError when the

@@ -18,6 +18,7 @@ import type { ForkFrom, RunEvent } from './engine/events.ts';
 import { checkHumanChoice, createHumanOrchestrator } from './engine/humanOrchestrator.ts';
 import { runOrchestration } from './engine/run.ts';
 import { describeError, redact } from './engine/errors.ts';
+import { Redactor } from './engine/redact.ts';
 import { KeyRing } from './keys.ts';
 import { EVENT_BATCH_MS, type FromWorker, type ToWorker } from './messages.ts';
 import { createLocalModels, type LocalModelRequest, type LocalModelsState } from './models/localModels.ts';
@@ -216,6 +217,8 @@ async function start(runId: string, configValue: unknown, task: string, manual: 
       preference: prepared.preference,
       ...(fork ? { fork } : {}),
       signal: controller.signal,
+      // Every key this worker holds, not only the run's: a reply may echo any of them.
+      secrets: [...keys.named(), ...prepared.secrets],
       onEvent: emit,
     });
   } catch (error) {
@@ -313,6 +316,9 @@ self.onmessage = (message: MessageEvent<ToWorker>) => {
       break;
     case 'stop_eval':
       withEvalHost((host) => host.stop(data.evalId));
+      break;
+    case 'find_keys':
+      post({ type: 'keys_found', requestId: data.requestId, providers: new Redactor(keys.named()).keysIn(data.text) });
       break;
   }
 };

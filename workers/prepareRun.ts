@@ -33,6 +33,7 @@ import type { OrchestratorOptions, RunLimits } from './engine/run.ts';
 import { budgetTokens } from './engine/tokens.ts';
 import type { ChatModel, Tool } from './engine/types.ts';
 import { formatCount } from './engine/format.ts';
+import type { Secret } from './engine/redact.ts';
 
 /** A model loaded in this browser (web-llm), with the context window it was loaded with. */
 export interface LocalChatModel {
@@ -77,6 +78,8 @@ export interface PreparedRun {
   instruction: string | null;
   /** The config the run was prepared from, recorded in its run_started event. */
   config: OrchestraConfig;
+  /** The keys its models were given: the run redacts them from everything it emits. */
+  secrets: Secret[];
 }
 
 const FREE = { inputPerM: 0, outputPerM: 0 };
@@ -145,7 +148,8 @@ export function createModel(config: OrchestraConfig, environment: RunEnvironment
   return localChatModel(providerName, model, config, environment)?.model ?? createChatModel(providerName, model, config, environment);
 }
 
-export function prepareRun(config: OrchestraConfig, environment: RunEnvironment, options: PrepareOptions = {}): PreparedRun {
+export function prepareRun(config: OrchestraConfig, given: RunEnvironment, options: PrepareOptions = {}): PreparedRun {
+  const { environment, secrets } = keysRecorded(given);
   if (options.person && (options.domain || config.protocol !== 'paper')) {
     throw new Error('You can take the orchestrator’s turns in the paper protocol only: switch the config’s protocol to "paper".');
   }
@@ -289,6 +293,23 @@ export function prepareRun(config: OrchestraConfig, environment: RunEnvironment,
     preference,
     instruction: config.preferenceInstruction ? preferenceInstruction(preference) : null,
     config,
+    secrets,
+  };
+}
+
+/** The environment, and every key it hands out (each with its provider) as the run's models are made. */
+function keysRecorded(environment: RunEnvironment): { environment: RunEnvironment; secrets: Secret[] } {
+  const secrets: Secret[] = [];
+  return {
+    secrets,
+    environment: {
+      ...environment,
+      apiKey(providerName, provider) {
+        const key = environment.apiKey(providerName, provider);
+        if (key && !secrets.some((secret) => secret.value === key)) secrets.push({ provider: providerName, value: key });
+        return key;
+      },
+    },
   };
 }
 

@@ -13,7 +13,7 @@ import { localQwen3Policy, policyNames, readBudget, readImportedResults, readSav
 import { deleteLastResults, readLastResults, writeLastResults } from '../storage/evalResultsDb.ts';
 import { evalActions, useEvalStore, type EvalResults, type SuiteChoice } from './evalStore.ts';
 import { useModelsStore } from './modelsStore.ts';
-import { currentConfig, evaluationWorker } from './session.ts';
+import { currentConfig, evaluationWorker, keysLeftIn } from './session.ts';
 
 export const ROLLOUTS_MAX = 100;
 export const CONCURRENCY_MAX = 16;
@@ -296,17 +296,24 @@ function stamp(): string {
   return new Date().toISOString().slice(0, 16).replace(/[:T]/g, '-');
 }
 
+/** Downloads an export after the last scan for held keys (a file never carries one). */
+async function exportText(text: string, name: string, type?: string): Promise<void> {
+  const keysLeft = await keysLeftIn(text);
+  if (keysLeft) evalActions.notice('problem', [`The export was not written: ${keysLeft}`]);
+  else downloadText(text, name, type);
+}
+
 /** The table as CSV, the same columns as `orchestra eval --csv`. */
-export function exportCsv(): void {
+export async function exportCsv(): Promise<void> {
   const results = useEvalStore.getState().results;
   const report = results && reportOf(results);
-  if (report) downloadText(summaryToCsv(report), `orchestra-eval-${stamp()}.csv`, 'text/csv');
+  if (report) await exportText(summaryToCsv(report), `orchestra-eval-${stamp()}.csv`, 'text/csv');
 }
 
 /** The report as JSON, the same as `orchestra eval --report` writes (and this tab imports). */
-export function exportJson(): void {
+export async function exportJson(): Promise<void> {
   const results = useEvalStore.getState().results;
   const report = results && reportOf(results);
-  if (report) downloadText(`${JSON.stringify(report, null, 2)}\n`, `orchestra-eval-${stamp()}.json`);
+  if (report) await exportText(`${JSON.stringify(report, null, 2)}\n`, `orchestra-eval-${stamp()}.json`);
 }
 

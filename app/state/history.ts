@@ -20,7 +20,7 @@ import { compareActions } from './compareStore.ts';
 import { historyActions, useHistoryStore } from './historyStore.ts';
 import { startReplay, stopReplay } from './replay.ts';
 import { runActions, useRunStore } from './runStore.ts';
-import { startForkedRun, startRun, type StartOutcome } from './session.ts';
+import { keysLeftIn, startForkedRun, startRun, type StartOutcome } from './session.ts';
 import { endRun, foldEvents } from './runView.ts';
 
 /** Reads the stored runs the first time History opens (later changes arrive as they happen). */
@@ -103,7 +103,8 @@ export async function deleteRuns(runIds: readonly string[]): Promise<void> {
   }
 }
 
-/** Downloads the runs as one run file (keys are never in it: events and configs carry none). */
+/** Downloads the runs as one run file (keys are never in it: events are redacted as they are
+ * recorded, configs have no field for one, and the file is scanned once more before it is written). */
 export async function exportRuns(runIds: readonly string[]): Promise<void> {
   try {
     const [{ writeRunFile }, runs] = await Promise.all([
@@ -116,7 +117,13 @@ export async function exportRuns(runIds: readonly string[]): Promise<void> {
       ),
     ]);
     const stamp = new Date().toISOString().slice(0, 16).replace(/[:T]/g, '-');
-    downloadText(writeRunFile(runs), runs.length === 1 ? `orchestra-run-${stamp}.json` : `orchestra-runs-${runs.length}-${stamp}.json`);
+    const text = writeRunFile(runs);
+    const keysLeft = await keysLeftIn(text);
+    if (keysLeft) {
+      historyActions.notice('problem', [`The export was not written: ${keysLeft}`]);
+      return;
+    }
+    downloadText(text, runs.length === 1 ? `orchestra-run-${stamp}.json` : `orchestra-runs-${runs.length}-${stamp}.json`);
     historyActions.notice('ok', [runs.length === 1 ? 'Exported 1 run.' : `Exported ${runs.length} runs.`]);
   } catch (error) {
     historyActions.notice('problem', [`The export failed: ${(error as Error).message}`]);

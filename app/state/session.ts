@@ -7,7 +7,7 @@ import type { ForkFrom, RunEvent } from '../../workers/engine/events.ts';
 import { newRunId } from '../../workers/engine/ids.ts';
 import { PREFERENCE_PRESETS, type PreferencePresetName } from '../../workers/engine/preferences.ts';
 import { addressesOutsideCatalogue, type ForeignAddress } from '../../workers/backends/webllm/catalogue.ts';
-import { providerOrigin } from '../../workers/keys.ts';
+import { keysLeftProblem, providerOrigin } from '../../workers/keys.ts';
 import type { LocalModelRequest } from '../../workers/models/localModels.ts';
 import type { GgufModelRequest } from '../../workers/models/ggufModels.ts';
 import { readConfigText } from '../worker/configImport.ts';
@@ -88,6 +88,17 @@ let evaluation: Promise<typeof import('./evaluation.ts')> | null = null;
 export function evaluationWorker(): Pick<OrchestratorClient, 'readSuite' | 'startEval' | 'stopEval'> {
   evaluation ??= import('./evaluation.ts');
   return orchestrator();
+}
+
+/** Why a file must not be written, or null: the last scan before an export, for every key the
+ * worker holds (runs redact them as they record; a run kept before that, or imported, may not). */
+export async function keysLeftIn(text: string): Promise<string | null> {
+  try {
+    const providers = await orchestrator().findKeys(text);
+    return providers.length === 0 ? null : keysLeftProblem(providers);
+  } catch (error) {
+    return `it could not be checked for API keys: ${(error as Error).message}.`;
+  }
 }
 
 // The worker posts a run's events every EVENT_BATCH_MS; the page folds what has arrived into the

@@ -322,10 +322,10 @@ function Results() {
       </h3>
       <div className="eval-row">
         <FileImportButton label="Import CLI results…" accept={EVAL_FILES} inputLabel="Results file to import" disabled={!idle} onFile={importResultsFile} />
-        <button type="button" onClick={exportCsv} disabled={!report}>
+        <button type="button" onClick={() => void exportCsv()} disabled={!report}>
           Export CSV
         </button>
-        <button type="button" onClick={exportJson} disabled={!report}>
+        <button type="button" onClick={() => void exportJson()} disabled={!report}>
           Export JSON
         </button>
         <button type="button" onClick={() => void clearResults()} disabled={!results || !idle} title="Take these results off the screen and out of this browser's storage">
