@@ -9,19 +9,20 @@ import { downloadText } from '../download.ts';
 import {
   deleteStoredRuns,
   listStoredRuns,
+  readStoredEventBatches,
   readStoredEvents,
   readStoredSummary,
   renameStoredRun,
-  storeImportedRuns,
 } from '../storage/runHistoryDb.ts';
-import { readRunFileOffThread } from '../worker/runFileImport.ts';
+import { importedNotice, importRunFileOffThread } from '../worker/runFileImport.ts';
 import { MAX_COMPARED } from './compareModel.ts';
 import { compareActions } from './compareStore.ts';
 import { historyActions, useHistoryStore } from './historyStore.ts';
 import { startReplay, stopReplay } from './replay.ts';
 import { runActions, useRunStore } from './runStore.ts';
 import { keysLeftIn, startForkedRun, startRun, type StartOutcome } from './session.ts';
-import { endRun, foldEvents } from './runView.ts';
+import { createSlicedFold, foldInSlices } from './foldInSlices.ts';
+import { endRun, type RunView } from './runView.ts';
 
 /** Reads the stored runs the first time History opens (later changes arrive as they happen). */
 export function loadHistory({ again = false } = {}): void {
@@ -47,22 +48,45 @@ async function readRun(runId: string): Promise<{ summary: RunSummary; events: Ru
   }
 }
 
-/** Shows a stored run as it was recorded. Not while a run is live: that one stays on screen. */
+/** Shows a stored run as it was recorded. Not while a run is live: that one stays on screen. A
+ * long run opens step by step: its first steps at once, the rest as its events are read and
+ * folded in slices (foldInSlices.ts), the page's thread free between them. */
 export async function openStoredRun(runId: string): Promise<void> {
   if (useRunStore.getState().phase !== 'idle') return;
-  const read = await readRun(runId);
-  if (!read) return;
+  let summary: RunSummary | undefined;
+  try {
+    summary = await readStoredSummary(runId);
+    if (!summary) throw new Error('This run is no longer in your history (deleted in another tab?).');
+  } catch (error) {
+    historyActions.notice('problem', [(error as Error).message]);
+    return;
+  }
+  const shownSummary = summary;
   stopReplay();
   compareActions.close();
-  const interrupted = isInterrupted(read.summary);
-  let view = foldEvents(null, read.events);
-  if (view && interrupted) {
-    view = endRun(view, 'aborted', {
-      code: 'interrupted',
-      message: `Interrupted at step ${read.summary.steps}: the tab or browser closed before the run finished. Every step recorded until then is here.`,
-    });
+  const interrupted = isInterrupted(summary);
+  runActions.showStored(null, { summary, mode: 'view', interruptedAtStep: interrupted ? summary.steps : null, reading: true });
+  const fold = createSlicedFold((view, complete) => {
+    const { stored } = useRunStore.getState();
+    if (stored?.summary !== shownSummary) return false;
+    runActions.storedFrame(shownSummary, complete ? recordedView(view, shownSummary, interrupted) : view && { ...view, status: 'finished' }, !complete);
+    return true;
+  });
+  try {
+    await readStoredEventBatches(runId, (events) => fold.add(events));
+  } catch (error) {
+    historyActions.notice('problem', [(error as Error).message]);
   }
-  runActions.showStored(view, { summary: read.summary, mode: 'view', interruptedAtStep: interrupted ? read.summary.steps : null });
+  await fold.end();
+}
+
+/** A stored run as it ends: one cut off (its tab closed mid-run) says where. */
+function recordedView(view: RunView | null, summary: RunSummary, interrupted: boolean): RunView | null {
+  if (!view || !interrupted) return view;
+  return endRun(view, 'aborted', {
+    code: 'interrupted',
+    message: `Interrupted at step ${summary.steps}: the tab or browser closed before the run finished. Every step recorded until then is here.`,
+  });
 }
 
 /** Re-streams a stored run with its recorded timing. It calls nothing: no worker, no network. */
@@ -135,22 +159,17 @@ export async function exportAllRuns(): Promise<void> {
   await exportRuns(runs.map((run) => run.id));
 }
 
-/** Reads a run file off the page's thread and keeps what it holds in the history. */
+/** Reads a run file off the page's thread, where what it holds is kept in the history. */
 export async function importRunFile(file: File): Promise<void> {
   historyActions.clearNotice();
-  const read = await readRunFileOffThread(file);
+  const read = await importRunFileOffThread(file);
   if (!read.ok) {
     historyActions.notice('problem', [`"${file.name}" was not imported:`, ...read.problems]);
     return;
   }
-  try {
-    const summaries = await storeImportedRuns(read.runs);
-    loadHistory();
-    historyActions.stored(summaries);
-    historyActions.notice('ok', [`Imported ${summaries.length === 1 ? '1 run' : `${summaries.length} runs`} from "${file.name}".`, ...read.warnings]);
-  } catch (error) {
-    historyActions.notice('problem', [(error as Error).message]);
-  }
+  loadHistory();
+  historyActions.stored(read.imported.filter((run) => run.as !== 'same').map((run) => run.summary));
+  historyActions.notice('ok', [importedNotice(file.name, read.imported), ...read.warnings]);
 }
 
 /** Shows two to four stored runs side by side (in place of the trace, until closed). */
@@ -160,10 +179,11 @@ export async function compareStoredRuns(runIds: readonly string[]): Promise<void
     return;
   }
   const read = await Promise.all(runIds.map(readRun));
-  const compared = read.flatMap((run) => {
-    const view = run && foldEvents(null, run.events);
-    return run && view ? [{ summary: run.summary, view }] : [];
-  });
+  const compared: Array<{ summary: RunSummary; view: RunView }> = [];
+  for (const run of read) {
+    const view = run && (await foldInSlices(run.events));
+    if (run && view) compared.push({ summary: run.summary, view });
+  }
   if (compared.length === runIds.length) compareActions.show(compared);
 }
 

@@ -6,7 +6,8 @@ import { create } from 'zustand';
 import type { RunEvent } from '../../workers/engine/events.ts';
 import { stepStarts, type RunSummary } from '../../workers/history/runLog.ts';
 import { runActions, useRunStore } from './runStore.ts';
-import { foldEvents, type RunView } from './runView.ts';
+import { foldSlice, yieldToPage } from './foldInSlices.ts';
+import type { RunView } from './runView.ts';
 
 export type ReplaySpeed = 1 | 4 | 16 | 'instant';
 export const REPLAY_SPEEDS: readonly ReplaySpeed[] = [1, 4, 16, 'instant'];
@@ -35,6 +36,10 @@ let view: RunView | null = null;
 let timer: ReturnType<typeof setInterval> | undefined;
 /** Wall clock and recorded time when the replay last (re)started playing. */
 let anchor = { wall: 0, at: 0 };
+/** Where the replay is going (events [0, target) shown), and how far the view has folded. */
+let target = 0;
+let folded = 0;
+let pumping = false;
 
 function stepAt(cursor: number): number {
   let step = 0;
@@ -42,15 +47,35 @@ function stepAt(cursor: number): number {
   return step;
 }
 
-/** Shows events [0, cursor): folding on from the current frame, or afresh when going back. */
+/** Shows events [0, cursor): folding on from the current frame, or afresh when going back. The
+ * folding goes in slices of a few milliseconds (foldInSlices.ts), so a jump across 100,000 steps
+ * (instant speed, or back to the start) never holds the page's thread. */
 function show(cursor: number): void {
-  const { runId, cursor: shown } = useReplayStore.getState();
-  if (!runId) return;
-  view = cursor >= shown && view ? foldEvents(view, events.slice(shown, cursor)) : foldEvents(null, events.slice(0, cursor));
-  const atMs = cursor > 0 ? (events[cursor - 1]?.t ?? 0) : 0;
-  useReplayStore.setState({ cursor, step: stepAt(cursor), atMs });
+  if (!useReplayStore.getState().runId) return;
+  target = cursor;
+  if (cursor < folded) {
+    view = null;
+    folded = 0;
+  }
+  pump();
+}
+
+/** Folds a slice toward `target`, shows it, and comes back for the rest. */
+function pump(): void {
+  const { runId } = useReplayStore.getState();
+  if (!runId || pumping) return;
+  ({ view, at: folded } = foldSlice(view, events, folded, target));
+  const atMs = folded > 0 ? (events[folded - 1]?.t ?? 0) : 0;
+  useReplayStore.setState({ cursor: folded, step: stepAt(folded), atMs });
   runActions.replayFrame(runId, view);
-  if (cursor >= events.length) pause();
+  if (folded >= events.length) pause();
+  else if (folded < target) {
+    pumping = true;
+    void yieldToPage().then(() => {
+      pumping = false;
+      pump();
+    });
+  }
 }
 
 function stillShown(): boolean {
@@ -69,10 +94,10 @@ function tick(): void {
     show(events.length);
     return;
   }
-  const target = anchor.at + (performance.now() - anchor.wall) * speed;
-  let next = cursor;
-  while (next < events.length && (events[next]?.t ?? 0) <= target) next++;
-  if (next > cursor) show(next);
+  const until = anchor.at + (performance.now() - anchor.wall) * speed;
+  let next = Math.max(cursor, target);
+  while (next < events.length && (events[next]?.t ?? 0) <= until) next++;
+  if (next > target) show(next);
 }
 
 /** Starts replaying a stored run's events from the beginning, paused or playing. */
@@ -81,6 +106,8 @@ export function startReplay(summary: RunSummary, recorded: RunEvent[], { play = 
   events = recorded;
   starts = stepStarts(recorded);
   view = null;
+  target = 0;
+  folded = 0;
   useReplayStore.setState({ runId: summary.id, playing: false, cursor: 0, total: recorded.length, step: 0, steps: starts.length, atMs: 0 });
   runActions.showStored(null, { summary, mode: 'replay', interruptedAtStep: null });
   // The run's start (its task and menu) shows at once, as it did live.
@@ -135,5 +162,7 @@ export function stopReplay(): void {
   events = [];
   starts = [];
   view = null;
+  target = 0;
+  folded = 0;
   useReplayStore.setState({ runId: null, cursor: 0, total: 0, step: 0, steps: 0, atMs: 0 });
 }

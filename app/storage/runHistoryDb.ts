@@ -8,6 +8,7 @@ import type { RunEvent } from '../../workers/engine/events.ts';
 import { migrateRunLog, type RunSummary } from '../../workers/history/runLog.ts';
 import type { RunFileRun } from '../../workers/history/runFile.ts';
 import { summarize } from '../../workers/history/runLog.ts';
+import { newRunId } from '../../workers/engine/ids.ts';
 import { defineDatabase, stored } from '../../workers/storage/database.ts';
 
 interface EventBatch {
@@ -81,14 +82,38 @@ export async function readStoredSummary(runId: string): Promise<RunSummary | und
   return stored('read a run from your history', async () => (await historyDatabase.get()).get('runs', runId));
 }
 
-/** A stored run's events, brought to this version's form (or refused, whole, with the reason). */
+/** A stored run's events, brought to this version's form (or refused, whole, with the reason),
+ * read batch by batch (readStoredEventBatches), so a long run is never one long task. */
 export async function readStoredEvents(runId: string): Promise<RunEvent[]> {
-  const batches = await stored('read a run from your history', async () => (await historyDatabase.get()).getAll('batches', batchesOf(runId)));
-  const events = batches.flatMap((batch) => batch.events);
-  if (events.length === 0) throw new Error('This run has no recorded events left (it may have been deleted in another tab).');
-  const migrated = migrateRunLog(events);
-  if (!migrated.ok) throw new Error(`This run cannot be shown: ${migrated.problem}.`);
-  return migrated.events;
+  const events: RunEvent[] = [];
+  await readStoredEventBatches(runId, (batch) => {
+    for (const event of batch) events.push(event);
+  });
+  return events;
+}
+
+/**
+ * A stored run's events, batch by batch in order, each handed to `onBatch` as it is read: each
+ * batch is cloned onto the page's thread in a task of its own (an imported run's batches hold
+ * 2,000 events), where one read of every batch at once is one long task for a long run.
+ */
+export async function readStoredEventBatches(runId: string, onBatch: (events: RunEvent[]) => void): Promise<void> {
+  const read = await stored('read a run from your history', async () => {
+    let cursor = await (await historyDatabase.get()).transaction('batches').store.openCursor(batchesOf(runId));
+    let batches = 0;
+    while (cursor) {
+      let events = cursor.value.events;
+      if (batches++ === 0) {
+        const migrated = migrateRunLog(events);
+        if (!migrated.ok) return `This run cannot be shown: ${migrated.problem}.`;
+        events = migrated.events;
+      }
+      onBatch(events);
+      cursor = await cursor.continue();
+    }
+    return batches === 0 ? 'This run has no recorded events left (it may have been deleted in another tab).' : null;
+  });
+  if (read !== null) throw new Error(read);
 }
 
 export async function renameStoredRun(runId: string, name: string): Promise<RunSummary | undefined> {
@@ -114,19 +139,59 @@ export async function deleteStoredRuns(runIds: readonly string[]): Promise<void>
   });
 }
 
-/** Stores runs read from a run file (a run already kept under the same id is replaced). */
-export async function storeImportedRuns(runs: readonly RunFileRun[]): Promise<RunSummary[]> {
-  const summaries = runs.flatMap((run) => {
-    const summary = summarize(null, run.events);
-    return summary ? [{ run, summary: run.name ? { ...summary, name: run.name } : summary }] : [];
-  });
-  await stored(runs.length === 1 ? 'import the run' : `import ${runs.length} runs`, async () => {
-    const tx = (await historyDatabase.get()).transaction(['runs', 'batches'], 'readwrite');
-    const batches = tx.objectStore('batches');
-    await Promise.all([
-      ...summaries.flatMap(({ run, summary }) => [batches.delete(batchesOf(run.id)), batches.put({ runId: run.id, seq: 0, events: run.events }), tx.objectStore('runs').put(summary)]),
-      tx.done,
-    ]);
-  });
-  return summaries.map(({ summary }) => summary);
+/** Events per stored batch of an imported run: a batch is cloned onto the page's thread in one
+ * piece when the run is opened, and 2,000 events take a few milliseconds. */
+export const IMPORT_BATCH_EVENTS = 2_000;
+
+/** What became of a run of an imported file: kept under its id, kept as a copy under a new id
+ * (its id was taken by another run), or already kept, the same. */
+export type ImportedAs = 'new' | 'copy' | 'same';
+
+/** Two event logs are the same run when they serialise alike. */
+function sameEvents(a: readonly RunEvent[], b: readonly RunEvent[]): boolean {
+  return a.length === b.length && a.every((event, index) => JSON.stringify(event) === JSON.stringify(b[index]));
+}
+
+/**
+ * Stores runs read from a run file (the import worker calls this, off the page's thread). An
+ * import never replaces a kept run: a run whose id is taken is kept as a copy under a new id,
+ * unless it is the same run, which is recognised and left as it is.
+ */
+export async function storeImportedRuns(runs: readonly RunFileRun[]): Promise<Array<{ summary: RunSummary; as: ImportedAs }>> {
+  const db = await stored('read your run history', () => historyDatabase.get());
+  const outcomes: Array<{ summary: RunSummary; as: ImportedAs; events: RunEvent[] }> = [];
+  for (const run of runs) {
+    const kept = await stored('read your run history', () => db.get('runs', run.id));
+    let events = run.events;
+    let as: ImportedAs = 'new';
+    if (kept) {
+      const keptEvents = (await stored('read your run history', () => db.getAll('batches', batchesOf(run.id)))).flatMap((batch) => batch.events);
+      const migrated = migrateRunLog(keptEvents);
+      if (migrated.ok && sameEvents(migrated.events, run.events)) {
+        outcomes.push({ summary: kept, as: 'same', events: [] });
+        continue;
+      }
+      const id = newRunId();
+      events = run.events.map((event) => ({ ...event, runId: id }));
+      as = 'copy';
+    }
+    const summary = summarize(null, events);
+    if (summary) outcomes.push({ summary: run.name ? { ...summary, name: run.name } : summary, as, events });
+  }
+  const fresh = outcomes.filter((outcome) => outcome.as !== 'same');
+  if (fresh.length > 0) {
+    await stored(fresh.length === 1 ? 'import the run' : `import ${fresh.length} runs`, async () => {
+      const tx = db.transaction(['runs', 'batches'], 'readwrite');
+      const batches = tx.objectStore('batches');
+      const writes: Array<Promise<unknown>> = [];
+      for (const { summary, events } of fresh) {
+        for (let seq = 0; seq * IMPORT_BATCH_EVENTS < events.length; seq++) {
+          writes.push(batches.put({ runId: summary.id, seq, events: events.slice(seq * IMPORT_BATCH_EVENTS, (seq + 1) * IMPORT_BATCH_EVENTS) }));
+        }
+        writes.push(tx.objectStore('runs').put(summary));
+      }
+      await Promise.all([...writes, tx.done]);
+    });
+  }
+  return outcomes.map(({ summary, as }) => ({ summary, as }));
 }
