@@ -9,8 +9,9 @@ import { SUITE_LIMITS } from '../../workers/eval/suite.ts';
 import type { BuiltInSuite } from '../../workers/eval/builtInSuites.ts';
 import type { EvalFromWorker, EvalRequest, EvalSuiteInput } from '../../workers/messages.ts';
 import { downloadText } from '../download.ts';
-import { localQwen3Policy, policyNames, readBudget, readImportedResults, readSavedResults, resultsFileSizeProblem, savedResults } from '../components/Evaluate/evalView.ts';
-import { deleteLastResults, readLastResults, writeLastResults } from '../storage/evalResultsDb.ts';
+import { localQwen3Policy, policyNames, readBudget, savedResults } from '../components/Evaluate/evalView.ts';
+import { deleteLastResults, writeLastResults } from '../storage/evalResultsDb.ts';
+import { readResultsOffThread } from '../worker/resultsRead.ts';
 import { evalActions, useEvalStore, type EvalResults, type SuiteChoice } from './evalStore.ts';
 import { useModelsStore } from './modelsStore.ts';
 import { currentConfig, evaluationWorker, keysLeftIn } from './session.ts';
@@ -205,7 +206,8 @@ async function saveResults(): Promise<void> {
   const { results } = useEvalStore.getState();
   const report = results && reportOf(results);
   if (!results || !report) return;
-  const { saved, recordsLeftOut } = savedResults(results, report, new Date());
+  const { saved } = savedResults(results, report, new Date());
+  const recordsLeftOut = (results.recordCount ?? results.records.length) - saved.records.length;
   try {
     await writeLastResults(saved);
   } catch (error) {
@@ -221,25 +223,20 @@ function addNoticeLine(line: string): void {
 
 let restoring = false;
 
-/** Shows the results kept by the last load (once, when the tab opens), if nothing is on screen. */
+/** Shows the results kept by the last load (once, when the tab opens), if nothing is on screen.
+ * They are read and checked off the page's thread (app/worker/resultsRead.worker.ts). */
 export async function restoreResultsOnce(): Promise<void> {
   if (restoring) return;
   restoring = true;
-  let value: unknown;
-  try {
-    value = await readLastResults();
-  } catch (error) {
-    evalActions.notice('problem', [`Your last evaluation could not be read back: ${(error as Error).message}`]);
+  const read = await readResultsOffThread({ kind: 'saved' });
+  if (!read.ok) {
+    evalActions.notice('problem', read.problems.map((problem) => (problem.startsWith('The results kept') ? problem : `Your last evaluation could not be read back: ${problem}`)));
     return;
   }
   const state = useEvalStore.getState();
   // An evaluation started or a file imported meanwhile wins.
-  if (value === undefined || state.results !== null || state.phase !== 'idle') return;
-  const saved = readSavedResults(value);
-  if (!saved) {
-    evalActions.notice('problem', ['The results kept from your last evaluation were not usable (an older or damaged copy); Clear removes them.']);
-    return;
-  }
+  if (!('saved' in read) || read.saved === null || state.results !== null || state.phase !== 'idle') return;
+  const { saved } = read;
   useEvalStore.setState({ results: { origin: saved.origin, source: saved.source, records: saved.records, imported: saved.report, savedAt: saved.savedAt } });
 }
 
@@ -261,33 +258,25 @@ export function reportOf(results: EvalResults): EvalSummary | EvalReport | null 
   return summarizeEval({ ...results.plan, records: results.records });
 }
 
-/** Reads what `orchestra eval` wrote (--out, --json or --report) and shows it like a run here. */
+/** Reads what `orchestra eval` wrote (--out, --json or --report) off the page's thread, under the
+ * caps (RESULTS_LIMITS), and shows it like a run here. */
 export async function importResultsFile(file: File): Promise<void> {
   if (useEvalStore.getState().phase !== 'idle') return;
-  const tooBig = resultsFileSizeProblem(file.size);
-  if (tooBig) {
-    evalActions.notice('problem', [`"${file.name}" was not imported: ${tooBig}`]);
+  const read = await readResultsOffThread({ kind: 'file', file });
+  if (!read.ok || !('report' in read)) {
+    evalActions.notice('problem', [`"${file.name}" was not imported:`, ...(read.ok ? [] : read.problems)]);
     return;
   }
-  let read;
-  try {
-    read = readImportedResults(await file.text());
-  } catch (error) {
-    read = { ok: false as const, problems: [(error as Error).message] };
-  }
-  if (!read.ok) {
-    evalActions.notice('problem', [`"${file.name}" was not imported:`, ...read.problems]);
-    return;
-  }
-  const results: EvalResults =
-    read.kind === 'records'
-      ? { origin: 'import', source: file.name, records: read.records, imported: read.report }
-      : { origin: 'import', source: file.name, records: [], imported: read.summary };
-  const policies = (results.imported?.policies ?? []).length;
+  const results: EvalResults = { origin: 'import', source: file.name, records: read.records, imported: read.report };
+  if (read.recordCount > read.records.length) results.recordCount = read.recordCount;
+  const policies = read.report.policies.length;
   useEvalStore.setState({
     results,
     progress: null,
-    notice: { kind: 'ok', lines: [`Imported "${file.name}": ${policies} ${policies === 1 ? 'policy' : 'policies'}${results.records.length > 0 ? `, ${results.records.length} rollouts` : ''}.`] },
+    notice: {
+      kind: 'ok',
+      lines: [`Imported "${file.name}": ${policies} ${policies === 1 ? 'policy' : 'policies'}${read.recordCount > 0 ? `, ${read.recordCount.toLocaleString('en-US')} rollouts` : ''}.`],
+    },
   });
   void saveResults();
 }

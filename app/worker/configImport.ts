@@ -2,6 +2,7 @@
 // read on the page's thread in a few milliseconds; a larger one in a short-lived worker
 // (configImport.worker.ts), so a hostile file (12,000 providers, deep nesting) never runs here.
 
+import { askOneShotWorker } from './oneShotWorker.ts';
 import type { ConfigImportReply } from './readConfig.ts';
 
 /** Files up to this many characters are read on the page's thread: reading one takes a few
@@ -15,18 +16,6 @@ export function readConfigText(text: string, readOnPage: (text: string) => Confi
 }
 
 function readConfigOffThread(text: string): Promise<ConfigImportReply> {
-  return new Promise((resolve) => {
-    const worker = new Worker(new URL('./configImport.worker.ts', import.meta.url), { type: 'module', name: 'config import' });
-    const finish = (reply: ConfigImportReply) => {
-      worker.terminate();
-      resolve(reply);
-    };
-    worker.onmessage = (message: MessageEvent<ConfigImportReply>) => finish(message.data);
-    worker.onerror = (event) => {
-      event.preventDefault();
-      finish({ ok: false, problems: [`the file could not be read (${event.message || 'the reader stopped'})`] });
-    };
-    worker.onmessageerror = () => finish({ ok: false, problems: ['the file could not be read'] });
-    worker.postMessage({ text });
-  });
+  const worker = new Worker(new URL('./configImport.worker.ts', import.meta.url), { type: 'module', name: 'config import' });
+  return askOneShotWorker<ConfigImportReply>(worker, { text }, (why) => ({ ok: false, problems: [`the file could not be read (${why})`] }));
 }

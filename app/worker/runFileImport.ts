@@ -4,31 +4,15 @@
 
 import type { RunSummary } from '../../workers/history/runLog.ts';
 import type { ImportedAs } from '../storage/runHistoryDb.ts';
+import { askOneShotWorker } from './oneShotWorker.ts';
 
 export type RunFileImportReply =
   | { ok: true; imported: Array<{ summary: RunSummary; as: ImportedAs }>; warnings: string[] }
   | { ok: false; problems: string[] };
 
-/** A hostile file could keep the reader busy for long: past this, give up and say so. */
-const READ_TIMEOUT_MS = 60_000;
-
 export function importRunFileOffThread(file: File): Promise<RunFileImportReply> {
-  return new Promise((resolve) => {
-    const worker = new Worker(new URL('./runFileImport.worker.ts', import.meta.url), { type: 'module', name: 'run file import' });
-    const finish = (reply: RunFileImportReply) => {
-      clearTimeout(timer);
-      worker.terminate();
-      resolve(reply);
-    };
-    const timer = setTimeout(() => finish({ ok: false, problems: [`Reading "${file.name}" took over a minute, so it was stopped.`] }), READ_TIMEOUT_MS);
-    worker.onmessage = (message: MessageEvent<RunFileImportReply>) => finish(message.data);
-    worker.onerror = (event) => {
-      event.preventDefault();
-      finish({ ok: false, problems: [`"${file.name}" could not be read (${event.message || 'the reader stopped'}).`] });
-    };
-    worker.onmessageerror = () => finish({ ok: false, problems: [`"${file.name}" could not be read.`] });
-    worker.postMessage({ file });
-  });
+  const worker = new Worker(new URL('./runFileImport.worker.ts', import.meta.url), { type: 'module', name: 'run file import' });
+  return askOneShotWorker<RunFileImportReply>(worker, { file }, (why) => ({ ok: false, problems: [`"${file.name}" could not be read: ${why}.`] }));
 }
 
 const runs = (n: number) => (n === 1 ? '1 run' : `${n.toLocaleString('en-US')} runs`);

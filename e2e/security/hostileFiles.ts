@@ -79,12 +79,13 @@ export function resultsFile(sinkUrl: string, records: number, policies: number):
   return `${lines.join('\n')}\n`;
 }
 
-/** A suite of `tasks` lines; with `deepMeta`, the first line's meta is nested that deep. */
+/** A suite of `tasks` lines; with `deepMeta`, the first line's meta holds objects nested that deep
+ * (each level 6 characters: 30,000 levels fit the 200,000-character line). */
 export function suiteFile(sinkUrl: string, tasks: number, deepMeta = 0): string {
   const lines: string[] = [];
   for (let index = 0; index < tasks; index++) {
     const line = JSON.stringify({ id: `t${index}`, task: `Task ${index} ${bait(sinkUrl, `task-${index}`)}`, answer: 'x', meta: index === 0 && deepMeta > 0 ? '@@' : { n: index } });
-    lines.push(index === 0 && deepMeta > 0 ? line.replace('"@@"', `${'['.repeat(deepMeta)}${']'.repeat(deepMeta)}`) : line);
+    lines.push(index === 0 && deepMeta > 0 ? line.replace('"@@"', `${'{"n":'.repeat(deepMeta)}1${'}'.repeat(deepMeta)}`) : line);
   }
   return `${lines.join('\n')}\n`;
 }
