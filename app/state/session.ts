@@ -323,13 +323,13 @@ export function exportConfigText(): string {
 
 export type ImportOutcome = { ok: true } | { ok: false; problems: string[] };
 
-/** Reads a config file (a large one off the page's thread); on success it replaces the draft and
- * the preferences, and its custom tools join the ones kept in this browser (replacing those of the
+/** Reads a config file off the page's thread; on success it replaces the draft and the
+ * preferences, and its custom tools join the ones kept in this browser (replacing those of the
  * same name). */
 export async function importConfigText(text: string, fileName: string): Promise<ImportOutcome> {
   // Loaded right after the first screen; the kept preferences are read back before these replace them.
-  const { readConfig } = await loadDraftChecks();
-  const read = await readConfigText(text, readConfig);
+  await loadDraftChecks();
+  const read = await readConfigText(text);
   if (!read.ok) return read;
   const draft = read.draft as ConfigDraft;
   customToolsActions.imported(read.customTools);
