@@ -261,7 +261,7 @@ function withEvalHost(work: (host: EvalHost) => Promise<void> | void): void {
       sampleTasks: () => fetchGenerated<SampleTask[]>('sample-tasks.json', 'The sample tasks'),
       post,
       emit: evalEvents.emit,
-      secrets: () => keys.secrets(),
+      secrets: () => keys.named(),
     }),
   );
   void evalHost.then(work);
