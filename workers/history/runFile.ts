@@ -8,7 +8,7 @@
 import { ConfigError, parseConfig } from '../engine/config.ts';
 import type { RunEvent } from '../engine/events.ts';
 import { formatCount } from '../engine/format.ts';
-import { nestingProblem } from '../engine/jsonDepth.ts';
+import { endsInsideValue, nestingProblem } from '../engine/jsonDepth.ts';
 import { preferenceSchema } from '../engine/preferenceSchema.ts';
 import { z } from '../engine/zod.ts';
 import { migrateRunLog, newerLogProblem } from './runLog.ts';
@@ -306,23 +306,6 @@ function readRun(value: unknown, at: string, ids: ReadonlyMap<string, number>): 
     const detail = error instanceof ConfigError ? error.problems[0] : (error as Error).message;
     return { run, warning: `${at}: its config could not be read (${detail}), so it cannot be run again from a step.` };
   }
-}
-
-/** Whether JSON text stops inside a string or an unclosed [ or {: what a cut-short file looks
- * like, whatever words the engine's JSON.parse uses for it. */
-function endsInsideValue(text: string): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) depth++;
-    else if (c === 0x7d || c === 0x5d) depth--;
-  }
-  return inString || depth > 0;
 }
 
 function utf8Bytes(text: string): number {
