@@ -5,9 +5,9 @@ import { accessSync, constants, existsSync, readFileSync, renameSync, rmSync, st
 import { dirname, resolve } from 'node:path';
 import type { RunEvent } from '../workers/engine/events.ts';
 import { readRunFile, runFileSizeProblem, writeRunFile, type ReadRunFileOutcome } from '../workers/history/runFile.ts';
-import { Redactor, type Secret } from '../workers/engine/redact.ts';
-import { keysLeftProblem } from '../workers/keys.ts';
+import { keysLeftProblem, Redactor, type Secret } from '../workers/engine/redact.ts';
 import { UsageError } from './usage.ts';
+import { parseConfig } from '../workers/hosts/config.ts';
 
 function reasonOf(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
@@ -63,5 +63,5 @@ export function loadRunFile(path: string): ReadRunFileOutcome {
   } catch (error) {
     return { ok: false, problems: [`It cannot be read: ${reasonOf(error)}.`] };
   }
-  return readRunFile(text);
+  return readRunFile(text, parseConfig);
 }

@@ -3,7 +3,8 @@
 // file is read in a worker: app/worker/configImport.ts). Loaded right after the
 // first screen, never with it (draftCheck.ts).
 
-import { ConfigError, customToolSchema, parseConfig } from '../../workers/engine/config.ts';
+import { ConfigError, customToolSchema } from '../../workers/engine/config.ts';
+import { parseConfig } from '../../workers/hosts/config.ts';
 import { validatePreference } from '../../workers/engine/preferenceSchema.ts';
 import type { ConfigDraft, DraftCheck } from './setupStore.ts';
 

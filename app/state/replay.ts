@@ -1,11 +1,12 @@
 // Replay: a stored run re-streamed onto the same Trace and Cost panels with its recorded timing,
 // at 1×, 4× or 16×, or at once; pausable and steppable. It folds the recorded events exactly as
-// a live run's are folded, and calls nothing: no worker, no network.
+// a live run's are folded, and calls nothing: no worker, no network. One per set of stores, made
+// with the History tab (createReplay through appStores.ts's part).
 
-import { create } from 'zustand';
+import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { RunEvent } from '../../workers/engine/events.ts';
 import { stepStarts, type RunSummary } from '../../workers/history/runLog.ts';
-import { runActions, useRunStore } from './runStore.ts';
+import type { RunStore } from './runStore.ts';
 import { foldSlice, yieldToPage } from './foldInSlices.ts';
 import type { RunView } from './runView.ts';
 
@@ -26,143 +27,153 @@ export interface ReplayState {
   atMs: number;
 }
 
-export const useReplayStore = create<ReplayState>()(() => ({ runId: null, playing: false, speed: 4, cursor: 0, total: 0, step: 0, steps: 0, atMs: 0 }));
-
 const TICK_MS = 50;
 
-let events: RunEvent[] = [];
-let starts: Array<[number, number]> = [];
-let view: RunView | null = null;
-let timer: ReturnType<typeof setInterval> | undefined;
-/** Wall clock and recorded time when the replay last (re)started playing. */
-let anchor = { wall: 0, at: 0 };
-/** Where the replay is going (events [0, target) shown), and how far the view has folded. */
-let target = 0;
-let folded = 0;
-let pumping = false;
+export class Replay {
+  /** What the replay controls show. */
+  readonly store: StoreApi<ReplayState> = createStore<ReplayState>()(() => ({ runId: null, playing: false, speed: 4, cursor: 0, total: 0, step: 0, steps: 0, atMs: 0 }));
+  private events: RunEvent[] = [];
+  private starts: Array<[number, number]> = [];
+  private view: RunView | null = null;
+  private timer: ReturnType<typeof setInterval> | undefined;
+  /** Wall clock and recorded time when the replay last (re)started playing. */
+  private anchor = { wall: 0, at: 0 };
+  /** Where the replay is going (events [0, target) shown), and how far the view has folded. */
+  private target = 0;
+  private folded = 0;
+  private pumping = false;
 
-function stepAt(cursor: number): number {
-  let step = 0;
-  for (const [index, number] of starts) if (index < cursor) step = number;
-  return step;
-}
+  constructor(private readonly run: RunStore) {}
 
-/** Shows events [0, cursor): folding on from the current frame, or afresh when going back. The
- * folding goes in slices of a few milliseconds (foldInSlices.ts), so a jump across 100,000 steps
- * (instant speed, or back to the start) never holds the page's thread. */
-function show(cursor: number): void {
-  if (!useReplayStore.getState().runId) return;
-  target = cursor;
-  if (cursor < folded) {
-    view = null;
-    folded = 0;
+  private stepAt(cursor: number): number {
+    let step = 0;
+    for (const [index, number] of this.starts) if (index < cursor) step = number;
+    return step;
   }
-  pump();
-}
 
-/** Folds a slice toward `target`, shows it, and comes back for the rest. */
-function pump(): void {
-  const { runId } = useReplayStore.getState();
-  if (!runId || pumping) return;
-  ({ view, at: folded } = foldSlice(view, events, folded, target));
-  const atMs = folded > 0 ? (events[folded - 1]?.t ?? 0) : 0;
-  useReplayStore.setState({ cursor: folded, step: stepAt(folded), atMs });
-  runActions.replayFrame(runId, view);
-  if (folded >= events.length) pause();
-  else if (folded < target) {
-    pumping = true;
-    void yieldToPage().then(() => {
-      pumping = false;
-      pump();
-    });
+  /** Shows events [0, cursor): folding on from the current frame, or afresh when going back. The
+   * folding goes in slices of a few milliseconds (foldInSlices.ts), so a jump across 100,000 steps
+   * (instant speed, or back to the start) never holds the page's thread. */
+  private show(cursor: number): void {
+    if (!this.store.getState().runId) return;
+    this.target = cursor;
+    if (cursor < this.folded) {
+      this.view = null;
+      this.folded = 0;
+    }
+    this.pump();
   }
-}
 
-function stillShown(): boolean {
-  const { runId } = useReplayStore.getState();
-  const { stored } = useRunStore.getState();
-  return runId !== null && stored?.mode === 'replay' && stored.summary.id === runId;
-}
-
-function tick(): void {
-  if (!stillShown()) {
-    stopReplay();
-    return;
+  /** Folds a slice toward the target, shows it, and comes back for the rest. */
+  private pump(): void {
+    const { runId } = this.store.getState();
+    if (!runId || this.pumping) return;
+    const { events } = this;
+    ({ view: this.view, at: this.folded } = foldSlice(this.view, events, this.folded, this.target));
+    const atMs = this.folded > 0 ? (events[this.folded - 1]?.t ?? 0) : 0;
+    this.store.setState({ cursor: this.folded, step: this.stepAt(this.folded), atMs });
+    this.run.actions.replayFrame(runId, this.view);
+    if (this.folded >= events.length) this.pause();
+    else if (this.folded < this.target) {
+      this.pumping = true;
+      void yieldToPage().then(() => {
+        this.pumping = false;
+        this.pump();
+      });
+    }
   }
-  const { speed, cursor } = useReplayStore.getState();
-  if (speed === 'instant') {
-    show(events.length);
-    return;
+
+  private stillShown(): boolean {
+    const { runId } = this.store.getState();
+    const { stored } = this.run.getState();
+    return runId !== null && stored?.mode === 'replay' && stored.summary.id === runId;
   }
-  const until = anchor.at + (performance.now() - anchor.wall) * speed;
-  let next = Math.max(cursor, target);
-  while (next < events.length && (events[next]?.t ?? 0) <= until) next++;
-  if (next > target) show(next);
+
+  private tick = (): void => {
+    if (!this.stillShown()) {
+      this.stop();
+      return;
+    }
+    const { speed, cursor } = this.store.getState();
+    if (speed === 'instant') {
+      this.show(this.events.length);
+      return;
+    }
+    const until = this.anchor.at + (performance.now() - this.anchor.wall) * speed;
+    let next = Math.max(cursor, this.target);
+    while (next < this.events.length && (this.events[next]?.t ?? 0) <= until) next++;
+    if (next > this.target) this.show(next);
+  };
+
+  /** Starts replaying a stored run's events from the beginning, paused or playing. */
+  start = (summary: RunSummary, recorded: RunEvent[], { play = true } = {}): void => {
+    this.stop();
+    this.events = recorded;
+    this.starts = stepStarts(recorded);
+    this.view = null;
+    this.target = 0;
+    this.folded = 0;
+    this.store.setState({ runId: summary.id, playing: false, cursor: 0, total: recorded.length, step: 0, steps: this.starts.length, atMs: 0 });
+    this.run.actions.showStored(null, { summary, mode: 'replay', interruptedAtStep: null });
+    // The run's start (its task and menu) shows at once, as it did live.
+    this.show(Math.min(1, this.events.length));
+    if (play) this.resume();
+  };
+
+  resume = (): void => {
+    const state = this.store.getState();
+    if (!state.runId || state.playing) return;
+    if (state.cursor >= this.events.length) this.show(0);
+    this.anchor = { wall: performance.now(), at: this.store.getState().atMs };
+    this.store.setState({ playing: true });
+    clearInterval(this.timer);
+    this.timer = setInterval(this.tick, TICK_MS);
+    this.tick();
+  };
+
+  pause = (): void => {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    this.store.setState({ playing: false });
+  };
+
+  setSpeed = (speed: ReplaySpeed): void => {
+    this.store.setState({ speed });
+    this.anchor = { wall: performance.now(), at: this.store.getState().atMs };
+    if (this.store.getState().playing) this.tick();
+  };
+
+  /** Where each step ends (exclusive): at the next step's start, the last at the end of the log. */
+  private stepEnds(): number[] {
+    return [...this.starts.slice(1).map(([index]) => index), this.events.length];
+  }
+
+  /** Shows the rest of the step under way, up to the start of the next one, paused. */
+  nextStep = (): void => {
+    this.pause();
+    const { cursor } = this.store.getState();
+    this.show(this.stepEnds().find((end) => end > cursor) ?? this.events.length);
+  };
+
+  /** Goes back to the end of the step before, paused (to the run's start from the first step). */
+  previousStep = (): void => {
+    this.pause();
+    const { cursor } = this.store.getState();
+    this.show(this.stepEnds().findLast((end) => end < cursor) ?? Math.min(1, this.events.length));
+  };
+
+  stop = (): void => {
+    this.pause();
+    this.events = [];
+    this.starts = [];
+    this.view = null;
+    this.target = 0;
+    this.folded = 0;
+    this.store.setState({ runId: null, cursor: 0, total: 0, step: 0, steps: 0, atMs: 0 });
+  };
 }
 
-/** Starts replaying a stored run's events from the beginning, paused or playing. */
-export function startReplay(summary: RunSummary, recorded: RunEvent[], { play = true } = {}): void {
-  stopReplay();
-  events = recorded;
-  starts = stepStarts(recorded);
-  view = null;
-  target = 0;
-  folded = 0;
-  useReplayStore.setState({ runId: summary.id, playing: false, cursor: 0, total: recorded.length, step: 0, steps: starts.length, atMs: 0 });
-  runActions.showStored(null, { summary, mode: 'replay', interruptedAtStep: null });
-  // The run's start (its task and menu) shows at once, as it did live.
-  show(Math.min(1, events.length));
-  if (play) resume();
-}
-
-export function resume(): void {
-  const state = useReplayStore.getState();
-  if (!state.runId || state.playing) return;
-  if (state.cursor >= events.length) show(0);
-  anchor = { wall: performance.now(), at: useReplayStore.getState().atMs };
-  useReplayStore.setState({ playing: true });
-  clearInterval(timer);
-  timer = setInterval(tick, TICK_MS);
-  tick();
-}
-
-export function pause(): void {
-  clearInterval(timer);
-  timer = undefined;
-  useReplayStore.setState({ playing: false });
-}
-
-export function setReplaySpeed(speed: ReplaySpeed): void {
-  useReplayStore.setState({ speed });
-  anchor = { wall: performance.now(), at: useReplayStore.getState().atMs };
-  if (useReplayStore.getState().playing) tick();
-}
-
-/** Where each step ends (exclusive): at the next step's start, the last at the end of the log. */
-function stepEnds(): number[] {
-  return [...starts.slice(1).map(([index]) => index), events.length];
-}
-
-/** Shows the rest of the step under way, up to the start of the next one, paused. */
-export function nextStep(): void {
-  pause();
-  const { cursor } = useReplayStore.getState();
-  show(stepEnds().find((end) => end > cursor) ?? events.length);
-}
-
-/** Goes back to the end of the step before, paused (to the run's start from the first step). */
-export function previousStep(): void {
-  pause();
-  const { cursor } = useReplayStore.getState();
-  show(stepEnds().findLast((end) => end < cursor) ?? Math.min(1, events.length));
-}
-
-export function stopReplay(): void {
-  pause();
-  events = [];
-  starts = [];
-  view = null;
-  target = 0;
-  folded = 0;
-  useReplayStore.setState({ runId: null, cursor: 0, total: 0, step: 0, steps: 0, atMs: 0 });
+/** The replay of a set of stores (appStores.ts's part makes it once). */
+export function createReplay(stores: { run: RunStore }): Replay {
+  return new Replay(stores.run);
 }

@@ -2,88 +2,11 @@
 // each batch from the worker in one go, and tests feed it recorded events. Nothing here is
 // computed anywhere else: cost figures come from the engine's `usage` and `step_finished` events.
 
-import type { LedgerEntry, RunEvent, RunEventOf, RunTotals, StopReason } from '../../workers/engine/events.ts';
+import type { RunEvent, RunEventOf, StopReason } from '../../workers/engine/events.ts';
 import { ViewDraft } from './viewDraft.ts';
 
-/** An error event as a step or call shows it (`t`: milliseconds since the run started). */
-export type ErrorView = Pick<RunEventOf<'error'>, 'code' | 'message' | 'fatal' | 't'>;
-
-/** A retry wait; `t` is when it began (ms since the run started), for a countdown. */
-export type RetryView = Pick<RunEventOf<'retry'>, 'attempt' | 'waitMs' | 'reason' | 't'>;
-
-/** "What the model saw" and what it answered, for one orchestrator turn. */
-export type ModelRequestView = Pick<RunEventOf<'model_request'>, 'messages' | 'tools' | 'toolMode' | 'renderedPrompt'>;
-
-export type ModelOutputView = Omit<RunEventOf<'model_output'>, 'type' | 'step' | 'runId' | 't'>;
-
-export type ToolResultView = Pick<RunEventOf<'tool_result'>, 'ok' | 'content' | 'detail' | 'error' | 'latencyMs'>;
-
-/** A call as its tool_call event recorded it, and what followed. */
-export interface CallView extends Omit<RunEventOf<'tool_call'>, 'type' | 'runId' | 't'> {
-  /** Calls an expert made inside this one (`call_expert`). */
-  childCallIds: string[];
-  /** An expert's streamed reasoning and text while it works. */
-  reasoning: string;
-  content: string;
-  result?: ToolResultView;
-  /** Ledger entries charged to this call (an expert's tokens, code seconds, a search). */
-  costs: LedgerEntry[];
-  retries: RetryView[];
-  errors: ErrorView[];
-}
-
-export type StepStatus = 'thinking' | 'calling' | 'done';
-
-export interface StepView {
-  step: number;
-  status: StepStatus;
-  request?: ModelRequestView;
-  /** The orchestrator's streamed reasoning and text of this turn. */
-  reasoning: string;
-  content: string;
-  output?: ModelOutputView;
-  /** Top-level calls of this turn, in order (an expert's own calls hang off their parent). */
-  callIds: string[];
-  /** The orchestrator's own ledger entries for this turn. */
-  orchestratorCosts: LedgerEntry[];
-  /** Known cost of the step so far; final once the step finished. */
-  costUsd: number;
-  /** True when some figure of this step has an unknown price (not in costUsd). */
-  hasUnknownCost: boolean;
-  hasEstimates: boolean;
-  /** Total cost of the run up to the end of this step. */
-  cumulativeUsd: number;
-  /** Set when the step finished. */
-  latencyMs?: number;
-  startedAt: number;
-  retries: RetryView[];
-  errors: ErrorView[];
-}
-
-export type RunStatus = 'running' | 'finished';
-
-/** The run as its run_started event described it, and what followed. */
-export interface RunView extends Omit<RunEventOf<'run_started'>, 'type' | 't'> {
-  status: RunStatus;
-  steps: StepView[];
-  /** Shared by a view and the views folded from it (viewDraft.ts): read, never keep, an old view's. */
-  calls: Record<string, CallView>;
-  ledger: LedgerEntry[];
-  totalUsd: number;
-  /** Milliseconds since the start, as of the latest event. */
-  elapsedMs: number;
-  /** Errors that belong to no step (a config or setup failure). */
-  errors: ErrorView[];
-  /** The first error that ended the run, wherever it is shown. */
-  fatalError?: ErrorView;
-  /** The index of the first step whose cost has an estimate, and of the first with an unknown
-   * price, or null: a card marks its running total by them without scanning the steps before it. */
-  firstEstimated: number | null;
-  firstUnknown: number | null;
-  stopReason?: StopReason;
-  answer?: string | null;
-  totals?: RunTotals;
-}
+export type { ErrorView, RetryView, ModelRequestView, ModelOutputView, ToolResultView, CallView, StepStatus, StepView, RunStatus, RunView } from './runViewTypes.ts';
+import type { CallView, ErrorView, RetryView, RunView, StepView } from './runViewTypes.ts';
 
 export function startView(event: RunEventOf<'run_started'>): RunView {
   const { type: _type, t, ...described } = event;
@@ -104,7 +27,7 @@ export function startView(event: RunEventOf<'run_started'>): RunView {
 
 /**
  * Applies a batch of events. Returns the same object when nothing in the batch concerned it.
- * Linear in the batch and the run's size: the batch is folded into one draft (draft.ts), which
+ * Linear in the batch and the run's size: the batch is folded into one draft (viewDraft.ts), which
  * copies the view's steps, calls and lists at most once each, however many events touch them —
  * folding event by event into fresh copies cost a 100,000-step run minutes.
  */
@@ -186,16 +109,8 @@ function foldEvent(draft: ViewDraft, event: RunEvent): void {
       const step = draft.step(event.step);
       if (!step) return;
       step.status = 'calling';
-      step.output = {
-        raw: event.raw,
-        reasoning: event.reasoning,
-        message: event.message,
-        calls: event.calls,
-        rejected: event.rejected,
-        finishReason: event.finishReason,
-        latencyMs: event.latencyMs,
-        timeToFirstTokenMs: event.timeToFirstTokenMs,
-      };
+      const { type: _type, step: _step, runId: _runId, t: _t, ...output } = event;
+      step.output = output;
       return;
     }
     case 'tool_call': {
@@ -211,24 +126,9 @@ function foldEvent(draft: ViewDraft, event: RunEvent): void {
       if (call) call.result = { ok: event.ok, content: event.content, detail: event.detail, error: event.error, latencyMs: event.latencyMs };
       return;
     }
-    case 'usage': {
-      const { entry } = event;
-      draft.ledger().push(entry);
-      view.totalUsd = event.totalUsd;
-      const call = entry.callId ? draft.call(entry.callId) : undefined;
-      if (call) call.costs.push(entry);
-      const index = draft.indexOf(event.step);
-      const step = draft.step(event.step);
-      if (!step) return;
-      if (!call) step.orchestratorCosts.push(entry);
-      step.costUsd += entry.usd ?? 0;
-      step.hasUnknownCost ||= entry.usd === null;
-      step.hasEstimates ||= entry.basis === 'estimated' && entry.usd !== null;
-      step.cumulativeUsd = event.totalUsd;
-      if (step.hasUnknownCost) view.firstUnknown = Math.min(view.firstUnknown ?? index, index);
-      if (step.hasEstimates) view.firstEstimated = Math.min(view.firstEstimated ?? index, index);
+    case 'usage':
+      charged(draft, event);
       return;
-    }
     case 'retry': {
       const retry: RetryView = { attempt: event.attempt, waitMs: event.waitMs, reason: event.reason, t: event.t };
       const target = (event.callId ? draft.call(event.callId) : undefined) ?? draft.step(event.step);
@@ -261,6 +161,26 @@ function foldEvent(draft: ViewDraft, event: RunEvent): void {
       draft.closeSteps();
       return;
   }
+}
+
+/** A charge: in the ledger, on the call or the step it paid for, and in the step's figures. */
+function charged(draft: ViewDraft, event: RunEventOf<'usage'>): void {
+  const { view } = draft;
+  const { entry } = event;
+  draft.ledger().push(entry);
+  view.totalUsd = event.totalUsd;
+  const call = entry.callId ? draft.call(entry.callId) : undefined;
+  if (call) call.costs.push(entry);
+  const index = draft.indexOf(event.step);
+  const step = draft.step(event.step);
+  if (!step) return;
+  if (!call) step.orchestratorCosts.push(entry);
+  step.costUsd += entry.usd ?? 0;
+  step.hasUnknownCost ||= entry.usd === null;
+  step.hasEstimates ||= entry.basis === 'estimated' && entry.usd !== null;
+  step.cumulativeUsd = event.totalUsd;
+  if (step.hasUnknownCost) view.firstUnknown = Math.min(view.firstUnknown ?? index, index);
+  if (step.hasEstimates) view.firstEstimated = Math.min(view.firstEstimated ?? index, index);
 }
 
 /** A step's calls with an expert's own calls after their parent, depth-first. */

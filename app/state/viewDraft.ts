@@ -5,7 +5,7 @@
 // written in place (its entries replaced, never changed), because copying a record of 100,000
 // calls takes 300 ms, and a view folded from is never shown again.
 
-import type { CallView, RunView, StepView } from './runView.ts';
+import type { CallView, RunView, StepView } from './runViewTypes.ts';
 
 export class ViewDraft {
   readonly view: RunView;

@@ -3,9 +3,9 @@
 // (12,000 providers, deep nesting) never runs here, and a reader that hangs is ended.
 
 import { askOneShotWorker } from './oneShotWorker.ts';
-import type { ConfigImportReply } from './readConfig.ts';
+import type { ConfigImportReply } from '../../workers/hosts/files/readConfig.ts';
 
 export function readConfigText(text: string): Promise<ConfigImportReply> {
-  const worker = new Worker(new URL('./configImport.worker.ts', import.meta.url), { type: 'module', name: 'config import' });
+  const worker = new Worker(new URL('../../workers/hosts/files/configImport.worker.ts', import.meta.url), { type: 'module', name: 'config import' });
   return askOneShotWorker<ConfigImportReply>(worker, { text }, (why) => ({ ok: false, problems: [`the file could not be read (${why})`] }));
 }

@@ -5,7 +5,7 @@ import type { EvalReport, EvalSummary, RolloutRecord } from '../../workers/eval/
 import type { SavedResults } from '../components/Evaluate/evalView.ts';
 import { askOneShotWorker } from './oneShotWorker.ts';
 
-export type ResultsReadRequest = { kind: 'file'; file: File } | { kind: 'saved' };
+export type ResultsReadRequest = { kind: 'file'; file: Blob } | { kind: 'saved' };
 
 export type ResultsReadReply =
   /** A file: its report, its first records in list order, and how many it holds in all. */

@@ -1,17 +1,13 @@
 // The page's side of importing a run file: the file goes to a short-lived worker
-// (runFileImport.worker.ts), which reads, checks and stores it; the page receives the summaries
-// of the runs it kept, and says what became of each.
+// (workers/hosts/files/runFileImport.worker.ts), which reads, checks and stores it; the page
+// receives the summaries of the runs it kept, and says what became of each.
 
-import type { RunSummary } from '../../workers/history/runLog.ts';
-import type { ImportedAs } from '../storage/runHistoryDb.ts';
+import type { RunFileImportReply } from '../../workers/hosts/files/runFileImport.ts';
+import type { ImportedAs } from '../../workers/hosts/history/runHistoryDb.ts';
 import { askOneShotWorker } from './oneShotWorker.ts';
 
-export type RunFileImportReply =
-  | { ok: true; imported: Array<{ summary: RunSummary; as: ImportedAs }>; warnings: string[] }
-  | { ok: false; problems: string[] };
-
 export function importRunFileOffThread(file: File): Promise<RunFileImportReply> {
-  const worker = new Worker(new URL('./runFileImport.worker.ts', import.meta.url), { type: 'module', name: 'run file import' });
+  const worker = new Worker(new URL('../../workers/hosts/files/runFileImport.worker.ts', import.meta.url), { type: 'module', name: 'run file import' });
   return askOneShotWorker<RunFileImportReply>(worker, { file }, (why) => ({ ok: false, problems: [`"${file.name}" could not be read: ${why}.`] }));
 }
 

@@ -75,6 +75,13 @@ interface Form {
   provider: string;
 }
 
+/** Why a file was not written: it still holds the keys of these providers (found by the last scan
+ * before writing, `keysIn`): the CLI's --save, the page's exports. */
+export function keysLeftProblem(providers: readonly string[]): string {
+  const named = providers.map((provider) => `"${provider}"`).join(', ');
+  return `it holds the API key of ${named}, and a file never carries a key. The run that holds it was recorded before keys were removed from runs, or imported: leave it out.`;
+}
+
 /** Replaces held keys in text and in JSON-shaped values. */
 export class Redactor {
   private readonly forms: Form[];

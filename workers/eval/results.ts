@@ -8,7 +8,7 @@ import { costWeightPreference, PREFERENCE_PRESETS, type PreferencePresetName, ty
 import { computeGroupReward, type GroupReward } from '../engine/reward.ts';
 import type { Verdict } from './checks.ts';
 import { nestingProblem } from '../engine/jsonDepth.ts';
-import { hashText } from './random.ts';
+import { hashText } from './policies/random/random.ts';
 import { paretoFront, wilsonInterval } from './stats.ts';
 import type { SuiteTask } from './suite.ts';
 
