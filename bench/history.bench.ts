@@ -77,7 +77,7 @@ export async function runHistoryBenchmark(options: { distDir?: string; log: (lin
 }
 
 /** Writes `count` copies of the template run straight into the app's history database (the
- * layout of app/storage/runHistoryDb.ts), numbered from `from`. */
+ * layout of workers/hosts/history/runHistoryDb.ts), numbered from `from`. */
 async function seedCopies({ template, summary, from, count }: { template: RunEvent[]; summary: RunSummary; from: number; count: number }): Promise<void> {
   const db = await new Promise<IDBDatabase>((resolve, reject) => {
     const request = indexedDB.open('orchestra-playground-history');

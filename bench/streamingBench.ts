@@ -204,7 +204,7 @@ export async function runStreamingBenchmark(options: StreamingOptions): Promise<
 }
 
 /** Runs in the page before its scripts: records long tasks and long animation frames. */
-/** What the history kept of the run (app/storage/runHistoryDb.ts): its batches, as JSON characters. */
+/** What the history kept of the run (workers/hosts/history/runHistoryDb.ts): its batches, as JSON characters. */
 async function storedRunSize(): Promise<{ bytes: number; batches: number }> {
   const db = await new Promise<IDBDatabase>((resolve, reject) => {
     const request = indexedDB.open('orchestra-playground-history');

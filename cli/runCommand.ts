@@ -143,7 +143,7 @@ async function runSingle(options: {
       if (result.stopReason !== 'aborted') runs.push(summary.error === undefined ? { result, summary } : { result, error: summary.error, summary });
     }
   } finally {
-    if (options.save !== undefined) reportSaved(options.save, saveRunFile(options.save, logs), io);
+    if (options.save !== undefined) reportSaved(options.save, saveRunFile(options.save, logs, prepared.secrets), io);
   }
 
   const first = runs[0];

@@ -2,13 +2,14 @@
 // Ctrl-C), and `replay` prints it exactly as `run` printed it, calling nothing.
 
 import { parseConfig } from '../workers/hosts/config.ts';
-import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from './scripted/scriptedServer.ts';
 import type { RunEvent } from '../workers/engine/events.ts';
 import { MAX_RUN_FILE_BYTES, readRunFile, type RunFile } from '../workers/history/runFile.ts';
 import type { RunSummary } from './summary.ts';
+import { saveRunFile } from './runFiles.ts';
 import {
   interruptWhen,
   jsonLines,
@@ -105,6 +106,37 @@ describe('orchestra run --save and orchestra replay', () => {
     // The same lines, value for value (a checked event's keys come in the schema's order).
     expect(jsonLines(replayed.stdout)).toEqual(lines);
     expect(jsonLines<RunSummary>(replayed.stdout).at(-1)).toMatchObject({ type: 'summary', answer: '558,457', stopReason: 'answered' });
+  }, 60_000);
+
+  it('saves no key a reply echoed (as is, base64, URL-encoded, split across deltas), and writes no file that still holds one', async () => {
+    const key = 'sk-cli/echo+Key=0123456789abcdef';
+    const scenario = loadScenario('cli-paper-server');
+    const echo = ' Authenticated as {{api_key}}, {{api_key_base64}}, {{api_key_url}}.';
+    for (const response of [...scenario.models['scripted/searcher']!, ...scenario.models['scripted/answerer-mini']!]) {
+      Object.assign(response, { content: response.content.replace('</', `${echo}</`), chunkSize: 4 });
+    }
+    server.reset(scenario);
+    const config = writeConfig(dir, 'local-scripted.json', server.url, (value) => {
+      value.orchestrator.toolMode = 'server';
+      value.providers.scripted!.apiKeyEnv = 'SCRIPTED_ECHO_KEY';
+    }).path;
+    const file = savePath();
+    const run = await runCli(['run', '--config', config, '--task', TASK, '--json', '--save', file], { env: { SCRIPTED_ECHO_KEY: key } });
+    expect(run.code).toBe(0);
+    // The key was sent, and came back in the replies.
+    expect(requestsFor(server.requests, 'scripted/answerer-mini')[0]?.headers.authorization).toBe(`Bearer ${key}`);
+    const saved = readFileSync(file, 'utf8');
+    for (const text of [saved, run.stdout, run.stderr]) {
+      for (const form of [key, Buffer.from(key).toString('base64').slice(0, 40), encodeURIComponent(key)]) expect(text).not.toContain(form);
+    }
+    expect(saved).toContain('[scripted API key removed]');
+    expect(jsonLines<RunSummary>(run.stdout).at(-1)?.answer).toBe('558,457 Authenticated as [scripted API key removed], [scripted API key removed], [scripted API key removed].');
+
+    // The last scan before writing: a log that holds a key is not written, and says whose.
+    const refused = join(dir, 'refused.json');
+    const events = readSaved(file).runs[0]!.events.map((event) => (event.type === 'run_finished' ? { ...event, answer: `leaked ${key}` } : event));
+    expect(() => saveRunFile(refused, [events], [{ provider: 'scripted', value: key }])).toThrow(/refused\.json" was not written: it holds the API key of "scripted"/);
+    expect(existsSync(refused)).toBe(false);
   }, 60_000);
 
   it('saves a run that stops on an error (exit code 1), and replays its error and stop reason', async () => {

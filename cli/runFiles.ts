@@ -5,6 +5,7 @@ import { accessSync, constants, existsSync, readFileSync, renameSync, rmSync, st
 import { dirname, resolve } from 'node:path';
 import type { RunEvent } from '../workers/engine/events.ts';
 import { readRunFile, runFileSizeProblem, writeRunFile, type ReadRunFileOutcome } from '../workers/history/runFile.ts';
+import { keysLeftProblem, Redactor, type Secret } from '../workers/engine/redact.ts';
 import { UsageError } from './usage.ts';
 import { parseConfig } from '../workers/hosts/config.ts';
 
@@ -31,13 +32,17 @@ export function checkSavePath(path: string, usage: string): void {
 }
 
 /** Writes the logs that have events as one run file, whole or not at all (a file already there
- * is replaced only by a complete one). Returns how many runs it holds. */
-export function saveRunFile(path: string, logs: readonly RunEvent[][]): number {
+ * is replaced only by a complete one). Returns how many runs it holds. The run redacted every key
+ * from its events; the file is scanned for `secrets` once more, and not written if one is left. */
+export function saveRunFile(path: string, logs: readonly RunEvent[][], secrets: readonly Secret[] = []): number {
   const runs = logs.flatMap((events) => (events[0] ? [{ id: events[0].runId, events }] : []));
   if (runs.length === 0) return 0;
+  const text = writeRunFile(runs);
+  const keys = new Redactor(secrets).keysIn(text);
+  if (keys.length > 0) throw new UsageError(`The run file "${path}" was not written: ${keysLeftProblem(keys)}`);
   const partial = `${path}.partial-${process.pid}`;
   try {
-    writeFileSync(partial, writeRunFile(runs));
+    writeFileSync(partial, text);
     renameSync(partial, path);
   } catch (error) {
     rmSync(partial, { force: true });

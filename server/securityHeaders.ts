@@ -112,8 +112,8 @@ const JAVASCRIPT_WORKER_DIRECTIVES: Directives = { ...LOCKED, 'script-src': ["'s
 const DOCUMENTS_WORKER_DIRECTIVES: Directives = { ...LOCKED, 'script-src': ["'self'"], 'connect-src': ["'self'"], 'worker-src': ["'self'"] };
 
 /** pdf.js's own worker parses hostile PDFs, the calculator evaluates expressions a model wrote,
- * and the run-file reader parses imported files: each loads its code from the app and connects
- * nowhere. */
+ * and the readers of run files and results files parse imported files (and keep what they read in
+ * IndexedDB, which no policy governs): each loads its code from the app and connects nowhere. */
 const CODE_ONLY_DIRECTIVES: Directives = { ...LOCKED, 'script-src': ["'self'"] };
 
 export interface WorkerPolicy {
@@ -133,6 +133,7 @@ export function workerPolicies(pyodideVersion: string): readonly WorkerPolicy[] 
     { stem: 'pdf.worker.min', directives: CODE_ONLY_DIRECTIVES },
     { stem: 'calculator.worker', directives: CODE_ONLY_DIRECTIVES },
     { stem: 'runFileImport.worker', directives: CODE_ONLY_DIRECTIVES },
+    { stem: 'resultsRead.worker', directives: CODE_ONLY_DIRECTIVES },
   ];
 }
 

@@ -18,7 +18,9 @@ import { Session } from './session.ts';
 import { createSetupStore, type SetupStore } from './setupStore.ts';
 import { createViewStore, type ViewStore } from './viewStore.ts';
 import type { ConnectWorker, WorkerClient, WorkerEvents } from './workerClient.ts';
-import type { ReadRunFileOutcome } from '../../workers/history/runFile.ts';
+import type { RunFileImportReply } from '../../workers/hosts/files/runFileImport.ts';
+import type { ConfigImportReply } from '../../workers/hosts/files/readConfig.ts';
+import type { ResultsReadReply, ResultsReadRequest } from '../worker/resultsRead.ts';
 
 /** What the stores need of the browser: browserPlatform() in main.tsx, an in-memory one in tests. */
 export interface Platform {
@@ -29,8 +31,14 @@ export interface Platform {
   nextFrame(callback: () => void): void;
   /** Saves a file the page made through the browser's download. */
   download(text: string, fileName: string, type?: string): void;
-  /** Reads and checks a run file (off the page's thread in the browser). */
-  readRunFile(file: File): Promise<ReadRunFileOutcome>;
+  /** Reads, checks and keeps a run file's runs in the history (off the page's thread in the
+   * browser): never over a run already kept. */
+  importRunFile(file: File): Promise<RunFileImportReply>;
+  /** Reads and checks a config file's text (off the page's thread in the browser). */
+  readConfigFile(text: string): Promise<ConfigImportReply>;
+  /** Reads evaluation results, a file or the ones kept, under their caps (off the page's thread in
+   * the browser). */
+  readResults(request: ResultsReadRequest): Promise<ResultsReadReply>;
 }
 
 export interface AppStores {
@@ -89,7 +97,7 @@ export function createAppStores(platform: Platform): AppStores {
     void recorder.then(work);
   };
   const worker = platform.connectWorker(workerEvents(() => all, withRecorder, () => evaluation));
-  const session = new Session({ ...stores, worker, withRecorder, localStorage: platform.localStorage, nextFrame: platform.nextFrame });
+  const session = new Session({ ...stores, worker, withRecorder, localStorage: platform.localStorage, nextFrame: platform.nextFrame, readConfigFile: platform.readConfigFile });
   const all: AppStores = {
     ...stores,
     worker,

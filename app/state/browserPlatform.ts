@@ -13,6 +13,9 @@ export function browserPlatform(): Platform {
     nextFrame: (callback) => requestAnimationFrame(callback),
     download: downloadText,
     // The reader's worker loads with the first import, not with the first screen.
-    readRunFile: async (file) => (await import('../worker/runFileImport.ts')).readRunFileOffThread(file),
+    // Every config file is read in a worker, loaded with the first import.
+    readConfigFile: async (text) => (await import('../worker/configImport.ts')).readConfigText(text),
+    importRunFile: async (file) => (await import('../worker/runFileImport.ts')).importRunFileOffThread(file),
+    readResults: async (request) => (await import('../worker/resultsRead.ts')).readResultsOffThread(request),
   };
 }

@@ -3,6 +3,7 @@
 // under a preference the person picks (workers/engine/reward.ts), with each run's normalised
 // features so the number can be explained. Pure: the view and its tests use it alike.
 
+import type { LedgerEntry } from '../../workers/engine/events.ts';
 import type { PreferenceVector } from '../../workers/engine/preferences.ts';
 import { computeGroupReward, type GroupReward } from '../../workers/engine/reward.ts';
 import type { RunSummary } from '../../workers/history/runLog.ts';
@@ -34,8 +35,15 @@ export interface RunColumn {
 }
 
 function stepFigures(view: RunView): StepFigures[] {
+  // The ledger by step, once: filtering it for every step was quadratic in a long run.
+  const byStep = new Map<number, LedgerEntry[]>();
+  for (const entry of view.ledger) {
+    const list = byStep.get(entry.step);
+    if (list) list.push(entry);
+    else byStep.set(entry.step, [entry]);
+  }
   return view.steps.map((step) => {
-    const entries = view.ledger.filter((entry) => entry.step === step.step);
+    const entries = byStep.get(step.step) ?? [];
     return {
       chips: step.callIds.map((callId) => {
         const call = view.calls[callId];

@@ -1,6 +1,6 @@
 // The checks that need the engine's schema library (zod): a config draft the way the worker and
-// the CLI will check it, a config file read on the page, and a preference vector and custom tools
-// kept in this browser. Loaded right after the
+// the CLI will check it, and a preference vector and custom tools kept in this browser (a config
+// file is read in a worker: app/worker/configImport.ts). Loaded right after the
 // first screen, never with it (draftCheck.ts).
 
 import { ConfigError, customToolSchema } from '../../workers/engine/config.ts';
@@ -18,5 +18,4 @@ export function checkDraft(draft: ConfigDraft): DraftCheck {
   }
 }
 
-export { readConfig } from '../../workers/hosts/files/readConfig.ts';
 export { customToolSchema, validatePreference };

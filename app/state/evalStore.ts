@@ -19,8 +19,11 @@ export interface EvalResults {
   origin: 'run' | 'import';
   /** Where the suite came from (builtin:corpus, a file's name), or the imported file's name. */
   source: string;
-  /** Run here or imported from a results file: every rollout's record (drill-down, resume). */
+  /** Run here or imported from a results file: every rollout's record (drill-down, resume); of an
+   * import, the first SAVED_LIMITS.records in list order (the report counts them all). */
   records: RolloutRecord[];
+  /** How many rollouts an imported results file holds, when the page keeps fewer. */
+  recordCount?: number;
   /** What the report needs to be recomputed from the records (absent for an imported summary). */
   plan?: { taskIds: string[]; policies: PolicyDescription[]; rollouts: number };
   /** A summary or report drawn as it is: imported, or the last results restored after a reload. */

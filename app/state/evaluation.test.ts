@@ -140,8 +140,8 @@ describe('results', () => {
     const record = rolloutRecord('orchestrator', 't1', 1);
     await tell({ type: 'eval_progress', evalId: request.evalId, event: { type: 'rollout_finished', record, progress: progress(1) } });
     await tell({ type: 'eval_finished', evalId: request.evalId, end: { progress: progress(1), crashed: 0, interrupted: false, budgetReached: false, missing: 0 } });
-    evaluation.exportJson();
-    evaluation.exportCsv();
+    await evaluation.exportJson();
+    await evaluation.exportCsv();
     const [json, csv] = platform.downloads;
     expect(json?.fileName).toMatch(/^orchestra-eval-.*\.json$/);
     expect(csv).toMatchObject({ fileName: expect.stringMatching(/\.csv$/), type: 'text/csv' });

@@ -9,8 +9,9 @@ import { summarizeEval, summaryToCsv, type EvalReport, type EvalSummary } from '
 import { SUITE_LIMITS } from '../../workers/eval/suite.ts';
 import type { BuiltInSuite } from '../../workers/eval/builtInSuites.ts';
 import type { EvalFromWorker, EvalRequest, EvalSuiteInput } from '../../workers/hosts/messages.ts';
-import { localQwen3Policy, policyNames, readBudget, readImportedResults, readSavedResults, resultsFileSizeProblem, savedResults } from '../components/Evaluate/evalView.ts';
-import { deleteLastResults, readLastResults, writeLastResults } from '../storage/evalResultsDb.ts';
+import { localQwen3Policy, policyNames, readBudget, savedResults } from '../components/Evaluate/evalView.ts';
+import { deleteLastResults, writeLastResults } from '../storage/evalResultsDb.ts';
+import type { ResultsReadReply, ResultsReadRequest } from '../worker/resultsRead.ts';
 import { createEvalStore, type EvalResults, type EvalStore, type SuiteChoice } from './evalStore.ts';
 import type { ModelsStore } from './modelsStore.ts';
 import type { ConfigDraft } from './setupStore.ts';
@@ -37,9 +38,13 @@ function stamp(): string {
 export interface EvaluationDeps {
   /** The worker's evaluation side (appStores.ts: asking it marks the evaluation as loaded). */
   evaluationWorker(): Pick<WorkerClient, 'readSuite' | 'startEval' | 'stopEval'>;
-  session: { currentConfig(): ConfigDraft };
+  session: { currentConfig(): ConfigDraft; keysLeftIn(text: string): Promise<string | null> };
   models: ModelsStore;
-  platform: { download(text: string, fileName: string, type?: string): void };
+  platform: {
+    download(text: string, fileName: string, type?: string): void;
+    /** Reads results (a file, or the ones kept) off the page's thread, under the caps. */
+    readResults(request: ResultsReadRequest): Promise<ResultsReadReply>;
+  };
 }
 
 export class Evaluation {
@@ -232,7 +237,8 @@ export class Evaluation {
     const { results } = this.store.getState();
     const report = results && reportOf(results);
     if (!results || !report) return;
-    const { saved, recordsLeftOut } = savedResults(results, report, new Date());
+    const { saved } = savedResults(results, report, new Date());
+    const recordsLeftOut = (results.recordCount ?? results.records.length) - saved.records.length;
     try {
       await writeLastResults(saved);
     } catch (error) {
@@ -247,25 +253,20 @@ export class Evaluation {
   };
 
 
-  /** Shows the results kept by the last load (once, when the tab opens), if nothing is on screen. */
+  /** Shows the results kept by the last load (once, when the tab opens), if nothing is on screen.
+   * They are read and checked off the page's thread (app/worker/resultsRead.worker.ts). */
   restoreResultsOnce = async (): Promise<void> => {
     if (this.restoring) return;
     this.restoring = true;
-    let value: unknown;
-    try {
-      value = await readLastResults();
-    } catch (error) {
-      this.store.actions.notice('problem', [`Your last evaluation could not be read back: ${(error as Error).message}`]);
+    const read = await this.deps.platform.readResults({ kind: 'saved' });
+    if (!read.ok) {
+      this.store.actions.notice('problem', read.problems.map((problem) => (problem.startsWith('The results kept') ? problem : `Your last evaluation could not be read back: ${problem}`)));
       return;
     }
     const state = this.store.getState();
     // An evaluation started or a file imported meanwhile wins.
-    if (value === undefined || state.results !== null || state.phase !== 'idle') return;
-    const saved = readSavedResults(value);
-    if (!saved) {
-      this.store.actions.notice('problem', ['The results kept from your last evaluation were not usable (an older or damaged copy); Clear removes them.']);
-      return;
-    }
+    if (!('saved' in read) || read.saved === null || state.results !== null || state.phase !== 'idle') return;
+    const { saved } = read;
     this.store.setState({ results: { origin: saved.origin, source: saved.source, records: saved.records, imported: saved.report, savedAt: saved.savedAt } });
   };
 
@@ -281,50 +282,47 @@ export class Evaluation {
   };
 
 
-  /** Reads what `orchestra eval` wrote (--out, --json or --report) and shows it like a run here. */
+  /** Reads what `orchestra eval` wrote (--out, --json or --report) off the page's thread, under the
+   * caps (RESULTS_LIMITS), and shows it like a run here. */
   importResultsFile = async (file: File): Promise<void> => {
     if (this.store.getState().phase !== 'idle') return;
-    const tooBig = resultsFileSizeProblem(file.size);
-    if (tooBig) {
-      this.store.actions.notice('problem', [`"${file.name}" was not imported: ${tooBig}`]);
+    const read = await this.deps.platform.readResults({ kind: 'file', file });
+    if (!read.ok || !('report' in read)) {
+      this.store.actions.notice('problem', [`"${file.name}" was not imported:`, ...(read.ok ? [] : read.problems)]);
       return;
     }
-    let read;
-    try {
-      read = readImportedResults(await file.text());
-    } catch (error) {
-      read = { ok: false as const, problems: [(error as Error).message] };
-    }
-    if (!read.ok) {
-      this.store.actions.notice('problem', [`"${file.name}" was not imported:`, ...read.problems]);
-      return;
-    }
-    const results: EvalResults =
-      read.kind === 'records'
-        ? { origin: 'import', source: file.name, records: read.records, imported: read.report }
-        : { origin: 'import', source: file.name, records: [], imported: read.summary };
-    const policies = (results.imported?.policies ?? []).length;
+    const results: EvalResults = { origin: 'import', source: file.name, records: read.records, imported: read.report };
+    if (read.recordCount > read.records.length) results.recordCount = read.recordCount;
+    const policies = read.report.policies.length;
+    const rollouts = read.recordCount > 0 ? `, ${read.recordCount.toLocaleString('en-US')} rollouts` : '';
     this.store.setState({
       results,
       progress: null,
-      notice: { kind: 'ok', lines: [`Imported "${file.name}": ${policies} ${policies === 1 ? 'policy' : 'policies'}${results.records.length > 0 ? `, ${results.records.length} rollouts` : ''}.`] },
+      notice: { kind: 'ok', lines: [`Imported "${file.name}": ${policies} ${policies === 1 ? 'policy' : 'policies'}${rollouts}.`] },
     });
     void this.saveResults();
   };
 
+  /** Downloads an export after the last scan for held keys (a file never carries one). */
+  private exportText = async (text: string, name: string, type?: string): Promise<void> => {
+    const keysLeft = await this.deps.session.keysLeftIn(text);
+    if (keysLeft) this.store.actions.notice('problem', [`The export was not written: ${keysLeft}`]);
+    else this.deps.platform.download(text, name, type);
+  };
+
 
   /** The table as CSV, the same columns as `orchestra eval --csv`. */
-  exportCsv = (): void => {
+  exportCsv = async (): Promise<void> => {
     const results = this.store.getState().results;
     const report = results && reportOf(results);
-    if (report) this.deps.platform.download(summaryToCsv(report), `orchestra-eval-${stamp()}.csv`, 'text/csv');
+    if (report) await this.exportText(summaryToCsv(report), `orchestra-eval-${stamp()}.csv`, 'text/csv');
   };
 
   /** The report as JSON, the same as `orchestra eval --report` writes (and this tab imports). */
-  exportJson = (): void => {
+  exportJson = async (): Promise<void> => {
     const results = this.store.getState().results;
     const report = results && reportOf(results);
-    if (report) this.deps.platform.download(`${JSON.stringify(report, null, 2)}\n`, `orchestra-eval-${stamp()}.json`);
+    if (report) await this.exportText(`${JSON.stringify(report, null, 2)}\n`, `orchestra-eval-${stamp()}.json`);
   };
 }
 

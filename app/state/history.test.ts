@@ -9,7 +9,7 @@ import { syntheticRun } from '../../e2e/fixtures/syntheticRun.ts';
 import type { RunEvent } from '../../workers/engine/events.ts';
 import { parseConfig } from '../../workers/hosts/config.ts';
 import { readRunFile } from '../../workers/history/runFile.ts';
-import { deleteStoredRuns, listStoredRuns, readStoredSummary } from '../storage/runHistoryDb.ts';
+import { appendRunEvents, deleteStoredRuns, listStoredRuns, readStoredEvents, readStoredSummary } from '../../workers/hosts/history/runHistoryDb.ts';
 import { createAppStores, type AppStores } from './appStores.ts';
 import { createHistory, type History } from './history.ts';
 
@@ -138,6 +138,35 @@ describe('the history of this browser', () => {
     await history.importRunFile(new File([download!.text], 'mine.json'));
     expect(stores.history.getState().notice).toMatchObject({ kind: 'ok', lines: [expect.stringContaining('Imported 1 run from "mine.json"')] });
     expect(stores.history.getState().runs?.map((run) => run.task)).toEqual(['exported']);
+  });
+
+  it('never replaces a kept run on import: the same run is recognised, a forged one with its id comes in as a copy', async () => {
+    const { runId } = await recordRun('mine');
+    history.loadHistory();
+    await until(() => stores.history.getState().runs?.length === 1);
+    await history.exportRuns([runId]);
+    const text = platform.downloads[0]!.text;
+    await history.importRunFile(new File([text], 'same.json'));
+    expect(stores.history.getState().notice?.lines[0]).toBe('"same.json" holds a run that is already in your history: nothing was added.');
+    const forged = text.replace('"task":"mine"', '"task":"forged"');
+    expect(forged).not.toBe(text);
+    await history.importRunFile(new File([forged], 'forged.json'));
+    expect(stores.history.getState().notice?.lines[0]).toContain('as a copy');
+    const kept = await listStoredRuns();
+    expect(kept.map((run) => run.task).sort()).toEqual(['forged', 'mine']);
+    expect((await readStoredSummary(runId))?.task).toBe('mine');
+  });
+
+  it('does not write an export that still holds a key the worker holds (a run recorded before redaction)', async () => {
+    const { runId } = await recordRun('leaky');
+    // A run kept before keys were redacted from runs: its answer holds the key.
+    const key = 'sk-held-by-the-worker-123';
+    stores.session.setProviderKey('openai', key, false);
+    const text = (await readStoredEvents(runId)).map((event) => (event.type === 'run_finished' ? { ...event, answer: `echo ${key}` } : event));
+    await appendRunEvents(runId, 1_000, text.slice(-1), (await readStoredSummary(runId))!);
+    await history.exportRuns([runId]);
+    expect(platform.downloads).toEqual([]);
+    expect(stores.history.getState().notice).toEqual({ kind: 'problem', lines: [expect.stringMatching(/^The export was not written: it holds the API key of "openai"/)] });
   });
 
   it('refuses a file that is not a run file, keeping the history as it was', async () => {

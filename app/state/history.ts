@@ -9,16 +9,18 @@ import type { RunSummary } from '../../workers/history/runLog.ts';
 import {
   deleteStoredRuns,
   listStoredRuns,
+  readStoredEventBatches,
   readStoredEvents,
   readStoredSummary,
   renameStoredRun,
-  storeImportedRuns,
-} from '../storage/runHistoryDb.ts';
+} from '../../workers/hosts/history/runHistoryDb.ts';
+import { importedNotice } from '../worker/runFileImport.ts';
 import type { AppStores } from './appStores.ts';
 import { MAX_COMPARED } from './compareModel.ts';
 import { createReplay, type Replay } from './replay.ts';
 import type { StartOutcome } from './session.ts';
-import { endRun, foldEvents } from './runView.ts';
+import { createSlicedFold, foldInSlices } from './foldInSlices.ts';
+import { endRun, type RunView } from './runView.ts';
 
 export type HistoryDeps = Pick<AppStores, 'run' | 'history' | 'compare' | 'session' | 'part' | 'platform'>;
 
@@ -54,22 +56,36 @@ export class History {
     }
   };
 
-  /** Shows a stored run as it was recorded. Not while a run is live: that one stays on screen. */
+  /** Shows a stored run as it was recorded. Not while a run is live: that one stays on screen. A
+   * long run opens step by step: its first steps at once, the rest as its events are read and
+   * folded in slices (foldInSlices.ts), the page's thread free between them. */
   openStoredRun = async (runId: string): Promise<void> => {
-    if (this.deps.run.getState().phase !== 'idle') return;
-    const read = await this.readRun(runId);
-    if (!read) return;
+    const { run, history } = this.deps;
+    if (run.getState().phase !== 'idle') return;
+    let summary: RunSummary | undefined;
+    try {
+      summary = await readStoredSummary(runId);
+      if (!summary) throw new Error('This run is no longer in your history (deleted in another tab?).');
+    } catch (error) {
+      history.actions.notice('problem', [(error as Error).message]);
+      return;
+    }
+    const shown = summary;
     this.replay.stop();
     this.deps.compare.actions.close();
-    const interrupted = this.isInterrupted(read.summary);
-    let view = foldEvents(null, read.events);
-    if (view && interrupted) {
-      view = endRun(view, 'aborted', {
-        code: 'interrupted',
-        message: `Interrupted at step ${read.summary.steps}: the tab or browser closed before the run finished. Every step recorded until then is here.`,
-      });
+    const interrupted = this.isInterrupted(shown);
+    run.actions.showStored(null, { summary: shown, mode: 'view', interruptedAtStep: interrupted ? shown.steps : null, reading: true });
+    const fold = createSlicedFold((view, complete) => {
+      if (run.getState().stored?.summary !== shown) return false;
+      run.actions.storedFrame(shown, complete ? recordedView(view, shown, interrupted) : view && { ...view, status: 'finished' }, !complete);
+      return true;
+    });
+    try {
+      await readStoredEventBatches(runId, (events) => fold.add(events));
+    } catch (error) {
+      history.actions.notice('problem', [(error as Error).message]);
     }
-    this.deps.run.actions.showStored(view, { summary: read.summary, mode: 'view', interruptedAtStep: interrupted ? read.summary.steps : null });
+    await fold.end();
   };
 
   /** Re-streams a stored run with its recorded timing. It calls nothing: no worker, no network. */
@@ -110,7 +126,8 @@ export class History {
     }
   };
 
-  /** Downloads the runs as one run file (keys are never in it: events and configs carry none). */
+  /** Downloads the runs as one run file (keys are never in it: events are redacted as they are
+   * recorded, configs have no field for one, and the file is scanned once more before it is written). */
   exportRuns = async (runIds: readonly string[]): Promise<void> => {
     try {
       const [{ writeRunFile }, runs] = await Promise.all([
@@ -123,7 +140,13 @@ export class History {
         ),
       ]);
       const stamp = new Date().toISOString().slice(0, 16).replace(/[:T]/g, '-');
-      this.deps.platform.download(writeRunFile(runs), runs.length === 1 ? `orchestra-run-${stamp}.json` : `orchestra-runs-${runs.length}-${stamp}.json`);
+      const text = writeRunFile(runs);
+      const keysLeft = await this.deps.session.keysLeftIn(text);
+      if (keysLeft) {
+        this.deps.history.actions.notice('problem', [`The export was not written: ${keysLeft}`]);
+        return;
+      }
+      this.deps.platform.download(text, runs.length === 1 ? `orchestra-run-${stamp}.json` : `orchestra-runs-${runs.length}-${stamp}.json`);
       this.deps.history.actions.notice('ok', [runs.length === 1 ? 'Exported 1 run.' : `Exported ${runs.length} runs.`]);
     } catch (error) {
       this.deps.history.actions.notice('problem', [`The export failed: ${(error as Error).message}`]);
@@ -135,22 +158,19 @@ export class History {
     await this.exportRuns(runs.map((run) => run.id));
   };
 
-  /** Reads a run file off the page's thread and keeps what it holds in the history. */
+  /** Reads a run file off the page's thread, where what it holds is kept in the history (never
+   * over a run already kept: a run whose id is taken comes in as a copy). */
   importRunFile = async (file: File): Promise<void> => {
-    this.deps.history.actions.clearNotice();
-    const read = await this.deps.platform.readRunFile(file);
+    const { actions } = this.deps.history;
+    actions.clearNotice();
+    const read = await this.deps.platform.importRunFile(file);
     if (!read.ok) {
-      this.deps.history.actions.notice('problem', [`"${file.name}" was not imported:`, ...read.problems]);
+      actions.notice('problem', [`"${file.name}" was not imported:`, ...read.problems]);
       return;
     }
-    try {
-      const summaries = await storeImportedRuns(read.runs);
-      this.loadHistory();
-      this.deps.history.actions.stored(summaries);
-      this.deps.history.actions.notice('ok', [`Imported ${summaries.length === 1 ? '1 run' : `${summaries.length} runs`} from "${file.name}".`, ...read.warnings]);
-    } catch (error) {
-      this.deps.history.actions.notice('problem', [(error as Error).message]);
-    }
+    this.loadHistory();
+    actions.stored(read.imported.filter((run) => run.as !== 'same').map((run) => run.summary));
+    actions.notice('ok', [importedNotice(file.name, read.imported), ...read.warnings]);
   };
 
   /** Shows two to four stored runs side by side (in place of the trace, until closed). */
@@ -160,10 +180,11 @@ export class History {
       return;
     }
     const read = await Promise.all(runIds.map(this.readRun));
-    const compared = read.flatMap((run) => {
-      const view = run && foldEvents(null, run.events);
-      return run && view ? [{ summary: run.summary, view }] : [];
-    });
+    const compared: Array<{ summary: RunSummary; view: RunView }> = [];
+    for (const run of read) {
+      const view = run && (await foldInSlices(run.events));
+      if (run && view) compared.push({ summary: run.summary, view });
+    }
     if (compared.length === runIds.length) this.deps.compare.actions.show(compared);
   };
 
@@ -183,6 +204,15 @@ export class History {
     if (throughStep === 0) return this.deps.session.startRun(read.summary.task);
     return this.deps.session.startForkedRun(read.summary.task, { parentRunId: runId, throughStep, events: read.events });
   };
+}
+
+/** A stored run as it ends: one cut off (its tab closed mid-run) says where. */
+function recordedView(view: RunView | null, summary: RunSummary, interrupted: boolean): RunView | null {
+  if (!view || !interrupted) return view;
+  return endRun(view, 'aborted', {
+    code: 'interrupted',
+    message: `Interrupted at step ${summary.steps}: the tab or browser closed before the run finished. Every step recorded until then is here.`,
+  });
 }
 
 /** The history flow of a set of stores (appStores.ts's part makes it once). */

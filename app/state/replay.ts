@@ -7,7 +7,8 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { RunEvent } from '../../workers/engine/events.ts';
 import { stepStarts, type RunSummary } from '../../workers/history/runLog.ts';
 import type { RunStore } from './runStore.ts';
-import { foldEvents, type RunView } from './runView.ts';
+import { foldSlice, yieldToPage } from './foldInSlices.ts';
+import type { RunView } from './runView.ts';
 
 export type ReplaySpeed = 1 | 4 | 16 | 'instant';
 export const REPLAY_SPEEDS: readonly ReplaySpeed[] = [1, 4, 16, 'instant'];
@@ -37,6 +38,10 @@ export class Replay {
   private timer: ReturnType<typeof setInterval> | undefined;
   /** Wall clock and recorded time when the replay last (re)started playing. */
   private anchor = { wall: 0, at: 0 };
+  /** Where the replay is going (events [0, target) shown), and how far the view has folded. */
+  private target = 0;
+  private folded = 0;
+  private pumping = false;
 
   constructor(private readonly run: RunStore) {}
 
@@ -46,16 +51,36 @@ export class Replay {
     return step;
   }
 
-  /** Shows events [0, cursor): folding on from the current frame, or afresh when going back. */
+  /** Shows events [0, cursor): folding on from the current frame, or afresh when going back. The
+   * folding goes in slices of a few milliseconds (foldInSlices.ts), so a jump across 100,000 steps
+   * (instant speed, or back to the start) never holds the page's thread. */
   private show(cursor: number): void {
-    const { runId, cursor: shown } = this.store.getState();
-    if (!runId) return;
+    if (!this.store.getState().runId) return;
+    this.target = cursor;
+    if (cursor < this.folded) {
+      this.view = null;
+      this.folded = 0;
+    }
+    this.pump();
+  }
+
+  /** Folds a slice toward the target, shows it, and comes back for the rest. */
+  private pump(): void {
+    const { runId } = this.store.getState();
+    if (!runId || this.pumping) return;
     const { events } = this;
-    this.view = cursor >= shown && this.view ? foldEvents(this.view, events.slice(shown, cursor)) : foldEvents(null, events.slice(0, cursor));
-    const atMs = cursor > 0 ? (events[cursor - 1]?.t ?? 0) : 0;
-    this.store.setState({ cursor, step: this.stepAt(cursor), atMs });
+    ({ view: this.view, at: this.folded } = foldSlice(this.view, events, this.folded, this.target));
+    const atMs = this.folded > 0 ? (events[this.folded - 1]?.t ?? 0) : 0;
+    this.store.setState({ cursor: this.folded, step: this.stepAt(this.folded), atMs });
     this.run.actions.replayFrame(runId, this.view);
-    if (cursor >= events.length) this.pause();
+    if (this.folded >= events.length) this.pause();
+    else if (this.folded < this.target) {
+      this.pumping = true;
+      void yieldToPage().then(() => {
+        this.pumping = false;
+        this.pump();
+      });
+    }
   }
 
   private stillShown(): boolean {
@@ -74,10 +99,10 @@ export class Replay {
       this.show(this.events.length);
       return;
     }
-    const target = this.anchor.at + (performance.now() - this.anchor.wall) * speed;
-    let next = cursor;
-    while (next < this.events.length && (this.events[next]?.t ?? 0) <= target) next++;
-    if (next > cursor) this.show(next);
+    const until = this.anchor.at + (performance.now() - this.anchor.wall) * speed;
+    let next = Math.max(cursor, this.target);
+    while (next < this.events.length && (this.events[next]?.t ?? 0) <= until) next++;
+    if (next > this.target) this.show(next);
   };
 
   /** Starts replaying a stored run's events from the beginning, paused or playing. */
@@ -86,6 +111,8 @@ export class Replay {
     this.events = recorded;
     this.starts = stepStarts(recorded);
     this.view = null;
+    this.target = 0;
+    this.folded = 0;
     this.store.setState({ runId: summary.id, playing: false, cursor: 0, total: recorded.length, step: 0, steps: this.starts.length, atMs: 0 });
     this.run.actions.showStored(null, { summary, mode: 'replay', interruptedAtStep: null });
     // The run's start (its task and menu) shows at once, as it did live.
@@ -140,6 +167,8 @@ export class Replay {
     this.events = [];
     this.starts = [];
     this.view = null;
+    this.target = 0;
+    this.folded = 0;
     this.store.setState({ runId: null, cursor: 0, total: 0, step: 0, steps: 0, atMs: 0 });
   };
 }

@@ -5,7 +5,7 @@
 
 import type { RunEvent } from '../../workers/engine/events.ts';
 import { summarize, type RunSummary } from '../../workers/history/runLog.ts';
-import { appendRunEvents } from '../storage/runHistoryDb.ts';
+import { appendRunEvents } from '../../workers/hosts/history/runHistoryDb.ts';
 import type { HistoryStore } from './historyStore.ts';
 
 interface Recording {

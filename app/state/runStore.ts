@@ -17,6 +17,8 @@ export interface StoredRunShown {
   mode: 'view' | 'replay';
   /** The step the recording stops at when the run was cut off (its tab or browser closed), else null. */
   interruptedAtStep: number | null;
+  /** Its events are still being read and folded (a long run opens step by step): the trace grows. */
+  reading?: boolean;
 }
 
 export interface RunState {
@@ -68,6 +70,12 @@ const runActions = {
   /** The next frame of a replay: only while that replay is what the screen shows. */
   replayFrame(store: Store, runId: string, run: RunView | null): void {
     store.setState((state) => (state.phase === 'idle' && state.stored?.mode === 'replay' && state.stored.summary.id === runId ? { run } : state));
+  },
+  /** The view so far of a stored run being opened, while that opening (its summary) is on screen. */
+  storedFrame(store: Store, summary: RunSummary, run: RunView | null, reading: boolean): void {
+    store.setState((state) =>
+      state.phase === 'idle' && state.stored?.mode === 'view' && state.stored.summary === summary ? { run, stored: { ...state.stored, reading } } : state,
+    );
   },
   /** Leaves a stored run or replay: back to the empty workspace. */
   closeStored(store: Store): void {

@@ -101,4 +101,40 @@ describe('foldEvents', () => {
     expect(restarted?.runId).toBe('another-run');
     expect(restarted?.steps).toEqual([]);
   });
+
+  it('leaves the view it folded from as it was, and gives new objects only to the steps a batch touched', () => {
+    const cut = events.findIndex((e) => e.type === 'step_started' && e.step === 3);
+    const before = finalView([events.slice(0, cut)]);
+    const snapshot = structuredClone({ steps: before.steps, ledger: before.ledger, errors: before.errors });
+    const after = foldEvents(before, events.slice(cut))!;
+    expect({ steps: before.steps, ledger: before.ledger, errors: before.errors }).toEqual(snapshot);
+    // Steps 1 and 2 finished before the cut: the same objects, so their cards do not re-render.
+    expect(after.steps[0]).toBe(before.steps[0]);
+    expect(after.steps[1]).toBe(before.steps[1]);
+    expect(after.steps[2]).not.toBe(before.steps[2]);
+  });
+
+  it('folds a hostile log without hanging or throwing: steps out of order and repeated, a call its own parent, events of no step', () => {
+    const start = events[0]!;
+    const runId = start.runId;
+    const at = (t: number) => ({ runId, t });
+    const hostile: RunEvent[] = [
+      start,
+      { ...at(1), type: 'step_started', step: 5 },
+      { ...at(2), type: 'step_started', step: 2 },
+      { ...at(3), type: 'step_started', step: 5 },
+      { ...at(4), type: 'tool_call', step: 5, callId: 'loop', name: 'search', arguments: {}, offered: [], parentCallId: 'loop' },
+      { ...at(5), type: 'tool_result', step: 5, callId: 'loop', name: 'search', ok: true, content: 'x', latencyMs: 1 },
+      { ...at(6), type: 'usage', step: 2, entry: { step: 2, kind: 'tool', usd: null, basis: 'estimated', source: 'rate', latencyMs: 1 }, totalUsd: 0 },
+      { ...at(7), type: 'content_delta', step: 99, text: 'nowhere' },
+      { ...at(8), type: 'error', step: 42, code: 'x', message: 'of no step', fatal: false },
+    ];
+    const view = finalView([hostile]);
+    expect(view.steps.map((step) => step.step)).toEqual([5, 2, 5]);
+    // The newest step 5 holds the call, once, and it hangs off nothing but its step.
+    expect(callsOfStep(view, view.steps[2]!).map((call) => call.callId)).toEqual(['loop']);
+    expect(view.steps[1]?.hasUnknownCost).toBe(true);
+    expect(view.firstUnknown).toBe(1);
+    expect(view.errors.map((error) => error.message)).toEqual(['of no step']);
+  });
 });

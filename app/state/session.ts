@@ -6,8 +6,8 @@ import type { ForkFrom, RunEvent } from '../../workers/engine/events.ts';
 import { newRunId } from '../../workers/engine/ids.ts';
 import { PREFERENCE_PRESETS, type PreferencePresetName } from '../../workers/engine/preferences.ts';
 import type { HumanChoice, HumanTurn } from '../../workers/engine/types.ts';
-import { providerOrigin } from '../../workers/hosts/keys.ts';
-import { readConfigText } from '../worker/configImport.ts';
+import { keysLeftProblem, providerOrigin } from '../../workers/hosts/keys.ts';
+import type { ConfigImportReply } from '../../workers/hosts/files/readConfig.ts';
 import type { CompareStore } from './compareStore.ts';
 import type { ComparisonStore } from './comparisonStore.ts';
 import { customToolsForConfig, type CustomToolsStore } from './customToolsStore.ts';
@@ -45,6 +45,8 @@ export interface SessionDeps {
   localStorage(): Storage;
   /** Calls back at the next animation frame (requestAnimationFrame). */
   nextFrame(callback: () => void): void;
+  /** Reads a config file's text, off the page's thread in the browser (Platform). */
+  readConfigFile(text: string): Promise<ConfigImportReply>;
 }
 
 /** A key the user chose to remember, as kept in localStorage: with the origin it is bound to. */
@@ -290,18 +292,29 @@ export class Session {
     }, STOP_WATCHDOG_MS);
   };
 
+  /** Why a file must not be written, or null: the last scan before an export, for every key the
+   * worker holds (runs redact them as they record; a run kept before that, or imported, may not). */
+  keysLeftIn = async (text: string): Promise<string | null> => {
+    try {
+      const providers = await this.deps.worker.findKeys(text);
+      return providers.length === 0 ? null : keysLeftProblem(providers);
+    } catch (error) {
+      return `it could not be checked for API keys: ${(error as Error).message}.`;
+    }
+  };
+
   // The config file.
 
   /** The config file as the CLI reads it. It never contains a key: the format has no field for one. */
   exportConfigText = (): string => `${JSON.stringify(this.currentConfig(), null, 2)}\n`;
 
-  /** Reads a config file (a large one off the page's thread); on success it replaces the draft and
-   * the preferences, and its custom tools join the ones kept in this browser (replacing those of the
+  /** Reads a config file off the page's thread; on success it replaces the draft and the
+   * preferences, and its custom tools join the ones kept in this browser (replacing those of the
    * same name). */
   importConfigText = async (text: string, fileName: string): Promise<ImportOutcome> => {
     // Loaded right after the first screen; the kept preferences are read back before these replace them.
-    const { readConfig } = await this.deps.checks.load();
-    const read = await readConfigText(text, readConfig);
+    await this.deps.checks.load();
+    const read = await this.deps.readConfigFile(text);
     if (!read.ok) return read;
     const draft = read.draft as ConfigDraft;
     this.deps.customTools.actions.imported(read.customTools);

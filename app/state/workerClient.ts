@@ -23,6 +23,7 @@ export type WorkerClient = Pick<
   | 'startEval'
   | 'stopEval'
   | 'restart'
+  | 'findKeys'
 >;
 
 /** What the worker tells the page: runs' events, keys held, models, evaluations, its own loss. */

@@ -56,11 +56,15 @@ export interface OrchestratorClient {
   stopEval(evalId: string): void;
   /** Ends the worker at once (a run that does not stop); the next call starts a fresh one. */
   restart(message: string): void;
+  /** The providers whose held key `text` holds (a file's last scan before it is written). */
+  findKeys(text: string): Promise<string[]>;
 }
 
 export function createOrchestratorClient(handlers: OrchestratorHandlers): OrchestratorClient {
   let worker: Worker | null = null;
   const modelWorkers = new Map<string, Worker>();
+  /** find_keys asked, by request id: answered, or failed when the worker is lost. */
+  const keyScans = new Map<string, { resolve(providers: string[]): void; reject(error: Error): void }>();
 
   /** A model worker lives while its model is loading or loaded. */
   const retireModelWorkers = (state: LocalModelsState) => {
@@ -106,6 +110,10 @@ export function createOrchestratorClient(handlers: OrchestratorHandlers): Orches
         case 'model_cache':
           handlers.onModelCache(data.cached, data.problem);
           break;
+        case 'keys_found':
+          keyScans.get(data.requestId)?.resolve(data.providers);
+          keyScans.delete(data.requestId);
+          break;
         case 'suite_read':
         case 'eval_ready':
         case 'eval_rejected':
@@ -130,6 +138,8 @@ export function createOrchestratorClient(handlers: OrchestratorHandlers): Orches
   const terminateAll = () => {
     worker?.terminate();
     worker = null;
+    for (const scan of keyScans.values()) scan.reject(new Error('the worker that holds the keys was lost before it could check the file'));
+    keyScans.clear();
     for (const modelWorker of modelWorkers.values()) modelWorker.terminate();
     modelWorkers.clear();
   };
@@ -194,5 +204,14 @@ export function createOrchestratorClient(handlers: OrchestratorHandlers): Orches
     readSuite: (requestId, suite) => send({ type: 'read_suite', requestId, suite }),
     startEval: (request) => send({ type: 'start_eval', request }),
     stopEval: (evalId) => send({ type: 'stop_eval', evalId }),
+    findKeys(text) {
+      // No worker, no key in memory: nothing to find.
+      if (!worker) return Promise.resolve([]);
+      const requestId = `scan-${keyScans.size}-${Math.random().toString(36).slice(2)}`;
+      return new Promise((resolve, reject) => {
+        keyScans.set(requestId, { resolve, reject });
+        send({ type: 'find_keys', requestId, text });
+      });
+    },
   };
 }

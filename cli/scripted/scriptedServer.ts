@@ -214,7 +214,7 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
     if (consumes) state.consume(model, picked.index, picked.response);
     sequence += 1;
     await serveWithFault(res, fault, dialect, req, () =>
-      serveCompletion(res, { dialect, request, model, response: picked.response, fault, id: sequence }),
+      serveCompletion(res, { dialect, request, model, response: withEchoedKey(picked.response, req), fault, id: sequence }),
     );
     if (consumes && !res.writableFinished) state.release(model, picked.index);
   }
@@ -723,12 +723,30 @@ function errorBody(dialect: Dialect, status: number, message: string): Record<st
   return { error: { message, type: status === 401 ? 'invalid_request_error' : 'scripted_fault', code: status } };
 }
 
+/** The key a request carried (a bearer token or Anthropic's x-api-key), or ''. */
+function keyOf(req: IncomingMessage): string {
+  const bearer = /^Bearer (.+)$/i.exec(String(req.headers.authorization ?? ''))?.[1];
+  return bearer ?? String(req.headers['x-api-key'] ?? '');
+}
+
+/** A gateway that echoes the key in a normal reply ("Authenticated as sk-…", as debug proxies do):
+ * `{{api_key}}`, `{{api_key_base64}}` and `{{api_key_url}}` in the scripted text become the key
+ * this request carried, as is, base64 and URL-encoded. */
+function withEchoedKey(response: ScriptedResponse, req: IncomingMessage): ScriptedResponse {
+  const key = keyOf(req);
+  const echo = (text: string) =>
+    text
+      .replaceAll('{{api_key}}', key)
+      .replaceAll('{{api_key_base64}}', Buffer.from(key).toString('base64'))
+      .replaceAll('{{api_key_url}}', encodeURIComponent(key));
+  if (!`${response.content}${response.reasoning ?? ''}`.includes('{{api_key')) return response;
+  return { ...response, content: echo(response.content), ...(response.reasoning === undefined ? {} : { reasoning: echo(response.reasoning) }) };
+}
+
 function defaultErrorMessage(status: number, req: IncomingMessage): string {
   if (status === 401) {
     // Real providers echo (part of) the key they got; echoing all of it tests that clients redact it.
-    const bearer = /^Bearer (.+)$/i.exec(String(req.headers.authorization ?? ''))?.[1];
-    const key = bearer ?? String(req.headers['x-api-key'] ?? '');
-    return `Incorrect API key provided: ${key}.`;
+    return `Incorrect API key provided: ${keyOf(req)}.`;
   }
   if (status === 429) return 'Rate limit reached (scripted fault).';
   return `Scripted fault: HTTP ${status}.`;

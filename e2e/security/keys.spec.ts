@@ -3,6 +3,7 @@
 // an edit, are held back and never reach the new host until the user agrees in Setup. And a
 // redirect from an endpoint is never followed, so its key cannot ride along to the sink.
 
+import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import type { Scenario } from '../../cli/scripted/scenario.ts';
 import type { ScriptedServer } from '../../cli/scripted/scriptedServer.ts';
@@ -58,10 +59,10 @@ async function openSection(page: Page, title: string): Promise<void> {
   await expect(section).toHaveAttribute('open', '');
 }
 
-async function setKey(page: Page, provider: string, remember: boolean): Promise<void> {
+async function setKey(page: Page, provider: string, remember: boolean, key = KEY): Promise<void> {
   await openSection(page, 'API keys');
   const row = keyRow(page, provider);
-  await row.getByLabel(`API key for ${provider}`).fill(KEY);
+  await row.getByLabel(`API key for ${provider}`).fill(key);
   if (remember) await row.getByLabel('Remember on this device').check();
   await row.getByRole('button', { name: 'Set key' }).click();
   await expect(row).toContainText(remember ? 'key set, remembered on this device' : 'key set');
@@ -189,5 +190,75 @@ test.describe('redirects', () => {
     const trace = playground.trace;
     await expect(trace).toContainText('redirected the request');
     expect(keysSent(server, '/v1/messages')).toEqual([KEY]);
+  });
+});
+
+test.describe('keys echoed in a normal reply', () => {
+  // URL-encoding and base64 both change it, so every form is a different string.
+  const ECHOED = 'sk-echo/Key+with=chars_0123456789';
+  const forms = [ECHOED, Buffer.from(ECHOED).toString('base64').replace(/=+$/, ''), encodeURIComponent(ECHOED)];
+  const MARKER = '[scripted API key removed]';
+  const echo = 'Authenticated as {{api_key}} ({{api_key_base64}}; {{api_key_url}}).';
+  /** A gateway that echoes the key in its 200 reply, four characters a delta: every key is split. */
+  const echoing: Scenario = {
+    models: { [ORCHESTRATOR]: [{ repeat: true, reasoning: echo, content: `${echo} <message>Helsinki. ${echo}</message>`, chunkSize: 4 }] },
+  };
+
+  /** Everything the history keeps in IndexedDB, as text. */
+  const storedHistory = (page: Page) =>
+    page.evaluate(
+      () =>
+        new Promise<string>((resolve, reject) => {
+          const open = indexedDB.open('orchestra-playground-history');
+          open.onerror = () => reject(open.error);
+          open.onsuccess = () => {
+            const tx = open.result.transaction(['runs', 'batches']);
+            const runs = tx.objectStore('runs').getAll();
+            const batches = tx.objectStore('batches').getAll();
+            tx.oncomplete = () => resolve(JSON.stringify([runs.result, batches.result]));
+          };
+        }),
+    );
+
+  test('never reach the events, the screen, the history or an export; an export that would still hold one is not written', async ({ page, playground, scripted }) => {
+    const server = await scripted.start(echoing);
+    await playground.open();
+    await playground.importConfig(lightConfig(server.url));
+    await setKey(page, 'scripted', false, ECHOED);
+    await runAndExpect(playground, 'Answered');
+    expect(keysSent(server)).toEqual([ECHOED]);
+
+    // The screen: the trace, the answer, the reasoning, what the model saw.
+    await expect(playground.trace).toContainText(MARKER);
+    const shown = await page.locator('body').innerText();
+    for (const form of forms) expect(shown).not.toContain(form);
+    await expect(playground.trace).toContainText(`Helsinki. Authenticated as ${MARKER} (${MARKER}; ${MARKER}).`);
+    // The history, as stored.
+    const stored = await storedHistory(page);
+    expect(stored).toContain(MARKER);
+    for (const form of forms) expect(stored).not.toContain(form);
+    // An export.
+    const history = await openSideTab(page, 'History');
+    const rows = history.getByRole('list', { name: 'Stored runs' }).getByRole('article');
+    const download = page.waitForEvent('download');
+    await rows.first().getByRole('button', { name: 'Export' }).click();
+    const exported = await readFile(await (await download).path(), 'utf8');
+    expect(exported).toContain(MARKER);
+    for (const form of forms) expect(exported).not.toContain(form);
+
+    // A run that still holds the key (kept by an earlier version, or imported): its export is
+    // refused after the last scan, naming the provider and not the key.
+    const leaked = exported.replaceAll(MARKER, encodeURIComponent(ECHOED)).replaceAll('"runId":"', '"runId":"old-').replace(/"id":"/, '"id":"old-');
+    await history.getByTestId('history-import-input').setInputFiles({ name: 'old.json', mimeType: 'application/json', buffer: Buffer.from(leaked) });
+    await expect(history.getByRole('status')).toContainText('Imported 1 run');
+    const old = rows.filter({ hasText: 'Answered' }).first();
+    await expect(rows).toHaveCount(2);
+    let downloaded = false;
+    page.on('download', () => (downloaded = true));
+    await history.getByRole('button', { name: /Export all/ }).click();
+    await expect(history.getByRole('alert')).toContainText('The export was not written: it holds the API key of "scripted"');
+    expect(await history.getByRole('alert').innerText()).not.toContain(ECHOED);
+    expect(downloaded).toBe(false);
+    await expect(old).toBeVisible();
   });
 });

@@ -170,16 +170,17 @@ export async function forgetStalls(page: Page): Promise<void> {
 
 /**
  * Asserts that the page's main thread never spent `maxMs` of CPU in one stall: never computed for
- * that long without letting a timer run. The CPU, not the wall clock: on a loaded two-core machine
+ * that long without letting a timer run. Returns the longest stall's CPU time, in ms. The CPU, not the wall clock: on a loaded two-core machine
  * a 300 ms render can wait seconds for a core, and that wait is not the page's. Without CPU
  * samples (a browser with no ThreadTime), the wall clock.
  */
-export async function expectNoStallOver(page: Page, maxMs: number): Promise<void> {
+export async function expectNoStallOver(page: Page, maxMs: number): Promise<number> {
   const { stalls, frames } = await mainThreadStalls(page);
   const worst = stalls[0];
   const spent = worst ? (worst.cpuMs ?? worst.wallMs) : 0;
   const described = stalls.slice(0, 5).map((stall) => `at ${stall.atMs} ms: ${stall.wallMs} ms, ${stall.cpuMs ?? '?'} ms of CPU`);
   expect(spent, `the main thread's longest stall, in ms of CPU; stalls:\n${described.join('\n') || 'none'}\nlong frames:\n${frames.join('\n') || 'none recorded'}`).toBeLessThan(maxMs);
+  return spent;
 }
 
 interface CdpMessage {

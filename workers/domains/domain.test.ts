@@ -104,6 +104,8 @@ describe('parseDomain', () => {
 
   it('caps its files', () => {
     expect(problemsOf(tinyFiles({ db: 'x'.repeat(1_000_001) }))).toEqual(['db.json is 1,000,001 characters long; at most 1,000,000']);
+    // Nesting is counted on the text before it is parsed: nothing past it is walked or cloned.
+    expect(problemsOf(tinyFiles({ db: `{"orders": ${'['.repeat(100_000)}${']'.repeat(100_000)}}` }))).toContain('db.json is nested more than 64 levels deep');
   });
 
   it('reads a folder and says which file is missing', () => {

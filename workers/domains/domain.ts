@@ -18,6 +18,7 @@ import { checkToolParameters, formatSchemaProblem } from '../engine/toolSchema.t
 import { parseSuite, SuiteError, type SuiteTask } from '../eval/suite.ts';
 import { databaseProblems, type Database } from './database.ts';
 import { formatCount } from '../engine/format.ts';
+import { nestingPast } from '../engine/jsonDepth.ts';
 
 export interface DomainFiles {
   manifest: string;
@@ -41,6 +42,8 @@ export const DOMAIN_LIMITS = {
   dbChars: 1_000_000,
   toolsChars: 200_000,
   tools: 64,
+  /** Levels of nesting of domain.json and db.json (a tool's schema is the deepest part). */
+  depth: 64,
 } as const;
 
 /** A tool's name is also its function's name in tools.js. */
@@ -109,6 +112,10 @@ export function parseDomain(files: DomainFiles, source: string): Domain {
 
   const problems: string[] = [];
   const json = (file: 'manifest' | 'db'): unknown => {
+    if (nestingPast(files[file], DOMAIN_LIMITS.depth) !== -1) {
+      problems.push(`${DOMAIN_FILE_NAMES[file]} is nested more than ${DOMAIN_LIMITS.depth} levels deep`);
+      return undefined;
+    }
     try {
       return JSON.parse(files[file]);
     } catch (error) {

@@ -6,6 +6,7 @@ import type { PreferenceVector } from './preferences.ts';
 import type { PricingTable } from './pricing.ts';
 import type { Protocol } from './protocol.ts';
 import type { OrchestratorOptions, RunLimits } from './run.ts';
+import type { Secret } from './redact.ts';
 import type { ChatModel, Tool } from './types.ts';
 
 /** The parts of one run. Prepare again for every run, rollout or task: the models made here may
@@ -21,6 +22,8 @@ export interface PreparedRun {
   instruction: string | null;
   /** The config the run was prepared from, recorded in its run_started event. */
   config: OrchestraConfig;
+  /** The keys its models were given: the run redacts them from everything it emits. */
+  secrets: Secret[];
 }
 
 /** A domain environment's tools and policy (workers/domains/): the run uses the function-calling

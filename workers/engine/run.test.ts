@@ -16,7 +16,7 @@ import type { ExpertBudgets } from './protocols/expertFamilies.ts';
 import { createPaperProtocol, type PaperExpert } from './protocols/paper.ts';
 import { formatToolCall } from './qwen3/render.ts';
 import { runOrchestration, type RunLimits, type RunOptions } from './run.ts';
-import type { ChatMessage, Tool } from './types.ts';
+import type { ChatMessage, ChatModel, Tool } from './types.ts';
 
 const PRICING: PricingTable = {
   ...REFERENCE_PRICING,
@@ -66,10 +66,10 @@ const usage = (prompt: number, completion: number) => ({ prompt_tokens: prompt, 
 /** What every expert here is shown: whole documents, the Qwen3 token budgets. */
 const EXPERT_BUDGETS: ExpertBudgets = { documentChars: null, codeContextTokens: 12000, contextTokens: 24000 };
 
-function paperProtocol(): Protocol {
+function paperProtocol(make: (id: string) => ChatModel = model): Protocol {
   const experts: PaperExpert[] = [
-    { alias: 'search-2', tool: 'search', model: model('search-model'), description: 'writes queries.', price: PRICING.models['search-model'], latencySeconds: 16, answerStyle: 'tagged', budgets: EXPERT_BUDGETS },
-    { alias: 'answer-1', tool: 'answer', model: model('answer-model'), description: 'answers well.', price: PRICING.models['answer-model'], latencySeconds: 96, answerStyle: 'tagged', budgets: EXPERT_BUDGETS },
+    { alias: 'search-2', tool: 'search', model: make('search-model'), description: 'writes queries.', price: PRICING.models['search-model'], latencySeconds: 16, answerStyle: 'tagged', budgets: EXPERT_BUDGETS },
+    { alias: 'answer-1', tool: 'answer', model: make('answer-model'), description: 'answers well.', price: PRICING.models['answer-model'], latencySeconds: 96, answerStyle: 'tagged', budgets: EXPERT_BUDGETS },
   ];
   return createPaperProtocol({
     experts,
@@ -598,5 +598,43 @@ describe('function-calling protocol', () => {
     );
     expect(result.answer).toBe('Paris.');
     expect(of('tool_result')[0]?.content).toContain('Its capital is Paris');
+  });
+});
+
+describe('keys echoed in normal replies', () => {
+  const KEY = 'sk-echo/Key+with=chars_0123456789';
+  const forms = [KEY, Buffer.from(KEY).toString('base64').replace(/=+$/, ''), encodeURIComponent(KEY)];
+  const keyed = (id: string) => createOpenAICompatibleModel({ baseUrl: `${server.url}/v1`, model: id, apiKey: KEY, retryBaseDelayMs: 10, maxRetries: 0 });
+
+  it('never leave in an event, the answer or the next prompt: each is a marker naming the provider, also when a delta splits it', async () => {
+    const echo = 'Authenticated as {{api_key}} (base64 {{api_key_base64}}, in a URL {{api_key_url}}). ';
+    const { result, events, of } = await run(
+      {
+        models: {
+          // Three characters a delta: every key is split across many of them.
+          orch: [
+            { content: `<think>${echo}</think>${formatToolCall({ name: 'search', arguments: { model: 'search-2' } })}`, reasoning: echo, chunkSize: 3, usage: usage(100, 10) },
+            { content: call('answer', { model: 'answer-1' }), usage: usage(100, 10) },
+          ],
+          'search-model': [{ content: `${echo}<query>capital of France</query>`, chunkSize: 5, usage: usage(10, 10) }],
+          'answer-model': [{ content: `<answer>Paris. ${echo}</answer>`, chunkSize: 7, usage: usage(10, 10) }],
+        },
+      },
+      {
+        orchestrator: { model: keyed('orch'), toolMode: 'prompt', temperature: 1 },
+        protocol: paperProtocol(keyed),
+        secrets: [{ provider: 'scripted', value: KEY }],
+      },
+    );
+    const text = JSON.stringify(events);
+    for (const form of forms) expect(text).not.toContain(form);
+    expect(result.answer).toContain('[scripted API key removed]');
+    for (const form of forms) expect(result.answer).not.toContain(form);
+    // The streamed pieces, joined, read as the reply does, marker and all.
+    const streamed = of('content_delta').filter((event) => event.callId === undefined && event.step === 1).map((event) => event.text).join('');
+    expect(streamed).toBe(of('model_output')[0]?.raw);
+    expect(streamed.split('[scripted API key removed]')).toHaveLength(4);
+    // The orchestrator's second prompt (what it read of the turn before) holds no key either.
+    expect(JSON.stringify(orchestratorRequests()[1])).not.toContain(KEY);
   });
 });

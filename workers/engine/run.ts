@@ -12,6 +12,7 @@ import { RunStop, type EventBody, type Protocol, type ProtocolSession } from './
 import { renderChatML, toPromptMessages } from './qwen3/render.ts';
 import { goOnFrom, keptSteps } from './fork.ts';
 import { newRunId } from './ids.ts';
+import type { Secret } from './redact.ts';
 import { RunContext } from './runContext.ts';
 import type { ChatModel } from './types.ts';
 
@@ -49,6 +50,8 @@ export interface RunOptions {
   /** Go on from a stored run's step instead of from the start (fork.ts). */
   fork?: ForkFrom;
   signal?: AbortSignal;
+  /** The keys the host holds: no event and no completion the protocol reads on carries one (redact.ts). */
+  secrets?: readonly Secret[];
   onEvent: (event: RunEvent) => void;
 }
 
@@ -72,6 +75,7 @@ export async function runOrchestration(options: RunOptions): Promise<RunResult> 
     maxCostUsd: limits.maxCostUsd,
     maxWallMs: limits.maxWallMs,
     signal: options.signal,
+    ...(options.secrets ? { secrets: options.secrets } : {}),
     onEvent: options.onEvent,
     ...(kept?.ok ? { clockStartMs: kept.endMs } : {}),
   });

@@ -6,6 +6,7 @@
 import { raceAbort } from './abort.ts';
 import type { LedgerEntry, RunEvent, RunTotals, StopReason } from './events.ts';
 import { interpretCompletion } from './interpret.ts';
+import { Redactor, StreamRedactor, type Secret } from './redact.ts';
 import { Ledger } from './ledger.ts';
 import type { PricingTable } from './pricing.ts';
 import { RunStop, type EventBody, type ModelCallOptions, type TurnContext } from './protocol.ts';
@@ -23,8 +24,12 @@ export interface RunContextOptions {
   signal?: AbortSignal;
   /** Where the run's clock starts: a fork goes on from the recorded time of its last kept step. */
   clockStartMs?: number;
+  /** The keys the host holds: no event carries one, and no completion a protocol reads on. */
+  secrets?: readonly Secret[];
   onEvent: (event: RunEvent) => void;
 }
+
+type DeltaBody = Extract<EventBody, { type: 'content_delta' | 'reasoning_delta' }>;
 
 export class RunContext {
   readonly ledger: Ledger;
@@ -36,8 +41,13 @@ export class RunContext {
   private readonly toolCounts: RunTotals['toolCounts'] = { tools: {}, aliases: {} };
   private toolLatencyMs = 0;
   private callCounter = 0;
+  private readonly redactor: Redactor | null;
+  /** The streams of deltas under way, by kind, step and call, each with the tail it holds back. */
+  private readonly streams = new Map<string, { event: DeltaBody; redactor: StreamRedactor }>();
 
   constructor(private readonly options: RunContextOptions) {
+    const redactor = new Redactor(options.secrets ?? []);
+    this.redactor = redactor.active ? redactor : null;
     this.ledger = new Ledger({ pricing: options.pricing, counterfactualModel: options.counterfactualModel, clock: () => this.now() });
     this.stopRequested = options.signal?.aborted ? 'aborted' : null;
     options.signal?.addEventListener('abort', this.onCallerAbort, { once: true });
@@ -78,6 +88,36 @@ export class RunContext {
     this.emitAt(event, Math.round(this.now()));
   }
 
+  /** Every event leaves through here: redacted, counted, stamped. A delta is redacted as part of
+   * its stream (a key can be split across two); the tail it holds back leaves with the stream's
+   * next delta, or when the call ends (endStreams). */
+  private emitAt(event: EventBody, t: number, fromRecord = false): void {
+    if (this.redactor) {
+      if (!fromRecord && (event.type === 'content_delta' || event.type === 'reasoning_delta')) {
+        const key = streamKey(event);
+        let stream = this.streams.get(key);
+        if (!stream) this.streams.set(key, (stream = { event, redactor: new StreamRedactor(this.redactor) }));
+        const text = stream.redactor.push(event.text);
+        if (text === '') return;
+        event = { ...event, text };
+      } else {
+        if (event.type === 'run_finished') this.endStreams(() => true);
+        event = this.redactor.value(event);
+      }
+    }
+    this.stamp(event, t);
+  }
+
+  /** Lets out what the matching streams held back: it never became a key. */
+  private endStreams(matches: (event: DeltaBody) => boolean): void {
+    for (const [key, stream] of this.streams) {
+      if (!matches(stream.event)) continue;
+      this.streams.delete(key);
+      const rest = stream.redactor.end();
+      if (rest !== '') this.stamp({ ...stream.event, text: rest }, Math.round(this.now()));
+    }
+  }
+
   /**
    * Takes a recorded event into this run as it was (a fork's kept steps): re-stamped with this
    * run's id, at its recorded time; its ledger entry is kept as charged and counted in the totals.
@@ -85,10 +125,10 @@ export class RunContext {
   restore(event: RunEvent): void {
     if (event.type === 'usage') this.ledger.restore(event.entry);
     const { runId: _parent, t, ...body } = event;
-    this.emitAt(body as EventBody, t);
+    this.emitAt(body as EventBody, t, true);
   }
 
-  private emitAt(event: EventBody, t: number): void {
+  private stamp(event: EventBody, t: number): void {
     const stamped = { ...event, runId: this.options.runId, t } as RunEvent;
     if (stamped.type === 'tool_call') {
       const { tools, aliases } = this.toolCounts;
@@ -165,9 +205,13 @@ export class RunContext {
         }),
       );
     } catch (error) {
+      this.endStreams((event) => event.step === step && event.callId === call.callId);
       if (streamedChars > 0) record(undefined, streamedChars, performance.now() - started);
       throw error;
     }
+    this.endStreams((event) => event.step === step && event.callId === call.callId);
+    // What the protocol reads on (and the next prompt, to whichever provider) holds no key either.
+    if (this.redactor) completion = this.redactor.value(completion);
     record(completion.usage, (completion.reasoning ?? '').length + completion.content.length, completion.latencyMs);
     return completion;
   }
@@ -201,4 +245,8 @@ export class RunContext {
     this.options.signal?.removeEventListener('abort', this.onCallerAbort);
     this.controller.abort();
   }
+}
+
+function streamKey(event: DeltaBody): string {
+  return `${event.type}\u0000${event.step}\u0000${event.callId ?? ''}`;
 }

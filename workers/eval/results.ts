@@ -7,11 +7,52 @@ import type { StopReason, ToolCounts } from '../engine/events.ts';
 import { costWeightPreference, PREFERENCE_PRESETS, type PreferencePresetName, type PreferenceVector } from '../engine/preferences.ts';
 import { computeGroupReward, type GroupReward } from '../engine/reward.ts';
 import type { Verdict } from './checks.ts';
+import { nestingProblem } from '../engine/jsonDepth.ts';
 import { hashText } from './policies/random/random.ts';
 import { paretoFront, wilsonInterval } from './stats.ts';
 import type { SuiteTask } from './suite.ts';
 
 export const RESULTS_VERSION = 1;
+
+/**
+ * What a results file, a summary or a report may hold, checked where one is read (the Evaluate
+ * tab's import and its kept results): the page draws a row and a chart point per policy and loops
+ * over the tasks and groups. A real evaluation has a handful of policies (the four presets, five
+ * cost weights, three baselines); 40,000 policies froze the page for half a minute.
+ */
+export const RESULTS_LIMITS = {
+  policies: 100,
+  tasks: 10_000,
+  /** Rollout records of a results file (20 MB holds about 50,000). */
+  records: 100_000,
+  /** Task groups of a report. */
+  groups: 100_000,
+  /** Levels of nesting of a file's JSON (a record is 3 deep, a report's groups 5). */
+  depth: 32,
+} as const;
+
+/** Why a results file's text nests too deep to read (counted before it is parsed), or null. */
+export function resultsNestingProblem(text: string): string | null {
+  return nestingProblem(text, RESULTS_LIMITS.depth);
+}
+
+/** Why records are too many to report on the page, or null. */
+export function recordsLimitProblem(records: readonly RolloutRecord[]): string | null {
+  if (records.length > RESULTS_LIMITS.records) return `it holds ${records.length.toLocaleString('en-US')} rollouts; a results file may hold ${RESULTS_LIMITS.records.toLocaleString('en-US')}`;
+  const policies = new Set(records.map((record) => record.policy)).size;
+  if (policies > RESULTS_LIMITS.policies) return `it holds ${policies.toLocaleString('en-US')} policies; a results file may hold ${RESULTS_LIMITS.policies}`;
+  const tasks = new Set(records.map((record) => record.taskId)).size;
+  if (tasks > RESULTS_LIMITS.tasks) return `it holds ${tasks.toLocaleString('en-US')} tasks; a results file may hold ${RESULTS_LIMITS.tasks.toLocaleString('en-US')}`;
+  return null;
+}
+
+/** Why a summary or report is too large to draw, or null. */
+export function summaryLimitProblem(summary: EvalSummary | EvalReport): string | null {
+  if (summary.policies.length > RESULTS_LIMITS.policies) return `it holds ${summary.policies.length.toLocaleString('en-US')} policies; a report may hold ${RESULTS_LIMITS.policies}`;
+  const groups = (summary as Partial<EvalReport>).groups?.length ?? 0;
+  if (groups > RESULTS_LIMITS.groups) return `it holds ${groups.toLocaleString('en-US')} task groups; a report may hold ${RESULTS_LIMITS.groups.toLocaleString('en-US')}`;
+  return null;
+}
 
 /** One rollout of one task under one policy, graded. */
 export interface RolloutRecord {
@@ -158,6 +199,37 @@ export function latestRecords(records: readonly RolloutRecord[]): Map<string, Ro
 }
 
 /**
+ * The latest record of each rollout of the plan, by policy, then by task in the plan's order (each
+ * task's records in rollout order). One pass over the records: looking every policy, task and
+ * rollout up in turn was policies × tasks × rollouts, and 40,000 policies froze the page.
+ */
+function planRecordsByPolicy(options: { taskIds: readonly string[]; rollouts: number; records: readonly RolloutRecord[] }): Map<string, RolloutRecord[][]> {
+  const taskOrder = new Map<string, number>();
+  options.taskIds.forEach((taskId, index) => {
+    if (!taskOrder.has(taskId)) taskOrder.set(taskId, index);
+  });
+  const byPolicy = new Map<string, RolloutRecord[]>();
+  for (const record of latestRecords(options.records).values()) {
+    if (!taskOrder.has(record.taskId) || record.rollout < 1 || record.rollout > options.rollouts) continue;
+    const list = byPolicy.get(record.policy);
+    if (list) list.push(record);
+    else byPolicy.set(record.policy, [record]);
+  }
+  const grouped = new Map<string, RolloutRecord[][]>();
+  for (const [policy, records] of byPolicy) {
+    records.sort((a, b) => taskOrder.get(a.taskId)! - taskOrder.get(b.taskId)! || a.rollout - b.rollout);
+    const groups: RolloutRecord[][] = [];
+    for (const record of records) {
+      const last = groups.at(-1);
+      if (last && last[0]!.taskId === record.taskId) last.push(record);
+      else groups.push([record]);
+    }
+    grouped.set(policy, groups);
+  }
+  return grouped;
+}
+
+/**
  * The report of an evaluation: per policy, accuracy with its 95% Wilson interval, mean cost and
  * latency, cost per correct answer, tool and model shares; the Pareto front over (cost, accuracy);
  * and per task, the group's rewards and advantages under the policy's preference. Only rollouts of
@@ -169,9 +241,9 @@ export function summarizeEval(options: {
   rollouts: number;
   records: readonly RolloutRecord[];
 }): EvalReport {
-  const latest = latestRecords(options.records);
   const summaries: PolicySummary[] = [];
   const groups: TaskGroup[] = [];
+  const byPolicy = planRecordsByPolicy(options);
   for (const policy of options.policies) {
     const toolCalls: Record<string, number> = {};
     const modelCalls: Record<string, number> = {};
@@ -185,13 +257,7 @@ export function summarizeEval(options: {
     let unknownCostEntries = 0;
     let hasEstimates = false;
     let tasks = 0;
-    for (const taskId of options.taskIds) {
-      const group: RolloutRecord[] = [];
-      for (let rollout = 1; rollout <= options.rollouts; rollout++) {
-        const record = latest.get(rolloutKey({ policy: policy.name, taskId, rollout }));
-        if (record) group.push(record);
-      }
-      if (group.length === 0) continue;
+    for (const group of byPolicy.get(policy.name) ?? []) {
       tasks += 1;
       for (const record of group) {
         rollouts += 1;
@@ -206,7 +272,7 @@ export function summarizeEval(options: {
         add(toolCalls, record.toolFeatures);
         add(modelCalls, record.modelCalls);
       }
-      groups.push(groupOf(policy, taskId, group));
+      groups.push(groupOf(policy, group[0]!.taskId, group));
     }
     const interval = wilsonInterval(correct, rollouts);
     summaries.push({
@@ -476,9 +542,15 @@ export function reportOfRecords(records: readonly RolloutRecord[]): EvalReport {
   const taskIds = [...new Set(records.map((record) => record.taskId))];
   const names = [...new Set(records.map((record) => record.policy))];
   const rollouts = records.reduce((most, record) => Math.max(most, record.rollout), 0);
+  // Each policy's model calls in one pass over the records (not one pass per policy).
+  const callsByPolicy = new Map<string, Record<string, number>>();
+  for (const record of records) {
+    let calls = callsByPolicy.get(record.policy);
+    if (!calls) callsByPolicy.set(record.policy, (calls = {}));
+    add(calls, record.modelCalls);
+  }
   const policies = names.map((name) => {
-    const calls: Record<string, number> = {};
-    for (const record of records) if (record.policy === name) add(calls, record.modelCalls);
+    const calls = callsByPolicy.get(name) ?? {};
     const model = Object.entries(calls).sort(([, a], [, b]) => b - a)[0]?.[0] ?? '';
     return { name, label: name, model, preference: preferenceOfPolicyName(name) ?? PREFERENCE_PRESETS.balanced };
   });

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { paretoFront, wilsonInterval } from './stats.ts';
 
@@ -29,5 +30,23 @@ describe('paretoFront', () => {
       { name: 'unpriced', costUsd: null, accuracy: 1 },
     ]);
     expect(front).toEqual(['cheap', 'orchestrator', 'tie']);
+  });
+
+  it('is the set no other point dominates, by the definition, for any points (ties and unknown costs included)', () => {
+    const point = fc.record({ costUsd: fc.option(fc.constantFrom(0, 0.01, 0.02, 0.05), { nil: null }), accuracy: fc.constantFrom(0, 0.25, 0.5, 1) });
+    fc.assert(
+      fc.property(fc.array(point, { maxLength: 30 }), (values) => {
+        const points = values.map((value, index) => ({ name: `p${String(index).padStart(2, '0')}`, ...value }));
+        const known = points.filter((p) => p.costUsd !== null) as Array<{ name: string; costUsd: number; accuracy: number }>;
+        const dominated = (p: (typeof known)[number]) =>
+          known.some((q) => q.costUsd <= p.costUsd && q.accuracy >= p.accuracy && (q.costUsd < p.costUsd || q.accuracy > p.accuracy));
+        const expected = known
+          .filter((p) => !dominated(p))
+          .sort((a, b) => a.costUsd - b.costUsd || b.accuracy - a.accuracy || (a.name < b.name ? -1 : 1))
+          .map((p) => p.name);
+        expect(paretoFront(points)).toEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -87,6 +87,8 @@ describe('parseSuite', () => {
     expect(problems).toHaveLength(21);
     expect(problems.at(-1)).toBe('and 10 more problems');
     expect(problemsOf('\n\n')).toEqual(['it holds no task (one JSON object per line)']);
+    const deep = `{"id": "a", "task": "t", "answer": "x", "meta": ${'{"n":'.repeat(30_000)}1${'}'.repeat(30_000)}}`;
+    expect(problemsOf(deep)).toEqual([`line 1: nested more than ${SUITE_LIMITS.depth} levels deep; a task is a flat record`]);
   });
 
   it('writes a suite back as JSONL that parses to the same tasks', () => {

@@ -6,6 +6,7 @@
 
 import { checkSchema, resolveCheck, type ResolvedCheck } from './checks.ts';
 import { formatCount } from '../engine/format.ts';
+import { nestingPast } from '../engine/jsonDepth.ts';
 
 export const SUITE_LIMITS = {
   /** Characters of the whole file (hosts check its size in bytes before reading it). */
@@ -14,6 +15,8 @@ export const SUITE_LIMITS = {
   tasks: 10_000,
   taskChars: 50_000,
   idChars: 200,
+  /** Levels of nesting of a line (a task is a flat record; its meta a small one). */
+  depth: 32,
   /** Problems listed before the rest are summarised. */
   problems: 20,
 } as const;
@@ -88,6 +91,10 @@ export function parseSuite(text: string, options: ParseSuiteOptions): ParsedSuit
     }
     if (raw.length > SUITE_LIMITS.lineChars) {
       problem(line, `${plural(raw.length, 'character')} long; a line may hold ${plural(SUITE_LIMITS.lineChars, 'character')}`);
+      continue;
+    }
+    if (nestingPast(raw, SUITE_LIMITS.depth) !== -1) {
+      problem(line, `nested more than ${SUITE_LIMITS.depth} levels deep; a task is a flat record`);
       continue;
     }
     let value: unknown;

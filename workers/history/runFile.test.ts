@@ -7,6 +7,8 @@ import { useSampleRuns, type RecordedRun } from '../../e2e/fixtures/recordedRun.
 import { RUN_LOG_SCHEMA_VERSION, type RunEvent } from '../engine/events.ts';
 import {
   MAX_RUN_FILE_BYTES,
+  MAX_RUN_FILE_DEPTH,
+  MAX_STEPS_PER_RUN,
   readRunFile,
   RUN_FILE_FORMAT,
   RUN_FILE_VERSION,
@@ -201,5 +203,25 @@ describe('the run file', () => {
     expect(problems[20]).toBe('…and 5 more');
     file.runs = [];
     expect(expectRefused(readRunFile(JSON.stringify(file), parseConfig))).toEqual(['The file holds no runs.']);
+  });
+
+  it('refuses a file nested past its bound before parsing it (100,000 deep is 200 KB), and reads the deepest a run needs', () => {
+    const file = fileJson([runOf(sample.answered)]);
+    const deep = JSON.stringify(file).replace('"config":', `"config":${'['.repeat(100_000)}${']'.repeat(100_000)},"was":`);
+    expect(expectRefused(readRunFile(deep, parseConfig))).toEqual([`The file is nested more than ${MAX_RUN_FILE_DEPTH} levels deep; no file of this kind is.`]);
+    // A tool schema 64 levels of values deep, as toolSchema.ts allows, sits inside the bound.
+    const started = file.runs[0]!.events[0]!;
+    let value: unknown = 'leaf';
+    for (let level = 0; level < 64; level++) value = { v: value };
+    started.tools = [{ name: 'deep', description: 'x', parameters: { type: 'object', properties: { v: { default: value } } } }];
+    expectRead(readRunFile(JSON.stringify(file), parseConfig));
+  });
+
+  it('refuses a run of more steps than the trace lists', () => {
+    const id = 'many-steps';
+    const events: Array<Record<string, unknown>> = [{ ...fileJson([runOf(sample.answered)]).runs[0]!.events[0]!, runId: id }];
+    for (let step = 1; step <= MAX_STEPS_PER_RUN + 1; step++) events.push({ runId: id, t: step, type: 'step_started', step });
+    const problems = expectRefused(readRunFile(JSON.stringify({ format: RUN_FILE_FORMAT, version: 1, runs: [{ id, events }] }), parseConfig));
+    expect(problems).toEqual([`runs[0].events[${MAX_STEPS_PER_RUN + 1}]: the run has more than 100,000 steps`]);
   });
 });

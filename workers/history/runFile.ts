@@ -8,6 +8,7 @@
 import { ConfigError, type OrchestraConfig } from '../engine/config.ts';
 import type { RunEvent } from '../engine/events.ts';
 import { formatCount } from '../engine/format.ts';
+import { endsInsideValue, nestingProblem } from '../engine/jsonDepth.ts';
 import { preferenceSchema } from '../engine/preferenceSchema.ts';
 import { z } from '../engine/zod.ts';
 import { migrateRunLog, newerLogProblem } from './runLog.ts';
@@ -19,6 +20,11 @@ export const RUN_FILE_VERSION = 1;
 export const MAX_RUN_FILE_BYTES = 32 * 1024 * 1024;
 export const MAX_RUNS_PER_FILE = 10_000;
 export const MAX_EVENTS_PER_RUN = 200_000;
+/** Steps of one run: the trace and the cost panel list them (a 500-step run is already long). */
+export const MAX_STEPS_PER_RUN = 100_000;
+/** Levels of nesting: a run's deepest legitimate part, a tool's schema in run_started (64 levels
+ * of values, toolSchema.ts), sits about 70 deep. Deeper text is refused before it is parsed. */
+export const MAX_RUN_FILE_DEPTH = 128;
 /** Problems listed before "and N more". */
 const MAX_PROBLEMS = 20;
 
@@ -222,6 +228,8 @@ export function readRunFile(content: string, parseConfig: ConfigReader): ReadRun
   const tooLarge = runFileSizeProblem(content.length * 3 > MAX_RUN_FILE_BYTES ? utf8Bytes(content) : content.length);
   if (tooLarge !== null) return { ok: false, problems: [tooLarge] };
   if (content.trim() === '') return { ok: false, problems: ['The file is empty.'] };
+  const tooDeep = nestingProblem(content, MAX_RUN_FILE_DEPTH);
+  if (tooDeep !== null) return { ok: false, problems: [`The file is ${tooDeep}.`] };
   let parsed: unknown;
   try {
     // A byte-order mark (an editor's, on Windows) is no part of the JSON; Node's reader keeps it.
@@ -276,9 +284,13 @@ function readRun(value: unknown, at: string, ids: ReadonlyMap<string, number>, p
   const newer = newerLogProblem(head.data.events[0]);
   if (newer !== null) return { problems: [`${at}: ${newer}`] };
   const events: RunEvent[] = [];
+  let steps = 0;
   for (const [eventIndex, raw] of head.data.events.entries()) {
     const event = eventSchema.safeParse(raw);
     if (!event.success) return { problems: problemsOf(`${at}.events[${eventIndex}]`, event.error).slice(0, 3) };
+    if (event.data.type === 'step_started' && ++steps > MAX_STEPS_PER_RUN) {
+      return { problems: [`${at}.events[${eventIndex}]: the run has more than ${formatCount(MAX_STEPS_PER_RUN)} steps`] };
+    }
     if (event.data.runId !== id) {
       return { problems: [`${at}.events[${eventIndex}].runId: "${event.data.runId}" is not the run’s id "${id}"`] };
     }
@@ -298,23 +310,6 @@ function readRun(value: unknown, at: string, ids: ReadonlyMap<string, number>, p
     const detail = error instanceof ConfigError ? error.problems[0] : (error as Error).message;
     return { run, warning: `${at}: its config could not be read (${detail}), so it cannot be run again from a step.` };
   }
-}
-
-/** Whether JSON text stops inside a string or an unclosed [ or {: what a cut-short file looks
- * like, whatever words the engine's JSON.parse uses for it. */
-function endsInsideValue(text: string): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) depth++;
-    else if (c === 0x7d || c === 0x5d) depth--;
-  }
-  return inString || depth > 0;
 }
 
 function utf8Bytes(text: string): number {

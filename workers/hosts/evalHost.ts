@@ -9,6 +9,7 @@ import type { JavaScriptRunner } from '../engine/ports.ts';
 import { ConfigError, type OrchestraConfig } from '../engine/config.ts';
 import { parseConfig } from './config.ts';
 import { redact } from '../engine/errors.ts';
+import { Redactor, type Secret } from '../engine/redact.ts';
 import type { RunEvent } from '../engine/events.ts';
 import { BUILT_IN_DOMAINS, isBuiltInDomain } from '../eval/builtInSuites.ts';
 import { createPolicies, parsePolicy } from '../eval/policies.ts';
@@ -30,8 +31,8 @@ export interface EvalHostOptions {
   post(message: FromWorker): void;
   /** Batches the rollouts' run events for the page (like a run's). */
   emit(event: RunEvent): void;
-  /** The keys held, so no error message can carry one to the page. */
-  secrets(): string[];
+  /** The keys held, so no error message, record or event can carry one to the page. */
+  secrets(): Secret[];
 }
 
 interface LoadedSuite {
@@ -69,7 +70,7 @@ export function createEvalHost(options: EvalHostOptions) {
       for (const task of suite.tasks) if (task.check) checks[task.check.kind] = (checks[task.check.kind] ?? 0) + 1;
       reading = { ok: true, source: suite.source, tasks: suite.tasks.length, domains: domainsOf(suite.tasks), checks, warnings: suite.warnings };
     } catch (error) {
-      reading = { ok: false, problems: problemsOf(error, options.secrets()) };
+      reading = { ok: false, problems: problemsOf(error, options.secrets().map((secret) => secret.value)) };
     }
     options.post({ type: 'suite_read', requestId, reading });
   }
@@ -98,7 +99,7 @@ export function createEvalHost(options: EvalHostOptions) {
       prepared = { suite, policies, domainEnvs, judge };
     } catch (error) {
       evaluations.delete(evalId);
-      options.post({ type: 'eval_rejected', evalId, problems: problemsOf(error, options.secrets()) });
+      options.post({ type: 'eval_rejected', evalId, problems: problemsOf(error, options.secrets().map((secret) => secret.value)) });
       return;
     }
 
@@ -123,13 +124,14 @@ export function createEvalHost(options: EvalHostOptions) {
         signal: controller.signal,
         // The page keeps each record from its rollout_finished event.
         onRecord: () => {},
-        onProgress: (event) => options.post({ type: 'eval_progress', evalId, event }),
+        // A record's answer and verdict (a judge's words among them) hold no key, as no event does.
+        onProgress: (event) => options.post({ type: 'eval_progress', evalId, event: new Redactor(options.secrets()).value(event) }),
         onRunEvent: (_key, event) => options.emit(event),
       });
       const { records: _records, ...end } = outcome;
       options.post({ type: 'eval_finished', evalId, end });
     } catch (error) {
-      options.post({ type: 'eval_failed', evalId, message: redact(`The evaluation failed unexpectedly: ${(error as Error).message}`, options.secrets()) });
+      options.post({ type: 'eval_failed', evalId, message: redact(`The evaluation failed unexpectedly: ${(error as Error).message}`, options.secrets().map((secret) => secret.value)) });
     } finally {
       evaluations.delete(evalId);
     }

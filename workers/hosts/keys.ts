@@ -6,6 +6,7 @@
 
 import type { ProviderConfig } from '../engine/config.ts';
 import { backendKind } from '../backends/registry.ts';
+import type { Secret } from '../engine/redact.ts';
 
 /** Which provider holds a key, and the origin it is bound to (null: remembered before keys were
  * bound to an origin, so bound to none). Crosses postMessage; never carries the key. */
@@ -41,6 +42,8 @@ export function keyHeldBack(providerName: string, boundOrigin: string | null, ne
   );
 }
 
+export { keysLeftProblem } from '../engine/redact.ts';
+
 /** Thrown when a run would send a key to an origin it was not entered for. */
 export class KeyOriginError extends Error {
   override name = 'KeyOriginError';
@@ -73,6 +76,11 @@ export class KeyRing {
   /** Every key, for redacting text that might contain one. */
   secrets(): string[] {
     return [...this.keys.values()].map((held) => held.key);
+  }
+
+  /** Every key with its provider: a run redacts them all from what it emits (engine/redact.ts). */
+  named(): Secret[] {
+    return [...this.keys].map(([provider, held]) => ({ provider, value: held.key }));
   }
 
   /** The key a run sends to this provider: undefined when none is held; a KeyOriginError when the

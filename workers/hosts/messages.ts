@@ -71,7 +71,9 @@ export type ToWorker =
   /** Runs an evaluation; each rollout is an ordinary run whose events come in `eval_events`. */
   | { type: 'start_eval'; request: EvalRequest }
   /** Stops an evaluation: the rollouts in flight are abandoned (not recorded). */
-  | { type: 'stop_eval'; evalId: string };
+  | { type: 'stop_eval'; evalId: string }
+  /** The last scan of a file before it is written: which held keys it holds (`keys_found`). */
+  | { type: 'find_keys'; requestId: string; text: string };
 
 export type FromWorker =
   /** Events of a run, oldest first, batched every EVENT_BATCH_MS so streaming costs the page a handful of renders a second. */
@@ -104,7 +106,9 @@ export type FromWorker =
   | { type: 'eval_events'; events: RunEvent[] }
   | { type: 'eval_finished'; evalId: string; end: EvalEnd }
   /** The evaluation broke without finishing (a bug): the page says so instead of waiting. */
-  | { type: 'eval_failed'; evalId: string; message: string };
+  | { type: 'eval_failed'; evalId: string; message: string }
+  /** The providers whose held key a `find_keys` text holds (never the key). */
+  | { type: 'keys_found'; requestId: string; providers: string[] };
 
 /** The messages of evaluations, which the page hands to the Evaluate tab's module. */
 export type EvalFromWorker = Extract<FromWorker, { type: 'suite_read' | 'eval_ready' | 'eval_rejected' | 'eval_progress' | 'eval_events' | 'eval_finished' | 'eval_failed' }>;

@@ -20,6 +20,7 @@ import type { ForkFrom, RunEvent } from '../engine/events.ts';
 import { checkHumanChoice, createHumanOrchestrator } from '../engine/humanOrchestrator.ts';
 import { runOrchestration } from '../engine/run.ts';
 import { describeError, redact } from '../engine/errors.ts';
+import { Redactor } from '../engine/redact.ts';
 import { KeyRing } from './keys.ts';
 import { EVENT_BATCH_MS, type FromWorker, type ToWorker } from './messages.ts';
 import { createLocalModels } from './models/localModels.ts';
@@ -219,6 +220,8 @@ async function start(runId: string, configValue: unknown, task: string, manual: 
       preference: prepared.preference,
       ...(fork ? { fork } : {}),
       signal: controller.signal,
+      // Every key this worker holds, not only the run's: a reply may echo any of them.
+      secrets: [...keys.named(), ...prepared.secrets],
       onEvent: emit,
     });
   } catch (error) {
@@ -261,7 +264,7 @@ function withEvalHost(work: (host: EvalHost) => Promise<void> | void): void {
       sampleTasks: () => fetchGenerated<SampleTask[]>('sample-tasks.json', 'The sample tasks'),
       post,
       emit: evalEvents.emit,
-      secrets: () => keys.secrets(),
+      secrets: () => keys.named(),
     }),
   );
   void evalHost.then(work);
@@ -316,6 +319,9 @@ self.onmessage = (message: MessageEvent<ToWorker>) => {
       break;
     case 'stop_eval':
       withEvalHost((host) => host.stop(data.evalId));
+      break;
+    case 'find_keys':
+      post({ type: 'keys_found', requestId: data.requestId, providers: new Redactor(keys.named()).keysIn(data.text) });
       break;
   }
 };

@@ -26,6 +26,7 @@ import type { ChatModel } from '../engine/types.ts';
 import type { DomainTools, PreparedRun, PrepareOptions } from '../engine/preparedRun.ts';
 import type { RunFactory } from '../eval/ports.ts';
 import { formatCount } from '../engine/format.ts';
+import type { Secret } from '../engine/redact.ts';
 
 /** A model loaded in this browser (web-llm, llama.cpp), with the context window it was loaded with. */
 export type LocalChatModel = Required<ProvidedModel>;
@@ -108,7 +109,8 @@ export function runFactory(environment: RunEnvironment): RunFactory {
   };
 }
 
-export function prepareRun(config: OrchestraConfig, environment: RunEnvironment, options: PrepareOptions = {}): PreparedRun {
+export function prepareRun(config: OrchestraConfig, given: RunEnvironment, options: PrepareOptions = {}): PreparedRun {
+  const { environment, secrets } = keysRecorded(given);
   if (options.person && (options.domain || config.protocol !== 'paper')) {
     throw new Error('You can take the orchestrator’s turns in the paper protocol only: switch the config’s protocol to "paper".');
   }
@@ -252,6 +254,23 @@ export function prepareRun(config: OrchestraConfig, environment: RunEnvironment,
     preference,
     instruction: config.preferenceInstruction ? preferenceInstruction(preference) : null,
     config,
+    secrets,
+  };
+}
+
+/** The environment, and every key it hands out (each with its provider) as the run's models are made. */
+function keysRecorded(environment: RunEnvironment): { environment: RunEnvironment; secrets: Secret[] } {
+  const secrets: Secret[] = [];
+  return {
+    secrets,
+    environment: {
+      ...environment,
+      apiKey(providerName, provider) {
+        const key = environment.apiKey(providerName, provider);
+        if (key && !secrets.some((secret) => secret.value === key)) secrets.push({ provider: providerName, value: key });
+        return key;
+      },
+    },
   };
 }
 

@@ -206,6 +206,9 @@ function slowestStepOf(steps: ReadonlyArray<{ step: number; latencyMs?: number }
 
 const chartsLoading = <p className="muted cost-chart-loading">Loading the charts…</p>;
 
+/** Rows a table lists: a hostile run file can name 100,000 aliases or steps, and a row each took seconds to draw. */
+const LISTED_ROWS = 500;
+
 // The chart redraws at most this often while a run streams (its numbers are in the tables at once).
 const CHART_INTERVAL_MS = 1000;
 
@@ -268,7 +271,7 @@ function WhereItWent({ tools, time, entries, summary, totals }: WhereItWentProps
         </tr>
       </thead>
       <tbody>
-        {tools.map((row) => {
+        {tools.slice(0, LISTED_ROWS).map((row) => {
           const color = row.usd === null ? undefined : seriesColor(pricedIndex++);
           return (
             <tr key={row.label}>
@@ -284,6 +287,13 @@ function WhereItWent({ tools, time, entries, summary, totals }: WhereItWentProps
             </tr>
           );
         })}
+        {tools.length > LISTED_ROWS && (
+          <tr className="cost-time-only">
+            <th scope="row" colSpan={4} className="muted">
+              {formatCount(tools.length - LISTED_ROWS)} more aliases and tools, not listed
+            </th>
+          </tr>
+        )}
         {time.startups.map((startup) => (
           <tr key={startup.label} className="cost-time-only">
             <th scope="row">
@@ -342,7 +352,7 @@ function StepCosts({ ledger }: { ledger: LedgerEntry[] }) {
           </tr>
         </thead>
         <tbody>
-          {steps.map((point) => (
+          {steps.slice(0, LISTED_ROWS).map((point) => (
             <tr key={point.step}>
               <th scope="row">{point.step}</th>
               <td className={point.unknownEntries > 0 ? 'cost-unknown' : undefined}>
@@ -354,6 +364,7 @@ function StepCosts({ ledger }: { ledger: LedgerEntry[] }) {
         </tbody>
       </table>
       )}
+      {stepsOpen && steps.length > LISTED_ROWS && <p className="muted">The first {formatCount(LISTED_ROWS)} of {formatCount(steps.length)} steps; the chart above covers them all.</p>}
     </details>
   );
 }

@@ -4,6 +4,7 @@ import { PREFERENCE_PRESETS } from '../../../workers/engine/preferences.ts';
 import { summarizeEval, summaryLine } from '../../../workers/eval/results.ts';
 import type { EvalProgress } from '../../../workers/eval/runner.ts';
 import type { ConfigDraft } from '../../state/setupStore.ts';
+import { RESULTS_LIMITS } from '../../../workers/eval/results.ts';
 import { groupViews, localQwen3Policy, policyNames, readSavedResults, SAVED_LIMITS, savedResults, policyRow, progressView, readBudget, readImportedResults, resultsFileSizeProblem, scatterPoints, shareBars, sharesText, verdictLine } from './evalView.ts';
 
 const describe3 = (name: string) => ({ name, label: `the ${name}`, model: `${name}-model`, preference: PREFERENCE_PRESETS.balanced });
@@ -138,6 +139,23 @@ describe('importing what orchestra eval wrote', () => {
     expect(readImportedResults(`${JSON.stringify(header)}\n`)).toEqual({ ok: false, problems: ['The results file holds no finished rollout yet.'] });
     expect(resultsFileSizeProblem(30_000_000)).toBe('It is 30.0 MB; a results file may be 20.0 MB at most.');
     expect(resultsFileSizeProblem(1000)).toBeNull();
+  });
+
+  it('refuses, at once and saying which cap, a file past the caps on policies, tasks and nesting', () => {
+    const onePolicyEach = [header, ...Array.from({ length: RESULTS_LIMITS.policies + 1 }, (_, i) => ({ ...records[0]!, policy: `p${i}` }))];
+    expect(readImportedResults(`${onePolicyEach.map((line) => JSON.stringify(line)).join('\n')}\n`)).toEqual({
+      ok: false,
+      problems: [`It holds 101 policies; a results file may hold ${RESULTS_LIMITS.policies}.`],
+    });
+    const manyPolicies = { ...report, policies: Array.from({ length: RESULTS_LIMITS.policies + 1 }, () => report.policies[0]!) };
+    expect(readImportedResults(JSON.stringify(manyPolicies))).toEqual({ ok: false, problems: ['It holds 101 policies; a report may hold 100.'] });
+    expect(readImportedResults(`${'['.repeat(100_000)}${']'.repeat(100_000)}`)).toEqual({
+      ok: false,
+      problems: [`It is nested more than ${RESULTS_LIMITS.depth} levels deep; no file of this kind is.`],
+    });
+    // Kept results from before these caps are refused too: they would freeze every visit.
+    const { saved } = savedResults({ origin: 'import', source: 's', records }, manyPolicies, new Date());
+    expect(readSavedResults(saved)).toBeNull();
   });
 });
 

@@ -4,7 +4,7 @@
 
 import { formatMs, formatUsd } from '../../format.ts';
 import { PREFERENCE_PRESETS } from '../../../workers/engine/preferences.ts';
-import { readRecord, readResultsText, readSummary, reportOfRecords, type EvalReport, type EvalSummary, type PolicySummary, type RolloutRecord, type TaskGroup } from '../../../workers/eval/results.ts';
+import { readRecord, readResultsText, readSummary, recordsLimitProblem, reportOfRecords, resultsNestingProblem, summaryLimitProblem, type EvalReport, type EvalSummary, type PolicySummary, type RolloutRecord, type TaskGroup } from '../../../workers/eval/results.ts';
 import type { EvalProgress } from '../../../workers/eval/runner.ts';
 import type { LoadedLocalModel } from '../../../workers/hosts/models/modelState.ts';
 import type { ConfigDraft } from '../../state/setupStore.ts';
@@ -161,6 +161,11 @@ export function shareBars(summary: EvalSummary): { rows: Array<Record<string, nu
   return { rows, features };
 }
 
+/** The order the rollouts are listed in: by task, then policy, then rollout. */
+export function rolloutOrder(a: RolloutRecord, b: RolloutRecord): number {
+  return a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : a.policy < b.policy ? -1 : a.policy > b.policy ? 1 : a.rollout - b.rollout;
+}
+
 /** A rollout's verdict in a line: its mark, the check and why. */
 export function verdictLine(record: RolloutRecord): { mark: '✓' | '✗' | '!'; text: string } {
   const mark = record.verdict.failed ? '!' : record.correct ? '✓' : '✗';
@@ -191,16 +196,25 @@ export function resultsFileSizeProblem(bytes: number): string | null {
 export function readImportedResults(text: string): ImportedResults {
   const trimmed = text.trim();
   if (trimmed === '') return { ok: false, problems: ['The file is empty.'] };
+  const tooDeep = resultsNestingProblem(text);
+  if (tooDeep) return { ok: false, problems: [`It is ${tooDeep}.`] };
+  const refused = (problem: string): ImportedResults => ({ ok: false, problems: [`${problem[0]!.toUpperCase()}${problem.slice(1)}.`] });
+  const asSummary = (summary: EvalSummary | EvalReport): ImportedResults => {
+    const tooLarge = summaryLimitProblem(summary);
+    return tooLarge ? refused(tooLarge) : { ok: true, kind: 'summary', summary };
+  };
   // A --report file, or a summary line alone.
   try {
     const summary = readSummary(JSON.parse(trimmed));
-    if (summary) return { ok: true, kind: 'summary', summary };
+    if (summary) return asSummary(summary);
   } catch {
     // Several lines: a results file or the --json output.
   }
   const results = readResultsText(text);
   if (results.header) {
     if (results.records.length === 0) return { ok: false, problems: ['The results file holds no finished rollout yet.'] };
+    const tooMany = recordsLimitProblem(results.records);
+    if (tooMany) return refused(tooMany);
     return { ok: true, kind: 'records', records: results.records, report: reportOfRecords(results.records) };
   }
   const lines = trimmed.split('\n');
@@ -212,7 +226,7 @@ export function readImportedResults(text: string): ImportedResults {
       continue;
     }
     const summary = readSummary(value);
-    if (summary) return { ok: true, kind: 'summary', summary };
+    if (summary) return asSummary(summary);
   }
   return {
     ok: false,
@@ -235,8 +249,9 @@ export interface SavedResults {
 }
 
 export const SAVED_LIMITS = {
-  /** Rollout records kept; an evaluation with more keeps its report whole and its first records. */
-  records: 20_000,
+  /** Rollout records kept, and the most of an import's the page holds (the rest count in its
+   * report, whole): an evaluation with more keeps its report whole and its first records. */
+  records: 5_000,
   sourceChars: 300,
 } as const;
 
@@ -267,7 +282,8 @@ export function readSavedResults(value: unknown): SavedResults | null {
   if (v.version !== 1 || (v.origin !== 'run' && v.origin !== 'import') || typeof v.source !== 'string' || typeof v.savedAt !== 'string') return null;
   if (Number.isNaN(Date.parse(v.savedAt)) || !Array.isArray(v.records)) return null;
   const report = readSummary(v.report);
-  if (!report) return null;
+  // One kept by an earlier version past today's caps is refused: it would freeze every visit.
+  if (!report || summaryLimitProblem(report) !== null) return null;
   return {
     version: 1,
     savedAt: v.savedAt,

@@ -14,7 +14,7 @@ import { WarmUpWhenIdle } from '../Charts/WarmUpWhenIdle.tsx';
 import { FileImportButton } from '../FileImportButton/index.tsx';
 import { GroupRewards } from './GroupRewards.tsx';
 import { useThrottled } from '../../hooks/useThrottled.ts';
-import { policyRow, progressView, verdictLine, type PolicyChoice } from './evalView.ts';
+import { policyRow, progressView, rolloutOrder, verdictLine, type PolicyChoice } from './evalView.ts';
 import './Evaluate.css';
 import { useModelsStore, usePart, useRunStore, useSelected } from '../../state/context.tsx';
 import { createHistory } from '../../state/history.ts';
@@ -320,10 +320,10 @@ function Results() {
       </h3>
       <div className="eval-row">
         <FileImportButton label="Import CLI results…" accept={EVAL_FILES} inputLabel="Results file to import" disabled={!idle} onFile={evaluation.importResultsFile} />
-        <button type="button" onClick={evaluation.exportCsv} disabled={!report}>
+        <button type="button" onClick={() => void evaluation.exportCsv()} disabled={!report}>
           Export CSV
         </button>
-        <button type="button" onClick={evaluation.exportJson} disabled={!report}>
+        <button type="button" onClick={() => void evaluation.exportJson()} disabled={!report}>
           Export JSON
         </button>
         <button type="button" onClick={() => void evaluation.clearResults()} disabled={!results || !idle} title="Take these results off the screen and out of this browser's storage">
@@ -340,7 +340,7 @@ function Results() {
           <Suspense fallback={<p className="eval-hint">Loading the charts…</p>}>
             <EvalCharts summary={report} />
           </Suspense>
-          {results && results.records.length > 0 && <Rollouts records={results.records} stored={results.origin === 'run'} />}
+          {results && results.records.length > 0 && <Rollouts records={results.records} total={results.recordCount ?? results.records.length} stored={results.origin === 'run'} />}
           {hasGroups(report) && <GroupRewards groups={report.groups} />}
         </>
       ) : (
@@ -351,17 +351,14 @@ function Results() {
 }
 
 /** Every rollout, by task: its verdict and why, its cost and time, and the stored run behind it. */
-function Rollouts({ records, stored }: { records: RolloutRecord[]; stored: boolean }) {
+function Rollouts({ records, total, stored }: { records: RolloutRecord[]; total: number; stored: boolean }) {
   const historyFlow = usePart(createHistory);
   const [open, setOpen] = useState(false);
   const busy = useRunStore((state) => state.phase !== 'idle');
-  const sorted = useMemo(
-    () => (open ? [...records].sort((a, b) => (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : a.policy < b.policy ? -1 : a.policy > b.policy ? 1 : a.rollout - b.rollout)) : []),
-    [open, records],
-  );
+  const sorted = useMemo(() => (open ? [...records].sort(rolloutOrder) : []), [open, records]);
   return (
     <details className="eval-rollouts" onToggle={(event) => setOpen(event.currentTarget.open)}>
-      <summary>Every rollout ({records.length})</summary>
+      <summary>Every rollout ({total.toLocaleString('en-US')})</summary>
       {open && (
         <ul aria-label="Rollouts">
           {sorted.slice(0, ROLLOUTS_SHOWN).map((record) => {
@@ -384,7 +381,7 @@ function Rollouts({ records, stored }: { records: RolloutRecord[]; stored: boole
               </li>
             );
           })}
-          {sorted.length > ROLLOUTS_SHOWN && <li className="eval-hint">{sorted.length - ROLLOUTS_SHOWN} more: export the JSON or open them in History.</li>}
+          {total > ROLLOUTS_SHOWN && <li className="eval-hint">{(total - Math.min(ROLLOUTS_SHOWN, sorted.length)).toLocaleString('en-US')} more: export the JSON or open them in History.</li>}
         </ul>
       )}
     </details>

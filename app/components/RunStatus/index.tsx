@@ -30,6 +30,7 @@ export function RunStatus() {
   const pendingRunId = useRunStore((state) => state.pendingRunId);
   const storedMode = useRunStore((state) => state.stored?.mode ?? null);
   const interruptedAtStep = useRunStore((state) => state.stored?.interruptedAtStep ?? null);
+  const reading = useRunStore((state) => state.stored?.reading === true);
   const notice = useRunStore((state) => state.run?.orchestratorNotice);
   const presenter = useViewStore((state) => state.presenter);
   // Presenter view holds the outcome back until the class has seen every step.
@@ -55,6 +56,8 @@ export function RunStatus() {
     announced = `${running ? 'Running' : 'Presenting'} · step ${shown} of ${stepCount} shown · Space for the next`;
   } else if (running) {
     announced = phase === 'stopping' ? 'Stopping…' : hasRun ? `Running · step ${Math.max(stepCount, 1)}` : 'Starting…';
+  } else if (reading) {
+    announced = `Recorded · opening: ${stepCount} ${stepCount === 1 ? 'step' : 'steps'} read so far…`;
   } else if (storedMode === 'replay' && !stopReason) {
     announced = `Replay · step ${stepCount} · ${totalCost.text}`;
   } else if (stopReason) {

@@ -80,6 +80,10 @@ function parseSpeed(value: string): ReplaySpeed {
   return value === 'instant' ? 'instant' : (Number(value) as ReplaySpeed);
 }
 
+/** Up to this many finished steps are offered in a list; a longer run takes a step number (a
+ * list of 100,000 options took seconds to draw). */
+const LISTED_STEPS = 200;
+
 /** "Run again from here": the task again with the current Setup and preferences, from the start
  * or after a chosen step (the steps before kept as recorded), with what it will cost said first. */
 function RunAgain({ runId, totalUsd }: { runId: string; totalUsd: number }) {
@@ -104,14 +108,28 @@ function RunAgain({ runId, totalUsd }: { runId: string; totalUsd: number }) {
     <div className="run-again" role="group" aria-label="Run again">
       <label>
         Run again{' '}
-        <select value={after} onChange={(event) => setAfter(Number(event.target.value))} aria-label="Run again from">
-          <option value={0}>from the start</option>
-          {finished.map((step) => (
-            <option key={step.step} value={step.step}>
-              after step {step.step}
-            </option>
-          ))}
-        </select>
+        {finished.length <= LISTED_STEPS ? (
+          <select value={after} onChange={(event) => setAfter(Number(event.target.value))} aria-label="Run again from">
+            <option value={0}>from the start</option>
+            {finished.map((step) => (
+              <option key={step.step} value={step.step}>
+                after step {step.step}
+              </option>
+            ))}
+          </select>
+        ) : (
+          <>
+            after step{' '}
+            <input
+              type="number"
+              min={0}
+              max={finished.at(-1)?.step ?? 0}
+              value={after}
+              aria-label="Run again after step (0: from the start)"
+              onChange={(event) => setAfter(finished.some((step) => step.step === Number(event.target.value)) ? Number(event.target.value) : 0)}
+            />
+          </>
+        )}
       </label>{' '}
       <button type="button" onClick={() => void start()}>
         Run again

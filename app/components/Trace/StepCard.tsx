@@ -115,11 +115,13 @@ function StepMetrics({ index, step, calls }: { index: number; step: StepView; ca
   const live = step.status !== 'done';
   // Only a running step follows the clock of the run.
   const elapsedMs = useRunStore((state) => (live ? (state.run?.elapsedMs ?? 0) : 0));
-  // Whether this step or one before it has an estimated or unknown cost.
+  // Whether this step or one before it has an estimated or unknown cost, from the view's first
+  // flagged step: scanning every earlier step on every update made each card far down a long run
+  // cost as much as the run.
   const earlierFlags = useRunStore(
     useShallow((state) => {
-      const steps = state.run?.steps.slice(0, index + 1) ?? [];
-      return { estimated: steps.some((s) => s.hasEstimates), unknown: steps.some((s) => s.hasUnknownCost) };
+      const run = state.run;
+      return { estimated: (run?.firstEstimated ?? Infinity) <= index, unknown: (run?.firstUnknown ?? Infinity) <= index };
     }),
   );
   const latency = step.latencyMs ?? (live ? Math.max(0, elapsedMs - step.startedAt) : undefined);

@@ -10,6 +10,7 @@ export const VIRTUALISE_FROM = 30;
 /** A first guess of a card's height before it is measured (an expanded search step). */
 const ESTIMATED_CARD_PX = 320;
 const CARD_GAP_PX = 12;
+const estimateCard = () => ESTIMATED_CARD_PX;
 
 export function PlainSteps({ count }: { count: number }) {
   return (
@@ -32,7 +33,7 @@ export function VirtualSteps({ count, scroller }: { count: number; scroller: HTM
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scroller,
-    estimateSize: () => ESTIMATED_CARD_PX,
+    estimateSize: estimateCard,
     gap: CARD_GAP_PX,
     overscan: 4,
   });

@@ -1,6 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStaticSite, type StaticSite } from '../../../e2e/fixtures/staticSite.ts';
 import { tinyQwen3Gguf, tinyQwen3GgufSplits } from '../../../e2e/fixtures/tinyGguf.ts';
-import { gpuLayersMemory, readGgufBlobHeader, readGgufHeader } from './ggufHeader.ts';
+import { checkGgufModel, gpuLayersMemory, readGgufBlobHeader, readGgufHeader, readGgufUrlHeader } from './ggufHeader.ts';
 
 // The tiny model: 2 blocks, hidden 64, 4 heads of 16, 2 KV heads, feed-forward 128, 265 tokens, f32.
 const BLOCK_BYTES = 4 * (64 + 64 * 64 + 64 * 32 + 64 * 32 + 64 * 64 + 16 + 16 + 64 + 3 * 64 * 128);
@@ -79,5 +83,59 @@ describe('the memory the WebGPU layers take', () => {
     const { tensors } = await readGgufBlobHeader(new Blob([file]));
     expect(tensors).toHaveLength(count);
     expect(tensors.every((tensor) => tensor.bytes === 32)).toBe(true);
+  });
+});
+
+describe('a GGUF is checked before it is called a model', () => {
+  const good = tinyQwen3Gguf();
+  /** The tiny model with a u32 or u64 of its header replaced (version at 4, tensor count at 8, key count at 16). */
+  const patched = (offset: number, value: bigint, width: 4 | 8) => {
+    const copy = Buffer.from(good);
+    if (width === 4) copy.writeUInt32LE(Number(value), offset);
+    else copy.writeBigUInt64LE(value, offset);
+    return copy;
+  };
+  const checked = async (bytes: Buffer) => checkGgufModel([await header(bytes)]);
+
+  it('passes the tiny model, whole and split', async () => {
+    await expect(checked(good)).resolves.toBeUndefined();
+    const parts = await Promise.all(tinyQwen3GgufSplits(2).map(header));
+    expect(() => checkGgufModel(parts)).not.toThrow();
+    expect(() => checkGgufModel(parts.slice(0, 1))).toThrow('This GGUF is part 1 of 2, and 1 part was found.');
+  });
+
+  it('names what is wrong with each broken file', async () => {
+    await expect(checked(Buffer.from('<!doctype html><title>model.gguf · Hugging Face</title>'))).rejects.toThrow('This is not a GGUF file: it is an HTML page');
+    await expect(checked(Buffer.from('<?xml version="1.0"?><Error><Code>AccessDenied</Code></Error>'))).rejects.toThrow('it is an XML document');
+    await expect(checked(Buffer.concat([Buffer.from('GGML'), good.subarray(4)]))).rejects.toThrow('This is not a GGUF file (it does not start with "GGUF").');
+    await expect(checked(patched(4, 1n, 4))).rejects.toThrow('GGUF version 1 is not read here (versions 2 and 3 are)');
+    await expect(checked(patched(16, 2n ** 60n, 8))).rejects.toThrow('This GGUF header claims 1,152,921,504,606,846,976 metadata keys; a model has at most 65,536');
+    await expect(checked(patched(8, 2n ** 60n, 8))).rejects.toThrow('This GGUF header claims 1,152,921,504,606,846,976 tensors');
+    await expect(checked(tinyQwen3Gguf({ omitKeys: ['general.architecture'] }))).rejects.toThrow('This GGUF names no architecture (general.architecture)');
+    await expect(checked(tinyQwen3Gguf({ omitKeys: ['tokenizer.ggml.tokens'] }))).rejects.toThrow('This GGUF has no vocabulary (tokenizer.ggml.tokens)');
+    await expect(checked(good.subarray(0, good.length - 4096))).rejects.toThrow(/^Tensor "[^"]+"'s data ends past the end of the file/);
+  });
+});
+
+describe('a GGUF at an address', () => {
+  let folder: string;
+  let site: StaticSite;
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'gguf-header-'));
+    await writeFile(join(folder, 'tiny.gguf'), tinyQwen3Gguf());
+    await writeFile(join(folder, 'page.gguf'), '<!doctype html><p>not a model</p>');
+    site = await startStaticSite(folder);
+  });
+  afterAll(async () => {
+    await site.close();
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('is read from its first bytes, and a web page is refused before anything more is read', async () => {
+    const read = await readGgufUrlHeader(`${site.url}/tiny.gguf`);
+    expect(read.metadata.get('general.architecture')).toBe('qwen3');
+    expect(() => checkGgufModel([read])).not.toThrow();
+    await expect(readGgufUrlHeader(`${site.url}/page.gguf`)).rejects.toThrow('it is an HTML page');
+    await expect(readGgufUrlHeader(`${site.url}/missing.gguf`)).rejects.toThrow('answered HTTP 404');
   });
 });

@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-// Reads a large imported config file off the page's thread (configImport.ts sends it here): only a
+// Reads an imported config file off the page's thread (configImport.ts sends it here): only a
 // config that passed every check goes back, as the JSON value it was written as.
 
 import { readConfig } from './readConfig.ts';

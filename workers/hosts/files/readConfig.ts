@@ -1,6 +1,5 @@
 // What an import keeps of config text, once checked: its size, JSON, bounds and schema, then the
-// JSON value as written. Run on the page's thread for a small file and in configImport.worker.ts
-// for a large one (configImport.ts chooses).
+// JSON value as written. Run in configImport.worker.ts, off the page's thread, whatever the size.
 
 import { ConfigError, readConfigJson, type CustomToolConfig } from '../../engine/config.ts';
 import { parseConfig } from '../config.ts';

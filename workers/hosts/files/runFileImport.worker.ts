@@ -1,25 +1,20 @@
 /// <reference lib="webworker" />
-// Reads an imported run file off the page's thread: the file is read and checked here, so a file
-// of any size or shape (50 MB, deep nesting, a million events) never stalls the page. Only runs
-// that passed every check go back.
+// Imports a run file off the page's thread: the file is read, checked and stored in the history
+// here (runFileImport.ts), so a file of any size or shape (50 MB, 100,000 levels deep, 200,000
+// events) never stalls the page, which receives only the stored runs' summaries. Storing here too
+// means the page never clones a long run's events: it reads them back in batches when the run is
+// opened.
 
-import { readRunFile, runFileSizeProblem, type ReadRunFileOutcome } from '../../history/runFile.ts';
-import { parseConfig } from '../config.ts';
+import { importRunFile, type RunFileImportReply } from './runFileImport.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
 self.onmessage = async (message: MessageEvent<{ file: File }>) => {
-  const { file } = message.data;
-  let reply: ReadRunFileOutcome;
-  const tooLarge = runFileSizeProblem(file.size);
-  if (tooLarge) {
-    reply = { ok: false, problems: [tooLarge] };
-  } else {
-    try {
-      reply = readRunFile(await file.text(), parseConfig);
-    } catch (error) {
-      reply = { ok: false, problems: [`"${file.name}" could not be read: ${(error as Error).message}`] };
-    }
+  const reply = await importRunFile(message.data.file);
+  try {
+    self.postMessage(reply);
+  } catch (error) {
+    // Nothing here should fail to clone; if it does, the page hears why instead of waiting.
+    self.postMessage({ ok: false, problems: [`The outcome could not be sent back to the page: ${(error as Error).message}`] } satisfies RunFileImportReply);
   }
-  self.postMessage(reply);
 };

@@ -9,9 +9,9 @@
 
 import { LogLevel, ModelManager, Wllama, type LoadModelParams } from '@wllama/wllama';
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
-import { gpuLayersMemory, readGgufBlobHeader } from '../../backends/gguf/ggufHeader.ts';
+import { checkGgufModel, gpuLayersMemory, readGgufBlobHeader, readGgufUrlHeader } from '../../backends/gguf/ggufHeader.ts';
 import type { FromGgufWorker, ToGgufWorker, ToModelWorker } from './modelMessages.ts';
-import type { GgufGpuLayers, GgufRuntime } from './modelState.ts';
+import type { GgufGpuLayers, GgufRuntime, GgufSource } from './modelState.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -109,6 +109,17 @@ async function gpuLayersFigure(instance: Wllama, message: Extract<ToGgufWorker, 
   }
 }
 
+/** The model's headers, checked before llama.cpp is handed the file (ggufHeader.ts): from the
+ * file itself, from the parts kept in wllama's cache, or from the first bytes of every part at its
+ * address, before anything is downloaded. Throws with what is wrong. */
+async function checkModel(instance: Wllama, source: GgufSource, signal: AbortSignal): Promise<void> {
+  if (source.kind === 'file') return checkGgufModel([await readGgufBlobHeader(source.file)]);
+  const urls = ModelManager.parseModelUrl(source.url);
+  const kept = await Promise.all(urls.map((url) => instance.cacheManager.open(url).catch(() => null)));
+  const parts = await Promise.all(urls.map((url, index) => (kept[index] ? readGgufBlobHeader(kept[index]) : readGgufUrlHeader(url, signal))));
+  checkGgufModel(parts);
+}
+
 async function load(message: Extract<ToGgufWorker, { type: 'load' }>): Promise<void> {
   if (wllama) {
     send({ type: 'load_failed', code: 'bad_request', message: 'This model worker already holds a model.' });
@@ -122,6 +133,7 @@ async function load(message: Extract<ToGgufWorker, { type: 'load' }>): Promise<v
   let gpuLayers = cpuReason ? 0 : message.gpuLayers;
   let instance = createWllama();
   try {
+    await checkModel(instance, message.source, controller.signal);
     let fromCache: boolean;
     try {
       fromCache = await loadInto(instance, message, gpuLayers, controller.signal);

@@ -1,0 +1,176 @@
+// Files people share, opened in the page (docs/security.md, "Files you open"): run files, results
+// files and suites built to hurt it. Each is read off the page's thread under caps on its size,
+// its nesting and every list the page later loops over; one over a cap gets a clear message at
+// once; one inside the caps opens without a main-thread stall over 200 ms of CPU; an import never
+// replaces a run already kept. Every file carries markup aimed at the sink.
+
+import { readFile, writeFile } from 'node:fs/promises';
+import type { Locator, Page } from '@playwright/test';
+import { syntheticRun } from '../fixtures/syntheticRun.ts';
+import { openSideTab } from '../support/playground.ts';
+import { forgetStalls } from './support.ts';
+import { expect, test } from './fixtures.ts';
+import { bait, deepRunFile, longRunFile, resultsFile, runFileText, suiteFile } from './hostileFiles.ts';
+
+/** The target for a file inside the caps (issue 21): no stall of the page's own over 200 ms. */
+const FILE_STALL_MS = 200;
+
+// Files of tens of megabytes written, read, stored and opened on a loaded two-core machine.
+test.describe.configure({ timeout: 180_000 });
+
+async function historyPanel(page: Page): Promise<{ panel: Locator; rows: Locator; notice: Locator }> {
+  const panel = await openSideTab(page, 'History');
+  return { panel, rows: panel.getByRole('list', { name: 'Stored runs' }).getByRole('article'), notice: panel.getByRole('status').or(panel.getByRole('alert')) };
+}
+
+/** Writes `text` to a file of the test's own and hands the page its path (a path: the page does
+ * not copy the bytes through the protocol, as a buffer would). */
+async function fileOf(name: string, text: string): Promise<string> {
+  const path = test.info().outputPath(name);
+  await writeFile(path, text);
+  return path;
+}
+
+test.describe('run files', () => {
+  test('a run whose id is already kept is imported as a copy, never over it; the same run again is recognised', async ({ page, playground, sink }) => {
+    await page.goto('/');
+    const { panel, rows } = await historyPanel(page);
+    const input = panel.getByTestId('history-import-input');
+    const mine = syntheticRun('shared-id', 1, 3);
+    await input.setInputFiles({ name: 'mine.json', mimeType: 'application/json', buffer: Buffer.from(runFileText([{ id: 'shared-id', events: mine }])) });
+    await expect(panel.getByRole('status')).toContainText('Imported 1 run from "mine.json".');
+    await expect(rows).toHaveCount(1);
+
+    // A forged file: the same id, another task and answer.
+    const forged = mine.map((event) =>
+      event.type === 'run_started' ? { ...event, task: `Forged ${bait(sink.url, 'forged')}` } : event.type === 'run_finished' ? { ...event, answer: 'forged answer' } : event,
+    );
+    await input.setInputFiles({ name: 'forged.json', mimeType: 'application/json', buffer: Buffer.from(runFileText([{ id: 'shared-id', events: forged }])) });
+    await expect(panel.getByRole('status')).toContainText('Imported 1 run from "forged.json", as a copy: a run with its id is already in your history');
+    await expect(rows).toHaveCount(2);
+    // The run kept first is as it was.
+    const original = rows.filter({ hasText: 'Question 1' });
+    await expect(original).toHaveCount(1);
+    await original.getByRole('button', { name: 'Open' }).click();
+    await expect(playground.trace).toContainText('558,457');
+    await expect(playground.trace).not.toContainText('forged answer');
+
+    // The first file again: recognised, nothing added.
+    await input.setInputFiles({ name: 'mine-again.json', mimeType: 'application/json', buffer: Buffer.from(runFileText([{ id: 'shared-id', events: mine }])) });
+    await expect(panel.getByRole('status')).toContainText('is already in your history');
+    await expect(rows).toHaveCount(2);
+  });
+
+  test.describe(() => {
+    test.use({ maxStallMs: FILE_STALL_MS });
+
+    test('a run of 199,999 events imports, opens with its first steps at once and the rest as they are read, and replays, never stalling the page', async ({ page, playground, sink }) => {
+      const path = await fileOf('long-run.json', longRunFile(sink.url));
+      await page.goto('/');
+      const { panel, rows } = await historyPanel(page);
+      await forgetStalls(page);
+      await panel.getByTestId('history-import-input').setInputFiles(path);
+      await expect(panel.getByRole('status')).toContainText('Imported 1 run', { timeout: 90_000 });
+      await expect(rows.first()).toContainText(/99,?999 steps/);
+
+      const opened = Date.now();
+      await rows.first().getByRole('button', { name: 'Open' }).click();
+      await expect(playground.steps().first()).toBeVisible();
+      // The first steps are on screen within seconds; the trace then counts up to the whole run.
+      expect(Date.now() - opened).toBeLessThan(10_000);
+      await expect(playground.trace).toContainText(/99,?999 steps/, { timeout: 90_000 });
+
+      await rows.first().getByRole('button', { name: 'Replay' }).click();
+      await page.getByTestId('stored-run-banner').getByRole('combobox', { name: 'Speed' }).selectOption('instant');
+      await expect(playground.trace).toContainText(/99,?999 steps/, { timeout: 90_000 });
+      await expect(playground.steps().first()).toBeVisible();
+
+      // And out again, whole.
+      const download = page.waitForEvent('download', { timeout: 90_000 });
+      await rows.first().getByRole('button', { name: 'Export' }).click();
+      const exported = JSON.parse(await readFile(await (await download).path(), 'utf8')) as { runs: Array<{ events: unknown[] }> };
+      expect(exported.runs[0]?.events).toHaveLength(199_999);
+    });
+  });
+
+  test('a run file nested 100,000 deep is refused at once, saying why', async ({ page }) => {
+    await page.goto('/');
+    const { panel, rows } = await historyPanel(page);
+    const started = Date.now();
+    await panel.getByTestId('history-import-input').setInputFiles({ name: 'deep.json', mimeType: 'application/json', buffer: Buffer.from(deepRunFile(100_000)) });
+    const alert = panel.getByRole('alert');
+    await expect(alert).toContainText('"deep.json" was not imported');
+    await expect(alert).toContainText('nested more than');
+    expect(Date.now() - started).toBeLessThan(15_000);
+    await expect(rows).toHaveCount(0);
+  });
+});
+
+async function openEvaluate(page: Page): Promise<Locator> {
+  return openSideTab(page, 'Evaluate');
+}
+
+/** Opens the page and imports a results file of `text` into Evaluate, watching the main thread
+ * from the import on; the Evaluate panel. */
+async function importResults(page: Page, name: string, text: string): Promise<Locator> {
+  const path = await fileOf(name, text);
+  await page.goto('/');
+  const panel = await openEvaluate(page);
+  await forgetStalls(page);
+  await panel.getByLabel('Results file to import').setInputFiles(path);
+  return panel;
+}
+
+test.describe('results files', () => {
+  test.use({ maxStallMs: FILE_STALL_MS });
+
+  test('40,000 rollouts each under a policy of its own are refused at once, naming the cap', async ({ page, sink }) => {
+    const panel = await importResults(page, 'one-policy-each.jsonl', resultsFile(sink.url, 40_000, 40_000));
+    const notice = panel.getByRole('alert', { name: 'Evaluation notice' });
+    await expect(notice).toContainText('"one-policy-each.jsonl" was not imported', { timeout: 60_000 });
+    await expect(notice).toContainText('40,000 policies');
+    // Nothing was kept to freeze the next visit.
+    await page.reload();
+    const again = await openEvaluate(page);
+    await expect(again).toContainText('No results yet');
+  });
+
+  test('40,000 rollouts over the most policies a file may hold import, draw and come back on the next visit, never stalling the page', async ({ page, sink }) => {
+    const panel = await importResults(page, 'many-policies.jsonl', resultsFile(sink.url, 40_000, 100));
+    await expect(panel.getByRole('status', { name: 'Evaluation notice' })).toContainText('Imported "many-policies.jsonl": 100 policies, 40,000 rollouts.', { timeout: 60_000 });
+    const table = panel.getByRole('table', { name: 'Results per policy' });
+    await expect(table.locator('tbody tr')).toHaveCount(100);
+    await expect(panel.getByRole('figure', { name: 'Accuracy against cost' })).toBeVisible();
+
+    await page.reload();
+    const again = await openEvaluate(page);
+    await expect(again.getByRole('table', { name: 'Results per policy' }).locator('tbody tr')).toHaveCount(100, { timeout: 60_000 });
+  });
+});
+
+test.describe('suites and domains', () => {
+  test('a suite nested 30,000 deep, one over the task cap, and domains the page lacks each get a clear problem; nothing runs', async ({ page, sink }) => {
+    await page.goto('/');
+    const panel = await openEvaluate(page);
+    const input = panel.getByLabel('Suite file to import');
+    const problems = panel.getByRole('alert', { name: 'Suite problems' });
+
+    await input.setInputFiles({ name: 'deep.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(suiteFile(sink.url, 2, 30_000)) });
+    await expect(problems).toContainText('line 1: nested more than');
+
+    await input.setInputFiles({ name: 'many.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(suiteFile(sink.url, 10_001)) });
+    await expect(problems).toContainText('more than 10,000 tasks');
+
+    // A domain is a name of a built-in one: a path, a URL or a prototype's name is no domain.
+    const domains = ['__proto__', '../../etc/passwd', `${sink.url}/domain`, 'retail-of-mine'];
+    const lines = domains.map((domain, index) => JSON.stringify({ id: `d${index}`, task: 'Refund my order.', answer: 'x', domain })).join('\n');
+    await input.setInputFiles({ name: 'domains.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(`${lines}\n`) });
+    await expect(problems).toContainText('line 1');
+    await expect(problems).toContainText('line 3');
+    const named = JSON.stringify({ id: 'd', task: 'Refund my order.', domain: 'retail-of-mine', check: { kind: 'db', actions: [] } });
+    await input.setInputFiles({ name: 'unknown-domain.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(`${named}\n`) });
+    await expect(panel.getByLabel('Suite contents')).toContainText('domain: retail-of-mine');
+    await panel.getByRole('button', { name: 'Run evaluation' }).click();
+    await expect(panel.getByRole('alert', { name: 'Evaluation notice' })).toContainText('which the playground does not have');
+  });
+});

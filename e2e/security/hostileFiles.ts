@@ -1,0 +1,76 @@
+// Files a person can be handed and open in the playground, built to hurt it: a run file at the
+// caps, one nested 100,000 deep, results files with a policy per rollout, suites shaped the same
+// way. Each carries markup aimed at the exfiltration sink wherever text is shown, so a page that
+// rendered it as HTML would call the sink.
+
+import type { RunEvent } from '../../workers/engine/events.ts';
+import { rolloutRecord } from '../fixtures/rolloutRecord.ts';
+import { syntheticRun } from '../fixtures/syntheticRun.ts';
+
+/** Markup that calls the sink if it is ever rendered as HTML or loaded as a URL. */
+export function bait(sinkUrl: string, where: string): string {
+  return `<img src="${sinkUrl}/${where}.png" onerror="fetch('${sinkUrl}/${where}-onerror')"><script src="${sinkUrl}/${where}.js"></script>`;
+}
+
+/** A run's first event (as syntheticRun makes it), its task carrying `task`. */
+function runStarted(runId: string, task: string): RunEvent {
+  return { ...syntheticRun(runId, 1, 0)[0]!, task } as RunEvent;
+}
+
+/** The shape of a file of runs. */
+export function runFileText(runs: Array<{ id: string; name?: string; events: unknown[] }>): string {
+  return JSON.stringify({ format: 'orchestra-playground/runs', version: 1, exportedAt: '2026-01-01T00:00:00.000Z', runs });
+}
+
+/** One run of `events` events (the cap is 200,000): a start, then steps of two events each
+ * (started, finished), as many as fit — 99,999 steps for 199,999 events. About 16 MB. */
+export function longRunFile(sinkUrl: string, events = 199_999): string {
+  const id = 'long-run';
+  const log: RunEvent[] = [runStarted(id, `A run of ${events} events ${bait(sinkUrl, 'long-task')}`)];
+  for (let step = 1; log.length + 2 <= events; step++) {
+    log.push({ runId: id, t: step * 10, type: 'step_started', step });
+    log.push({ runId: id, t: step * 10 + 5, type: 'step_finished', step, costUsd: 0, latencyMs: 5, cumulativeUsd: 0 });
+  }
+  return runFileText([{ id, name: bait(sinkUrl, 'long-name'), events: log }]);
+}
+
+/** A small run file whose run's config is an array nested `depth` deep: about 2 bytes a level. */
+export function deepRunFile(depth: number): string {
+  const head = runFileText([{ id: 'deep', events: [{ ...runStarted('deep', 'Deep'), config: '@@' }] }]);
+  return head.replace('"@@"', `${'['.repeat(depth)}${']'.repeat(depth)}`);
+}
+
+/** The first line of a results file of `orchestra eval --out`. */
+const RESULTS_HEADER = { type: 'eval_started', version: 1, suite: 'hostile.jsonl', suiteHash: 'x', configHash: 'y', seed: '0', startedAt: '2026-01-01T00:00:00.000Z' };
+
+/** A results file of `records` rollouts over `policies` policies and `records / policies` tasks
+ * per policy; the first policy's name and the first verdict carry bait. 40,000 records of one
+ * policy each is the file that froze Evaluate (about 12 MB). */
+export function resultsFile(sinkUrl: string, records: number, policies: number): string {
+  const lines = [JSON.stringify(RESULTS_HEADER)];
+  const named = bait(sinkUrl, 'policy').slice(0, 48);
+  for (let index = 0; index < records; index++) {
+    const policy = `p${index % policies}${index % policies === 0 ? named : ''}`;
+    const correct = index % 3 !== 0;
+    const record = rolloutRecord(policy, `t${Math.floor(index / policies)}`, 1, {
+      runId: `r${index}`,
+      correct,
+      costUsd: 0.001 * (1 + (index % 7)),
+      toolFeatures: { 'search-1': 1 + (index % 3) },
+      verdict: { check: 'exact', correct, reason: index === 0 ? bait(sinkUrl, 'verdict') : 'ok' },
+    });
+    lines.push(JSON.stringify(record));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** A suite of `tasks` lines; with `deepMeta`, the first line's meta holds objects nested that deep
+ * (each level 6 characters: 30,000 levels fit the 200,000-character line). */
+export function suiteFile(sinkUrl: string, tasks: number, deepMeta = 0): string {
+  const lines: string[] = [];
+  for (let index = 0; index < tasks; index++) {
+    const line = JSON.stringify({ id: `t${index}`, task: `Task ${index} ${bait(sinkUrl, `task-${index}`)}`, answer: 'x', meta: index === 0 && deepMeta > 0 ? '@@' : { n: index } });
+    lines.push(index === 0 && deepMeta > 0 ? line.replace('"@@"', `${'{"n":'.repeat(deepMeta)}1${'}'.repeat(deepMeta)}`) : line);
+  }
+  return `${lines.join('\n')}\n`;
+}
