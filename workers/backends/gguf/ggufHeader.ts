@@ -1,5 +1,6 @@
-// A GGUF file's header, read for the memory figure of the WebGPU layer setting: the scalar
-// metadata (architecture, block count, attention shape) and each tensor's name and size. Sizes
+// A GGUF file's header, read for the memory figure of the WebGPU layer setting and for the
+// tool-call grammar: the scalar metadata (architecture, block count, attention shape), the few
+// vocabulary entries the grammar names (VOCABULARY_WATCH), and each tensor's name and size. Sizes
 // come from the gaps between the tensors' offsets in the data section (the last one from the
 // file's end), so no table of ggml's quantisation types is needed; each includes its alignment
 // padding, at most 31 bytes. Split files (llama-gguf-split) are each a GGUF: pass every part.
@@ -10,8 +11,15 @@
 export interface GgufHeader {
   /** Scalar metadata only (arrays such as the vocabulary are skipped). */
   metadata: ReadonlyMap<string, string | number | boolean>;
+  /** Of VOCABULARY_WATCH, the texts the vocabulary (`tokenizer.ggml.tokens`) has as a token: their
+   * id and llama.cpp token type (`tokenizer.ggml.token_type`; 1, normal, where none is listed). */
+  vocabulary: ReadonlyMap<string, { id: number; type: number }>;
   tensors: ReadonlyArray<{ name: string; bytes: number }>;
 }
+
+/** The token texts whose ids and types a header read gives (the tool-call grammar's thinking
+ * block is matched by these tokens: toolCallGrammar.ts). */
+export const VOCABULARY_WATCH: readonly string[] = ['<think>', '</think>'];
 
 /** Bytes of a fixed-size value type, by its GGUF type id (8 string and 9 array vary). */
 const FIXED: Record<number, number> = { 0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8 };
@@ -34,6 +42,13 @@ class Cursor {
   }
   u32(): number {
     return this.view.getUint32(this.take(4), true);
+  }
+  /** Skips `length` bytes and says where they start. */
+  skip(length: number): number {
+    return this.take(length);
+  }
+  i32At(offset: number): number {
+    return this.view.getInt32(offset, true);
   }
   u64(): number {
     const value = this.view.getBigUint64(this.take(8), true);
@@ -96,11 +111,19 @@ function parse(bytes: Uint8Array, fileBytes: number): GgufHeader {
   const tensorCount = cursor.u64();
   const keyCount = cursor.u64();
   const metadata = new Map<string, string | number | boolean>();
+  const ids = new Map<string, number>();
+  let types: { at: number; count: number } | undefined;
   for (let index = 0; index < keyCount; index++) {
     const key = cursor.string();
-    const value = cursor.value(cursor.u32());
-    if (value !== undefined) metadata.set(key, value);
+    const type = cursor.u32();
+    if (type === 9 && key === 'tokenizer.ggml.tokens') readWatchedTokens(cursor, ids);
+    else if (type === 9 && key === 'tokenizer.ggml.token_type') types = readTokenTypes(cursor);
+    else {
+      const value = cursor.value(type);
+      if (value !== undefined) metadata.set(key, value);
+    }
   }
+  const vocabulary = new Map([...ids].map(([text, id]) => [text, { id, type: types && id < types.count ? cursor.i32At(types.at + 4 * id) : 1 }]));
   const infos: Array<{ name: string; offset: number }> = [];
   for (let index = 0; index < tensorCount; index++) {
     const name = cursor.string();
@@ -116,7 +139,29 @@ function parse(bytes: Uint8Array, fileBytes: number): GgufHeader {
   const ends = [...new Set([...infos.map((info) => info.offset), dataBytes])].sort((a, b) => a - b);
   const nextOffset = new Map(ends.map((offset, index) => [offset, ends[index + 1] ?? offset]));
   const tensors = infos.map((info) => ({ name: info.name, bytes: nextOffset.get(info.offset)! - info.offset }));
-  return { metadata, tensors };
+  return { metadata, vocabulary, tensors };
+}
+
+/** The vocabulary's strings, keeping the id of each watched text (the first, if one repeats). */
+function readWatchedTokens(cursor: Cursor, ids: Map<string, number>): void {
+  const itemType = cursor.u32();
+  const count = cursor.u64();
+  if (itemType !== 8) throw new Error(`This GGUF's vocabulary is an array of type ${itemType}, not of strings.`);
+  for (let id = 0; id < count; id++) {
+    const text = cursor.string();
+    if (VOCABULARY_WATCH.includes(text) && !ids.has(text)) ids.set(text, id);
+  }
+}
+
+/** Where the token types (i32, one per token) lie, read once the watched tokens' ids are known;
+ * undefined when they are listed in another type, as llama.cpp would not read them. */
+function readTokenTypes(cursor: Cursor): { at: number; count: number } | undefined {
+  const itemType = cursor.u32();
+  const count = cursor.u64();
+  const size = FIXED[itemType];
+  if (size === undefined) throw new Error(`This GGUF's token types are an array of type ${itemType}.`);
+  const at = cursor.skip(size * count);
+  return itemType === 5 ? { at, count } : undefined;
 }
 
 /** Reads the header of a GGUF file, asking `read` for more of its start until it is whole. */
