@@ -542,7 +542,12 @@ const percent = (part: number, whole: number) => `${((part / whole) * 100).toFix
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 
 export function formatGgufTargetsReport(r: GgufTargetsResult): string {
-  const lines = [`GGUF targets (issue 25): the tiny Qwen3 with Qwen3's vocabulary (${mb(r.modelBytes)}, f32), ${THREADS} thread, our path (model worker + ChatModel) unless said.`];
+  const anchorOnly = r.reuse.length === 0 && r.decode.length === 0;
+  const lines = [
+    anchorOnly
+      ? `GGUF targets (issue 25), --gguf anchor: wasm against native llama.cpp, and memory while the tiny Qwen3 with Qwen3's vocabulary (${mb(r.modelBytes)}, f32) loads.`
+      : `GGUF targets (issue 25): the tiny Qwen3 with Qwen3's vocabulary (${mb(r.modelBytes)}, f32), ${THREADS} thread, our path (model worker + ChatModel) unless said.`,
+  ];
   if (r.reuse.length > 0) lines.push('  Context reuse, a 4-turn paper-protocol run (HLE layout), a local expert on the same model between turns (target: turn k >= 2 prefills <= 15% of its prompt):');
   for (const t of r.reuse) {
     lines.push(
