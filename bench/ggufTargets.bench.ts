@@ -9,9 +9,11 @@
 //      call the model agrees with (every token accepted at once), and on random weights (every
 //      token of the call resampled under the grammar, the worst case);
 //   3. our wasm llama.cpp against native llama.cpp (node-llama-cpp's prebuilt binary, nativeLlama.ts)
-//      on the same file and thread count: prefill and decode tok/s;
-//   4. memory while a split GGUF loads: the browser's resident memory at its peak, against the
-//      model's size.
+//      on the same file and thread count (one, and two for the mid-size models): prefill and decode
+//      tok/s, with where each put the weights (native's CPU build and repacked tensors);
+//   4. memory while a split GGUF loads: the browser's resident memory at its peak and once settled,
+//      against the model's size, in a private browser context and with a profile on disk.
+// `--gguf anchor` runs 3 and 4 alone.
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
@@ -26,14 +28,17 @@ import type { GgufDirectHarness } from '../e2e/harness/ggufDirect.ts';
 import { buildGgufBody } from '../workers/backends/gguf/ggufModel.ts';
 import { answerMessages, buildExpertContext, buildOrchestratorContext, buildPaperTools, PAPER_SYSTEM_PROMPT, type CodeRun, type GatheredDocument, type PaperExpert } from '../workers/engine/protocols/paper.ts';
 import type { ChatCompletion, ChatMessage, ChatRequest } from '../workers/engine/types.ts';
-import { loadNodeLlamaCpp, nativeCalls, NODE_LLAMA_CPP_VERSION } from './nativeLlama.ts';
+import { loadNodeLlamaCpp, nativeCalls, NODE_LLAMA_CPP_VERSION, type NativeLoadLog } from './nativeLlama.ts';
 import { chromiumPath, startPreview } from './previewServer.ts';
 import { summarize, type Summary } from './stats.ts';
 
 const THREADS = 1;
+/** The thread counts of the mid-size models' wasm/native comparison (two: the page is
+ * cross-origin isolated, so wllama runs llama.cpp's threads). */
+const ANCHOR_THREADS = [1, 2] as const;
 /** Qwen3's shape at a smaller scale: 8 layers of hidden 1,024 and feed-forward 3,072, their
- * matrices in 4-bit blocks (Q4_0), as most of a Q4_K_M 8B's work is. */
-const MID_MODEL = { layers: 8, hidden: 1024, heads: 16, kvHeads: 8, feedForward: 3072, weights: 'q4_0' as const, name: 'mid-qwen3-random' };
+ * matrices in 4-bit blocks: Q4_0, and Q4_K (most of a Q4_K_M 8B's matrices). */
+const MID_MODEL = { layers: 8, hidden: 1024, heads: 16, kvHeads: 8, feedForward: 3072, name: 'mid-qwen3-random' };
 const MID_PARAMS_M = Math.round((MID_MODEL.layers * (2 * 1024 * 1024 + 2 * 1024 * 512 + 3 * 1024 * 3072)) / 1e6);
 const CONTEXT = 8192;
 const SAMPLES = 3;
@@ -66,28 +71,47 @@ export interface DecodeFigures {
 
 export interface NativeFigures {
   model: string;
+  threads: number;
+  /** The threads wllama ran llama.cpp with (one where the page is not cross-origin isolated). */
+  wasmThreads: number;
   promptTokens: number;
   decodedTokens: number;
-  wasm: { prefill: Summary; decode: Summary };
-  native: { prefill: Summary; decode: Summary } | { error: string };
+  wasm: { prefill: Summary; decode: Summary; buffers: string[] };
+  native: { prefill: Summary; decode: Summary; load: NativeLoadLog } | { error: string };
 }
 
 export interface LoadMemory {
   baselineBytes: number;
   peakBytes: number;
+  /** Two seconds after the load finished. */
+  settledBytes: number;
+  /** What the origin keeps in the browser's storage (navigator.storage.estimate()). */
+  storedBytes: number;
   /** llama.cpp's "… buffer size" log lines: where its memory went. */
   buffers: string[];
 }
 
+/** One kind of browser profile's loads: the runtime alone (the byte-vocabulary model), the
+ * real-vocabulary model in one file and split. */
+export interface ProfileMemory {
+  runtime: LoadMemory;
+  single: LoadMemory;
+  split: LoadMemory;
+}
+
 export interface GgufTargetsResult {
   modelBytes: number;
+  /** Empty with `--gguf anchor`. */
   reuse: ReuseTurn[];
   turnOnePer100Ms: number;
   decode: DecodeFigures[];
   native: NativeFigures[];
   nativeVersion: string;
-  /** `runtime`: the byte-vocabulary model (0.4 MB), i.e. what wllama and llama.cpp take themselves. */
-  memory: { parts: number; modelBytes: number; runtime: LoadMemory; single: LoadMemory; split: LoadMemory };
+  /** Whether the wasm pages were cross-origin isolated (wllama's threads need it). */
+  crossOriginIsolated: boolean;
+  /** `private`: Playwright's usual off-the-record context; `disk`: a browser profile on disk, as a
+   * user's browser has (launchPersistentContext). */
+  memory: { parts: number; modelBytes: number; private: ProfileMemory; disk: ProfileMemory };
   loadAverage: [number, number];
 }
 
@@ -259,10 +283,14 @@ interface AnchorModel {
   path: string;
   prompt: string;
   decodeTokens: number;
+  threads: readonly number[];
 }
 
-async function measureNative(context: BrowserContext, previewUrl: string, models: AnchorModel[], log: (line: string) => void): Promise<NativeFigures[]> {
+/** Each model at each of its thread counts: wasm (wllama called directly) then native on the same
+ * file, so the two run at nearly the same moment's load. */
+async function measureNative(context: BrowserContext, previewUrl: string, models: AnchorModel[], log: (line: string) => void): Promise<{ figures: NativeFigures[]; crossOriginIsolated: boolean }> {
   const page = await openPage(context, `${previewUrl}/e2e/harness/gguf-direct.html`, 'ggufDirect');
+  const crossOriginIsolated = await page.evaluate(() => window.crossOriginIsolated);
   let module: Awaited<ReturnType<typeof loadNodeLlamaCpp>> | undefined;
   let installError: string | undefined;
   try {
@@ -272,47 +300,54 @@ async function measureNative(context: BrowserContext, previewUrl: string, models
   }
   const figures: NativeFigures[] = [];
   for (const model of models) {
-    log(`GGUF: wasm and native llama.cpp, ${THREADS} thread, ${model.name} …`);
-    await page.evaluate((l) => (window as unknown as { ggufDirect: GgufDirectHarness }).ggufDirect.load(l), { url: model.url, contextWindow: CONTEXT, threads: THREADS });
-    const wasm: Array<{ prefill: number; decode: number; prompt: number; decoded: number }> = [];
-    for (let index = 0; index <= SAMPLES; index++) {
-      const call = await page.evaluate(([p, n]) => (window as unknown as { ggufDirect: GgufDirectHarness }).ggufDirect.raw(p as string, n as number), [model.prompt, model.decodeTokens] as const);
-      if (!call.timings) throw new Error('wasm llama.cpp gave no timings');
-      if (index > 0) wasm.push({ prefill: call.timings.prompt_per_second, decode: call.timings.predicted_per_second, prompt: call.timings.prompt_n, decoded: call.timings.predicted_n });
-    }
-    let native: NativeFigures['native'];
-    if (module) {
-      try {
-        const calls = await nativeCalls(module, model.path, { threads: THREADS, contextSize: CONTEXT, prompt: model.prompt, decodeTokens: model.decodeTokens, samples: SAMPLES });
-        native = {
-          prefill: summarize(calls.map((c) => (c.promptTokens / c.prefillMs) * 1000)),
-          decode: summarize(calls.map((c) => (c.decodedTokens / c.decodeMs) * 1000)),
-        };
-      } catch (error) {
-        native = { error: (error as Error).message };
+    for (const threads of model.threads) {
+      log(`GGUF: wasm and native llama.cpp, ${threads} thread${threads === 1 ? '' : 's'}, ${model.name} …`);
+      const loaded = await page.evaluate((l) => (window as unknown as { ggufDirect: GgufDirectHarness }).ggufDirect.load(l), { url: model.url, contextWindow: CONTEXT, threads });
+      const buffers = (await page.evaluate(() => (window as unknown as { ggufDirect: GgufDirectHarness }).ggufDirect.logs())).filter((line) => /model buffer size/.test(line)).map((line) => line.trim());
+      const wasm: Array<{ prefill: number; decode: number; prompt: number; decoded: number }> = [];
+      for (let index = 0; index <= SAMPLES; index++) {
+        const call = await page.evaluate(([p, n]) => (window as unknown as { ggufDirect: GgufDirectHarness }).ggufDirect.raw(p as string, n as number), [model.prompt, model.decodeTokens] as const);
+        if (!call.timings) throw new Error('wasm llama.cpp gave no timings');
+        if (index > 0) wasm.push({ prefill: call.timings.prompt_per_second, decode: call.timings.predicted_per_second, prompt: call.timings.prompt_n, decoded: call.timings.predicted_n });
       }
-    } else native = { error: installError ?? 'not installed' };
-    figures.push({
-      model: model.name,
-      promptTokens: wasm[0]!.prompt,
-      decodedTokens: wasm[0]!.decoded,
-      wasm: { prefill: summarize(wasm.map((w) => w.prefill)), decode: summarize(wasm.map((w) => w.decode)) },
-      native,
-    });
+      let native: NativeFigures['native'];
+      if (module) {
+        try {
+          const { calls, load } = await nativeCalls(module, model.path, { threads, contextSize: CONTEXT, prompt: model.prompt, decodeTokens: model.decodeTokens, samples: SAMPLES });
+          native = {
+            prefill: summarize(calls.map((c) => (c.promptTokens / c.prefillMs) * 1000)),
+            decode: summarize(calls.map((c) => (c.decodedTokens / c.decodeMs) * 1000)),
+            load,
+          };
+        } catch (error) {
+          native = { error: (error as Error).message };
+        }
+      } else native = { error: installError ?? 'not installed' };
+      figures.push({
+        model: model.name,
+        threads,
+        wasmThreads: loaded.threads,
+        promptTokens: wasm[0]!.prompt,
+        decodedTokens: wasm[0]!.decoded,
+        wasm: { prefill: summarize(wasm.map((w) => w.prefill)), decode: summarize(wasm.map((w) => w.decode)), buffers },
+        native,
+      });
+    }
   }
   await page.close();
-  return figures;
+  return { figures, crossOriginIsolated };
 }
 
 /** A switch Chromium ignores, to find its browser process among this machine's processes. */
 const MARKER = `--orchestra-bench=${process.pid}`;
+const BROWSER_ARGS = ['--no-sandbox', '--disable-background-networking'];
 
-/** The resident memory of the browser and all its processes (Linux /proc), in bytes. */
-function browserResidentBytes(): number {
+/** The resident memory of the browser started with `marker` and all its processes (Linux /proc), in bytes. */
+function browserResidentBytes(marker: string): number {
   const root = readProcEntries().find((pid) => {
     try {
       const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-      return args.includes(MARKER) && !args.some((arg) => arg.startsWith('--type='));
+      return args.includes(marker) && !args.some((arg) => arg.startsWith('--type='));
     } catch {
       return false;
     }
@@ -349,27 +384,68 @@ function readProcEntries(): number[] {
   }
 }
 
-/** Loads `url` in a fresh browser context, as the model worker does (wllama, the worker's load
- * parameters), sampling the browser's resident memory; llama.cpp's own buffer sizes from its log. */
-async function measureLoad(browser: Browser, previewUrl: string, url: string): Promise<{ baselineBytes: number; peakBytes: number; buffers: string[] }> {
+/** A fresh browser context to load a model in, and the switch that finds its browser's processes. */
+interface LoadContext {
+  context: BrowserContext;
+  marker: string;
+  close(): Promise<void>;
+}
+
+/** Playwright's usual context: off the record, so the browser keeps the origin's storage (the
+ * downloaded model, in wllama's cache) in memory. */
+async function privateContext(browser: Browser): Promise<LoadContext> {
   const context = await browser.newContext();
+  return { context, marker: MARKER, close: () => context.close() };
+}
+
+let profiles = 0;
+/** A browser of its own with a fresh profile on disk, as a user's browser keeps one: the origin's
+ * storage is written to files there. */
+async function diskContext(): Promise<LoadContext> {
+  const folder = await mkdtemp(join(tmpdir(), 'gguf-profile-'));
+  const marker = `${MARKER}-profile-${++profiles}`;
+  const context = await chromium.launchPersistentContext(folder, { executablePath: chromiumPath(), args: [...BROWSER_ARGS, marker] });
+  return {
+    context,
+    marker,
+    close: async () => {
+      await context.close();
+      await rm(folder, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Loads `url` in a fresh context, as the model worker does (wllama, the worker's load
+ * parameters), sampling the browser's resident memory; llama.cpp's own buffer sizes from its log. */
+async function measureLoad(open: () => Promise<LoadContext>, previewUrl: string, url: string): Promise<LoadMemory> {
+  const { context, marker, close } = await open();
   try {
     const page = await openPage(context, `${previewUrl}/e2e/harness/gguf-direct.html`, 'ggufDirect');
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    const baselineBytes = browserResidentBytes();
+    const baselineBytes = browserResidentBytes(marker);
     let peakBytes = baselineBytes;
-    const sampler = setInterval(() => (peakBytes = Math.max(peakBytes, browserResidentBytes())), 50);
+    const sampler = setInterval(() => (peakBytes = Math.max(peakBytes, browserResidentBytes(marker))), 50);
     try {
       await page.evaluate((l) => (window as unknown as { ggufDirect: GgufDirectHarness }).ggufDirect.load(l), { url, contextWindow: 4096, threads: THREADS });
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await new Promise((resolve) => setTimeout(resolve, 2000));
     } finally {
       clearInterval(sampler);
     }
+    const settledBytes = browserResidentBytes(marker);
+    const storedBytes = await page.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
     const log = await page.evaluate(() => (window as unknown as { ggufDirect: GgufDirectHarness }).ggufDirect.logs());
-    return { baselineBytes, peakBytes, buffers: log.filter((line) => /buffer size/.test(line)).map((line) => line.trim()) };
+    return { baselineBytes, peakBytes, settledBytes, storedBytes, buffers: log.filter((line) => /buffer size/.test(line)).map((line) => line.trim()) };
   } finally {
-    await context.close();
+    await close();
   }
+}
+
+async function measureProfile(open: () => Promise<LoadContext>, previewUrl: string, siteUrl: string): Promise<ProfileMemory> {
+  return {
+    runtime: await measureLoad(open, previewUrl, `${siteUrl}/tiny-qwen3.gguf`),
+    single: await measureLoad(open, previewUrl, `${siteUrl}/tiny-qwen3-vocab.gguf`),
+    split: await measureLoad(open, previewUrl, `${siteUrl}/tiny-qwen3-vocab-00001-of-00003.gguf`),
+  };
 }
 
 async function openPage(context: BrowserContext, url: string, ready: string): Promise<Page> {
@@ -380,7 +456,7 @@ async function openPage(context: BrowserContext, url: string, ready: string): Pr
   return page;
 }
 
-export async function runGgufTargets(options: { distDir: string; log: (line: string) => void }): Promise<GgufTargetsResult> {
+export async function runGgufTargets(options: { distDir: string; log: (line: string) => void; anchorOnly?: boolean }): Promise<GgufTargetsResult> {
   const { log, distDir } = options;
   const folder = await mkdtemp(join(tmpdir(), 'tiny-gguf-targets-'));
   const loadBefore = loadavg()[0] ?? 0;
@@ -390,37 +466,63 @@ export async function runGgufTargets(options: { distDir: string; log: (line: str
     const bytePath = await writeTinyGguf(folder, {}, 'tiny-qwen3.gguf');
     // Big enough that its matrix products, not the fixed costs, take the time: the per-token cost
     // the 8B's extrapolation starts from (docs/orchestrator-8b-in-the-browser.md).
-    const midPath = await writeTinyGguf(folder, MID_MODEL, 'mid-qwen3.gguf');
+    const midQ4_0 = await writeTinyGguf(folder, { ...MID_MODEL, weights: 'q4_0' }, 'mid-qwen3-q4_0.gguf');
+    const midQ4_K = await writeTinyGguf(folder, { ...MID_MODEL, weights: 'q4_k' }, 'mid-qwen3-q4_k.gguf');
     const modelBytes = (await stat(modelPath)).size;
     const splits = tinyQwen3GgufSplits(3, { vocabulary: 'qwen3' });
     await Promise.all(splits.map((bytes, index) => writeFile(join(folder, `tiny-qwen3-vocab-0000${index + 1}-of-00003.gguf`), bytes)));
     const site = await startStaticSite(folder, { headers: { 'access-control-allow-origin': '*' } });
     const preview = await startPreview(distDir, 60_000, { harness: true });
-    const browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-background-networking', MARKER] });
+    const browser = await chromium.launch({ executablePath: chromiumPath(), args: [...BROWSER_ARGS, MARKER] });
     try {
-      log('GGUF: peak memory while the split model loads …');
-      const runtime = await measureLoad(browser, preview.url, `${site.url}/tiny-qwen3.gguf`);
-      const single = await measureLoad(browser, preview.url, `${site.url}/tiny-qwen3-vocab.gguf`);
-      const split = await measureLoad(browser, preview.url, `${site.url}/tiny-qwen3-vocab-00001-of-00003.gguf`);
-      const memory = { parts: 3, modelBytes, runtime, single, split };
+      log('GGUF: memory while the model loads, whole and split, in a private context and with a profile on disk …');
+      const memory = {
+        parts: 3,
+        modelBytes,
+        private: await measureProfile(() => privateContext(browser), preview.url, site.url),
+        disk: await measureProfile(diskContext, preview.url, site.url),
+      };
       const context = await browser.newContext();
       try {
-        const page = await openPage(context, `${preview.url}/e2e/harness/gguf.html`, 'ggufHarness');
-        const load = { url: `${site.url}/tiny-qwen3-vocab.gguf`, contextWindow: CONTEXT, threads: THREADS, gpuLayers: 0 };
-        await page.evaluate((l) => (window as unknown as { ggufHarness: GgufHarness }).ggufHarness.load(l), load);
-        // Warm-up: llama.cpp's first graph, the JIT; a prompt that shares nothing with the run's.
-        await ours(page, { messages: [{ role: 'user', content: 'Warm up.' }], maxTokens: 8, temperature: 0 }, false);
-        log('GGUF: a 4-turn paper-protocol run, an expert on the same model between the turns …');
-        const reuse = await measureReuse(page);
-        log('GGUF: decode with and without the tool-call grammar …');
-        const decode = await measureDecode(page);
-        await page.close();
-        const native = await measureNative(context, preview.url, [
-          { name: 'tiny, real vocabulary (151,669 tokens)', url: `${site.url}/tiny-qwen3-vocab.gguf`, path: modelPath, prompt: RAW_PROMPT, decodeTokens: 64 },
-          { name: 'tiny, byte vocabulary (265 tokens)', url: `${site.url}/tiny-qwen3.gguf`, path: bytePath, prompt: RAW_PROMPT, decodeTokens: 64 },
-          { name: `mid-size (${MID_PARAMS_M}M weights in its layers, Q4_0, byte vocabulary)`, url: `${site.url}/mid-qwen3.gguf`, path: midPath, prompt: RAW_PROMPT.slice(0, 256), decodeTokens: 24 },
+        let reuse: Awaited<ReturnType<typeof measureReuse>> = { turns: [], turnOnePer100Ms: Number.NaN };
+        let decode: DecodeFigures[] = [];
+        if (!options.anchorOnly) {
+          const page = await openPage(context, `${preview.url}/e2e/harness/gguf.html`, 'ggufHarness');
+          const load = { url: `${site.url}/tiny-qwen3-vocab.gguf`, contextWindow: CONTEXT, threads: THREADS, gpuLayers: 0 };
+          await page.evaluate((l) => (window as unknown as { ggufHarness: GgufHarness }).ggufHarness.load(l), load);
+          // Warm-up: llama.cpp's first graph, the JIT; a prompt that shares nothing with the run's.
+          await ours(page, { messages: [{ role: 'user', content: 'Warm up.' }], maxTokens: 8, temperature: 0 }, false);
+          log('GGUF: a 4-turn paper-protocol run, an expert on the same model between the turns …');
+          reuse = await measureReuse(page);
+          log('GGUF: decode with and without the tool-call grammar …');
+          decode = await measureDecode(page);
+          await page.close();
+        }
+        const mid = (weights: string, path: string, file: string): AnchorModel => ({
+          name: `mid-size (${MID_PARAMS_M}M weights in its layers, ${weights}, byte vocabulary)`,
+          url: `${site.url}/${file}`,
+          path,
+          prompt: RAW_PROMPT.slice(0, 256),
+          decodeTokens: 24,
+          threads: ANCHOR_THREADS,
+        });
+        const anchor = await measureNative(context, preview.url, [
+          { name: 'tiny, real vocabulary (151,669 tokens)', url: `${site.url}/tiny-qwen3-vocab.gguf`, path: modelPath, prompt: RAW_PROMPT, decodeTokens: 64, threads: [THREADS] },
+          { name: 'tiny, byte vocabulary (265 tokens)', url: `${site.url}/tiny-qwen3.gguf`, path: bytePath, prompt: RAW_PROMPT, decodeTokens: 64, threads: [THREADS] },
+          mid('Q4_0', midQ4_0, 'mid-qwen3-q4_0.gguf'),
+          mid('Q4_K', midQ4_K, 'mid-qwen3-q4_k.gguf'),
         ], log);
-        return { modelBytes, reuse: reuse.turns, turnOnePer100Ms: reuse.turnOnePer100Ms, decode, native, nativeVersion: NODE_LLAMA_CPP_VERSION, memory, loadAverage: [loadBefore, loadavg()[0] ?? 0] };
+        return {
+          modelBytes,
+          reuse: reuse.turns,
+          turnOnePer100Ms: reuse.turnOnePer100Ms,
+          decode,
+          native: anchor.figures,
+          nativeVersion: NODE_LLAMA_CPP_VERSION,
+          crossOriginIsolated: anchor.crossOriginIsolated,
+          memory,
+          loadAverage: [loadBefore, loadavg()[0] ?? 0],
+        };
       } finally {
         await context.close();
       }
@@ -440,10 +542,13 @@ const percent = (part: number, whole: number) => `${((part / whole) * 100).toFix
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 
 export function formatGgufTargetsReport(r: GgufTargetsResult): string {
+  const anchorOnly = r.reuse.length === 0 && r.decode.length === 0;
   const lines = [
-    `GGUF targets (issue 25): the tiny Qwen3 with Qwen3's vocabulary (${mb(r.modelBytes)}, f32), ${THREADS} thread, our path (model worker + ChatModel) unless said.`,
-    '  Context reuse, a 4-turn paper-protocol run (HLE layout), a local expert on the same model between turns (target: turn k >= 2 prefills <= 15% of its prompt):',
+    anchorOnly
+      ? `GGUF targets (issue 25), --gguf anchor: wasm against native llama.cpp, and memory while the tiny Qwen3 with Qwen3's vocabulary (${mb(r.modelBytes)}, f32) loads.`
+      : `GGUF targets (issue 25): the tiny Qwen3 with Qwen3's vocabulary (${mb(r.modelBytes)}, f32), ${THREADS} thread, our path (model worker + ChatModel) unless said.`,
   ];
+  if (r.reuse.length > 0) lines.push('  Context reuse, a 4-turn paper-protocol run (HLE layout), a local expert on the same model between turns (target: turn k >= 2 prefills <= 15% of its prompt):');
   for (const t of r.reuse) {
     lines.push(
       `    turn ${t.turn} (${t.added}): prompt ${t.promptTokens}, reused ${t.cachedTokens}, prefilled ${t.prefilledTokens} = ${percent(t.prefilledTokens, t.promptTokens)} of the prompt` +
@@ -457,26 +562,40 @@ export function formatGgufTargetsReport(r: GgufTargetsResult): string {
       `  First token of turn 2: ${one(second.firstTokenMs)} ms against ${one(r.turnOnePer100Ms)} ms for 100 tokens of turn 1's prefill: ${(second.firstTokenMs / r.turnOnePer100Ms).toFixed(2)}× (target <= 1.5×)`,
     );
   }
-  lines.push(`  Decode tok/s with the tool-call grammar and without it, same prompt, calls alternating (target >= 0.9×):`);
+  if (r.decode.length > 0) lines.push(`  Decode tok/s with the tool-call grammar and without it, same prompt, calls alternating (target >= 0.9×):`);
   for (const d of r.decode) lines.push(`    ${d.label}: ${figure(d.constrained)} against ${figure(d.free)}: ${(d.constrained.median / d.free.median).toFixed(2)}× (${d.tokens} tokens)`);
-  lines.push(`  Our wasm llama.cpp (wllama, direct) against native llama.cpp (node-llama-cpp ${r.nativeVersion}), ${THREADS} thread, same file, a raw prompt (goal >= 0.5×):`);
+  lines.push(
+    `  Our wasm llama.cpp (wllama, direct; the page ${r.crossOriginIsolated ? 'is' : 'is NOT'} cross-origin isolated) against native llama.cpp (node-llama-cpp ${r.nativeVersion}), same file and thread count, a raw prompt (goal >= 0.5×):`,
+  );
   for (const n of r.native) {
+    const head = `    ${n.model}, ${n.threads} thread${n.threads === 1 ? '' : 's'}${n.wasmThreads === n.threads ? '' : ` (wllama ran ${n.wasmThreads})`}`;
     if ('error' in n.native) {
-      lines.push(`    ${n.model}: wasm prefill ${figure(n.wasm.prefill)}, decode ${figure(n.wasm.decode)} tok/s; native not measured: ${n.native.error}`);
+      lines.push(`${head}: wasm prefill ${figure(n.wasm.prefill)}, decode ${figure(n.wasm.decode)} tok/s; native not measured: ${n.native.error}`);
       continue;
     }
     lines.push(
-      `    ${n.model}, ${n.promptTokens} prompt tokens, ${n.decodedTokens} decoded: prefill ${figure(n.wasm.prefill)} against ${figure(n.native.prefill)} tok/s = ${(n.wasm.prefill.median / n.native.prefill.median).toFixed(2)}×; ` +
+      `${head}, ${n.promptTokens} prompt tokens, ${n.decodedTokens} decoded: prefill ${figure(n.wasm.prefill)} against ${figure(n.native.prefill)} tok/s = ${(n.wasm.prefill.median / n.native.prefill.median).toFixed(2)}×; ` +
         `decode ${figure(n.wasm.decode)} against ${figure(n.native.decode)} tok/s = ${(n.wasm.decode.median / n.native.decode.median).toFixed(2)}×`,
     );
+    const repacked = Object.entries(n.native.load.repacked).map(([layout, count]) => `${count} tensors as ${layout}`).join(', ');
+    lines.push(`      wasm: ${n.wasm.buffers.join('; ')} | native (${n.native.load.backend ?? 'CPU backend not logged'}): ${n.native.load.buffers.join('; ')}${repacked ? `; repacked ${repacked}` : '; nothing repacked'}`);
   }
   const m = r.memory;
-  const grew = (load: LoadMemory) => `${mb(load.baselineBytes)} before, ${mb(load.peakBytes)} at the peak: +${mb(load.peakBytes - load.baselineBytes)}`;
+  const grew = (load: LoadMemory) =>
+    `${mb(load.baselineBytes)} before, +${mb(load.peakBytes - load.baselineBytes)} at the peak, +${mb(load.settledBytes - load.baselineBytes)} settled; the origin's storage ${mb(load.storedBytes)}`;
   lines.push(`  Memory while the model (${mb(m.modelBytes)}) loads, the browser's resident memory (all its processes), each load in a fresh context:`);
-  lines.push(`    the 0.4 MB byte-vocabulary model (what wllama and llama.cpp take themselves): ${grew(m.runtime)}`);
-  lines.push(`    one file: ${grew(m.single)}`);
-  lines.push(`    split in ${m.parts} files: ${grew(m.split)}; ${mb(m.split.peakBytes - m.split.baselineBytes - (m.single.peakBytes - m.single.baselineBytes))} more than one file (a second copy of the weights would be about +${mb(m.modelBytes)})`);
-  lines.push(`    llama.cpp's buffers: ${m.split.buffers.join('; ')}`);
+  for (const [label, profile] of [
+    ['a private context (off the record, as Playwright’s newContext)', m.private],
+    ['a browser profile on disk (launchPersistentContext)', m.disk],
+  ] as const) {
+    lines.push(`    ${label}:`);
+    lines.push(`      the 0.4 MB byte-vocabulary model (what wllama and llama.cpp take themselves): ${grew(profile.runtime)}`);
+    lines.push(`      one file: ${grew(profile.single)}`);
+    lines.push(
+      `      split in ${m.parts} files: ${grew(profile.split)}; at the peak ${mb(profile.split.peakBytes - profile.split.baselineBytes - (profile.single.peakBytes - profile.single.baselineBytes))} more than one file (a second copy of the weights would be about +${mb(m.modelBytes)})`,
+    );
+  }
+  lines.push(`    llama.cpp's buffers: ${m.disk.split.buffers.join('; ')}`);
   lines.push(`  load average (1 min): ${r.loadAverage[0].toFixed(2)} before, ${r.loadAverage[1].toFixed(2)} after`);
   return lines.join('\n');
 }

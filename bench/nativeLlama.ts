@@ -39,8 +39,8 @@ function npm(args: string[], cwd: string): Promise<string> {
 }
 
 interface NodeLlamaCpp {
-  getLlama(options: { gpu: false; build: 'never'; logLevel: string }): Promise<Llama>;
-  LlamaLogLevel: { error: string };
+  getLlama(options: { gpu: false; build: 'never'; logLevel: string; logger?: (level: string, message: string) => void }): Promise<Llama>;
+  LlamaLogLevel: { error: string; debug: string };
 }
 interface Llama {
   loadModel(options: { modelPath: string }): Promise<LlamaModel>;
@@ -79,13 +79,45 @@ export interface NativeCall {
   decodeMs: number;
 }
 
+/** Where native llama.cpp put the model, from its log: the CPU backend it chose for this CPU
+ * (ggml's builds per instruction set), its buffers, and the tensors it repacked for its kernels. */
+export interface NativeLoadLog {
+  backend: string | undefined;
+  buffers: string[];
+  /** Repacked tensors by layout (e.g. q4_0_8x8: 56). */
+  repacked: Record<string, number>;
+}
+
+function readLoadLog(lines: string[]): NativeLoadLog {
+  const repacked: Record<string, number> = {};
+  for (const line of lines) {
+    const layout = /repack tensor \S+ with (\S+)/.exec(line)?.[1];
+    if (layout) repacked[layout] = (repacked[layout] ?? 0) + 1;
+  }
+  return {
+    backend: lines.find((line) => line.includes('loaded CPU backend'))?.replace(/^.*\//, '').trim(),
+    buffers: lines.filter((line) => /model buffer size/.test(line)).map((line) => line.replace(/^load_tensors:\s*/, '').trim()),
+    repacked,
+  };
+}
+
 /** One raw completion of `prompt` (no chat template), greedy: the prompt's prefill, timed to the
- * first generated token, then `decodeTokens` more tokens. */
+ * first generated token, then `decodeTokens` more tokens; and what llama.cpp logged as it loaded. */
 export async function nativeCalls(
   module: NodeLlamaCpp,
   modelPath: string,
   options: { threads: number; contextSize: number; prompt: string; decodeTokens: number; samples: number },
-): Promise<NativeCall[]> {
+): Promise<{ calls: NativeCall[]; load: NativeLoadLog }> {
+  // The load's log from a load of its own: llama.cpp's debug lines must not cost the timed calls.
+  const lines: string[] = [];
+  const logged = await module.getLlama({ gpu: false, build: 'never', logLevel: module.LlamaLogLevel.debug, logger: (_level, message) => lines.push(message) });
+  try {
+    const model = await logged.loadModel({ modelPath });
+    await (await model.createContext({ contextSize: options.contextSize, threads: options.threads, batchSize: 512 })).dispose();
+    await model.dispose();
+  } finally {
+    await logged.dispose();
+  }
   const llama = await module.getLlama({ gpu: false, build: 'never', logLevel: module.LlamaLogLevel.error });
   const model = await llama.loadModel({ modelPath });
   try {
@@ -110,7 +142,7 @@ export async function nativeCalls(
         await context.dispose();
       }
     }
-    return calls;
+    return { calls, load: readLoadLog(lines) };
   } finally {
     await model.dispose();
     await llama.dispose();

@@ -12,6 +12,7 @@
 //   npm run bench -- --only gguf                   llama.cpp (wllama) on the CPU: our worker and ChatModel against wllama directly,
 //                                                  then issue 25's targets (context reuse, the grammar's cost, native llama.cpp, split-file memory)
 //   npm run bench -- --only gguf --gguf targets    the targets alone
+//   npm run bench -- --only gguf --gguf anchor     of the targets, wasm against native llama.cpp and the memory while a model loads
 //   npm run bench -- --only tau2-env               τ²-Bench: full retail parsed once, a rollout's environment, 16 rollouts' memory
 //   npm run bench -- --json
 
@@ -42,8 +43,9 @@ interface BenchOptions {
   distDir: string | undefined;
   profile: boolean;
   json: boolean;
-  /** `--gguf targets`: only issue 25's targets of the GGUF bench. */
-  gguf: 'all' | 'targets';
+  /** `--gguf targets`: only issue 25's targets of the GGUF bench; `anchor`: of those, only native
+   * llama.cpp's comparison and the memory while a model loads. */
+  gguf: 'all' | 'targets' | 'anchor';
 }
 
 function parseOptions(argv: string[]): BenchOptions {
@@ -65,7 +67,7 @@ function parseOptions(argv: string[]): BenchOptions {
   }
   const steps = Number(values.steps);
   if (!Number.isInteger(steps) || steps < 1 || steps > 500) throw new Error(`--steps must be a whole number from 1 to 500 (got "${values.steps}").`);
-  if (values.gguf !== 'all' && values.gguf !== 'targets') throw new Error(`--gguf must be all or targets (got "${values.gguf}").`);
+  if (values.gguf !== 'all' && values.gguf !== 'targets' && values.gguf !== 'anchor') throw new Error(`--gguf must be all, targets or anchor (got "${values.gguf}").`);
   return { only: only as Part | undefined, steps, distDir: values.dist, profile: values.profile, json: values.json, gguf: values.gguf };
 }
 
@@ -109,8 +111,8 @@ async function main() {
     if (options.distDir === undefined) log('Building the app (vite build --mode e2e) for the GGUF harness pages …');
     const distDir = options.distDir ?? (await buildApp({ harness: true }));
     try {
-      if (options.gguf !== 'targets') gguf = await runGgufBenchmark({ log, distDir });
-      ggufTargets = await runGgufTargets({ log, distDir });
+      if (options.gguf === 'all') gguf = await runGgufBenchmark({ log, distDir });
+      ggufTargets = await runGgufTargets({ log, distDir, anchorOnly: options.gguf === 'anchor' });
     } finally {
       if (options.distDir === undefined) await rm(distDir, { recursive: true, force: true });
     }

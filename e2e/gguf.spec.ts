@@ -29,6 +29,8 @@ let modelBytes: number;
 /** The tiny model's header, for the memory figure of its WebGPU layers. */
 let modelHeader: GgufHeader;
 let splitUrl: string;
+/** The tiny model without `<think>` and `</think>` in its vocabulary, as a model of another family. */
+let noThinkUrl: string;
 
 test.beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'tiny-gguf-'));
@@ -37,11 +39,13 @@ test.beforeAll(async () => {
   modelHeader = await readGgufBlobHeader(new Blob([new Uint8Array(await readFile(path))]));
   // The same model as llama-gguf-split writes it: two files, each a GGUF with some of the tensors.
   await writeTinyGgufSplits(folder, 2);
+  await writeTinyGguf(folder, { thinkTokens: false }, 'tiny-no-think.gguf');
   // Another origin, as a model host is: the model worker's fetch is a CORS request, which the
   // page's cross-origin isolation (require-corp) lets through when the host allows it.
   site = await startStaticSite(folder, { headers: { 'access-control-allow-origin': '*' } });
   modelUrl = `${site.url}/tiny-qwen3.gguf`;
   splitUrl = `${site.url}/tiny-qwen3-split-00001-of-00002.gguf`;
+  noThinkUrl = `${site.url}/tiny-no-think.gguf`;
 });
 
 test.afterAll(async () => {
@@ -81,7 +85,7 @@ test('loads on the CPU and streams a constrained tool call with usage, timings a
     ([url, contextWindow]) => window.ggufHarness.load({ url, contextWindow, threads: 1, gpuLayers: 0 }),
     [modelUrl, CONTEXT] as const,
   );
-  expect(loaded.runtime).toMatchObject({ contextWindow: CONTEXT, threads: 1, webgpu: false, fromCache: false });
+  expect(loaded.runtime).toMatchObject({ contextWindow: CONTEXT, threads: 1, webgpu: false, fromCache: false, thinkTokens: true });
   expect(loaded.progress).toBeGreaterThan(0);
 
   const request = { messages: [{ role: 'system' as const, content: ROUTER_SYSTEM }, { role: 'user' as const, content: 'Weather in Lima?' }], maxTokens: 120, temperature: 1 };
@@ -126,7 +130,7 @@ test('constrained, the thinking before the call stays free: a <think> block goes
   await openHarness(page);
   await page.evaluate(([url, contextWindow]) => window.ggufHarness.load({ url, contextWindow, threads: 1, gpuLayers: 0 }), [modelUrl, CONTEXT] as const);
   const request = { messages: [{ role: 'system' as const, content: ROUTER_SYSTEM }, { role: 'user' as const, content: 'Weather in Lima?' }], maxTokens: 160, temperature: 0 };
-  const body = buildGgufBody({ constrainToolCalls: true }, request);
+  const body = buildGgufBody({ constrainToolCalls: true, thinkTokens: true }, request);
   // A model that always wants <think> (llama.cpp's logit bias, by token id): the grammar lets it
   // open the block and think on, token after token, to the end of the budget; nothing closes it.
   const thinking = await page.evaluate((b) => window.ggufHarness.chat(b), { ...body, max_tokens: 40, logit_bias: [[tokenId('<think>'), 100]] } as never);
@@ -140,7 +144,7 @@ test('constrained, the thinking before the call stays free: a <think> block goes
   expect(closing.finishReason).toBe('stop');
   // Thinking off: Qwen3's template writes an empty block itself (llama.cpp repeats it at the start
   // of the content), and the grammar offers none: even this model goes straight to the call.
-  const off = buildGgufBody({ constrainToolCalls: true }, { ...request, enableThinking: false });
+  const off = buildGgufBody({ constrainToolCalls: true, thinkTokens: true }, { ...request, enableThinking: false });
   const direct = await page.evaluate((b) => window.ggufHarness.chat(b), { ...off, logit_bias: [[tokenId('<think>'), 100]] } as never);
   expect(direct.content).toMatch(new RegExp(`^<think>\\s*</think>\\s*${CALL.source}`));
 });
@@ -149,7 +153,9 @@ test('on Qwen3\'s real vocabulary (151,669 tokens) the grammar makes a paper-pro
   // Written here, not in beforeAll: 84 MB, for this test alone.
   await writeTinyGguf(folder, { vocabulary: 'qwen3' }, 'tiny-qwen3-vocab.gguf');
   await openHarness(page);
-  await page.evaluate(([url, contextWindow]) => window.ggufHarness.load({ url, contextWindow, threads: 1, gpuLayers: 0 }), [`${site.url}/tiny-qwen3-vocab.gguf`, CONTEXT] as const);
+  const loaded = await page.evaluate(([url, contextWindow]) => window.ggufHarness.load({ url, contextWindow, threads: 1, gpuLayers: 0 }), [`${site.url}/tiny-qwen3-vocab.gguf`, CONTEXT] as const);
+  // Read from the file's own vocabulary: Qwen3's thinking tokens are there.
+  expect(loaded.runtime.thinkTokens).toBe(true);
   const tools = buildPaperTools([
     { alias: 'search-1', tool: 'search', description: 'finds.', latencySeconds: 3, price: { inputPerM: 0.25, outputPerM: 2 } },
     { alias: 'answer-1', tool: 'answer', description: 'answers.', latencySeconds: 9, price: { inputPerM: 1.25, outputPerM: 10 } },
@@ -170,7 +176,7 @@ test('on Qwen3\'s real vocabulary (151,669 tokens) the grammar makes a paper-pro
   // Qwen3's tokens: fewer than the call's characters (the byte model writes one per character).
   expect(reply.completion!.usage!.completionTokens).toBeLessThan(reply.completion!.content.length - 10);
   // The block opens with Qwen3's <think> token (id 151667) and closes with </think> (151668).
-  const body = buildGgufBody({ constrainToolCalls: true }, { ...request, temperature: 0 });
+  const body = buildGgufBody({ constrainToolCalls: true, thinkTokens: true }, { ...request, temperature: 0 });
   const closing = await page.evaluate((b) => window.ggufHarness.chat(b), { ...body, logit_bias: [[151_667, 99], [151_668, 100]] } as never);
   expect(closing.content).toMatch(/^<think><\/think>\n{0,2}<tool_call>\n\{"name": "(answer|search)", "arguments": \{"model": "(answer-1|search-1)"\}\}\n<\/tool_call>$/);
 });
@@ -267,6 +273,37 @@ test('a whole paper-protocol run in the app\'s orchestrator worker with the tiny
   // for enhance_reasoning is charged by the second, when the random model's expert writes code.
   const others = events.flatMap((event) => (event.type === 'usage' && event.entry.kind !== 'orchestrator' && event.entry.kind !== 'expert' ? [event.entry.usd ?? 0] : []));
   expect(finished.totals.costUsd).toBeCloseTo(others.reduce((sum, usd) => sum + usd, 0), 12);
+});
+
+test('a model without Qwen3\'s thinking tokens (another family\'s vocabulary) gets the call alone: every constrained reply is one valid call, in the ChatModel and in a whole run', async ({ page }) => {
+  await openHarness(page);
+  const loaded = await page.evaluate(([url, contextWindow]) => window.ggufHarness.load({ url, contextWindow, threads: 1, gpuLayers: 0 }), [noThinkUrl, CONTEXT] as const);
+  // Read from the file's vocabulary: no <think>, no </think>.
+  expect(loaded.runtime.thinkTokens).toBe(false);
+  const request = { messages: [{ role: 'system' as const, content: ROUTER_SYSTEM }, { role: 'user' as const, content: 'Weather in Lima?' }], maxTokens: 120, temperature: 1 };
+  for (let index = 0; index < 3; index++) {
+    const reply = await page.evaluate((r) => window.ggufHarness.complete(r, { constrain: true }), request);
+    expect(reply.error).toBeUndefined();
+    expect(reply.completion!.content).toMatch(new RegExp(`^${CALL.source}`));
+    expect(reply.completion!.finishReason).toBe('stop');
+  }
+  // What the grammar with the thinking block does on this vocabulary: llama.cpp refuses the request.
+  const refused = await page.evaluate((b) => window.ggufHarness.chat(b), buildGgufBody({ constrainToolCalls: true, thinkTokens: true }, request));
+  expect(refused.error).toMatch(/grammar/i);
+  expect(refused.content).toBe('');
+  // A whole paper-protocol run through the app's orchestrator worker, this model as orchestrator
+  // and experts: the worker read the vocabulary, and every turn called a tool that exists.
+  const { events } = await page.evaluate(
+    ([config, url, contextWindow]) => window.ggufHarness.run(config, 'What is the capital of Peru?', { id: 'tiny-qwen3', label: 'No thinking tokens', url, contextWindow, threads: 1, gpuLayers: 0 }),
+    [PAPER_CONFIG, noThinkUrl, CONTEXT] as const,
+  );
+  const errors = JSON.stringify(events.filter((event) => event.type === 'error' || (event.type === 'tool_result' && !event.ok)));
+  const finished = events.find((event) => event.type === 'run_finished');
+  expect(finished?.type === 'run_finished' && ['answered', 'max_turns'].includes(finished.stopReason), errors).toBe(true);
+  const outputs = events.flatMap((event) => (event.type === 'model_output' ? [event] : []));
+  expect(outputs.length).toBeGreaterThan(0);
+  for (const output of outputs) expect(output.raw).toMatch(/^<tool_call>\n\{"name": "(search|enhance_reasoning|answer)", "arguments": \{"model": "(search-1|reasoner-1|answer-1|answer-2)"\}\}\n<\/tool_call>$/);
+  expect(outputs.filter((output) => output.rejected.length > 0), errors).toEqual([]);
 });
 
 /** What a run said and did, in order: the orchestrator's raw replies, every tool result with the

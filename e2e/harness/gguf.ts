@@ -85,6 +85,8 @@ function loadThenRun(
   return client;
 }
 let engine: GgufPortEngine | undefined;
+/** What the loaded model's worker said of it: whether its vocabulary has the thinking tokens. */
+let loadedRuntime: GgufRuntime | undefined;
 
 window.ggufHarness = {
   async load({ url, ...request }) {
@@ -94,12 +96,14 @@ window.ggufHarness = {
     engine = connectGgufEngine(channel.port1, MODEL_ID);
     let progress = 0;
     const runtime = await engine.load({ ...request, source: { kind: 'url', url } }, () => progress++);
+    loadedRuntime = runtime;
     return { runtime, progress };
   },
 
   async complete(request, { constrain, abortAfterDeltas }) {
     if (!engine) throw new Error('load first');
-    const model = createGgufModel({ engine, modelId: MODEL_ID, constrainToolCalls: constrain });
+    // As the orchestrator worker makes it (workers/models/ggufModels.ts).
+    const model = createGgufModel({ engine, modelId: MODEL_ID, constrainToolCalls: constrain, thinkTokens: loadedRuntime?.thinkTokens ?? false });
     const controller = new AbortController();
     const deltas: string[] = [];
     const onDelta = (delta: ChatDelta) => {

@@ -28,6 +28,18 @@ describe('the GGUF header', () => {
     expect(blocks).toBe(BLOCK_BYTES);
   });
 
+  it('gives the id and token type of the thinking tokens where the vocabulary has them', async () => {
+    // After the 256 byte tokens: <|endoftext|>, <|im_start|>, <|im_end|>, then <think> and </think>, user-defined (4).
+    expect([...(await header(tinyQwen3Gguf())).vocabulary]).toEqual([
+      ['<think>', { id: 259, type: 4 }],
+      ['</think>', { id: 260, type: 4 }],
+    ]);
+    expect((await header(tinyQwen3Gguf({ thinkTokens: false }))).vocabulary.size).toBe(0);
+    // A split model's vocabulary is in its first part.
+    const parts = await Promise.all(tinyQwen3GgufSplits(2).map(header));
+    expect(parts.map((part) => part.vocabulary.size)).toEqual([2, 0]);
+  });
+
   it('asks for more of the file until the header is whole, and refuses what is not a GGUF', async () => {
     const bytes = tinyQwen3Gguf();
     const asked: number[] = [];

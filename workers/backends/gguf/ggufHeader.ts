@@ -3,7 +3,8 @@
 // model with what is wrong: not a GGUF (an HTML page saved as one), a version llama.cpp does not
 // read, counts no real header has (2^60 keys), no architecture, no vocabulary, tensor data past
 // the file's end. The reading gives the scalar metadata (architecture, block count, attention
-// shape), each array's length, and each tensor's name and size; sizes come from the gaps between
+// shape), each array's length, the few vocabulary entries the tool-call grammar names
+// (VOCABULARY_WATCH), and each tensor's name and size; sizes come from the gaps between
 // the tensors' offsets in the data section (the last one from the file's end), each with its
 // alignment padding, at most 31 bytes. Split files (llama-gguf-split) are each a GGUF: pass every
 // part.
@@ -17,7 +18,22 @@ export interface GgufHeader {
   metadata: ReadonlyMap<string, string | number | boolean>;
   /** Each array's element type and length (the vocabulary is `tokenizer.ggml.tokens`). */
   arrays: ReadonlyMap<string, { type: number; length: number }>;
+  /** Of VOCABULARY_WATCH, the texts the vocabulary (`tokenizer.ggml.tokens`) has as a token: their
+   * id and llama.cpp token type (`tokenizer.ggml.token_type`; 1, normal, where none is listed). */
+  vocabulary: ReadonlyMap<string, { id: number; type: number }>;
   tensors: ReadonlyArray<{ name: string; bytes: number }>;
+}
+
+/** The token texts whose ids and types a header read gives (the tool-call grammar's thinking
+ * block is matched by these tokens: toolCallGrammar.ts). */
+export const VOCABULARY_WATCH: readonly string[] = ['<think>', '</think>'];
+
+/** What the arrays' reading keeps: each array's type and length, the watched tokens' ids, and
+ * where the token types (i32, one per token) lie. */
+interface ArrayFinds {
+  arrays: Map<string, { type: number; length: number }>;
+  ids: Map<string, number>;
+  types?: { at: number; count: number };
 }
 
 /** Bytes of a fixed-size value type, by its GGUF type id (8 string and 9 array vary). */
@@ -75,12 +91,15 @@ class Cursor {
     if (value > BigInt(limit)) throw new Error(`This GGUF header claims ${count(value)} ${what}; a model has at most ${count(limit)}: the file is damaged or not a model.`);
     return Number(value);
   }
+  i32At(offset: number): number {
+    return this.view.getInt32(offset, true);
+  }
   string(): string {
     const length = this.u64();
     const at = this.take(length);
     return new TextDecoder().decode(this.bytes.subarray(at, at + length));
   }
-  value(type: number, key: string, arrays: Map<string, { type: number; length: number }>): string | number | boolean | undefined {
+  value(type: number, key: string, finds: ArrayFinds): string | number | boolean | undefined {
     switch (type) {
       case 0:
         return this.view.getUint8(this.take(1));
@@ -103,10 +122,18 @@ class Cursor {
       case 9: {
         const itemType = this.u32();
         const length = this.countOf(`entries in "${key}"`, GGUF_LIMITS.arrayLength);
-        if (itemType === 8) for (let index = 0; index < length; index++) this.string();
-        else if (FIXED[itemType] !== undefined) this.take(FIXED[itemType] * length);
-        else throw new Error(`This GGUF header has an array of unknown type ${itemType}.`);
-        arrays.set(key, { type: itemType, length });
+        const watch = key === 'tokenizer.ggml.tokens';
+        if (itemType === 8) {
+          for (let index = 0; index < length; index++) {
+            const text = this.string();
+            if (watch && VOCABULARY_WATCH.includes(text) && !finds.ids.has(text)) finds.ids.set(text, index);
+          }
+        } else if (FIXED[itemType] !== undefined) {
+          const at = this.take(FIXED[itemType] * length);
+          // Token types listed in another type than i32 are not read by llama.cpp either.
+          if (key === 'tokenizer.ggml.token_type' && itemType === 5) finds.types = { at, count: length };
+        } else throw new Error(`This GGUF header has an array of unknown type ${itemType}.`);
+        finds.arrays.set(key, { type: itemType, length });
         return undefined;
       }
       case 10:
@@ -147,12 +174,14 @@ function parse(bytes: Uint8Array, fileBytes: number): GgufHeader {
   const tensorCount = cursor.countOf('tensors', GGUF_LIMITS.tensors);
   const keyCount = cursor.countOf('metadata keys', GGUF_LIMITS.keys);
   const metadata = new Map<string, string | number | boolean>();
-  const arrays = new Map<string, { type: number; length: number }>();
+  const finds: ArrayFinds = { arrays: new Map(), ids: new Map() };
   for (let index = 0; index < keyCount; index++) {
     const key = cursor.string();
-    const value = cursor.value(cursor.u32(), key, arrays);
+    const value = cursor.value(cursor.u32(), key, finds);
     if (value !== undefined) metadata.set(key, value);
   }
+  const { arrays, ids, types } = finds;
+  const vocabulary = new Map([...ids].map(([text, id]) => [text, { id, type: types && id < types.count ? cursor.i32At(types.at + 4 * id) : 1 }]));
   const infos: Array<{ name: string; offset: number; bytes: number | null }> = [];
   for (let index = 0; index < tensorCount; index++) {
     const name = cursor.string();
@@ -178,7 +207,7 @@ function parse(bytes: Uint8Array, fileBytes: number): GgufHeader {
   const ends = [...new Set([...infos.map((info) => info.offset), dataBytes])].sort((a, b) => a - b);
   const nextOffset = new Map(ends.map((offset, index) => [offset, ends[index + 1] ?? offset]));
   const tensors = infos.map((info) => ({ name: info.name, bytes: nextOffset.get(info.offset)! - info.offset }));
-  return { version, metadata, arrays, tensors };
+  return { version, metadata, arrays, vocabulary, tensors };
 }
 
 /**

@@ -7,7 +7,7 @@
 // template (Jinja, read from its metadata by llama.cpp) lays the turns out. `reasoning_format`
 // "none" at load keeps `<think>` in the text, as the parser expects. Optionally a grammar
 // (toolCallGrammar.ts) constrains the reply to one call of an offered tool, the thinking before it
-// left free.
+// left free where the model's vocabulary has the thinking tokens.
 //
 // `cache_prompt` keeps each prompt's KV cache in llama.cpp's slot: the next request that starts
 // with the same tokens prefills only the rest. wllama loads four slots sharing one KV cache, and
@@ -41,6 +41,11 @@ export interface GgufModelOptions {
   label?: string;
   /** Constrain the reply to one call of an offered tool (a GBNF grammar). */
   constrainToolCalls?: boolean;
+  /** Whether the model's vocabulary has `<think>` and `</think>` as tokens (GgufRuntime's
+   * `thinkTokens`, read from the loaded file): the grammar then leaves a thinking block free
+   * before the call. Without them (the default) it allows the call alone, which parses on any
+   * vocabulary. */
+  thinkTokens?: boolean;
 }
 
 export function ggufAbortedError(modelId: string): BackendError {
@@ -71,7 +76,7 @@ function toTemplateMessages(messages: ChatMessage[], tools: ToolSchema[]): ChatC
   });
 }
 
-export function buildGgufBody(options: Pick<GgufModelOptions, 'constrainToolCalls'>, request: ChatRequest): GgufChatBody {
+export function buildGgufBody(options: Pick<GgufModelOptions, 'constrainToolCalls' | 'thinkTokens'>, request: ChatRequest): GgufChatBody {
   const tools = request.tools ?? [];
   const body: GgufChatBody = { messages: toTemplateMessages(request.messages, tools), cache_prompt: true };
   if (request.temperature !== undefined) body.temperature = request.temperature;
@@ -81,7 +86,8 @@ export function buildGgufBody(options: Pick<GgufModelOptions, 'constrainToolCall
     const first = request.messages[0];
     const listed = tools.length > 0 ? tools : first?.role === 'system' ? toolsFromSystemPrompt(first.content) : undefined;
     // With thinking off, Qwen3's template has already written an empty `<think>` block.
-    const grammar = listed ? toolCallGrammar(listed, { thinking: request.enableThinking === false ? 'none' : 'free' }) : undefined;
+    const thinking = options.thinkTokens && request.enableThinking !== false ? 'free' : 'none';
+    const grammar = listed ? toolCallGrammar(listed, { thinking }) : undefined;
     if (grammar) body.grammar = grammar;
   }
   return body;

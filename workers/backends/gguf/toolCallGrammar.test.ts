@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildPaperTools } from '../../engine/protocols/paper.ts';
 import { buildGgufBody } from './ggufModel.ts';
-import { toolCallGrammar } from './toolCallGrammar.ts';
+import { hasThinkTokens, toolCallGrammar } from './toolCallGrammar.ts';
 
 describe('toolCallGrammar', () => {
   it('makes the paper protocol’s model argument an enum of the aliases in its price table', () => {
@@ -43,13 +43,26 @@ describe('toolCallGrammar', () => {
   });
 
   it('leaves the thinking before the call free: a <think> block of any tokens but </think>, matched by token', () => {
-    const grammar = toolCallGrammar([{ name: 'lookup', description: '', parameters: { type: 'object', properties: {}, required: [] } }])!;
+    const grammar = toolCallGrammar([{ name: 'lookup', description: '', parameters: { type: 'object', properties: {}, required: [] } }], { thinking: 'free' })!;
     expect(grammar.split('\n')).toEqual([
       'args-0 ::= "{" "}"',
       'call-0 ::= "{\\"name\\": \\"lookup\\", \\"arguments\\": " args-0 "}"',
       'root ::= (think "\\n"{0,2})? "<tool_call>\\n" (call-0) "\\n</tool_call>"',
       'think ::= <think> (!</think>)* </think>',
     ]);
+  });
+
+  it('offers the block only to a vocabulary whose <think> and </think> llama.cpp finds whole (control, user-defined or unknown tokens)', () => {
+    const vocabulary = (type: number, texts = ['<think>', '</think>']) => ({ vocabulary: new Map(texts.map((text, id) => [text, { id, type }])) });
+    expect(hasThinkTokens([vocabulary(4)])).toBe(true);
+    expect(hasThinkTokens([vocabulary(3)])).toBe(true);
+    // A split model: the vocabulary is in one part.
+    expect(hasThinkTokens([vocabulary(4), { vocabulary: new Map() }])).toBe(true);
+    // Normal tokens are not matched whole when llama.cpp parses `<think>`; one of the two is not enough.
+    expect(hasThinkTokens([vocabulary(1)])).toBe(false);
+    expect(hasThinkTokens([vocabulary(4, ['<think>'])])).toBe(false);
+    expect(hasThinkTokens([{ vocabulary: new Map() }])).toBe(false);
+    expect(hasThinkTokens([])).toBe(false);
   });
 
   it('gives no grammar for a schema it does not understand, or for no tools', () => {
@@ -67,7 +80,13 @@ describe('toolCallGrammar', () => {
     expect(body).toMatchObject({ max_tokens: 5, chat_template_kwargs: { enable_thinking: false }, cache_prompt: true });
     // Thinking off: the template wrote an empty block, so the grammar offers none.
     expect(body.grammar).not.toContain('think');
+    expect(buildGgufBody({ constrainToolCalls: true, thinkTokens: true }, request).grammar).not.toContain('think');
+    // Thinking on: the block for a model with the thinking tokens, the call alone for one without.
     const { enableThinking: _off, ...thinking } = request;
-    expect(buildGgufBody({ constrainToolCalls: true }, thinking).grammar).toContain('think ::= <think> (!</think>)* </think>');
+    expect(buildGgufBody({ constrainToolCalls: true, thinkTokens: true }, thinking).grammar).toContain('think ::= <think> (!</think>)* </think>');
+    const alone = buildGgufBody({ constrainToolCalls: true, thinkTokens: false }, thinking).grammar;
+    expect(alone).toMatch(/^root ::= "<tool_call>\\n"/m);
+    expect(alone).not.toContain('think');
+    expect(buildGgufBody({ constrainToolCalls: true }, thinking).grammar).toBe(alone);
   });
 });

@@ -2,9 +2,12 @@
 // the offered tools: `<tool_call>\n{"name": …, "arguments": {…}}\n</tool_call>`, optionally after
 // a `<think>` block that stays free: only the call is constrained, so a finished reply is always
 // one valid call, and the reasoning before it is the model's own, bounded by the request's token
-// budget alone. (llama.cpp's lazy grammars, which wait for a trigger such as `<tool_call>`, are not
-// used: llama-server's chat endpoint sets `grammar_lazy` and its triggers from the chat template,
-// overriding a request's, and a lazy grammar would let a reply end without any call.)
+// budget alone. The block is offered only to a model whose vocabulary has the thinking tokens
+// (hasThinkTokens): on any other the grammar would not parse. (llama.cpp's lazy grammars, which
+// wait for a trigger such as `<tool_call>`, are not used: llama-server's chat endpoint,
+// `oaicompat_chat_params_parse`, sets `grammar_lazy` and its triggers from the chat template and
+// copies a request's own only where it set none, and a lazy grammar would let a reply end
+// without any call.)
 // Arguments follow each tool's schema as far as this builder understands it
 // (objects of strings, enums, numbers, integers, booleans and arrays of those); a schema it does
 // not understand yields no grammar, so a request is never constrained to the wrong shape.
@@ -15,14 +18,16 @@
 
 import { readAliasTable } from '../../engine/protocols/paper.ts';
 import type { JsonSchema, ToolSchema } from '../../engine/types.ts';
+import type { GgufHeader } from './ggufHeader.ts';
 
 export interface ToolCallGrammarOptions {
   /** Longest free string argument, in characters (default 400). Keeps a model that never closes
    * its quote from spending the whole token budget inside one string. */
   maxStringChars?: number;
-  /** 'free' (the default): the reply may open with a `<think>` block, unconstrained until the
-   * model writes `</think>` (only the request's token budget bounds it). 'none': no block, as when
-   * the chat template already wrote an empty one (thinking turned off). */
+  /** 'free': the reply may open with a `<think>` block, unconstrained until the model writes
+   * `</think>` (only the request's token budget bounds it); only for a model with the thinking
+   * tokens (hasThinkTokens). 'none' (the default): the call alone, as for a model without them, or
+   * when the chat template already wrote an empty block (thinking turned off). */
   thinking?: 'free' | 'none';
 }
 
@@ -33,6 +38,23 @@ export interface ToolCallGrammarOptions {
  * enters it with the `<think>` token itself, never by spelling the tag out character by character
  * (which a model with random weights would often do). */
 const THINK_RULE = 'think ::= <think> (!</think>)* </think>';
+
+/** The token types llama.cpp's tokenizer finds whole in a text when it parses special tokens
+ * (unknown, control, user-defined): its GBNF parser resolves `<think>` that way, and needs one
+ * token. A `<think>` of another type (or none) would make the grammar fail to parse. */
+const WHOLE_TOKEN_TYPES = new Set([2, 3, 4]);
+
+/** Whether a model's vocabulary (its GGUF header: every part, the vocabulary is in the first) has
+ * `<think>` and `</think>` as tokens the grammar's thinking block can name: Qwen3's has; a model
+ * of another family mostly not, and gets the call alone. */
+export function hasThinkTokens(parts: ReadonlyArray<Pick<GgufHeader, 'vocabulary'>>): boolean {
+  return parts.some((part) =>
+    ['<think>', '</think>'].every((text) => {
+      const token = part.vocabulary.get(text);
+      return token !== undefined && WHOLE_TOKEN_TYPES.has(token.type);
+    }),
+  );
+}
 
 const literal = (text: string) => JSON.stringify(text);
 /** The GBNF literal of a JSON value's text (JSON.stringify twice: once for JSON, once for GBNF). */
@@ -101,7 +123,7 @@ function objectRule(schema: JsonSchema, rules: Rules, name: string, options: Req
 /** The grammar, or undefined when there is no tool or a tool's schema is beyond this builder. */
 export function toolCallGrammar(tools: readonly ToolSchema[], options: ToolCallGrammarOptions = {}): string | undefined {
   if (tools.length === 0) return undefined;
-  const settings: Required<ToolCallGrammarOptions> = { maxStringChars: 400, thinking: 'free', ...options };
+  const settings: Required<ToolCallGrammarOptions> = { maxStringChars: 400, thinking: 'none', ...options };
   const rules = new Rules();
   const calls: string[] = [];
   for (const [index, tool] of tools.entries()) {

@@ -9,7 +9,8 @@
 
 import { LogLevel, ModelManager, Wllama, type LoadModelParams } from '@wllama/wllama';
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
-import { checkGgufModel, gpuLayersMemory, readGgufBlobHeader, readGgufUrlHeader } from '../../backends/gguf/ggufHeader.ts';
+import { checkGgufModel, gpuLayersMemory, readGgufBlobHeader, readGgufUrlHeader, type GgufHeader } from '../../backends/gguf/ggufHeader.ts';
+import { hasThinkTokens } from '../../backends/gguf/toolCallGrammar.ts';
 import type { FromGgufWorker, ToGgufWorker, ToModelWorker } from './modelMessages.ts';
 import type { GgufGpuLayers, GgufRuntime, GgufSource } from './modelState.ts';
 
@@ -93,17 +94,27 @@ async function loadInto(instance: Wllama, message: Extract<ToGgufWorker, { type:
   return !downloaded && message.source.kind === 'url';
 }
 
-/** The memory the asked-for layers take, from the loaded file's own header (every part of a split
- * model, as wllama keeps them in its cache); undefined when a part cannot be read. */
-async function gpuLayersFigure(instance: Wllama, message: Extract<ToGgufWorker, { type: 'load' }>, contextWindow: number): Promise<GgufGpuLayers | undefined> {
+/** The loaded file's headers, every part of a split model as wllama keeps them in its cache; read
+ * once, for the tool-call grammar (the vocabulary) and the layers' memory figure. Undefined when a
+ * part cannot be read. */
+async function loadedHeaders(instance: Wllama, message: Extract<ToGgufWorker, { type: 'load' }>): Promise<GgufHeader[] | undefined> {
   try {
     const blobs =
       message.source.kind === 'file'
         ? [message.source.file]
         : await Promise.all(ModelManager.parseModelUrl(message.source.url).map((url) => instance.cacheManager.open(url)));
     if (blobs.some((blob) => blob === null)) return undefined;
-    const parts = await Promise.all(blobs.map((blob) => readGgufBlobHeader(blob!)));
-    return gpuLayersMemory(parts, message.gpuLayers, contextWindow);
+    return await Promise.all(blobs.map((blob) => readGgufBlobHeader(blob!)));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The memory the asked-for layers take, from the file's own header; undefined when it names no
+ * architecture. */
+function gpuLayersFigure(headers: GgufHeader[], gpuLayers: number, contextWindow: number): GgufGpuLayers | undefined {
+  try {
+    return gpuLayersMemory(headers, gpuLayers, contextWindow);
   } catch {
     return undefined;
   }
@@ -153,16 +164,18 @@ async function load(message: Extract<ToGgufWorker, { type: 'load' }>): Promise<v
       cpuReason = `llama.cpp offloaded no layer to WebGPU${said ? ` (${said.trim()})` : ''}: it runs on the CPU.`;
     }
     wllama = instance;
+    const headers = await loadedHeaders(instance, message);
     const runtime: GgufRuntime = {
       contextWindow: instance.getLoadedContextInfo().n_ctx,
       threads: instance.getNumThreads(),
       webgpu: offloaded,
       seconds: Math.round((performance.now() - started) / 100) / 10,
       fromCache,
+      thinkTokens: headers !== undefined && hasThinkTokens(headers),
     };
     if (!offloaded && cpuReason) runtime.cpuReason = cpuReason;
-    if (message.gpuLayers > 0) {
-      const figure = await gpuLayersFigure(instance, message, runtime.contextWindow);
+    if (message.gpuLayers > 0 && headers) {
+      const figure = gpuLayersFigure(headers, message.gpuLayers, runtime.contextWindow);
       if (figure) runtime.gpuLayers = figure;
     }
     send({ type: 'loaded', runtime });

@@ -72,6 +72,7 @@ export function createGgufModels(options: {
         modelId,
         label: `${GGUF_PROVIDER}:${modelId}`,
         ...(constrainToolCalls === undefined ? {} : { constrainToolCalls }),
+        thinkTokens: entry.loaded.gguf?.thinkTokens ?? false,
       });
       return { model, contextWindow: entry.loaded.contextWindow };
     },

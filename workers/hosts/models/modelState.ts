@@ -49,6 +49,10 @@ export interface GgufRuntime {
   fromCache: boolean;
   /** The layer count asked for (n_gpu_layers) and what it takes, when it was above 0. */
   gpuLayers?: GgufGpuLayers;
+  /** Whether the model's vocabulary has `<think>` and `</think>` as tokens (Qwen3's does): the
+   * tool-call grammar then leaves the thinking before a call free; otherwise it allows the call
+   * alone. False where the file's header could not be read. */
+  thinkTokens: boolean;
 }
 
 /** Layers asked to go to WebGPU, of the model's `blocks`, and the GPU memory that takes: an
