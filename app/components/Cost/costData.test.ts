@@ -140,8 +140,8 @@ describe('chartSeries', () => {
 
   it('keeps one bar per step for short runs', () => {
     expect(chartSeries([point(1, 0.1, 0.1), point(2, 0.2, 0.3)])).toEqual([
-      { label: '1', usd: 0.1, cumulativeUsd: 0.1 },
-      { label: '2', usd: 0.2, cumulativeUsd: 0.3 },
+      { label: '1', first: 1, last: 1, usd: 0.1, cumulativeUsd: 0.1 },
+      { label: '2', first: 2, last: 2, usd: 0.2, cumulativeUsd: 0.3 },
     ]);
   });
 

@@ -89,6 +89,9 @@ export function stepCostSeries(ledger: readonly LedgerEntry[]): StepCostPoint[] 
 export interface ChartPoint {
   /** "7", or "41–60" for a bin of steps. */
   label: string;
+  /** The bin's first and last step (the same for one step). */
+  first: number;
+  last: number;
   usd: number;
   cumulativeUsd: number;
 }
@@ -100,7 +103,7 @@ export interface ChartPoint {
  */
 export function chartSeries(points: readonly StepCostPoint[], maxBars = 60): ChartPoint[] {
   if (points.length <= maxBars) {
-    return points.map((point) => ({ label: String(point.step), usd: point.usd, cumulativeUsd: point.cumulativeUsd }));
+    return points.map((point) => ({ label: String(point.step), first: point.step, last: point.step, usd: point.usd, cumulativeUsd: point.cumulativeUsd }));
   }
   const perBin = Math.ceil(points.length / maxBars);
   const bins: ChartPoint[] = [];
@@ -111,6 +114,8 @@ export function chartSeries(points: readonly StepCostPoint[], maxBars = 60): Cha
     if (!first || !last) continue;
     bins.push({
       label: first.step === last.step ? String(first.step) : `${first.step}–${last.step}`,
+      first: first.step,
+      last: last.step,
       usd: bin.reduce((sum, point) => sum + point.usd, 0),
       cumulativeUsd: last.cumulativeUsd,
     });

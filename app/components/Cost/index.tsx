@@ -2,7 +2,7 @@
 // every call", and where the money went (a table at once, the charts once their chunk arrives).
 
 import { StoredRunTag } from '../StoredRun/StoredRunTag.tsx';
-import { lazy, Suspense, useId, useMemo, useState } from 'react';
+import { lazy, memo, Suspense, useDeferredValue, useEffect, useId, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { LedgerEntry, RunTotals } from '../../../workers/engine/events.ts';
 import { formatCount, formatMs } from '../../format.ts';
@@ -20,18 +20,14 @@ import {
 } from './costData.ts';
 import { seriesColor } from './series.ts';
 import { useElapsedMs } from '../../hooks/useElapsedMs.ts';
-import { useThrottled } from '../../hooks/useThrottled.ts';
-import { WarmUpWhenIdle } from '../Charts/WarmUpWhenIdle.tsx';
+import { whenIdle } from '../../idle.ts';
 import './Cost.css';
 import { useCompareStore, useRunStore } from '../../state/context.tsx';
 
-// recharts is ~100 KB gzip: never in the first load. Its chunk loads once the page is idle after
-// the first screen, and the charts are drawn once off screen then (CostChartsWarmUp), so its
-// download, evaluation (50–90 ms of one main-thread task) and first mount fall before the first
-// run instead of in it (docs/benchmarks.md, streaming); at the latest when a run has a cost to draw.
+// The charts' module is small (no chart library) but not needed for the first screen: it loads
+// once the page is idle after it, at the latest when a run has a cost to draw.
 const loadCostCharts = () => import('./CostCharts.tsx');
 const CostCharts = lazy(() => loadCostCharts().then((module) => ({ default: module.CostCharts })));
-const loadWarmUp = () => loadCostCharts().then((module) => module.CostChartsWarmUp);
 const IDLE_LOAD_TIMEOUT_MS = 10_000;
 const IDLE_FALLBACK_MS = 3_000;
 
@@ -39,7 +35,14 @@ const NO_ENTRIES: LedgerEntry[] = [];
 
 export function CostPanel() {
   const headingId = useId();
-  const runLedger = useRunStore((state) => state.run?.ledger ?? NO_ENTRIES);
+  useEffect(() => whenIdle(() => void loadCostCharts().catch(() => undefined), { timeoutMs: IDLE_LOAD_TIMEOUT_MS, fallbackMs: IDLE_FALLBACK_MS }), []);
+  const liveLedger = useRunStore((state) => state.run?.ledger ?? NO_ENTRIES);
+  const running = useRunStore((state) => state.run?.status === 'running');
+  // While a run streams, the panel redraws from its ledger at a lower priority than the stream
+  // (React renders it in slices between the events); the run's end is drawn at once, with the
+  // status that says it ended.
+  const deferredLedger = useDeferredValue(liveLedger);
+  const runLedger = running ? deferredLedger : liveLedger;
   // Presenter view counts only the steps it has shown: the total waits for the class.
   const { shown, held } = useShownSteps();
   const ledger = useMemo(() => (held > 0 ? runLedger.filter((entry) => entry.step <= shown) : runLedger), [runLedger, held, shown]);
@@ -51,7 +54,6 @@ export function CostPanel() {
   // While runs are compared the trace column shows them, not this run: its figures would read as theirs.
   const comparedRuns = useCompareStore((state) => state.compared?.length ?? 0);
 
-  const warmUp = <WarmUpWhenIdle name="cost" load={loadWarmUp} timeoutMs={IDLE_LOAD_TIMEOUT_MS} fallbackMs={IDLE_FALLBACK_MS} />;
   if (comparedRuns > 0) {
     return (
       <section className="panel cost-panel" aria-labelledby={headingId}>
@@ -60,7 +62,6 @@ export function CostPanel() {
           Comparing {comparedRuns} runs: each one’s cost, time and reward are in the comparison. This panel shows a run again
           when you close it.
         </p>
-        {warmUp}
       </section>
     );
   }
@@ -83,12 +84,11 @@ export function CostPanel() {
           would have cost on the strongest model, and where the money went.
         </p>
       )}
-      {warmUp}
     </section>
   );
 }
 
-function TotalCost({ summary, totals, hasRun }: { summary: LedgerSummary; totals: RunTotals | undefined; hasRun: boolean }) {
+const TotalCost = memo(function TotalCost({ summary, totals, hasRun }: { summary: LedgerSummary; totals: RunTotals | undefined; hasRun: boolean }) {
   const counterfactualModel = useRunStore((state) => state.run?.counterfactualModel ?? null);
   const labelId = useId();
   const noteId = useId();
@@ -154,9 +154,9 @@ function TotalCost({ summary, totals, hasRun }: { summary: LedgerSummary; totals
       )}
     </div>
   );
-}
+});
 
-function RunFigures({ summary, stepCount }: { summary: LedgerSummary; stepCount: number }) {
+const RunFigures = memo(function RunFigures({ summary, stepCount }: { summary: LedgerSummary; stepCount: number }) {
   const slowestStep = useRunStore(useShallow((state) => slowestStepOf(state.run?.steps.slice(0, stepCount) ?? [])));
   const elapsedMs = useElapsedMs();
   const { tokens } = summary;
@@ -191,7 +191,7 @@ function RunFigures({ summary, stepCount }: { summary: LedgerSummary; stepCount:
       </div>
     </dl>
   );
-}
+});
 
 /** The slowest finished step (compared shallowly, so streaming deltas do not re-render). */
 function slowestStepOf(steps: ReadonlyArray<{ step: number; latencyMs?: number }>): { step: number; latencyMs: number } | null {
@@ -206,17 +206,12 @@ function slowestStepOf(steps: ReadonlyArray<{ step: number; latencyMs?: number }
 
 const chartsLoading = <p className="muted cost-chart-loading">Loading the charts…</p>;
 
-// The chart redraws at most this often while a run streams (its numbers are in the tables at once).
-const CHART_INTERVAL_MS = 1000;
-
-function Breakdown({ ledger, summary, totals }: { ledger: LedgerEntry[]; summary: LedgerSummary; totals: RunTotals | undefined }) {
+const Breakdown = memo(function Breakdown({ ledger, summary, totals }: { ledger: LedgerEntry[]; summary: LedgerSummary; totals: RunTotals | undefined }) {
   const running = useRunStore((state) => state.run?.status === 'running');
   const wallMs = useElapsedMs() ?? 0;
   const tools = useMemo(() => costByTool(ledger), [ledger]);
   const time = useMemo(() => timeBreakdown(ledger, wallMs), [ledger, wallMs]);
-  const chartLedger = useThrottled(ledger, CHART_INTERVAL_MS);
-  const chartSteps = useMemo(() => chartSeries(stepCostSeries(chartLedger ?? [])), [chartLedger]);
-  const chartTools = useMemo(() => costByTool(chartLedger ?? []), [chartLedger]);
+  const chartSteps = useMemo(() => chartSeries(stepCostSeries(ledger)), [ledger]);
   if (ledger.length === 0) return <p className="muted">No calls charged yet.</p>;
   return (
     <>
@@ -224,13 +219,9 @@ function Breakdown({ ledger, summary, totals }: { ledger: LedgerEntry[]; summary
         what="The chart"
         fallback={<p className="muted">The chart could not be loaded; the table below has the same figures.</p>}
       >
-        {chartLedger === undefined ? (
-          chartsLoading
-        ) : (
-          <Suspense fallback={chartsLoading}>
-            <CostCharts steps={chartSteps} tools={chartTools} />
-          </Suspense>
-        )}
+        <Suspense fallback={chartsLoading}>
+          <CostCharts steps={chartSteps} tools={tools} />
+        </Suspense>
       </ErrorBoundary>
       <WhereItWent tools={tools} time={time} entries={ledger.length} summary={summary} totals={totals} />
       <p className="muted cost-footnote">
@@ -242,7 +233,7 @@ function Breakdown({ ledger, summary, totals }: { ledger: LedgerEntry[]; summary
       <StepCosts ledger={ledger} />
     </>
   );
-}
+});
 
 interface WhereItWentProps {
   tools: ReturnType<typeof costByTool>;
