@@ -17,7 +17,7 @@ const noTestSupport = {
 
 // The engine's boundary (docs/architecture.md, "Boundaries"): it needs nothing from the layers
 // around it. What it needs from them is an interface in the engine (types.ts, errors.ts,
-// ports.ts) that they implement; workers/prepareRun.ts plugs them in.
+// ports.ts) that they implement; workers/hosts/prepareRun.ts plugs them in.
 const engineBoundary = [
   {
     regex: '(^|/)(backends|models|storage|offline)/',
@@ -41,6 +41,7 @@ export const ENGINE_ENTRY_POINTS = [
   'events.ts', // the event stream, and where a fork goes on from (ForkFrom)
   'config.ts', // the config's schema and types (zod: loaded off the first screen)
   'configBasics.ts', // the config's names, limits and bounds without zod
+  'configExperts.ts', // which experts a config's run uses, without zod
   'presets.ts',
   'preferences.ts', // the preference vector
   'preferenceSchema.ts', // its check (zod)
@@ -50,6 +51,7 @@ export const ENGINE_ENTRY_POINTS = [
   'ids.ts', // run and evaluation ids
   'toolSchema.ts', // a tool's parameters as a person writes them, checked against the engine's meta-schema
   'validateArguments.ts', // arguments checked as the engine checks them before a tool runs (Try it)
+  'ports.ts', // what the engine needs from the outside (types only): a sandbox the page drives (Try it)
 ];
 
 const appEngineBoundary = {
@@ -142,9 +144,13 @@ export default defineConfig(
     languageOptions: { globals: globals.node },
   },
   {
+    files: ['*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: globals.node },
+  },
+  {
     // Production code (everything but tests, benchmarks and e2e/) cannot import test support.
     files: ['app/**/*.{ts,tsx}', 'workers/**/*.ts', 'tools/**/*.ts', 'cli/**/*.ts', 'server/**/*.ts'],
-    ignores: ['**/*.test.ts', 'cli/bench/**'],
+    ignores: ['**/*.test.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [noTestSupport] }] },
   },
   {
@@ -162,7 +168,7 @@ export default defineConfig(
   {
     // A domain's tools (docs/evaluation.md) are a plain script run in the QuickJS sandbox: its
     // top-level functions are the tools, called by name, and nothing of a browser or Node exists.
-    files: ['tools/domains/*/tools.js'],
+    files: ['workers/domains/*/tools.js'],
     languageOptions: { sourceType: 'script', globals: {} },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { vars: 'local', args: 'none' }],
@@ -170,10 +176,10 @@ export default defineConfig(
   },
   {
     // The engine runs unchanged in a worker, in Node tests and in the CLI: no DOM, no Node, no React.
-    // So do the evaluation domains (τ²'s included), but for the Node reader of their folders. Tests run under Node
-    // (real HTTP servers) and are exempt.
-    files: ['workers/engine/**/*.ts', 'tools/domains/**/*.ts', 'workers/domains/**/*.ts'],
-    ignores: ['**/*.test.ts', 'tools/domains/nodeDomains.ts'],
+    // So do the evaluation domains (τ²'s included). Tests run under Node (real HTTP servers) and
+    // are exempt.
+    files: ['workers/engine/**/*.ts', 'workers/domains/**/*.ts'],
+    ignores: ['**/*.test.ts'],
     rules: {
       'no-restricted-globals': [
         'error',

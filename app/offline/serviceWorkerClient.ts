@@ -1,8 +1,8 @@
-// The page's side of the offline service worker (workers/offline/serviceWorker.ts): registers it
+// The page's side of the offline service worker (workers/hosts/offline/serviceWorker.ts): registers it
 // in production builds, says when the app is saved for offline use, and offers a new build once
 // its service worker is waiting, reloading into it when the person agrees.
 
-import type { PageToServiceWorker } from '../../workers/offline/cachePolicy.ts';
+import type { PageToServiceWorker } from '../../workers/hosts/offline/cachePolicy.ts';
 
 export type OfflineState =
   /** No service worker here: the dev server, an old browser, or registration refused. */

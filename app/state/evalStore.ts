@@ -7,7 +7,7 @@ import { storeWithActions, type StoreWithActions } from './storeKit.ts';
 import type { BuiltInSuite } from '../../workers/eval/builtInSuites.ts';
 import type { EvalReport, EvalSummary, PolicyDescription, RolloutRecord } from '../../workers/eval/results.ts';
 import type { EvalProgress } from '../../workers/eval/runner.ts';
-import type { EvalEnd, EvalRequest, SuiteReading } from '../../workers/messages.ts';
+import type { EvalEnd, EvalRequest, SuiteReading } from '../../workers/hosts/messages.ts';
 import type { PolicyChoice } from '../components/Evaluate/evalView.ts';
 
 export type SuiteChoice = { kind: 'builtin'; name: BuiltInSuite } | { kind: 'file'; name: string; text: string; bytes: number };

@@ -7,7 +7,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { testPlatform, type TestPlatform } from '../../e2e/fixtures/doubles/fakeWorkerClient.ts';
 import { rolloutRecord } from '../../e2e/fixtures/rolloutRecord.ts';
 import type { EvalProgress } from '../../workers/eval/runner.ts';
-import type { EvalEnd, EvalFromWorker, EvalRequest } from '../../workers/messages.ts';
+import type { EvalEnd, EvalFromWorker, EvalRequest } from '../../workers/hosts/messages.ts';
 import { deleteLastResults, readLastResults } from '../storage/evalResultsDb.ts';
 import { createAppStores, type AppStores } from './appStores.ts';
 import { createEvaluation, type Evaluation } from './evaluation.ts';

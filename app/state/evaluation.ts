@@ -1,5 +1,5 @@
 // What the Evaluate tab's controls do: read a suite, start and stop an evaluation in the
-// orchestrator worker (workers/evalHost.ts drives workers/eval/runner.ts, the CLI's loop), take
+// orchestrator worker (workers/hosts/evalHost.ts drives workers/eval/runner.ts, the CLI's loop), take
 // its progress and records, import the CLI's results, export the report. Like session.ts for a
 // run, the one place these act through; its store (evalStore.ts) only holds state. One per set
 // of stores, made with the Evaluate tab or the worker's first evaluation message (appStores.ts).
@@ -8,7 +8,7 @@ import { newRunId } from '../../workers/engine/ids.ts';
 import { summarizeEval, summaryToCsv, type EvalReport, type EvalSummary } from '../../workers/eval/results.ts';
 import { SUITE_LIMITS } from '../../workers/eval/suite.ts';
 import type { BuiltInSuite } from '../../workers/eval/builtInSuites.ts';
-import type { EvalFromWorker, EvalRequest, EvalSuiteInput } from '../../workers/messages.ts';
+import type { EvalFromWorker, EvalRequest, EvalSuiteInput } from '../../workers/hosts/messages.ts';
 import { localQwen3Policy, policyNames, readBudget, readImportedResults, readSavedResults, resultsFileSizeProblem, savedResults } from '../components/Evaluate/evalView.ts';
 import { deleteLastResults, readLastResults, writeLastResults } from '../storage/evalResultsDb.ts';
 import { createEvalStore, type EvalResults, type EvalStore, type SuiteChoice } from './evalStore.ts';

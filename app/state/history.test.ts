@@ -7,6 +7,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { testPlatform, type TestPlatform } from '../../e2e/fixtures/doubles/fakeWorkerClient.ts';
 import { syntheticRun } from '../../e2e/fixtures/syntheticRun.ts';
 import type { RunEvent } from '../../workers/engine/events.ts';
+import { parseConfig } from '../../workers/hosts/config.ts';
 import { readRunFile } from '../../workers/history/runFile.ts';
 import { deleteStoredRuns, listStoredRuns, readStoredSummary } from '../storage/runHistoryDb.ts';
 import { createAppStores, type AppStores } from './appStores.ts';
@@ -129,7 +130,7 @@ describe('the history of this browser', () => {
     const [download] = platform.downloads;
     expect(download?.fileName).toMatch(/^orchestra-run-.*\.json$/);
     expect(download?.text).not.toContain('sk-never-exported');
-    const read = readRunFile(download!.text);
+    const read = readRunFile(download!.text, parseConfig);
     expect(read.ok && read.runs.map((run) => run.events)).toEqual([events]);
 
     await history.deleteRuns([runId]);

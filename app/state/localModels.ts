@@ -6,8 +6,7 @@ import { assessWebGpu, probeWebGpu } from '../../workers/backends/webllm/capabil
 import { addressesOutsideCatalogue, type ForeignAddress } from '../../workers/backends/webllm/catalogue.ts';
 import type { LoadProgress } from '../../workers/backends/webllm/loadProgress.ts';
 import { storageEstimate } from '../../workers/backends/webllm/modelCache.ts';
-import type { GgufModelRequest } from '../../workers/models/ggufModels.ts';
-import type { LocalModelRequest, LocalModelsState } from '../../workers/models/localModels.ts';
+import type { GgufModelRequest, LocalModelRequest, LocalModelsState } from '../../workers/hosts/models/modelState.ts';
 import type { ModelsStore } from './modelsStore.ts';
 import type { SetupStore } from './setupStore.ts';
 import type { WorkerClient } from './workerClient.ts';

@@ -8,7 +8,7 @@ import type { WebGpuProbe, WebGpuReport } from '../../workers/backends/webllm/ca
 import type { Quantization } from '../../workers/backends/webllm/catalogue.ts';
 import type { LoadProgress } from '../../workers/backends/webllm/loadProgress.ts';
 import type { StorageUse } from '../../workers/backends/webllm/modelCache.ts';
-import type { LoadedLocalModel, LocalModelsState } from '../../workers/models/localModels.ts';
+import type { LoadedLocalModel, LocalModelsState } from '../../workers/hosts/models/modelState.ts';
 
 export interface ModelFailure {
   code: string;

@@ -6,7 +6,7 @@ import type { ForkFrom, RunEvent } from '../../workers/engine/events.ts';
 import { newRunId } from '../../workers/engine/ids.ts';
 import { PREFERENCE_PRESETS, type PreferencePresetName } from '../../workers/engine/preferences.ts';
 import type { HumanChoice, HumanTurn } from '../../workers/engine/types.ts';
-import { providerOrigin } from '../../workers/keys.ts';
+import { providerOrigin } from '../../workers/hosts/keys.ts';
 import { readConfigText } from '../worker/configImport.ts';
 import type { CompareStore } from './compareStore.ts';
 import type { ComparisonStore } from './comparisonStore.ts';

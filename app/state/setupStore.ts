@@ -7,9 +7,10 @@ import type { z } from 'zod';
 import { createJSONStorage, persist } from 'zustand/middleware';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import paperVllmExample from '../../cli/examples/paper-vllm.json' with { type: 'json' };
-import type { configSchema, OrchestraConfig } from '../../workers/engine/config.ts';
+import type { OrchestraConfig } from '../../workers/engine/config.ts';
+import type { configSchema } from '../../workers/hosts/config.ts';
 import { configBoundsProblems } from '../../workers/engine/configBasics.ts';
-import type { HeldKey } from '../../workers/keys.ts';
+import type { HeldKey } from '../../workers/hosts/keys.ts';
 import { migratePersisted, type PersistedSteps } from './persistedVersions.ts';
 import { bindActions, type Bound } from './storeKit.ts';
 

@@ -6,12 +6,12 @@ import type { ResultTimings } from '@wllama/wllama';
 import { createGgufModel, type GgufChatBody } from '../../workers/backends/gguf/ggufModel.ts';
 import type { RunEvent } from '../../workers/engine/events.ts';
 import type { ChatCompletion, ChatDelta, ChatRequest } from '../../workers/engine/types.ts';
-import type { GgufRuntime } from '../../workers/messages.ts';
-import { connectGgufEngine, type GgufLoadRequest, type GgufPortEngine } from '../../workers/models/ggufEngine.ts';
+import type { GgufRuntime } from '../../workers/hosts/models/modelState.ts';
+import { connectGgufEngine, type GgufLoadRequest, type GgufPortEngine } from '../../workers/hosts/models/ggufEngine.ts';
 import { createOrchestratorClient } from '../../app/worker/orchestratorClient.ts';
 import type { LoadProgress } from '../../workers/backends/webllm/loadProgress.ts';
-import type { GgufModelRequest } from '../../workers/models/ggufModels.ts';
-import type { LocalModelsState } from '../../workers/models/localModels.ts';
+import type { GgufModelRequest } from '../../workers/hosts/models/modelState.ts';
+import type { LocalModelsState } from '../../workers/hosts/models/modelState.ts';
 
 export interface GgufHarnessRun {
   events: RunEvent[];
@@ -88,7 +88,7 @@ let engine: GgufPortEngine | undefined;
 
 window.ggufHarness = {
   async load({ url, ...request }) {
-    const worker = new Worker(new URL('../../workers/models/gguf.worker.ts', import.meta.url), { type: 'module', name: 'gguf model' });
+    const worker = new Worker(new URL('../../workers/hosts/models/gguf.worker.ts', import.meta.url), { type: 'module', name: 'gguf model' });
     const channel = new MessageChannel();
     worker.postMessage({ type: 'connect', port: channel.port2 }, [channel.port2]);
     engine = connectGgufEngine(channel.port1, MODEL_ID);

@@ -1,5 +1,5 @@
 // wllama called directly on the page, with no worker or ChatModel of ours around it: the
-// baseline the GGUF bench (cli/bench/gguf.bench.ts) compares our path with. It loads the model
+// baseline the GGUF bench (bench/gguf.bench.ts) compares our path with. It loads the model
 // with the parameters gguf.worker.ts uses and sends the very body our ChatModel builds
 // (buildGgufBody), so the two differ only by our worker, its port and the ChatModel. The page
 // gets the GGUF model worker's policy (server/securityHeaders.ts): wllama starts llama.cpp in

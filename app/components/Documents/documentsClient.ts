@@ -1,8 +1,8 @@
-// The page's side of the documents worker (tools/search/documents.worker.ts). It starts when the
+// The page's side of the documents worker (workers/hosts/documents/documents.worker.ts). It starts when the
 // Documents panel first asks, so the first screen does not load it, and pdf.js loads inside it
 // only when a PDF is added. One per set of stores (usePart(createDocuments)), with its store.
 
-import type { FromDocumentsWorker, ToDocumentsWorker } from '../../../tools/search/documentsWorkerMessages.ts';
+import type { FromDocumentsWorker, ToDocumentsWorker } from '../../../workers/hosts/documents/documentsWorkerMessages.ts';
 import type { SetupStore } from '../../state/setupStore.ts';
 import { createDocumentsStore, type DocumentsStore } from './documentsStore.ts';
 import { draftSearchSources, withSearchSource } from './searchSourcesDraft.ts';
@@ -15,7 +15,7 @@ export class DocumentsClient {
 
   private connect(): Worker {
     if (this.worker) return this.worker;
-    const created = new Worker(new URL('../../../tools/search/documents.worker.ts', import.meta.url), {
+    const created = new Worker(new URL('../../../workers/hosts/documents/documents.worker.ts', import.meta.url), {
       type: 'module',
       name: 'documents',
     });

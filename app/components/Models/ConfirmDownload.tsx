@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { estimateVramMB, type ForeignAddress, type LocalModel } from '../../../workers/backends/webllm/catalogue.ts';
 import { describeStorage, type StorageUse } from '../../../workers/backends/webllm/modelCache.ts';
-import type { LocalModelRequest } from '../../../workers/models/localModels.ts';
+import type { LocalModelRequest } from '../../../workers/hosts/models/modelState.ts';
 import { formatBytes, formatCount } from '../../format.ts';
 import { formatMegabytes } from './figures.ts';
 import { useModelsStore } from '../../state/context.tsx';

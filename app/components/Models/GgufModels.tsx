@@ -10,9 +10,9 @@ import {
   needsSplit,
 } from '../../../workers/backends/gguf/catalogue.ts';
 import type { CachedGguf } from '../../../workers/backends/gguf/cache.ts';
-import type { GgufGpuLayers, GgufSource } from '../../../workers/messages.ts';
-import type { GgufModelRequest } from '../../../workers/models/ggufModels.ts';
-import type { LoadedLocalModel } from '../../../workers/models/localModels.ts';
+import type { GgufGpuLayers, GgufSource } from '../../../workers/hosts/models/modelState.ts';
+import type { GgufModelRequest } from '../../../workers/hosts/models/modelState.ts';
+import type { LoadedLocalModel } from '../../../workers/hosts/models/modelState.ts';
 import type { ModelFailure } from '../../state/modelsStore.ts';
 
 // GGUF models through llama.cpp (wllama): on WebGPU when the adapter allows, else on the CPU, so

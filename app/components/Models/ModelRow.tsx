@@ -1,7 +1,7 @@
 import { memo, useId, useState } from 'react';
 import { modelAvailability, SOFTWARE_ADAPTER_WARNING, type WebGpuReport } from '../../../workers/backends/webllm/capabilities.ts';
 import { addressesOutsideCatalogue, type LocalModel } from '../../../workers/backends/webllm/catalogue.ts';
-import type { LocalModelRequest } from '../../../workers/models/localModels.ts';
+import type { LocalModelRequest } from '../../../workers/hosts/models/modelState.ts';
 import { explainError } from '../../errors/explain.ts';
 import { formatCount } from '../../format.ts';
 import { formatBytes } from '../../format.ts';

@@ -6,7 +6,7 @@ import {
   type LocalModel,
 } from '../../../workers/backends/webllm/catalogue.ts';
 import { describeStorage } from '../../../workers/backends/webllm/modelCache.ts';
-import type { LocalModelRequest } from '../../../workers/models/localModels.ts';
+import type { LocalModelRequest } from '../../../workers/hosts/models/modelState.ts';
 import { type ModelsState } from '../../state/modelsStore.ts';
 import { formatBytes } from '../../format.ts';
 import { LoadBar } from './LoadBar.tsx';

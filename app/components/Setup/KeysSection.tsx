@@ -1,5 +1,5 @@
 import { useId, useRef, useState } from 'react';
-import { providerOrigin, type HeldKey } from '../../../workers/keys.ts';
+import { providerOrigin, type HeldKey } from '../../../workers/hosts/keys.ts';
 import { Section } from './Section.tsx';
 import { useSession, useSetupStore } from '../../state/context.tsx';
 

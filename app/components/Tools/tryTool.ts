@@ -4,7 +4,7 @@
 
 import { createCustomTool, type CustomToolDetail } from '../../../tools/custom/customTool.ts';
 import { createBrowserJavaScriptRunner } from '../../../tools/javascript/browserJavaScriptRunner.ts';
-import type { JavaScriptRunner } from '../../../tools/javascript/types.ts';
+import type { JavaScriptRunner } from '../../../workers/engine/ports.ts';
 import type { JsonSchema } from '../../../workers/engine/types.ts';
 import { validateArguments } from '../../../workers/engine/validateArguments.ts';
 

@@ -1,6 +1,6 @@
 // A ChatModel over llama.cpp in this tab (wllama: llama.cpp compiled to WebAssembly, with
 // llama-server's request handling inside), for GGUF models. The engine is the model worker's
-// port (workers/models/ggufEngine.ts); this file only shapes requests and reads the stream.
+// port (workers/hosts/models/ggufEngine.ts); this file only shapes requests and reads the stream.
 //
 // As for web-llm: tools are rendered into the system prompt by the engine (toolMode "prompt") and
 // calls come back as `<tool_call>` text, parsed by our tolerant Qwen3 parser; the GGUF's own chat
@@ -19,7 +19,7 @@ import type { ChatCompletionChunk, ChatCompletionMessage, ChatCompletionParams, 
 import { BackendError } from '../../engine/errors.ts';
 import type { ChatCompletion, ChatDelta, ChatMessage, ChatModel, ChatRequest, EngineTimings, FinishReason, ToolSchema, Usage } from '../../engine/types.ts';
 import { ABORTED, raceAbort } from '../../engine/abort.ts';
-import { toolsFromSystemPrompt } from '../webllm/toolCallConstraint.ts';
+import { toolsFromSystemPrompt } from '../../engine/qwen3/toolsInPrompt.ts';
 import { toPromptMessages, wrapToolResponse } from '../../engine/qwen3/render.ts';
 import { toolCallGrammar } from './toolCallGrammar.ts';
 
