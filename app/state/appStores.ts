@@ -27,6 +27,8 @@ export interface Platform {
   sessionStorage(): Storage;
   /** Calls back at the next animation frame. */
   nextFrame(callback: () => void): void;
+  /** A monotonic clock in milliseconds (performance.now()). */
+  now(): number;
   /** Saves a file the page made through the browser's download. */
   download(text: string, fileName: string, type?: string): void;
   /** Reads and checks a run file (off the page's thread in the browser). */
@@ -89,7 +91,7 @@ export function createAppStores(platform: Platform): AppStores {
     void recorder.then(work);
   };
   const worker = platform.connectWorker(workerEvents(() => all, withRecorder, () => evaluation));
-  const session = new Session({ ...stores, worker, withRecorder, localStorage: platform.localStorage, nextFrame: platform.nextFrame });
+  const session = new Session({ ...stores, worker, withRecorder, localStorage: platform.localStorage, nextFrame: platform.nextFrame, now: platform.now });
   const all: AppStores = {
     ...stores,
     worker,
