@@ -8,7 +8,14 @@ const TICK_MS = 200;
 export function useElapsedMs(): number | null {
   const startedAt = useRunStore((state) => state.run?.startedAt);
   const running = useRunStore((state) => state.run?.status === 'running');
-  const reportedMs = useRunStore((state) => state.run?.totals?.latencyMs ?? state.run?.elapsedMs ?? null);
+  // While it runs, the engine's figure moves with every event: read to the tick, so the panels that
+  // show it re-render with the clock, not with each streamed token.
+  const reportedMs = useRunStore((state) => {
+    const run = state.run;
+    if (!run) return null;
+    if (run.totals) return run.totals.latencyMs;
+    return run.status === 'running' ? Math.floor(run.elapsedMs / TICK_MS) * TICK_MS : run.elapsedMs;
+  });
   const now = useNow(running ? TICK_MS : null);
   if (startedAt === undefined || reportedMs === null) return null;
   if (!running) return reportedMs;

@@ -73,6 +73,13 @@ describe('foldEvents', () => {
     // The expert's tokens and the code's seconds are charged to the call, not the orchestrator.
     expect(code.costs.map((entry) => entry.kind).sort()).toEqual(['code', 'expert']);
 
+    // The run-wide flags and the slowest step, kept as events come, agree with the steps'.
+    expect(view.hasEstimates).toBe(view.steps.some((step) => step.hasEstimates));
+    expect(view.hasEstimates).toBe(true); // the code step's seconds are an estimate
+    expect(view.hasUnknownCost).toBe(view.steps.some((step) => step.hasUnknownCost));
+    const slowest = view.steps.reduce((most, step) => ((step.latencyMs ?? -1) > (most.latencyMs ?? -1) ? step : most));
+    expect(view.slowestStep).toEqual({ step: slowest.step, latencyMs: slowest.latencyMs });
+
     // What the model saw, and what it said, per turn.
     for (const step of view.steps) {
       expect(step.request?.renderedPrompt).toContain('<|im_start|>system');

@@ -68,6 +68,12 @@ export interface RunView extends Omit<RunEventOf<'run_started'>, 'type' | 't'> {
   calls: Record<string, CallView>;
   ledger: LedgerEntry[];
   totalUsd: number;
+  /** Some step's figure is an estimate / has an unknown price: kept as the charges come, so a
+   * status line reads it without walking every step on each event. */
+  hasEstimates: boolean;
+  hasUnknownCost: boolean;
+  /** The finished step that took longest, kept as steps finish. */
+  slowestStep: { step: number; latencyMs: number } | null;
   /** Milliseconds since the start, as of the latest event. */
   elapsedMs: number;
   /** Errors that belong to no step (a config or setup failure). */
@@ -88,6 +94,9 @@ export function startView(event: RunEventOf<'run_started'>): RunView {
     calls: {},
     ledger: [],
     totalUsd: 0,
+    hasEstimates: false,
+    hasUnknownCost: false,
+    slowestStep: null,
     elapsedMs: t,
     errors: [],
   };
@@ -162,7 +171,7 @@ function foldEvent(view: RunView, event: RunEvent): RunView {
       return updateStep(base, event.step, (step) => ({ ...step, retries: [...step.retries, retry] }));
     }
     case 'step_finished':
-      return updateStep(base, event.step, (step) => ({
+      return updateStep(slowest(base, event.step, event.latencyMs), event.step, (step) => ({
         ...step,
         status: 'done',
         costUsd: event.costUsd,
@@ -240,7 +249,13 @@ function callStarted(base: RunView, event: RunEventOf<'tool_call'>): RunView {
 /** A charge: in the ledger, on the call or the step it paid for, and in the step's figures. */
 function charged(base: RunView, event: RunEventOf<'usage'>): RunView {
   const { entry } = event;
-  const charged: RunView = { ...base, ledger: [...base.ledger, entry], totalUsd: event.totalUsd };
+  const charged: RunView = {
+    ...base,
+    ledger: [...base.ledger, entry],
+    totalUsd: event.totalUsd,
+    hasUnknownCost: base.hasUnknownCost || entry.usd === null,
+    hasEstimates: base.hasEstimates || (entry.basis === 'estimated' && entry.usd !== null),
+  };
   const withEntry =
     entry.callId && charged.calls[entry.callId]
       ? updateCall(charged, entry.callId, (call) => ({ ...call, costs: [...call.costs, entry] }))
@@ -252,6 +267,11 @@ function charged(base: RunView, event: RunEventOf<'usage'>): RunView {
     hasEstimates: step.hasEstimates || (entry.basis === 'estimated' && entry.usd !== null),
     cumulativeUsd: event.totalUsd,
   }));
+}
+
+/** The run's slowest step, with the one that just finished in `latencyMs`. */
+function slowest(view: RunView, step: number, latencyMs: number): RunView {
+  return view.slowestStep === null || latencyMs > view.slowestStep.latencyMs ? { ...view, slowestStep: { step, latencyMs } } : view;
 }
 
 /** An error, on the call or step it belongs to, else on the run; the first fatal one ends it. */

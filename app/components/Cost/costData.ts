@@ -240,6 +240,29 @@ export function timeBreakdown(ledger: readonly LedgerEntry[], wallMs: number): T
   return { byLabel, startups, betweenMs: Math.max(0, wallMs - attributed), wallMs };
 }
 
+/** Where the ledger's last call ended (ms since the run started): from there on a run's clock adds
+ * only to "between calls". Entries without a time stamp are laid end to end, as timeBreakdown does. */
+export function callsEndMs(ledger: readonly LedgerEntry[]): number {
+  let previousEnd = 0;
+  let last = 0;
+  for (const entry of ledger) {
+    previousEnd = entry.endMs ?? previousEnd + entry.latencyMs;
+    last = Math.max(last, previousEnd);
+  }
+  return last;
+}
+
+/**
+ * timeBreakdown at a later wall time, from the breakdown at the calls' end (`atCallsEnd`, made with
+ * `wallMs = callsEndMs(ledger)`): the same figures with the time since added to "between calls",
+ * so a ticking clock costs nothing per tick. null when `wallMs` is before the calls' end (then
+ * calls are cut short: run timeBreakdown itself).
+ */
+export function laterBreakdown(atCallsEnd: TimeBreakdown, wallMs: number): TimeBreakdown | null {
+  if (wallMs < atCallsEnd.wallMs) return null;
+  return { ...atCallsEnd, betweenMs: atCallsEnd.betweenMs + (wallMs - atCallsEnd.wallMs), wallMs };
+}
+
 /** Sweeps the spans in time order; each stretch of time is split equally among the spans open in it. */
 function shareOverlaps(spans: readonly Span[]): Map<string, number> {
   const shares = new Map<string, number>();

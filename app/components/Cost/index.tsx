@@ -16,6 +16,8 @@ import {
   stepCostSeries,
   summarizeLedger,
   timeBreakdown,
+  callsEndMs,
+  laterBreakdown,
   type LedgerSummary,
 } from './costData.ts';
 import { seriesColor } from './series.ts';
@@ -157,7 +159,14 @@ const TotalCost = memo(function TotalCost({ summary, totals, hasRun }: { summary
 });
 
 const RunFigures = memo(function RunFigures({ summary, stepCount }: { summary: LedgerSummary; stepCount: number }) {
-  const slowestStep = useRunStore(useShallow((state) => slowestStepOf(state.run?.steps.slice(0, stepCount) ?? [])));
+  // The run keeps its slowest step; presenter view, holding steps back, looks among those shown.
+  const slowestStep = useRunStore(
+    useShallow((state) => {
+      const run = state.run;
+      if (!run) return null;
+      return stepCount >= run.steps.length ? run.slowestStep : slowestStepOf(run.steps.slice(0, stepCount));
+    }),
+  );
   const elapsedMs = useElapsedMs();
   const { tokens } = summary;
   const extras = [
@@ -208,9 +217,14 @@ const chartsLoading = <p className="muted cost-chart-loading">Loading the charts
 
 const Breakdown = memo(function Breakdown({ ledger, summary, totals }: { ledger: LedgerEntry[]; summary: LedgerSummary; totals: RunTotals | undefined }) {
   const running = useRunStore((state) => state.run?.status === 'running');
-  const wallMs = useElapsedMs() ?? 0;
+  // The clock, like the ledger, redraws the breakdown at a lower priority while the run streams.
+  const liveWallMs = useElapsedMs() ?? 0;
+  const deferredWallMs = useDeferredValue(liveWallMs);
+  const wallMs = running ? deferredWallMs : liveWallMs;
   const tools = useMemo(() => costByTool(ledger), [ledger]);
-  const time = useMemo(() => timeBreakdown(ledger, wallMs), [ledger, wallMs]);
+  // Shared out once per ledger; the clock ticking on only adds to "between calls".
+  const atCallsEnd = useMemo(() => timeBreakdown(ledger, callsEndMs(ledger)), [ledger]);
+  const time = useMemo(() => laterBreakdown(atCallsEnd, wallMs) ?? timeBreakdown(ledger, wallMs), [atCallsEnd, ledger, wallMs]);
   const chartSteps = useMemo(() => chartSeries(stepCostSeries(ledger)), [ledger]);
   if (ledger.length === 0) return <p className="muted">No calls charged yet.</p>;
   return (
@@ -244,7 +258,7 @@ interface WhereItWentProps {
 }
 
 /** The run's cost and time by alias or tool, with the sandboxes' start-ups and the time between calls. */
-function WhereItWent({ tools, time, entries, summary, totals }: WhereItWentProps) {
+const WhereItWent = memo(function WhereItWent({ tools, time, entries, summary, totals }: WhereItWentProps) {
   const tableCaptionId = useId();
   let pricedIndex = 0;
   return (
@@ -312,7 +326,7 @@ function WhereItWent({ tools, time, entries, summary, totals }: WhereItWentProps
       </tfoot>
     </table>
   );
-}
+});
 
 /** Cost per step, in a table rendered only while open (a row per step on every update adds up on
  * long runs). */
