@@ -10,7 +10,14 @@ const TICK_MS = 200;
 export function useElapsedMs(): number | null {
   const startedAt = useRunStore((state) => state.run?.startedAt);
   const live = useRunStore((state) => state.run?.status === 'running' && state.stored === null);
-  const reportedMs = useRunStore((state) => state.run?.totals?.latencyMs ?? state.run?.elapsedMs ?? null);
+  // While a live run goes, the engine's figure moves with every event: read to the tick, so the
+  // panels that show it re-render with the clock, not with each streamed token.
+  const reportedMs = useRunStore((state) => {
+    const run = state.run;
+    if (!run) return null;
+    if (run.totals) return run.totals.latencyMs;
+    return run.status === 'running' && state.stored === null ? Math.floor(run.elapsedMs / TICK_MS) * TICK_MS : run.elapsedMs;
+  });
   const now = useNow(live ? TICK_MS : null);
   if (startedAt === undefined || reportedMs === null) return null;
   if (!live) return reportedMs;

@@ -29,6 +29,8 @@ export interface Platform {
   sessionStorage(): Storage;
   /** Calls back at the next animation frame. */
   nextFrame(callback: () => void): void;
+  /** A monotonic clock in milliseconds (performance.now()). */
+  now(): number;
   /** Saves a file the page made through the browser's download. */
   download(text: string, fileName: string, type?: string): void;
   /** Reads, checks and keeps a run file's runs in the history (off the page's thread in the
@@ -97,7 +99,7 @@ export function createAppStores(platform: Platform): AppStores {
     void recorder.then(work);
   };
   const worker = platform.connectWorker(workerEvents(() => all, withRecorder, () => evaluation));
-  const session = new Session({ ...stores, worker, withRecorder, localStorage: platform.localStorage, nextFrame: platform.nextFrame, readConfigFile: platform.readConfigFile });
+  const session = new Session({ ...stores, worker, withRecorder, localStorage: platform.localStorage, nextFrame: platform.nextFrame, now: platform.now, readConfigFile: platform.readConfigFile });
   const all: AppStores = {
     ...stores,
     worker,

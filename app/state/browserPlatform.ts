@@ -11,6 +11,7 @@ export function browserPlatform(): Platform {
     localStorage: () => window.localStorage,
     sessionStorage: () => window.sessionStorage,
     nextFrame: (callback) => requestAnimationFrame(callback),
+    now: () => performance.now(),
     download: downloadText,
     // The reader's worker loads with the first import, not with the first screen.
     // Every config file is read in a worker, loaded with the first import.

@@ -56,6 +56,13 @@ export const initialRunState: RunState = {
 };
 
 const initialState = initialRunState;
+
+/** How long one fold of events may take: `slice` events at a time, until `now()` passes `deadline`. */
+export interface FoldBudget {
+  now(): number;
+  deadline: number;
+  slice: number;
+}
 type Store = StoreApi<RunState>;
 
 const runActions = {
@@ -89,13 +96,34 @@ const runActions = {
   humanChose(store: Store): void {
     store.setState({ humanTurn: null });
   },
-  applyEvents(store: Store, events: readonly RunEvent[]): void {
+  /**
+   * Folds a run's events into the run, in one store update. With a `budget` it folds them a slice
+   * at a time and stops between slices once the budget's time is up (after one slice at least).
+   * Returns how many events it took, from the first: the caller keeps the rest for later.
+   */
+  applyEvents(store: Store, events: readonly RunEvent[], budget?: FoldBudget): number {
+    let taken = 0;
     store.setState((state) => {
-      const relevant = events.filter((event) => event.runId === state.pendingRunId);
-      if (relevant.length === 0 || state.run?.status === 'finished') return state;
-      const run = foldEvents(state.run, relevant);
+      if (state.run?.status === 'finished') {
+        taken = events.length;
+        return state;
+      }
+      let run = state.run;
+      let folded = false;
+      while (taken < events.length) {
+        const slice = budget ? events.slice(taken, taken + budget.slice) : events;
+        taken += slice.length;
+        const relevant = slice.filter((event) => event.runId === state.pendingRunId);
+        if (relevant.length > 0) {
+          run = foldEvents(run, relevant);
+          folded = true;
+        }
+        if (!budget || budget.now() >= budget.deadline) break;
+      }
+      if (!folded) return state;
       return run?.status === 'finished' ? { run, ...ended(state) } : { run, phase: state.phase === 'stopping' ? 'stopping' : 'running' };
     });
+    return taken;
   },
   stopping(store: Store): void {
     store.setState({ phase: 'stopping', stopRequestedAt: performance.now() });

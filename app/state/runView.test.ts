@@ -73,6 +73,14 @@ describe('foldEvents', () => {
     // The expert's tokens and the code's seconds are charged to the call, not the orchestrator.
     expect(code.costs.map((entry) => entry.kind).sort()).toEqual(['code', 'expert']);
 
+    // The run-wide flags and the slowest step, kept as events come, agree with the steps'.
+    expect(view.firstEstimated).toBe(view.steps.findIndex((step) => step.hasEstimates));
+    expect(view.firstEstimated).not.toBeNull(); // the code step's seconds are an estimate
+    const firstUnknown = view.steps.findIndex((step) => step.hasUnknownCost);
+    expect(view.firstUnknown).toBe(firstUnknown === -1 ? null : firstUnknown);
+    const slowest = view.steps.reduce((most, step) => ((step.latencyMs ?? -1) > (most.latencyMs ?? -1) ? step : most));
+    expect(view.slowestStep).toEqual({ step: slowest.step, latencyMs: slowest.latencyMs });
+
     // What the model saw, and what it said, per turn.
     for (const step of view.steps) {
       expect(step.request?.renderedPrompt).toContain('<|im_start|>system');

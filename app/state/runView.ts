@@ -22,6 +22,7 @@ export function startView(event: RunEventOf<'run_started'>): RunView {
     errors: [],
     firstEstimated: null,
     firstUnknown: null,
+    slowestStep: null,
   };
 }
 
@@ -142,6 +143,7 @@ function foldEvent(draft: ViewDraft, event: RunEvent): void {
       step.costUsd = event.costUsd;
       step.cumulativeUsd = event.cumulativeUsd;
       step.latencyMs = event.latencyMs;
+      if (view.slowestStep === null || event.latencyMs > view.slowestStep.latencyMs) view.slowestStep = { step: event.step, latencyMs: event.latencyMs };
       return;
     }
     case 'error': {

@@ -78,6 +78,9 @@ export interface RunView extends Omit<RunEventOf<'run_started'>, 'type' | 't'> {
    * price, or null: a card marks its running total by them without scanning the steps before it. */
   firstEstimated: number | null;
   firstUnknown: number | null;
+  /** The finished step that took longest, kept as steps finish (the Cost panel shows it without
+   * walking every step on each event). */
+  slowestStep: { step: number; latencyMs: number } | null;
   stopReason?: StopReason;
   answer?: string | null;
   totals?: RunTotals;

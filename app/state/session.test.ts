@@ -95,6 +95,40 @@ describe('the event fold', () => {
     expect(run?.totals?.turns).toBe(3);
   });
 
+  it('folds a backlog over several frames within its time budget, and all of it when the run must end', () => {
+    // A clock that moves 3 ms each time it is read: the 4 ms budget allows one slice of events
+    // (16) a frame, and a second only if the clock is read once between them.
+    let clock = 0;
+    const slow = testPlatform();
+    const slowStores = createAppStores({ ...slow, now: () => (clock += 3) });
+    stores = slowStores;
+    platform = slow;
+    return stores.checks.load().then(() => {
+      const runId = start();
+      const events = syntheticRun(runId, 1, 12).filter((event) => event.type !== 'run_finished');
+      expect(events.length).toBeGreaterThan(3 * 16);
+      const renders = vi.fn();
+      stores.run.subscribe(renders);
+      platform.fake().worker.onEvents(events);
+      const stepsShown = () => stores.run.getState().run?.steps.length ?? 0;
+      vi.advanceTimersByTime(16);
+      expect(renders).toHaveBeenCalledTimes(1);
+      const afterOneFrame = stepsShown();
+      expect(afterOneFrame).toBeGreaterThan(0);
+      expect(afterOneFrame).toBeLessThan(12);
+      vi.advanceTimersByTime(16);
+      expect(renders).toHaveBeenCalledTimes(2);
+      expect(stepsShown()).toBeGreaterThan(afterOneFrame);
+      // A run-ending message folds the rest at once, in order, before it ends the run.
+      stores.session.workerLost('gone');
+      expect(stepsShown()).toBe(12);
+      expect(stores.run.getState()).toMatchObject({ phase: 'idle', run: { status: 'finished', stopReason: 'error' } });
+      // Nothing is folded twice by the frames still scheduled.
+      vi.advanceTimersByTime(1000);
+      expect(stepsShown()).toBe(12);
+    });
+  });
+
   it('catches a hidden tab up by the timer when no frame comes', () => {
     const runId = start();
     platform.fake().worker.onEvents(unfinished(runId));

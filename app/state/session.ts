@@ -22,9 +22,14 @@ import type { WorkerClient } from './workerClient.ts';
 const REMEMBERED_KEY_PREFIX = 'orchestra-playground:key:';
 
 // The worker posts a run's events every EVENT_BATCH_MS; the page folds what has arrived into the
-// store at most once per animation frame, so a burst of batches costs one render of the trace and
-// the cost panel. A hidden tab gets no frames: the timer catches it up.
+// store once per animation frame, so a burst of batches costs one render of the trace and the cost
+// panel. A hidden tab gets no frames: the timer catches it up.
 const EVENTS_FALLBACK_MS = 200;
+/** Folding a frame's events stops once it has taken this long; the rest waits for the next frame,
+ * so a backlog (a page that fell behind, a tab shown again) never makes one long task of it. */
+const FLUSH_BUDGET_MS = 4;
+/** Events folded between two looks at the clock. */
+const FLUSH_SLICE = 16;
 
 /** A stop lands within a fraction of a second; past this the worker is ended under the run. */
 const STOP_WATCHDOG_MS = 3000;
@@ -47,6 +52,8 @@ export interface SessionDeps {
   nextFrame(callback: () => void): void;
   /** Reads a config file's text, off the page's thread in the browser (Platform). */
   readConfigFile(text: string): Promise<ConfigImportReply>;
+  /** A monotonic clock in milliseconds (performance.now()), for the flush's budget. */
+  now(): number;
 }
 
 /** A key the user chose to remember, as kept in localStorage: with the origin it is bound to. */
@@ -62,8 +69,11 @@ export type StartOutcome = 'started' | 'busy' | 'empty_task' | 'invalid_config';
 export type ImportOutcome = { ok: true } | { ok: false; problems: string[] };
 
 export class Session {
+  /** Events received and not yet folded into the run store, in order. */
   private pendingEvents: RunEvent[] = [];
-  private eventsScheduled = false;
+  /** Which scheduled flush may run (0: none): a frame and a fallback timer race for each. */
+  private flushScheduled = 0;
+  private flushGeneration = 0;
   /** How many tasks "Try the demo" has picked (demoStart.ts). */
   private demoPicks = 0;
 
@@ -74,20 +84,36 @@ export class Session {
   /** A batch of a run's events: recorded now, folded into the run store at the next frame. */
   receiveEvents = (events: RunEvent[]): void => {
     this.deps.withRecorder((recorder) => recorder.recordEvents(events));
-    this.pendingEvents = this.pendingEvents.length === 0 ? events : this.pendingEvents.concat(events);
-    if (this.eventsScheduled) return;
-    this.eventsScheduled = true;
-    this.deps.nextFrame(this.flushEvents);
-    setTimeout(this.flushEvents, EVENTS_FALLBACK_MS);
+    // Our own array: the recorder keeps the worker's.
+    for (const event of events) this.pendingEvents.push(event);
+    this.scheduleFlush();
   };
 
-  /** Applies the events that have arrived; run first by anything that ends a run. */
+  private scheduleFlush(): void {
+    if (this.flushScheduled !== 0) return;
+    const generation = ++this.flushGeneration;
+    this.flushScheduled = generation;
+    const flush = () => this.flushFrame(generation);
+    this.deps.nextFrame(flush);
+    setTimeout(flush, EVENTS_FALLBACK_MS);
+  }
+
+  /** One frame's fold: as many events as fit in the budget (one store update); the rest at the next frame. */
+  private flushFrame(generation: number): void {
+    if (this.flushScheduled !== generation) return;
+    this.flushScheduled = 0;
+    const { now } = this.deps;
+    const taken = this.deps.run.actions.applyEvents(this.pendingEvents, { now, deadline: now() + FLUSH_BUDGET_MS, slice: FLUSH_SLICE });
+    this.pendingEvents = taken === this.pendingEvents.length ? [] : this.pendingEvents.slice(taken);
+    if (this.pendingEvents.length > 0) this.scheduleFlush();
+  }
+
+  /** Applies every event that has arrived, whatever the budget; run first by anything that ends a run. */
   flushEvents = (): void => {
-    if (!this.eventsScheduled) return;
-    this.eventsScheduled = false;
+    this.flushScheduled = 0;
     const events = this.pendingEvents;
     this.pendingEvents = [];
-    this.deps.run.actions.applyEvents(events);
+    if (events.length > 0) this.deps.run.actions.applyEvents(events);
   };
 
   humanTurn(runId: string, turn: HumanTurn): void {

@@ -1,36 +1,23 @@
-// The cost charts. This, the evaluation's charts (Evaluate/EvalCharts.tsx) and the warm-up they
-// share (Charts/ChartWarmUp.tsx) are the only modules that import recharts, and the panels load
-// the first two with React.lazy, so recharts stays out of the first screen's JavaScript. Colours
-// are CSS variables (SVG paint takes var()), so the charts follow the light or dark theme without
-// re-rendering.
+// The cost charts, drawn by us: the per-step chart is two SVG paths (bars, cumulative line) and its
+// labels, the by-tool chart a bar of HTML per row. They redraw as a run streams, so a redraw must
+// be cheap: recharts made one React element and one store update per bar on every redraw, the
+// long tasks of a 500-step run (docs/benchmarks.md, streaming). Loaded with React.lazy in idle time
+// (a small chunk); colours are CSS variables, so the theme changes them without a redraw.
 
-import { memo } from 'react';
-import { Bar, BarChart, CartesianGrid, Cell, ComposedChart, Line, Tooltip, XAxis, YAxis } from 'recharts';
+import { memo, useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { formatUsd } from '../../format.ts';
-import { ChartWarmUp, RECHARTS_CORE_STEPS } from '../Charts/ChartWarmUp.tsx';
 import { niceTicks, type ChartPoint, type ToolCostRow } from './costData.ts';
 import { seriesColor } from './series.ts';
-
-const axisTick = { fill: 'var(--text-muted)', fontSize: 11 };
-const tooltipStyle = {
-  contentStyle: { background: 'var(--surface)', border: '1px solid var(--border)', borderRadius: 'var(--radius)', fontSize: 12 },
-  labelStyle: { color: 'var(--text)', fontWeight: 600 },
-  itemStyle: { color: 'var(--text)' },
-  cursor: { fill: 'var(--muted-background)' },
-};
-const usdTick = (value: number) => formatUsd(value);
-const usdValue = (value: unknown) => (typeof value === 'number' ? formatUsd(value) : String(value));
+import { drawStepChart, pointAt } from './stepChart.ts';
 
 interface CostChartsProps {
   /** One bar per step, or per bin of steps on a long run. */
-  steps: ChartPoint[];
-  tools: ToolCostRow[];
+  steps: readonly ChartPoint[];
+  tools: readonly ToolCostRow[];
 }
 
 export const CostCharts = memo(function CostCharts({ steps, tools }: CostChartsProps) {
   const pricedTools = tools.filter((row): row is ToolCostRow & { usd: number } => row.usd !== null);
-  // Round dollar ticks of our own: recharts' own split the axis at fractions like $0.00085.
-  const stepTicks = niceTicks(Math.max(0, ...steps.map((point) => Math.max(point.usd, point.cumulativeUsd))));
   return (
     <div className="cost-charts">
       <figure className="cost-chart">
@@ -41,105 +28,161 @@ export const CostCharts = memo(function CostCharts({ steps, tools }: CostChartsP
             <span className="cost-swatch cost-swatch-line" style={{ background: seriesColor(1) }} aria-hidden="true" /> cumulative
           </span>
         </figcaption>
-        <ComposedChart
-          responsive
-          style={{ width: '100%', height: 170 }}
-          data={steps}
-          margin={{ top: 6, right: 8, bottom: 0, left: 0 }}
-          desc="Bars: the cost of each step. Line: the cumulative cost of the run."
-        >
-          <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" vertical={false} />
-          <XAxis dataKey="label" tick={axisTick} stroke="var(--border)" tickLine={false} />
-          <YAxis
-            tick={axisTick}
-            stroke="var(--border)"
-            tickFormatter={usdTick}
-            width={64}
-            tickLine={false}
-            ticks={stepTicks}
-            domain={[0, stepTicks.at(-1) ?? 1]}
-            interval={0}
-          />
-          <Tooltip {...tooltipStyle} formatter={usdValue} labelFormatter={(label) => (String(label).includes('–') ? `Steps ${String(label)}` : `Step ${String(label)}`)} />
-          <Bar dataKey="usd" name="Step" fill={seriesColor(0)} isAnimationActive={false} maxBarSize={28} />
-          <Line
-            dataKey="cumulativeUsd"
-            name="Cumulative"
-            stroke={seriesColor(1)}
-            strokeWidth={2}
-            dot={steps.length <= 30 ? { r: 2, fill: seriesColor(1) } : false}
-            isAnimationActive={false}
-            type="monotone"
-          />
-        </ComposedChart>
+        <StepCostChart points={steps} />
       </figure>
-      {pricedTools.length > 0 && <ToolCostChart pricedTools={pricedTools} />}
+      {pricedTools.length > 0 && <ToolCostChart rows={pricedTools} />}
     </div>
   );
 });
 
-/** The run's cost by the alias, tool or kind of call it was spent on (priced ones only). */
-function ToolCostChart({ pricedTools }: { pricedTools: Array<ToolCostRow & { usd: number }> }) {
-  const toolTicks = niceTicks(Math.max(0, ...pricedTools.map((row) => row.usd)));
+const pointName = (point: ChartPoint) => (point.first === point.last ? `Step ${point.label}` : `Steps ${point.label}`);
+
+function describeSteps(points: readonly ChartPoint[]): string {
+  const last = points.at(-1);
+  if (!last) return 'No step has a cost yet.';
+  const costliest = points.reduce((most, point) => (point.usd > most.usd ? point : most), last);
+  const steps = last.last === 1 ? '1 step' : `${last.last} steps`;
+  return `${steps}, ${formatUsd(last.cumulativeUsd)} in all; the costliest: ${pointName(costliest).toLowerCase()}, ${formatUsd(costliest.usd)}. Bars: each step's cost; line: the cumulative cost.`;
+}
+
+/** The plot's size in pixels: measured before the first paint, then followed as it resizes. */
+function usePlotSize(): [React.RefObject<HTMLDivElement | null>, { width: number; height: number }] {
+  const ref = useRef<HTMLDivElement>(null);
+  const [size, setSize] = useState({ width: 0, height: 0 });
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const update = (width: number, height: number) =>
+      setSize((previous) => (previous.width === width && previous.height === height ? previous : { width, height }));
+    update(element.clientWidth, element.clientHeight);
+    const observer = new ResizeObserver(([entry]) => {
+      if (entry) update(Math.round(entry.contentRect.width), Math.round(entry.contentRect.height));
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  return [ref, size];
+}
+
+/** Bars for each step's cost and a line for the running total. Hover, or focus and use the arrow
+ * keys, to read a bar's figures. */
+function StepCostChart({ points }: { points: readonly ChartPoint[] }) {
+  const [plotRef, { width, height }] = usePlotSize();
+  const [active, setActive] = useState<number | null>(null);
+  const drawing = drawStepChart(points, width, height);
+  const shown = active === null ? undefined : points[Math.min(active, points.length - 1)];
+  const shownIndex = shown ? points.indexOf(shown) : -1;
+
+  const onPointerMove = (event: PointerEvent<HTMLDivElement>) => {
+    const box = event.currentTarget.getBoundingClientRect();
+    setActive(pointAt(event.clientX - box.left, box.width, points.length));
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const lastIndex = points.length - 1;
+    const from = shownIndex < 0 ? null : shownIndex;
+    const next: Record<string, number> = {
+      ArrowLeft: from === null ? lastIndex : Math.max(0, from - 1),
+      ArrowRight: from === null ? 0 : Math.min(lastIndex, from + 1),
+      Home: 0,
+      End: lastIndex,
+    };
+    if (event.key === 'Escape') setActive(null);
+    else if (event.key in next && lastIndex >= 0) {
+      event.preventDefault();
+      setActive(next[event.key] ?? null);
+    }
+  };
+
   return (
-    <figure className="cost-chart">
-      <figcaption>Cost by tool or alias</figcaption>
-      <BarChart
-        responsive
-        layout="vertical"
-        style={{ width: '100%', height: 24 + pricedTools.length * 26 }}
-        data={pricedTools}
-        margin={{ top: 0, right: 8, bottom: 0, left: 0 }}
-        desc="The run's cost split by the alias, tool or kind of call it was spent on."
+    <div className="step-chart">
+      <div className="step-chart-y" aria-hidden="true">
+        {drawing.yTicks.map((tick) => (
+          <span key={tick} className="cost-chart-y-tick">
+            {formatUsd(tick)}
+          </span>
+        ))}
+      </div>
+      <div
+        ref={plotRef}
+        className="step-chart-plot"
+        role="img"
+        aria-label={describeSteps(points)}
+        tabIndex={0}
+        onPointerMove={onPointerMove}
+        onPointerLeave={() => setActive(null)}
+        onKeyDown={onKeyDown}
+        onBlur={() => setActive(null)}
       >
-        <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" horizontal={false} />
-        <XAxis
-          type="number"
-          tick={axisTick}
-          stroke="var(--border)"
-          tickFormatter={usdTick}
-          tickLine={false}
-          ticks={toolTicks}
-          domain={[0, toolTicks.at(-1) ?? 1]}
-          interval="preserveStartEnd"
-        />
-        <YAxis type="category" dataKey="label" tick={axisTick} stroke="var(--border)" width={96} tickLine={false} />
-        <Tooltip {...tooltipStyle} formatter={usdValue} />
-        <Bar dataKey="usd" name="Cost" isAnimationActive={false} maxBarSize={18}>
-          {pricedTools.map((row, index) => (
-            <Cell key={row.label} fill={seriesColor(index)} />
-          ))}
-        </Bar>
-      </BarChart>
-    </figure>
+        {width > 0 && (
+          <svg width={width} height={height} aria-hidden="true">
+            <path className="step-chart-grid" d={drawing.grid} />
+            {shownIndex >= 0 && <rect className="step-chart-cursor" x={shownIndex * drawing.slot} y={0} width={drawing.slot} height={height} />}
+            <path className="step-chart-bars" d={drawing.bars} fill={seriesColor(0)} />
+            <path className="step-chart-line" d={drawing.line} stroke={seriesColor(1)} />
+            {drawing.dots && <path className="step-chart-dots" d={drawing.dots} stroke={seriesColor(1)} />}
+          </svg>
+        )}
+        {shown && (
+          <div
+            className="chart-tooltip"
+            style={{ left: `${((shownIndex + 0.5) / points.length) * 100}%` }}
+            data-side={(shownIndex + 0.5) / points.length > 0.5 ? 'left' : 'right'}
+          >
+            <strong>{pointName(shown)}</strong>
+            <span>Step: {formatUsd(shown.usd)}</span>
+            <span>Cumulative: {formatUsd(shown.cumulativeUsd)}</span>
+          </div>
+        )}
+      </div>
+      <div className="step-chart-x" aria-hidden="true">
+        {drawing.xTicks.map((tick) => (
+          <span key={tick.step} style={{ left: `${tick.at * 100}%` }}>
+            {tick.step}
+          </span>
+        ))}
+      </div>
+      {/* What the tooltip shows, said once it moves by keyboard or pointer. */}
+      <span className="visually-hidden" aria-live="polite">
+        {shown ? `${pointName(shown)}: ${formatUsd(shown.usd)}, cumulative ${formatUsd(shown.cumulativeUsd)}` : ''}
+      </span>
+    </div>
   );
 }
 
-/** What the warm-up draws: two steps and two priced tools, so every part of both charts is drawn. */
-const WARM_UP_STEPS_DATA: ChartPoint[] = [
-  { label: '1', usd: 0.001, cumulativeUsd: 0.001 },
-  { label: '2', usd: 0.002, cumulativeUsd: 0.003 },
-];
-const WARM_UP_TOOLS: ToolCostRow[] = ['orchestrator', 'answer'].map((label) => ({
-  label,
-  kind: 'orchestrator',
-  entries: 1,
-  usd: 0.001,
-  unknownEntries: 0,
-  estimated: false,
-  latencyMs: 1,
-}));
-
-/** The charts drawn once off screen while the page is idle (ChartWarmUp): recharts' core, the
- * per-step chart alone (no priced tool, no second chart), then both. Unwarmed, their first mount
- * was the one long task of a 500-step run's stream (53 ms of CPU); both in one warm-up step, 41–52 ms
- * (npm run bench -- --only stream and --only eval-ui, docs/benchmarks.md). */
-const WARM_UP = [
-  ...RECHARTS_CORE_STEPS,
-  <CostCharts key="charts" steps={WARM_UP_STEPS_DATA} tools={[]} />,
-  <CostCharts key="charts" steps={WARM_UP_STEPS_DATA} tools={WARM_UP_TOOLS} />,
-];
-
-export function CostChartsWarmUp({ onDone }: { onDone(): void }) {
-  return <ChartWarmUp steps={WARM_UP} onDone={onDone} />;
+/** The run's cost by the alias, tool or kind of call it was spent on (priced ones only): a bar of
+ * HTML per row, as long as its share of the axis. */
+function ToolCostChart({ rows }: { rows: ReadonlyArray<ToolCostRow & { usd: number }> }) {
+  const ticks = niceTicks(Math.max(0, ...rows.map((row) => row.usd)));
+  const top = ticks.at(-1) ?? 1;
+  const share = (usd: number) => `${(usd / top) * 100}%`;
+  return (
+    <figure className="cost-chart">
+      <figcaption>Cost by tool or alias</figcaption>
+      <div
+        className="tool-chart"
+        role="img"
+        aria-label={rows.map((row) => `${row.label}: ${formatUsd(row.usd)}`).join('; ')}
+        style={{ '--intervals': ticks.length - 1 } as React.CSSProperties}
+      >
+        {rows.map((row, index) => (
+          <div key={row.label} className="tool-chart-row">
+            <span className="tool-chart-label">{row.label}</span>
+            <span className="tool-chart-track" title={`${row.label}: ${formatUsd(row.usd)}`}>
+              <span className="tool-chart-bar" style={{ width: share(row.usd), background: seriesColor(index) }} />
+            </span>
+          </div>
+        ))}
+        <div className="tool-chart-row tool-chart-axis" aria-hidden="true">
+          <span className="tool-chart-label" />
+          <span className="tool-chart-x">
+            {ticks.map((tick) => (
+              <span key={tick} style={{ left: share(tick) }}>
+                {formatUsd(tick)}
+              </span>
+            ))}
+          </span>
+        </div>
+      </div>
+    </figure>
+  );
 }

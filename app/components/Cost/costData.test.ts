@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LedgerEntry } from '../../../workers/engine/events.ts';
-import { chartSeries, compareWithActual, costByTool, describeCost, labelOf, niceTicks, stepCostSeries, summarizeLedger, timeBreakdown } from './costData.ts';
+import { chartSeries, compareWithActual, costByTool, describeCost, labelOf, niceTicks, stepCostSeries, summarizeLedger, timeBreakdown, callsEndMs, laterBreakdown } from './costData.ts';
 
 const entry = (fields: Partial<LedgerEntry> & Pick<LedgerEntry, 'step' | 'kind'>): LedgerEntry => ({
   usd: 0,
@@ -140,8 +140,8 @@ describe('chartSeries', () => {
 
   it('keeps one bar per step for short runs', () => {
     expect(chartSeries([point(1, 0.1, 0.1), point(2, 0.2, 0.3)])).toEqual([
-      { label: '1', usd: 0.1, cumulativeUsd: 0.1 },
-      { label: '2', usd: 0.2, cumulativeUsd: 0.3 },
+      { label: '1', first: 1, last: 1, usd: 0.1, cumulativeUsd: 0.1 },
+      { label: '2', first: 2, last: 2, usd: 0.2, cumulativeUsd: 0.3 },
     ]);
   });
 
@@ -198,6 +198,28 @@ describe('where the time went', () => {
     ];
     expect(timeBreakdown(unstamped, 1000)).toEqual({ byLabel: { orchestrator: 600, search: 400 }, startups: [], betweenMs: 0, wallMs: 1000 });
     expect(timeBreakdown([], 500)).toEqual({ byLabel: {}, startups: [], betweenMs: 500, wallMs: 500 });
+  });
+});
+
+describe('where the time went, as the clock ticks', () => {
+  // Overlapping, unstamped and start-up entries, not in the order they ended.
+  const ledger: LedgerEntry[] = [
+    entry({ step: 1, kind: 'orchestrator', latencyMs: 1000, endMs: 1000 }),
+    entry({ step: 1, kind: 'tool', tool: 'run_python', latencyMs: 3000, endMs: 4000, startup: { sandbox: 'Python', ms: 1500 } }),
+    entry({ step: 1, kind: 'tool', tool: 'search_corpus', latencyMs: 1000, endMs: 2000 }),
+    entry({ step: 2, kind: 'orchestrator', latencyMs: 500 }),
+  ];
+
+  it('gives the same figures from the calls\' end as a count at each later wall time', () => {
+    expect(callsEndMs(ledger)).toBe(4000);
+    const atEnd = timeBreakdown(ledger, callsEndMs(ledger));
+    for (const wallMs of [4000, 4001, 6000, 60_000]) expect(laterBreakdown(atEnd, wallMs)).toEqual(timeBreakdown(ledger, wallMs));
+  });
+
+  it('leaves a wall time before the calls\' end to a full count, which cuts calls short', () => {
+    expect(laterBreakdown(timeBreakdown(ledger, callsEndMs(ledger)), 3999)).toBeNull();
+    expect(callsEndMs([])).toBe(0);
+    expect(laterBreakdown(timeBreakdown([], 0), 500)).toEqual(timeBreakdown([], 500));
   });
 });
 

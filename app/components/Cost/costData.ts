@@ -89,6 +89,9 @@ export function stepCostSeries(ledger: readonly LedgerEntry[]): StepCostPoint[] 
 export interface ChartPoint {
   /** "7", or "41–60" for a bin of steps. */
   label: string;
+  /** The bin's first and last step (the same for one step). */
+  first: number;
+  last: number;
   usd: number;
   cumulativeUsd: number;
 }
@@ -100,7 +103,7 @@ export interface ChartPoint {
  */
 export function chartSeries(points: readonly StepCostPoint[], maxBars = 60): ChartPoint[] {
   if (points.length <= maxBars) {
-    return points.map((point) => ({ label: String(point.step), usd: point.usd, cumulativeUsd: point.cumulativeUsd }));
+    return points.map((point) => ({ label: String(point.step), first: point.step, last: point.step, usd: point.usd, cumulativeUsd: point.cumulativeUsd }));
   }
   const perBin = Math.ceil(points.length / maxBars);
   const bins: ChartPoint[] = [];
@@ -111,6 +114,8 @@ export function chartSeries(points: readonly StepCostPoint[], maxBars = 60): Cha
     if (!first || !last) continue;
     bins.push({
       label: first.step === last.step ? String(first.step) : `${first.step}–${last.step}`,
+      first: first.step,
+      last: last.step,
       usd: bin.reduce((sum, point) => sum + point.usd, 0),
       cumulativeUsd: last.cumulativeUsd,
     });
@@ -233,6 +238,29 @@ export function timeBreakdown(ledger: readonly LedgerEntry[], wallMs: number): T
     else startups.push({ label, ms, count });
   }
   return { byLabel, startups, betweenMs: Math.max(0, wallMs - attributed), wallMs };
+}
+
+/** Where the ledger's last call ended (ms since the run started): from there on a run's clock adds
+ * only to "between calls". Entries without a time stamp are laid end to end, as timeBreakdown does. */
+export function callsEndMs(ledger: readonly LedgerEntry[]): number {
+  let previousEnd = 0;
+  let last = 0;
+  for (const entry of ledger) {
+    previousEnd = entry.endMs ?? previousEnd + entry.latencyMs;
+    last = Math.max(last, previousEnd);
+  }
+  return last;
+}
+
+/**
+ * timeBreakdown at a later wall time, from the breakdown at the calls' end (`atCallsEnd`, made with
+ * `wallMs = callsEndMs(ledger)`): the same figures with the time since added to "between calls",
+ * so a ticking clock costs nothing per tick. null when `wallMs` is before the calls' end (then
+ * calls are cut short: run timeBreakdown itself).
+ */
+export function laterBreakdown(atCallsEnd: TimeBreakdown, wallMs: number): TimeBreakdown | null {
+  if (wallMs < atCallsEnd.wallMs) return null;
+  return { ...atCallsEnd, betweenMs: atCallsEnd.betweenMs + (wallMs - atCallsEnd.wallMs), wallMs };
 }
 
 /** Sweeps the spans in time order; each stretch of time is split equally among the spans open in it. */

@@ -2,7 +2,7 @@
 // every call", and where the money went (a table at once, the charts once their chunk arrives).
 
 import { StoredRunTag } from '../StoredRun/StoredRunTag.tsx';
-import { lazy, Suspense, useId, useMemo, useState } from 'react';
+import { lazy, memo, Suspense, useDeferredValue, useEffect, useId, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { LedgerEntry, RunTotals } from '../../../workers/engine/events.ts';
 import { formatCount, formatMs } from '../../format.ts';
@@ -16,22 +16,20 @@ import {
   stepCostSeries,
   summarizeLedger,
   timeBreakdown,
+  callsEndMs,
+  laterBreakdown,
   type LedgerSummary,
 } from './costData.ts';
 import { seriesColor } from './series.ts';
 import { useElapsedMs } from '../../hooks/useElapsedMs.ts';
-import { useThrottled } from '../../hooks/useThrottled.ts';
-import { WarmUpWhenIdle } from '../Charts/WarmUpWhenIdle.tsx';
+import { whenIdle } from '../../idle.ts';
 import './Cost.css';
 import { useCompareStore, useRunStore } from '../../state/context.tsx';
 
-// recharts is ~100 KB gzip: never in the first load. Its chunk loads once the page is idle after
-// the first screen, and the charts are drawn once off screen then (CostChartsWarmUp), so its
-// download, evaluation (50–90 ms of one main-thread task) and first mount fall before the first
-// run instead of in it (docs/benchmarks.md, streaming); at the latest when a run has a cost to draw.
+// The charts' module is small (no chart library) but not needed for the first screen: it loads
+// once the page is idle after it, at the latest when a run has a cost to draw.
 const loadCostCharts = () => import('./CostCharts.tsx');
 const CostCharts = lazy(() => loadCostCharts().then((module) => ({ default: module.CostCharts })));
-const loadWarmUp = () => loadCostCharts().then((module) => module.CostChartsWarmUp);
 const IDLE_LOAD_TIMEOUT_MS = 10_000;
 const IDLE_FALLBACK_MS = 3_000;
 
@@ -39,7 +37,14 @@ const NO_ENTRIES: LedgerEntry[] = [];
 
 export function CostPanel() {
   const headingId = useId();
-  const runLedger = useRunStore((state) => state.run?.ledger ?? NO_ENTRIES);
+  useEffect(() => whenIdle(() => void loadCostCharts().catch(() => undefined), { timeoutMs: IDLE_LOAD_TIMEOUT_MS, fallbackMs: IDLE_FALLBACK_MS }), []);
+  const liveLedger = useRunStore((state) => state.run?.ledger ?? NO_ENTRIES);
+  const running = useRunStore((state) => state.run?.status === 'running');
+  // While a run streams, the panel redraws from its ledger at a lower priority than the stream
+  // (React renders it in slices between the events); the run's end is drawn at once, with the
+  // status that says it ended.
+  const deferredLedger = useDeferredValue(liveLedger);
+  const runLedger = running ? deferredLedger : liveLedger;
   // Presenter view counts only the steps it has shown: the total waits for the class.
   const { shown, held } = useShownSteps();
   const ledger = useMemo(() => (held > 0 ? runLedger.filter((entry) => entry.step <= shown) : runLedger), [runLedger, held, shown]);
@@ -51,7 +56,6 @@ export function CostPanel() {
   // While runs are compared the trace column shows them, not this run: its figures would read as theirs.
   const comparedRuns = useCompareStore((state) => state.compared?.length ?? 0);
 
-  const warmUp = <WarmUpWhenIdle name="cost" load={loadWarmUp} timeoutMs={IDLE_LOAD_TIMEOUT_MS} fallbackMs={IDLE_FALLBACK_MS} />;
   if (comparedRuns > 0) {
     return (
       <section className="panel cost-panel" aria-labelledby={headingId}>
@@ -60,7 +64,6 @@ export function CostPanel() {
           Comparing {comparedRuns} runs: each one’s cost, time and reward are in the comparison. This panel shows a run again
           when you close it.
         </p>
-        {warmUp}
       </section>
     );
   }
@@ -83,12 +86,11 @@ export function CostPanel() {
           would have cost on the strongest model, and where the money went.
         </p>
       )}
-      {warmUp}
     </section>
   );
 }
 
-function TotalCost({ summary, totals, hasRun }: { summary: LedgerSummary; totals: RunTotals | undefined; hasRun: boolean }) {
+const TotalCost = memo(function TotalCost({ summary, totals, hasRun }: { summary: LedgerSummary; totals: RunTotals | undefined; hasRun: boolean }) {
   const counterfactualModel = useRunStore((state) => state.run?.counterfactualModel ?? null);
   const labelId = useId();
   const noteId = useId();
@@ -154,10 +156,17 @@ function TotalCost({ summary, totals, hasRun }: { summary: LedgerSummary; totals
       )}
     </div>
   );
-}
+});
 
-function RunFigures({ summary, stepCount }: { summary: LedgerSummary; stepCount: number }) {
-  const slowestStep = useRunStore(useShallow((state) => slowestStepOf(state.run?.steps.slice(0, stepCount) ?? [])));
+const RunFigures = memo(function RunFigures({ summary, stepCount }: { summary: LedgerSummary; stepCount: number }) {
+  // The run keeps its slowest step; presenter view, holding steps back, looks among those shown.
+  const slowestStep = useRunStore(
+    useShallow((state) => {
+      const run = state.run;
+      if (!run) return null;
+      return stepCount >= run.steps.length ? run.slowestStep : slowestStepOf(run.steps.slice(0, stepCount));
+    }),
+  );
   const elapsedMs = useElapsedMs();
   const { tokens } = summary;
   const extras = [
@@ -191,7 +200,7 @@ function RunFigures({ summary, stepCount }: { summary: LedgerSummary; stepCount:
       </div>
     </dl>
   );
-}
+});
 
 /** The slowest finished step (compared shallowly, so streaming deltas do not re-render). */
 function slowestStepOf(steps: ReadonlyArray<{ step: number; latencyMs?: number }>): { step: number; latencyMs: number } | null {
@@ -209,17 +218,17 @@ const chartsLoading = <p className="muted cost-chart-loading">Loading the charts
 /** Rows a table lists: a hostile run file can name 100,000 aliases or steps, and a row each took seconds to draw. */
 const LISTED_ROWS = 500;
 
-// The chart redraws at most this often while a run streams (its numbers are in the tables at once).
-const CHART_INTERVAL_MS = 1000;
-
-function Breakdown({ ledger, summary, totals }: { ledger: LedgerEntry[]; summary: LedgerSummary; totals: RunTotals | undefined }) {
+const Breakdown = memo(function Breakdown({ ledger, summary, totals }: { ledger: LedgerEntry[]; summary: LedgerSummary; totals: RunTotals | undefined }) {
   const running = useRunStore((state) => state.run?.status === 'running');
-  const wallMs = useElapsedMs() ?? 0;
+  // The clock, like the ledger, redraws the breakdown at a lower priority while the run streams.
+  const liveWallMs = useElapsedMs() ?? 0;
+  const deferredWallMs = useDeferredValue(liveWallMs);
+  const wallMs = running ? deferredWallMs : liveWallMs;
   const tools = useMemo(() => costByTool(ledger), [ledger]);
-  const time = useMemo(() => timeBreakdown(ledger, wallMs), [ledger, wallMs]);
-  const chartLedger = useThrottled(ledger, CHART_INTERVAL_MS);
-  const chartSteps = useMemo(() => chartSeries(stepCostSeries(chartLedger ?? [])), [chartLedger]);
-  const chartTools = useMemo(() => costByTool(chartLedger ?? []), [chartLedger]);
+  // Shared out once per ledger; the clock ticking on only adds to "between calls".
+  const atCallsEnd = useMemo(() => timeBreakdown(ledger, callsEndMs(ledger)), [ledger]);
+  const time = useMemo(() => laterBreakdown(atCallsEnd, wallMs) ?? timeBreakdown(ledger, wallMs), [atCallsEnd, ledger, wallMs]);
+  const chartSteps = useMemo(() => chartSeries(stepCostSeries(ledger)), [ledger]);
   if (ledger.length === 0) return <p className="muted">No calls charged yet.</p>;
   return (
     <>
@@ -227,13 +236,9 @@ function Breakdown({ ledger, summary, totals }: { ledger: LedgerEntry[]; summary
         what="The chart"
         fallback={<p className="muted">The chart could not be loaded; the table below has the same figures.</p>}
       >
-        {chartLedger === undefined ? (
-          chartsLoading
-        ) : (
-          <Suspense fallback={chartsLoading}>
-            <CostCharts steps={chartSteps} tools={chartTools} />
-          </Suspense>
-        )}
+        <Suspense fallback={chartsLoading}>
+          <CostCharts steps={chartSteps} tools={tools} />
+        </Suspense>
       </ErrorBoundary>
       <WhereItWent tools={tools} time={time} entries={ledger.length} summary={summary} totals={totals} />
       <p className="muted cost-footnote">
@@ -245,7 +250,7 @@ function Breakdown({ ledger, summary, totals }: { ledger: LedgerEntry[]; summary
       <StepCosts ledger={ledger} />
     </>
   );
-}
+});
 
 interface WhereItWentProps {
   tools: ReturnType<typeof costByTool>;
@@ -256,7 +261,7 @@ interface WhereItWentProps {
 }
 
 /** The run's cost and time by alias or tool, with the sandboxes' start-ups and the time between calls. */
-function WhereItWent({ tools, time, entries, summary, totals }: WhereItWentProps) {
+const WhereItWent = memo(function WhereItWent({ tools, time, entries, summary, totals }: WhereItWentProps) {
   const tableCaptionId = useId();
   let pricedIndex = 0;
   return (
@@ -331,7 +336,7 @@ function WhereItWent({ tools, time, entries, summary, totals }: WhereItWentProps
       </tfoot>
     </table>
   );
-}
+});
 
 /** Cost per step, in a table rendered only while open (a row per step on every update adds up on
  * long runs). */

@@ -110,10 +110,8 @@ function FatalError({ code, message }: { code: string; message: string }) {
 /** The run's cost so far, marked estimated or partly unknown where it is. */
 function useTotalCost() {
   const totalUsd = useRunStore((state) => state.run?.totalUsd ?? 0);
-  const hasEstimates = useRunStore((state) => state.run?.totals?.hasEstimates ?? state.run?.steps.some((step) => step.hasEstimates) ?? false);
-  const hasUnknownCost = useRunStore(
-    (state) => (state.run?.totals ? state.run.totals.unknownCostEntries > 0 : (state.run?.steps.some((step) => step.hasUnknownCost) ?? false)),
-  );
+  const hasEstimates = useRunStore((state) => state.run?.totals?.hasEstimates ?? (state.run?.firstEstimated ?? null) !== null);
+  const hasUnknownCost = useRunStore((state) => (state.run?.totals ? state.run.totals.unknownCostEntries > 0 : (state.run?.firstUnknown ?? null) !== null));
   return costFigure(totalUsd, { estimated: hasEstimates, unknown: hasUnknownCost });
 }
 

@@ -22,7 +22,7 @@ export function Trace() {
   const { shown: stepCount, held } = useShownSteps();
   const presenter = useViewStore((state) => state.presenter);
   const running = useRunStore((state) => state.run?.status === 'running');
-  const hasEstimates = useRunStore((state) => state.run?.steps.some((step) => step.hasEstimates) ?? false);
+  const hasEstimates = useRunStore((state) => (state.run?.firstEstimated ?? null) !== null);
   const sectionRef = useRef<HTMLElement>(null);
   const scrollerRef = useRef<HTMLDivElement>(null);
   const contentRef = useRef<HTMLDivElement>(null);
