@@ -244,7 +244,8 @@ test('compares two runs that part at step 2: the strip marks step 2, with each r
   // The sample task's answer is known: both are right, and under "Cheapest" the cheaper run wins.
   await compare.getByRole('combobox').selectOption('cheapest');
   const reward = compare.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Reward', exact: true }) });
-  const [newer, older] = (await reward.getByRole('cell').allTextContents()).map(Number);
+  // Each cell leads with the number, then says why in words (compare-reward.spec.ts).
+  const [newer, older] = (await reward.getByRole('cell').locator('strong').allTextContents()).map(Number);
   // Newest first: the answer-1 run is the dearer one.
   expect(older).toBeGreaterThan(newer!);
   // The cost column does not pass off the last run's figures as the compared runs'.
