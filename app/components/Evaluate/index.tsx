@@ -4,7 +4,7 @@
 // the Pareto front, tool-call shares, and every rollout's verdict with the stored run behind it.
 // The CLI's results import here and draw the same. Loaded when the tab is first opened.
 
-import { lazy, Suspense, useEffect, useId, useMemo, useState, type DragEvent } from 'react';
+import { lazy, Suspense, useEffect, useId, useDeferredValue, useMemo, useState, type DragEvent } from 'react';
 import { BUILT_IN_SUITES, type BuiltInSuite } from '../../../workers/eval/builtInSuites.ts';
 import { hasGroups, type EvalSummary, type RolloutRecord } from '../../../workers/eval/results.ts';
 import { formatMs, formatUsd } from '../../format.ts';
@@ -306,6 +306,9 @@ function Results() {
   const results = running ? (throttled ?? null) : latest;
   const idle = useEvalStore((state) => state.phase === 'idle');
   const report = useMemo(() => (results ? reportOf(results) : null), [results]);
+  // The table and charts follow in a render of their own, which React slices (a store update
+  // renders in one task): drawn at once, a file's 100 policies held the page's thread past 200 ms.
+  const shown = useDeferredValue(report);
   const headingId = useId();
   return (
     <section className="eval-results" aria-labelledby={headingId}>
@@ -330,18 +333,18 @@ function Results() {
           Clear
         </button>
       </div>
-      {report && report.policies.length > 0 ? (
+      {shown && shown.policies.length > 0 ? (
         <>
-          <PolicyTable policies={report.policies} />
+          <PolicyTable policies={shown.policies} />
           <p className="eval-hint">
             ★ on the Pareto front: no other policy is as cheap and as accurate. Accuracy: correct rollouts over rollouts, with the 95% Wilson interval. Cost/task
             includes grading; ≈ marks estimates.
           </p>
           <Suspense fallback={<p className="eval-hint">Loading the charts…</p>}>
-            <EvalCharts summary={report} />
+            <EvalCharts summary={shown} />
           </Suspense>
           {results && results.records.length > 0 && <Rollouts records={results.records} total={results.recordCount ?? results.records.length} stored={results.origin === 'run'} />}
-          {hasGroups(report) && <GroupRewards groups={report.groups} />}
+          {hasGroups(shown) && <GroupRewards groups={shown.groups} />}
         </>
       ) : (
         <p className="eval-hint">No results yet: run a suite, or import what `orchestra eval` wrote (--out, --json or --report).</p>
