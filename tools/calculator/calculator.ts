@@ -98,32 +98,8 @@ export function buildCalculator(math: MathJsInstance): Calculator {
   const parse = math.parse;
   const format = math.format;
   const typeOf = math.typeOf;
-  const sizes = createSizeReader(math);
   const disabled = new Set<string>(DISABLED_FUNCTIONS);
-
-  const overrides: Record<string, (...args: unknown[]) => unknown> = {};
-  // `config` stays: mathjs's lazy factories read it, and replacing it silently turns the constants
-  // (pi, e) into plain floats. Expressions cannot reach it anyway (see the check in calculate).
-  for (const name of DISABLED_FUNCTIONS.filter((name) => name !== 'config')) {
-    overrides[name] = () => {
-      throw new CalculatorError(`${name} is disabled in this calculator`);
-    };
-  }
-  // Expressions call a function's transform where it has one (range's includes its end). mathjs
-  // imports a function's `transform` property as that transform, so both keep their meaning.
-  const transforms = (math as unknown as { expression: { transform: FunctionTable } }).expression.transform;
-  for (const [name, check] of Object.entries(argumentChecks(sizes))) {
-    const guard = (original: (...args: unknown[]) => unknown) => (...args: unknown[]) => {
-      const problem = check(args);
-      if (problem) throw new CalculatorError(`${name}: ${problem}`);
-      return original(...args);
-    };
-    const plain = (math as unknown as FunctionTable)[name];
-    if (typeof plain !== 'function') continue;
-    const transform = transforms[name];
-    overrides[name] = Object.assign(guard(plain), transform ? { transform: guard(transform) } : {});
-  }
-  math.import(overrides, { override: true });
+  guardFunctions(math);
 
   const formatValue = (value: unknown): string => {
     if (typeof value === 'function') {
@@ -144,22 +120,7 @@ export function buildCalculator(math: MathJsInstance): Calculator {
       if (expression.length > MAX_EXPRESSION_CHARS) {
         throw new CalculatorError(`the expression is ${expression.length} characters long; the limit is ${MAX_EXPRESSION_CHARS}`);
       }
-      let tree: MathNode;
-      try {
-        tree = parse(expression);
-      } catch (error) {
-        throw new CalculatorError(messageOf(error));
-      }
-      tree.traverse((node) => {
-        if (node.type === 'FunctionAssignmentNode') {
-          throw new CalculatorError('defining functions is not supported; write the expression out instead');
-        }
-        // Any mention, called or not: `f = config; f(...)` is refused as well.
-        const name = (node as { name?: unknown }).name;
-        if (node.type === 'SymbolNode' && typeof name === 'string' && disabled.has(name)) {
-          throw new CalculatorError(`${name} is disabled in this calculator`);
-        }
-      });
+      refuseDisabled(parse, disabled, expression);
       let value: unknown;
       try {
         value = evaluate(expression);
@@ -175,6 +136,54 @@ export function buildCalculator(math: MathJsInstance): Calculator {
       return withinCap({ expression, result: formatValue(value), type: typeOf(value) });
     },
   };
+}
+
+/** Replaces the disabled functions with ones that refuse, and guards each costly one with its
+ * argument check (argumentChecks), its expression transform too. */
+function guardFunctions(math: MathJsInstance): void {
+  const overrides: Record<string, (...args: unknown[]) => unknown> = {};
+  // `config` stays: mathjs's lazy factories read it, and replacing it silently turns the constants
+  // (pi, e) into plain floats. Expressions cannot reach it anyway (see refuseDisabled).
+  for (const name of DISABLED_FUNCTIONS.filter((name) => name !== 'config')) {
+    overrides[name] = () => {
+      throw new CalculatorError(`${name} is disabled in this calculator`);
+    };
+  }
+  // Expressions call a function's transform where it has one (range's includes its end). mathjs
+  // imports a function's `transform` property as that transform, so both keep their meaning.
+  const transforms = (math as unknown as { expression: { transform: FunctionTable } }).expression.transform;
+  for (const [name, check] of Object.entries(argumentChecks(createSizeReader(math)))) {
+    const guard = (original: (...args: unknown[]) => unknown) => (...args: unknown[]) => {
+      const problem = check(args);
+      if (problem) throw new CalculatorError(`${name}: ${problem}`);
+      return original(...args);
+    };
+    const plain = (math as unknown as FunctionTable)[name];
+    if (typeof plain !== 'function') continue;
+    const transform = transforms[name];
+    overrides[name] = Object.assign(guard(plain), transform ? { transform: guard(transform) } : {});
+  }
+  math.import(overrides, { override: true });
+}
+
+/** Parses the expression and refuses a function definition or any mention of a disabled function. */
+function refuseDisabled(parse: MathJsInstance['parse'], disabled: ReadonlySet<string>, expression: string): void {
+  let tree: MathNode;
+  try {
+    tree = parse(expression);
+  } catch (error) {
+    throw new CalculatorError(messageOf(error));
+  }
+  tree.traverse((node) => {
+    if (node.type === 'FunctionAssignmentNode') {
+      throw new CalculatorError('defining functions is not supported; write the expression out instead');
+    }
+    // Any mention, called or not: `f = config; f(...)` is refused as well.
+    const name = (node as { name?: unknown }).name;
+    if (node.type === 'SymbolNode' && typeof name === 'string' && disabled.has(name)) {
+      throw new CalculatorError(`${name} is disabled in this calculator`);
+    }
+  });
 }
 
 function messageOf(error: unknown): string {
@@ -263,9 +272,9 @@ function createSizeReader(math: MathJsInstance): SizeReader {
 
 type ArgumentCheck = (args: unknown[]) => string | null;
 
-/** Checks for the built-ins whose time or memory grows with an argument. */
-function argumentChecks(sizes: SizeReader): Record<string, ArgumentCheck> {
-  const { isCollection, numberOf, dimensionsOf, numbersIn, exponentsIn, exactDigitsOf, exactDigitsIn } = sizes;
+/** The size arithmetic the checks share: element counts, the caps on them, and growth. */
+function shapeRules(sizes: SizeReader) {
+  const { numbersIn, dimensionsOf } = sizes;
   /** Refuses `count` elements in `dimensions` dimensions past the caps. */
   const tooMany = (count: number, dimensions: number) => {
     if (Number.isNaN(count)) return 'sizes must be plain numbers';
@@ -286,15 +295,17 @@ function argumentChecks(sizes: SizeReader): Record<string, ArgumentCheck> {
     const count = product(shape);
     return count <= Math.max(0, ...operands.map(product)) ? null : tooMany(count, shape.length);
   };
-  const broadcast: ArgumentCheck = (args) => {
-    const shapes = args.filter(isCollection).map(dimensionsOf);
-    if (shapes.length < 2) return null;
-    const rank = Math.max(...shapes.map((shape) => shape.length));
-    const padded = shapes.map((shape) => [...Array<number>(rank - shape.length).fill(1), ...shape]);
-    return grows(Array.from({ length: rank }, (_, axis) => Math.max(...padded.map((shape) => shape[axis] ?? 1))), shapes);
-  };
-  const multiply: ArgumentCheck = (args) => {
-    const [first = [], ...rest] = args.map(dimensionsOf);
+  /** Elements in a set (an array or matrix), 1 for a scalar. */
+  const setSize = (value: unknown) => (sizes.isCollection(value) ? elementCount(value) : 1);
+  return { tooMany, product, sizeList, sizeListCheck, elementCount, grows, setSize };
+}
+
+type ShapeRules = ReturnType<typeof shapeRules>;
+
+/** Matrix products: each step's cost, and the product's size. */
+function multiplyCheck(sizes: SizeReader, { grows }: ShapeRules): ArgumentCheck {
+  return (args) => {
+    const [first = [], ...rest] = args.map(sizes.dimensionsOf);
     let shape = first;
     for (const next of rest) {
       if (shape.length === 0 || next.length === 0) {
@@ -314,41 +325,25 @@ function argumentChecks(sizes: SizeReader): Record<string, ArgumentCheck> {
     }
     return null;
   };
+}
+
+/** The functions that make arrays and matrices: no result past the element caps. */
+function shapeChecks(sizes: SizeReader, rules: ShapeRules): Record<string, ArgumentCheck> {
+  const { isCollection, numberOf, dimensionsOf, numbersIn } = sizes;
+  const { tooMany, product, sizeList, sizeListCheck, elementCount, grows } = rules;
+  const broadcast: ArgumentCheck = (args) => {
+    const shapes = args.filter(isCollection).map(dimensionsOf);
+    if (shapes.length < 2) return null;
+    const rank = Math.max(...shapes.map((shape) => shape.length));
+    const padded = shapes.map((shape) => [...Array<number>(rank - shape.length).fill(1), ...shape]);
+    return grows(Array.from({ length: rank }, (_, axis) => Math.max(...padded.map((shape) => shape[axis] ?? 1))), shapes);
+  };
   const concat: ArgumentCheck = (args) => {
     const shapes = args.filter(isCollection).map(dimensionsOf);
     const total = shapes.reduce((sum, shape) => sum + product(shape), 0);
     return grows([total, ...Array<number>(Math.max(0, ...shapes.map((shape) => shape.length)) - 1).fill(1)], shapes);
   };
-  const atMost = (limit: number, label = String(limit)) => (args: unknown[]) => {
-    const largest = Math.max(...args.flatMap(numbersIn));
-    return largest > limit ? `arguments above ${label} are too costly for this calculator` : null;
-  };
   const sizedByFirst: ArgumentCheck = (args) => (isCollection(args[0]) ? sizeListCheck(args.slice(0, 1)) : null);
-  const combinatoric = atMost(MAX_COMBINATORIC_ARGUMENT);
-  /** Elements in a set (an array or matrix), 1 for a scalar. */
-  const setSize = (value: unknown) => (isCollection(value) ? elementCount(value) : 1);
-  const pairwise: ArgumentCheck = (args) => {
-    const pairs = setSize(args[0]) * setSize(args[1]);
-    return pairs > MAX_SET_PAIRS
-      ? `comparing a set of ${setSize(args[0])} with one of ${setSize(args[1])} elements takes ${pairs} comparisons; the limit is ${MAX_SET_PAIRS}`
-      : null;
-  };
-  /** Refuses text the formatting would make past the result cap, before making it. */
-  const formatted = (value: unknown, option: unknown): string | null => {
-    // Exact values (bigints, fractions) are written out in full, whatever the notation.
-    const chars = formattedLength(exponentsIn(value), formatOptions(option, numberOf)) + exactDigitsIn(value);
-    return chars > MAX_RESULT_CHARS
-      ? `that would write about ${chars} characters; the limit is ${MAX_RESULT_CHARS}`
-      : null;
-  };
-  const inNotation = (notation: string) => (args: unknown[]) => formatted(args[0], { notation, wordSize: args[1] });
-  const iterativeMatrix: ArgumentCheck = (args) => {
-    const count = elementCount(args[0]);
-    return count > MAX_ITERATIVE_MATRIX_ELEMENTS
-      ? `a matrix of ${count} elements is too costly here; the limit is ${MAX_ITERATIVE_MATRIX_ELEMENTS} (10 × 10)`
-      : null;
-  };
-
   return {
     zeros: sizeListCheck,
     ones: sizeListCheck,
@@ -374,7 +369,7 @@ function argumentChecks(sizes: SizeReader): Record<string, ArgumentCheck> {
       return dimensions.length === 1 ? tooMany((dimensions[0] ?? 0) ** 2, 2) : null;
     },
     kron: (args) => tooMany(elementCount(args[0]) * elementCount(args[1]), 2),
-    multiply,
+    multiply: multiplyCheck(sizes, rules),
     concat,
     // An index reaching far out grows the matrix it assigns to (`A[10000, 10000] = 1`).
     index: (args) => {
@@ -383,6 +378,25 @@ function argumentChecks(sizes: SizeReader): Record<string, ArgumentCheck> {
     },
     reshape: (args) => grows(sizeList(args.slice(1, 2)), [dimensionsOf(args[0])]),
     ...Object.fromEntries(BROADCASTING_FUNCTIONS.map((name) => [name, broadcast])),
+  };
+}
+
+/** The functions whose cost grows with their arguments' values: combinatorics, iterative matrix
+ * methods, exact powers. */
+function costChecks(sizes: SizeReader, { elementCount }: ShapeRules): Record<string, ArgumentCheck> {
+  const { numberOf, numbersIn, exactDigitsOf } = sizes;
+  const atMost = (limit: number, label = String(limit)) => (args: unknown[]) => {
+    const largest = Math.max(...args.flatMap(numbersIn));
+    return largest > limit ? `arguments above ${label} are too costly for this calculator` : null;
+  };
+  const combinatoric = atMost(MAX_COMBINATORIC_ARGUMENT);
+  const iterativeMatrix: ArgumentCheck = (args) => {
+    const count = elementCount(args[0]);
+    return count > MAX_ITERATIVE_MATRIX_ELEMENTS
+      ? `a matrix of ${count} elements is too costly here; the limit is ${MAX_ITERATIVE_MATRIX_ELEMENTS} (10 × 10)`
+      : null;
+  };
+  return {
     factorial: combinatoric,
     gamma: combinatoric,
     combinations: combinatoric,
@@ -403,16 +417,43 @@ function argumentChecks(sizes: SizeReader): Record<string, ArgumentCheck> {
     sylvester: iterativeMatrix,
     lyap: iterativeMatrix,
     pinv: iterativeMatrix,
-    format: (args) => precisionCheck(args[1], numberOf) ?? formatted(args[0], args[1]),
-    print: (args) => precisionCheck(args[2], numberOf) ?? formatted(args[1], args[2]),
-    bin: inNotation('bin'),
-    oct: inNotation('oct'),
-    hex: inNotation('hex'),
     // Exact powers (bigints, fractions) keep every digit: 3^(10^8) would have 48 million.
     pow: (args) => {
       const digits = exactDigitsOf(args[0]) * Math.abs(numberOf(args[1]));
       return digits > MAX_EXACT_DIGITS ? `an exact result of about ${Math.round(digits)} digits is past the limit of ${MAX_EXACT_DIGITS}` : null;
     },
+  };
+}
+
+/** The functions that write a value as text: no text past the result cap, refused before it is made. */
+function formatChecks(sizes: SizeReader): Record<string, ArgumentCheck> {
+  const { numberOf, exponentsIn, exactDigitsIn } = sizes;
+  const formatted = (value: unknown, option: unknown): string | null => {
+    // Exact values (bigints, fractions) are written out in full, whatever the notation.
+    const chars = formattedLength(exponentsIn(value), formatOptions(option, numberOf)) + exactDigitsIn(value);
+    return chars > MAX_RESULT_CHARS
+      ? `that would write about ${chars} characters; the limit is ${MAX_RESULT_CHARS}`
+      : null;
+  };
+  const inNotation = (notation: string) => (args: unknown[]) => formatted(args[0], { notation, wordSize: args[1] });
+  return {
+    format: (args) => precisionCheck(args[1], numberOf) ?? formatted(args[0], args[1]),
+    print: (args) => precisionCheck(args[2], numberOf) ?? formatted(args[1], args[2]),
+    bin: inNotation('bin'),
+    oct: inNotation('oct'),
+    hex: inNotation('hex'),
+  };
+}
+
+/** The set functions: no more pairs, subsets or comparisons than the caps. */
+function setChecks({ setSize }: ShapeRules): Record<string, ArgumentCheck> {
+  const pairwise: ArgumentCheck = (args) => {
+    const pairs = setSize(args[0]) * setSize(args[1]);
+    return pairs > MAX_SET_PAIRS
+      ? `comparing a set of ${setSize(args[0])} with one of ${setSize(args[1])} elements takes ${pairs} comparisons; the limit is ${MAX_SET_PAIRS}`
+      : null;
+  };
+  return {
     setCartesian: (args) => {
       const pairs = setSize(args[0]) * setSize(args[1]);
       return pairs > MAX_VECTOR_ELEMENTS ? `that would make ${pairs} pairs; the limit is ${MAX_VECTOR_ELEMENTS}` : null;
@@ -427,6 +468,12 @@ function argumentChecks(sizes: SizeReader): Record<string, ArgumentCheck> {
     setSymDifference: pairwise,
     setIsSubset: pairwise,
   };
+}
+
+/** Checks for the built-ins whose time or memory grows with an argument, by the function's name. */
+function argumentChecks(sizes: SizeReader): Record<string, ArgumentCheck> {
+  const rules = shapeRules(sizes);
+  return { ...shapeChecks(sizes, rules), ...costChecks(sizes, rules), ...formatChecks(sizes), ...setChecks(rules) };
 }
 
 interface FormatOptions {

@@ -39,65 +39,8 @@ export function createWikipediaRetriever(options: WikipediaRetrieverOptions): Re
   const isOnline = options.isOnline ?? (() => globalThis.navigator?.onLine !== false);
   const host = hostOf(options.baseUrl);
 
-  const call = async (what: string, params: Record<string, string>, signal: AbortSignal | undefined): Promise<unknown> => {
-    const url = new URL(options.baseUrl);
-    for (const [name, value] of Object.entries({ ...params, format: 'json', formatversion: '2', origin: '*' })) {
-      url.searchParams.set(name, value);
-    }
-    const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(), timeoutMs);
-    const onAbort = () => timeout.abort();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    try {
-      let response: Response;
-      try {
-        response = await fetchImpl(url, { signal: timeout.signal, headers: { accept: 'application/json' } });
-      } catch (error) {
-        signal?.throwIfAborted();
-        if (timeout.signal.aborted) {
-          throw new Error(`Wikipedia (${host}) did not answer the ${what} within ${seconds(timeoutMs)}.`, { cause: error });
-        }
-        throw new Error(
-          `Wikipedia (${host}) could not be reached for the ${what}: the network failed, or the server does not allow requests from this page (CORS).`,
-          { cause: error },
-        );
-      }
-      let read: { text: string; truncated: boolean };
-      try {
-        read = await readTextUpTo(response.body, MAX_WIKIPEDIA_ANSWER_BYTES);
-      } catch (error) {
-        signal?.throwIfAborted();
-        if (timeout.signal.aborted) {
-          throw new Error(`Wikipedia (${host}) did not finish its ${what} answer within ${seconds(timeoutMs)}.`, { cause: error });
-        }
-        throw new Error(`Wikipedia (${host}) broke off its ${what} answer.`, { cause: error });
-      }
-      if (read.truncated) {
-        throw new Error(
-          `Wikipedia (${host}) sent more than ${MAX_WIKIPEDIA_ANSWER_BYTES / (1024 * 1024)} MiB for the ${what}, more than any article: it was not read further.`,
-        );
-      }
-      const { text } = read;
-      if (!response.ok) {
-        throw new Error(`Wikipedia (${host}) answered the ${what} with HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}. Try again later.`);
-      }
-      let body: unknown;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        throw new Error(`Wikipedia (${host}) answered the ${what} with something that is not JSON: is ${options.baseUrl} the API endpoint (…/w/api.php)?`);
-      }
-      const apiError = isRecord(body) && isRecord(body.error) ? body.error : null;
-      if (apiError) {
-        const info = typeof apiError.info === 'string' ? apiError.info : String(apiError.code ?? 'unknown error');
-        throw new Error(`Wikipedia (${host}) refused the ${what}: ${info}`);
-      }
-      return body;
-    } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    }
-  };
+  const endpoint: Endpoint = { baseUrl: options.baseUrl, host, fetchImpl, timeoutMs };
+  const call = (what: string, params: Record<string, string>, signal: AbortSignal | undefined) => callApi(endpoint, what, params, signal);
 
   const pageText = async (hit: SearchHit, signal: AbortSignal | undefined): Promise<string> => {
     const body = await call('page text request', { action: 'query', prop: 'extracts', explaintext: '1', pageids: String(hit.pageid) }, signal);
@@ -124,6 +67,88 @@ export function createWikipediaRetriever(options: WikipediaRetrieverOptions): Re
       });
     },
   };
+}
+
+/** Where the API is, and how long one request may take. */
+interface Endpoint {
+  baseUrl: string;
+  host: string;
+  fetchImpl: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
+  timeoutMs: number;
+}
+
+/** One API request (`what` names it in errors): its JSON body, or an error that says what went wrong. */
+async function callApi(endpoint: Endpoint, what: string, params: Record<string, string>, signal: AbortSignal | undefined): Promise<unknown> {
+  const url = new URL(endpoint.baseUrl);
+  for (const [name, value] of Object.entries({ ...params, format: 'json', formatversion: '2', origin: '*' })) {
+    url.searchParams.set(name, value);
+  }
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(), endpoint.timeoutMs);
+  const onAbort = () => timeout.abort();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    const { response, text } = await receive(endpoint, what, url, timeout.signal, signal);
+    return answerBody(endpoint, what, response, text);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+/** The answer and its text, read under the size cap; a timeout, a network failure or a cut-off
+ * answer told apart. */
+async function receive(endpoint: Endpoint, what: string, url: URL, timeout: AbortSignal, signal: AbortSignal | undefined): Promise<{ response: Response; text: string }> {
+  const { host, timeoutMs } = endpoint;
+  let response: Response;
+  try {
+    response = await endpoint.fetchImpl(url, { signal: timeout, headers: { accept: 'application/json' } });
+  } catch (error) {
+    signal?.throwIfAborted();
+    if (timeout.aborted) {
+      throw new Error(`Wikipedia (${host}) did not answer the ${what} within ${seconds(timeoutMs)}.`, { cause: error });
+    }
+    throw new Error(
+      `Wikipedia (${host}) could not be reached for the ${what}: the network failed, or the server does not allow requests from this page (CORS).`,
+      { cause: error },
+    );
+  }
+  let read: { text: string; truncated: boolean };
+  try {
+    read = await readTextUpTo(response.body, MAX_WIKIPEDIA_ANSWER_BYTES);
+  } catch (error) {
+    signal?.throwIfAborted();
+    if (timeout.aborted) {
+      throw new Error(`Wikipedia (${host}) did not finish its ${what} answer within ${seconds(timeoutMs)}.`, { cause: error });
+    }
+    throw new Error(`Wikipedia (${host}) broke off its ${what} answer.`, { cause: error });
+  }
+  if (read.truncated) {
+    throw new Error(
+      `Wikipedia (${host}) sent more than ${MAX_WIKIPEDIA_ANSWER_BYTES / (1024 * 1024)} MiB for the ${what}, more than any article: it was not read further.`,
+    );
+  }
+  return { response, text: read.text };
+}
+
+/** The answer's JSON, unless its status, its text or the API itself says it failed. */
+function answerBody(endpoint: Endpoint, what: string, response: Response, text: string): unknown {
+  const { host } = endpoint;
+  if (!response.ok) {
+    throw new Error(`Wikipedia (${host}) answered the ${what} with HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}. Try again later.`);
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new Error(`Wikipedia (${host}) answered the ${what} with something that is not JSON: is ${endpoint.baseUrl} the API endpoint (…/w/api.php)?`);
+  }
+  const apiError = isRecord(body) && isRecord(body.error) ? body.error : null;
+  if (apiError) {
+    const info = typeof apiError.info === 'string' ? apiError.info : String(apiError.code ?? 'unknown error');
+    throw new Error(`Wikipedia (${host}) refused the ${what}: ${info}`);
+  }
+  return body;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

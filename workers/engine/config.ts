@@ -224,14 +224,11 @@ const limitsSchema = z.strictObject({
   maxInvalidTurns: z.number().int().positive().default(3),
 });
 
-/** The config's schema with the registries' names (workers/hosts/config.ts builds the one in use). */
-export function createConfigSchema(vocabulary: ConfigVocabulary) {
-  const rules = new Map(vocabulary.providerKinds.map((kind) => [kind.kind, kind]));
-  const builtInTools = [...vocabulary.tools, CALL_EXPERT_TOOL];
+/** The config's fields, each checked alone, with the registries' names. */
+function configFields(vocabulary: ConfigVocabulary) {
   const providerSchema = z.strictObject(providerFields(vocabulary.providerKinds.map((kind) => kind.kind)));
   const functionCalling = functionCallingSchema(vocabulary.tools);
-  return z
-  .strictObject({
+  return z.strictObject({
     $schema: z.string().optional(),
     name: z.string().optional(),
     protocol: z.enum(['paper', 'function-calling']).default('paper'),
@@ -253,56 +250,81 @@ export function createConfigSchema(vocabulary: ConfigVocabulary) {
     customTools: z.array(customToolSchema).default([]),
     /** Evaluation settings (orchestra eval; docs/evaluation.md). */
     evaluation: evaluationSchema.optional(),
-  })
-  .superRefine((config, ctx) => {
-    const experts = config.experts === 'paper' ? PAPER_EXPERTS_PRESET : config.experts;
-    const check = (provider: string, path: (string | number)[]) => {
-      if (!Object.hasOwn(config.providers, provider)) {
-        ctx.addIssue({
-          code: 'custom',
-          path,
-          message: `names provider "${provider}", which is not in "providers" (known: ${Object.keys(config.providers).join(', ') || 'none'})`,
-        });
-      }
-    };
-    for (const [name, provider] of Object.entries(config.providers)) {
-      const kind = rules.get(provider.kind);
-      for (const [field, message] of Object.entries(kind?.requiredFields ?? {})) {
-        if (provider[field as ProviderField] === undefined) ctx.addIssue({ code: 'custom', path: ['providers', name, field], message });
-      }
-      for (const [field, message] of Object.entries(kind?.unusedFields ?? {})) {
-        if (provider[field as ProviderField] === undefined) continue;
-        ctx.addIssue({ code: 'custom', path: ['providers', name, field], message });
-      }
+  });
+}
+
+type ConfigFields = z.output<ReturnType<typeof configFields>>;
+type KindRules = ReadonlyMap<string, ProviderKindRules>;
+
+/** Each provider's fields as its kind wants them: those it needs present, those it ignores absent. */
+function checkProviderFields(config: ConfigFields, ctx: z.RefinementCtx, rules: KindRules): void {
+  for (const [name, provider] of Object.entries(config.providers)) {
+    const kind = rules.get(provider.kind);
+    for (const [field, message] of Object.entries(kind?.requiredFields ?? {})) {
+      if (provider[field as ProviderField] === undefined) ctx.addIssue({ code: 'custom', path: ['providers', name, field], message });
     }
-    check(config.orchestrator.provider, ['orchestrator', 'provider']);
-    if (config.evaluation?.judge) check(config.evaluation.judge.provider, ['evaluation', 'judge', 'provider']);
-    if (config.experts === 'paper') {
-      const missing = [...new Set(Object.values(PAPER_EXPERTS_PRESET).map((e) => e.provider))].filter(
-        (name) => !Object.hasOwn(config.providers, name),
-      );
-      if (missing.length > 0) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['experts'],
-          message: `the "paper" preset needs providers named ${missing.map((name) => `"${name}"`).join(' and ')} (GPT-5 models from "openai", open models from "open-models")`,
-        });
-      }
-    } else {
-      for (const [alias, expert] of Object.entries(experts)) check(expert.provider, ['experts', alias, 'provider']);
+    for (const [field, message] of Object.entries(kind?.unusedFields ?? {})) {
+      if (provider[field as ProviderField] === undefined) continue;
+      ctx.addIssue({ code: 'custom', path: ['providers', name, field], message });
     }
-    const customNames = new Set<string>();
-    config.customTools.forEach((tool, index) => {
-      const path = ['customTools', index, 'name'];
-      if (builtInTools.includes(tool.name)) {
-        ctx.addIssue({ code: 'custom', path, message: `"${tool.name}" is a built-in tool's name; choose another` });
-      } else if (customNames.has(tool.name)) {
-        ctx.addIssue({ code: 'custom', path, message: `"${tool.name}" names two custom tools; each needs its own name` });
-      }
-      customNames.add(tool.name);
-    });
-    const used = new Set<string>(Object.values(experts).map((e) => e.tool));
+  }
+}
+
+/** Every provider the orchestrator, the judge and the experts name is in `providers`. */
+function checkProvidersNamed(config: ConfigFields, ctx: z.RefinementCtx): void {
+  const experts = config.experts === 'paper' ? PAPER_EXPERTS_PRESET : config.experts;
+  const check = (provider: string, path: (string | number)[]) => {
+    if (!Object.hasOwn(config.providers, provider)) {
+      ctx.addIssue({
+        code: 'custom',
+        path,
+        message: `names provider "${provider}", which is not in "providers" (known: ${Object.keys(config.providers).join(', ') || 'none'})`,
+      });
+    }
+  };
+  check(config.orchestrator.provider, ['orchestrator', 'provider']);
+  if (config.evaluation?.judge) check(config.evaluation.judge.provider, ['evaluation', 'judge', 'provider']);
+  if (config.experts === 'paper') {
+    const missing = [...new Set(Object.values(PAPER_EXPERTS_PRESET).map((e) => e.provider))].filter(
+      (name) => !Object.hasOwn(config.providers, name),
+    );
+    if (missing.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['experts'],
+        message: `the "paper" preset needs providers named ${missing.map((name) => `"${name}"`).join(' and ')} (GPT-5 models from "openai", open models from "open-models")`,
+      });
+    }
+  } else {
+    for (const [alias, expert] of Object.entries(experts)) check(expert.provider, ['experts', alias, 'provider']);
+  }
+}
+
+/** Custom tools take neither a built-in tool's name nor each other's. */
+function checkCustomToolNames(config: ConfigFields, ctx: z.RefinementCtx, builtInTools: readonly string[]): void {
+  const customNames = new Set<string>();
+  config.customTools.forEach((tool, index) => {
+    const path = ['customTools', index, 'name'];
+    if (builtInTools.includes(tool.name)) {
+      ctx.addIssue({ code: 'custom', path, message: `"${tool.name}" is a built-in tool's name; choose another` });
+    } else if (customNames.has(tool.name)) {
+      ctx.addIssue({ code: 'custom', path, message: `"${tool.name}" names two custom tools; each needs its own name` });
+    }
+    customNames.add(tool.name);
+  });
+}
+
+/** The config's schema with the registries' names (workers/hosts/config.ts builds the one in use). */
+export function createConfigSchema(vocabulary: ConfigVocabulary) {
+  const rules: KindRules = new Map(vocabulary.providerKinds.map((kind) => [kind.kind, kind]));
+  const builtInTools = [...vocabulary.tools, CALL_EXPERT_TOOL];
+  return configFields(vocabulary).superRefine((config, ctx) => {
+    checkProviderFields(config, ctx, rules);
+    checkProvidersNamed(config, ctx);
+    checkCustomToolNames(config, ctx, builtInTools);
     if (config.protocol === 'paper') {
+      const experts = config.experts === 'paper' ? PAPER_EXPERTS_PRESET : config.experts;
+      const used = new Set<string>(Object.values(experts).map((e) => e.tool));
       for (const tool of PAPER_TOOLS) {
         if (!used.has(tool)) {
           ctx.addIssue({ code: 'custom', path: ['experts'], message: `the paper protocol needs at least one expert for "${tool}"` });

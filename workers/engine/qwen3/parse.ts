@@ -250,25 +250,12 @@ function firstOf(...positions: number[]): number {
   return first;
 }
 
-/** Parses a model's raw output into reasoning, the message for the user, and tool calls, in one
- * pass from left to right:
- * - `<think>` without `</think>`: the reasoning runs to the first `<tool_call>`, or to the end;
- * - `</think>` with no `<think>` before it (the prompt opened the block): everything before it
- *   is reasoning, calls included; later stray `</think>` tags are dropped;
- * - a call inside `<think>` counts (origin `think`) only when no valid call stands outside the
- *   reasoning; otherwise it is rejected;
- * - a `<tool_call>` without `</tool_call>` takes the JSON object that follows it.
- * Limitation: a literal `<tool_call>` inside a call's JSON string ends that call. */
-export function parseModelOutput(raw: string): ParsedModelOutput {
-  const text = typeof raw === 'string' ? raw : String(raw);
+/** Walks the text once: the pieces inside <think> blocks, the pieces outside them, and each call
+ * block met on the way (in `scanner.found`). */
+function scanThinkAndCalls(scanner: Scanner): { thinkBlocks: string[][]; outsideText: string[] } {
+  const { text } = scanner;
   const nextThinkOpen = tagFinder(text, THINK_OPEN);
   const nextThinkClose = tagFinder(text, THINK_CLOSE);
-  const scanner: Scanner = {
-    text,
-    nextCallOpen: tagFinder(text, CALL_OPEN),
-    nextCallClose: tagFinder(text, CALL_CLOSE),
-    found: [],
-  };
   const thinkBlocks: string[][] = [];
   let outsideText: string[] = [];
   let thinkSeen = false;
@@ -322,11 +309,16 @@ export function parseModelOutput(raw: string): ParsedModelOutput {
       position = close + THINK_CLOSE.length;
     }
   }
+  return { thinkBlocks, outsideText };
+}
 
-  const hasCallOutsideThink = scanner.found.some((item) => item.kind === 'call' && item.origin === 'text');
+/** The calls that count, and those refused with why: a call inside <think> counts only when the
+ * output has none outside it. */
+function sortCalls(found: Scanner['found']): { calls: TextCall[]; rejected: RejectedCall[] } {
+  const hasCallOutsideThink = found.some((item) => item.kind === 'call' && item.origin === 'text');
   const calls: TextCall[] = [];
   const rejected: RejectedCall[] = [];
-  for (const item of scanner.found) {
+  for (const item of found) {
     if (item.kind === 'rejected') {
       rejected.push({ raw: item.raw, reason: item.reason });
     } else if (item.origin === 'think' && hasCallOutsideThink) {
@@ -338,7 +330,28 @@ export function parseModelOutput(raw: string): ParsedModelOutput {
       calls.push({ name: item.name, arguments: item.arguments, origin: item.origin });
     }
   }
+  return { calls, rejected };
+}
 
+/** Parses a model's raw output into reasoning, the message for the user, and tool calls, in one
+ * pass from left to right:
+ * - `<think>` without `</think>`: the reasoning runs to the first `<tool_call>`, or to the end;
+ * - `</think>` with no `<think>` before it (the prompt opened the block): everything before it
+ *   is reasoning, calls included; later stray `</think>` tags are dropped;
+ * - a call inside `<think>` counts (origin `think`) only when no valid call stands outside the
+ *   reasoning; otherwise it is rejected;
+ * - a `<tool_call>` without `</tool_call>` takes the JSON object that follows it.
+ * Limitation: a literal `<tool_call>` inside a call's JSON string ends that call. */
+export function parseModelOutput(raw: string): ParsedModelOutput {
+  const text = typeof raw === 'string' ? raw : String(raw);
+  const scanner: Scanner = {
+    text,
+    nextCallOpen: tagFinder(text, CALL_OPEN),
+    nextCallClose: tagFinder(text, CALL_CLOSE),
+    found: [],
+  };
+  const { thinkBlocks, outsideText } = scanThinkAndCalls(scanner);
+  const { calls, rejected } = sortCalls(scanner.found);
   const reasoning = thinkBlocks
     .map((pieces) => pieces.join('').replace(STRAY_IN_THINK, '').trim())
     .filter((piece) => piece !== '')
