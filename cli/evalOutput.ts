@@ -82,6 +82,18 @@ function row(p: PolicySummary): string[] {
   ];
 }
 
+/** pass^1…pass^K per policy, when some policy has two rollouts of every task or more. */
+function passHatKLines(policies: readonly PolicySummary[]): string[] {
+  const most = Math.max(0, ...policies.map((p) => p.passHatK?.length ?? 0));
+  if (most < 2) return [];
+  const width = Math.max(...policies.map((p) => p.name.length));
+  return [
+    '',
+    `  pass^1…pass^${most} (τ²: the chance that k rollouts of a task are all right, averaged over tasks)`,
+    ...policies.map((p) => `    ${p.name.padEnd(width)}  ${(p.passHatK ?? []).map((value) => formatPercent(value).padStart(6)).join('  ') || '—'}`),
+  ];
+}
+
 /** The results table: one row per policy, then what the columns mean. */
 export function formatEvalTable(summary: EvalSummary, style: Style): string {
   const header = ['  Policy', 'Rollouts', 'Accuracy (95% CI)', 'Cost/task', 'Latency', 'Cost/correct', 'Tool calls'];
@@ -93,6 +105,7 @@ export function formatEvalTable(summary: EvalSummary, style: Style): string {
     ...rows.map(format),
     '',
     ...summary.policies.map((p) => `  ${p.name}: ${p.label}${p.failedChecks > 0 ? ` — ${p.failedChecks} check(s) could not run` : ''}${p.abnormalStops > 0 ? ` — ${p.abnormalStops} stopped abnormally` : ''}`),
+    ...passHatKLines(summary.policies),
     '',
     `★ on the Pareto front of cost and accuracy${summary.pareto.length > 0 ? ` (cheapest first: ${summary.pareto.join(' → ')})` : ''}. Accuracy: correct rollouts over rollouts, with the 95% Wilson interval. Cost/task includes grading (judge calls); ~ marks estimates.`,
   ];

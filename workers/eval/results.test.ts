@@ -4,6 +4,7 @@ import { computeGroupReward } from '../engine/reward.ts';
 import { rolloutRecord } from '../../e2e/fixtures/rolloutRecord.ts';
 import {
   headerMismatch,
+  passHatKOf,
   preferenceOfPolicyName,
   readRecord,
   readResultsText,
@@ -90,6 +91,17 @@ describe('summarizeEval', () => {
     expect(group?.reward?.normalized[0]).toMatchObject({ outcome: 1, cost: 1, latency: 1 });
   });
 
+  it("gives τ²'s pass^k from each task's rollouts: k of them all right, averaged over tasks", () => {
+    // The orchestrator: a is 1 of 2 right, b 2 of 2; pass^1 = (1/2 + 1)/2, pass^2 = (0 + 1)/2.
+    expect(report.policies.map((p) => p.passHatK)).toEqual([
+      [0.75, 0.5],
+      [0.75, 0.5],
+    ]);
+    // K is the fewest rollouts a task has; 3 of 4 right is C(3,2)/C(4,2) = 1/2 for pass^2.
+    expect(passHatKOf([{ rollouts: 4, correct: 3 }, { rollouts: 2, correct: 2 }])).toEqual([(0.75 + 1) / 2, (0.5 + 1) / 2]);
+    expect(passHatKOf([])).toEqual([]);
+  });
+
   it('keeps a policy whose costs are partly unpriced off the front', () => {
     const unpriced = summarizeEval({
       taskIds: ['a'],
@@ -113,10 +125,10 @@ describe('summaryToCsv', () => {
     const report = summarizeEval({ taskIds: ['a'], policies: hostile, rollouts: 1, records: [record('=HYPERLINK("http://x")', 'a', 1, { toolFeatures: { 'answer-1': 1 } })] });
     const [header, row] = summaryToCsv(report).trimEnd().split('\n');
     expect(header).toBe(
-      'policy,label,model,tasks,rollouts,correct,accuracy,accuracy_low_95,accuracy_high_95,mean_cost_usd,total_cost_usd,grading_cost_usd,mean_latency_ms,cost_per_correct_usd,pareto,abnormal_stops,failed_checks,unknown_cost_entries,tool_shares,model_shares',
+      'policy,label,model,tasks,rollouts,correct,accuracy,accuracy_low_95,accuracy_high_95,mean_cost_usd,total_cost_usd,grading_cost_usd,mean_latency_ms,cost_per_correct_usd,pareto,abnormal_stops,failed_checks,unknown_cost_entries,tool_shares,model_shares,pass_hat_k',
     );
     expect(row).toMatch(/^"'=HYPERLINK\(""http:\/\/x""\)","a, ""quoted"" label",'@model,1,1,1,1,/);
-    expect(row).toMatch(/,answer-1=1,$/);
+    expect(row).toMatch(/,answer-1=1,,1=1$/);
   });
 });
 

@@ -8,7 +8,7 @@ import { costWeightPreference, PREFERENCE_PRESETS, type PreferencePresetName, ty
 import { computeGroupReward, type GroupReward } from '../engine/reward.ts';
 import type { Verdict } from './checks.ts';
 import { hashText } from './random.ts';
-import { paretoFront, wilsonInterval } from './stats.ts';
+import { passHatK, paretoFront, wilsonInterval } from './stats.ts';
 import type { SuiteTask } from './suite.ts';
 
 export const RESULTS_VERSION = 1;
@@ -110,6 +110,9 @@ export interface PolicySummary {
   /** On the Pareto front of (mean cost, accuracy) among the reported policies. */
   pareto: boolean;
   preference: PreferenceVector;
+  /** τ²'s pass^1…pass^K over the tasks with rollouts (K: the fewest any has); see passHatKOf.
+   * Absent from reports written before it was added. */
+  passHatK?: number[];
 }
 
 /** One task's group of rollouts under one policy, with the paper's rewards and advantages. */
@@ -185,6 +188,7 @@ export function summarizeEval(options: {
     let unknownCostEntries = 0;
     let hasEstimates = false;
     let tasks = 0;
+    const firstGroup = groups.length;
     for (const taskId of options.taskIds) {
       const group: RolloutRecord[] = [];
       for (let rollout = 1; rollout <= options.rollouts; rollout++) {
@@ -233,6 +237,7 @@ export function summarizeEval(options: {
       hasEstimates,
       pareto: false,
       preference: policy.preference,
+      passHatK: passHatKOf(groups.slice(firstGroup)),
     });
   }
   // A mean cost that leaves unknown prices out is no point to compare: it stays off the front.
@@ -252,6 +257,21 @@ export function summarizeEval(options: {
     pareto: front,
     groups,
   };
+}
+
+/** τ²'s pass^k for k = 1…K: per task, C(correct, k) / C(rollouts, k), the chance that k of its
+ * rollouts drawn at random are all right; averaged over the tasks. K is the fewest rollouts any task
+ * has (as τ²'s metrics cap it); none without groups. pass^1 is the mean per-task accuracy. */
+export function passHatKOf(groups: readonly Pick<TaskGroup, 'rollouts' | 'correct'>[]): number[] {
+  if (groups.length === 0) return [];
+  const most = Math.min(...groups.map((group) => group.rollouts));
+  const out: number[] = [];
+  for (let k = 1; k <= most; k++) {
+    let sum = 0;
+    for (const group of groups) sum += passHatK(group.rollouts, group.correct, k);
+    out.push(sum / groups.length);
+  }
+  return out;
 }
 
 function groupOf(policy: PolicyDescription, taskId: string, group: RolloutRecord[]): TaskGroup {
@@ -310,6 +330,7 @@ const CSV_COLUMNS = [
   'unknown_cost_entries',
   'tool_shares',
   'model_shares',
+  'pass_hat_k',
 ] as const;
 
 const sharesText = (values: Record<string, number>) =>
@@ -341,6 +362,7 @@ export function summaryToCsv(summary: EvalSummary): string {
       p.unknownCostEntries,
       sharesText(p.toolShares),
       sharesText(p.modelShares),
+      (p.passHatK ?? []).map((value, i) => `${i + 1}=${Number(value.toFixed(4))}`).join('; '),
     ]
       .map(cell)
       .join(','),
@@ -500,7 +522,8 @@ function readPolicySummary(value: unknown): PolicySummary | null {
     isCounts(p.toolCalls) &&
     isCounts(p.modelShares) &&
     typeof p.hasEstimates === 'boolean' &&
-    typeof p.pareto === 'boolean';
+    typeof p.pareto === 'boolean' &&
+    (p.passHatK === undefined || (Array.isArray(p.passHatK) && p.passHatK.every(isFiniteNumber)));
   return ok ? (p as PolicySummary) : null;
 }
 
