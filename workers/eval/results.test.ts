@@ -3,6 +3,7 @@ import { PREFERENCE_PRESETS } from '../engine/preferences.ts';
 import { computeGroupReward } from '../engine/reward.ts';
 import { rolloutRecord } from '../../e2e/fixtures/rolloutRecord.ts';
 import {
+  evalPlan,
   headerMismatch,
   passHatKOf,
   preferenceOfPolicyName,
@@ -137,6 +138,8 @@ describe('results files', () => {
 
   it('say why a resumed evaluation does not fit', () => {
     expect(headerMismatch(header, { ...header, startedAt: 'later' })).toBeNull();
+    expect(headerMismatch({ ...header, shard: { index: 0, count: 3 } }, { ...header, shard: { index: 1, count: 3 } })).toBe('it holds part 0/3 of the suite, and this is part 1/3 of the suite');
+    expect(headerMismatch({ ...header, shard: { index: 0, count: 3 } }, header)).toBe('it holds part 0/3 of the suite, and this is the whole suite');
     expect(headerMismatch(header, { ...header, suiteHash: 'c', seed: '1' })).toBe('it holds results of another evaluation: the suite, the seed ("0" then, "1" now) differ');
     expect(headerMismatch(header, { ...header, version: 2 })).toMatch(/another version/);
   });
@@ -166,6 +169,18 @@ describe('reading results back', () => {
     expect(read).toMatchObject({ header, notResults: false, unterminated: true });
     expect(read.records).toEqual(records);
     expect(readResultsText('{"type": "eval_summary"}\n').notResults).toBe(true);
+  });
+
+  it("reads the last plan line: the latest session's policies and rollouts", () => {
+    const first = evalPlan(policies, 1);
+    const second = evalPlan(policies.slice(0, 1), 3);
+    const lines = [header, first, records[0], second, records[1]].map((line) => JSON.stringify(line));
+    const read = readResultsText(`${lines.join('\n')}\n`);
+    expect(read.plan).toEqual(second);
+    expect(read.records).toEqual(records.slice(0, 2));
+    // A plan line that is not well formed is no plan (nor a record).
+    const broken = readResultsText(`${JSON.stringify(header)}\n${JSON.stringify({ ...first, rollouts: 0 })}\n`);
+    expect(broken).toMatchObject({ plan: null, records: [] });
   });
 
   it('reports a results file as the CLI would from the same records, the policies labelled by name', () => {

@@ -8,6 +8,7 @@ import { costWeightPreference, PREFERENCE_PRESETS, type PreferencePresetName, ty
 import { computeGroupReward, type GroupReward } from '../engine/reward.ts';
 import type { Verdict } from './checks.ts';
 import { hashText } from './random.ts';
+import { formatShard, sameShard, type Shard } from './shard.ts';
 import { passHatK, paretoFront, wilsonInterval } from './stats.ts';
 import type { SuiteTask } from './suite.ts';
 
@@ -381,10 +382,16 @@ export interface EvalHeader {
   configHash: string;
   seed: string;
   startedAt: string;
+  /** The part of the suite this file holds (`--shard`); absent: the whole suite. */
+  shard?: Shard;
+  /** The whole suite's task ids in its order, which a merged report follows (absent from files
+   * written before `eval merge` existed). */
+  taskIds?: string[];
 }
 
-/** What an evaluation's header is made of: hashes of the suite's tasks and of the config. */
-export function evalHeader(options: { suite: string; tasks: readonly SuiteTask[]; config: OrchestraConfig; seed: string }): EvalHeader {
+/** What an evaluation's header is made of: hashes of the whole suite's tasks and of the config,
+ * the suite's task ids, and the part of it this file is for. */
+export function evalHeader(options: { suite: string; tasks: readonly SuiteTask[]; config: OrchestraConfig; seed: string; shard?: Shard }): EvalHeader {
   const tasks = options.tasks.map(({ line: _line, ...task }) => task);
   return {
     type: 'eval_started',
@@ -394,8 +401,13 @@ export function evalHeader(options: { suite: string; tasks: readonly SuiteTask[]
     configHash: hashText(JSON.stringify(options.config)),
     seed: options.seed,
     startedAt: new Date().toISOString(),
+    ...(options.shard && options.shard.count > 1 ? { shard: { index: options.shard.index, count: options.shard.count } } : {}),
+    taskIds: options.tasks.map((task) => task.id),
   };
 }
+
+/** Which part of the suite a header's file holds, in words. */
+export const partOf = (header: Pick<EvalHeader, 'shard'>): string => (header.shard ? `part ${formatShard(header.shard)} of the suite` : 'the whole suite');
 
 /** Why a results file's header does not fit this evaluation, or null when it does. */
 export function headerMismatch(found: EvalHeader, wanted: EvalHeader): string | null {
@@ -404,8 +416,45 @@ export function headerMismatch(found: EvalHeader, wanted: EvalHeader): string | 
   if (found.suiteHash !== wanted.suiteHash) differ.push('suite');
   if (found.configHash !== wanted.configHash) differ.push('configuration');
   if (found.seed !== wanted.seed) differ.push(`seed ("${found.seed}" then, "${wanted.seed}" now)`);
-  return differ.length === 0 ? null : `it holds results of another evaluation: the ${differ.join(', the ')} differ${differ.length === 1 ? 's' : ''}`;
+  if (differ.length > 0) return `it holds results of another evaluation: the ${differ.join(', the ')} differ${differ.length === 1 ? 's' : ''}`;
+  return sameShard(found.shard, wanted.shard) ? null : `it holds ${partOf(found)}, and this is ${partOf(wanted)}`;
 }
+
+/** A line a session of `orchestra eval` appends when it starts with other policies or rollouts
+ * than the file's last plan: what a report of the file (`eval merge`) is made for. */
+export interface EvalPlan {
+  type: 'eval_plan';
+  policies: PolicyDescription[];
+  rollouts: number;
+}
+
+export function evalPlan(policies: readonly PolicyDescription[], rollouts: number): EvalPlan {
+  return { type: 'eval_plan', policies: policyDescriptions(policies), rollouts };
+}
+
+function isPreference(value: unknown): value is PreferenceVector {
+  if (typeof value !== 'object' || value === null) return false;
+  const p = value as Partial<PreferenceVector>;
+  return [p.outcome, p.cost, p.latency].every(isFiniteNumber) && isCounts(p.tools);
+}
+
+function readPolicyDescription(value: unknown): PolicyDescription | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const p = value as Partial<PolicyDescription>;
+  return typeof p.name === 'string' && typeof p.label === 'string' && typeof p.model === 'string' && isPreference(p.preference)
+    ? { name: p.name, label: p.label, model: p.model, preference: p.preference }
+    : null;
+}
+
+export function readPlan(value: unknown): EvalPlan | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const p = value as Partial<EvalPlan>;
+  if (p.type !== 'eval_plan' || typeof p.rollouts !== 'number' || !Number.isInteger(p.rollouts) || p.rollouts < 1 || !Array.isArray(p.policies)) return null;
+  const policies = p.policies.map(readPolicyDescription);
+  return policies.every((policy) => policy !== null) ? { type: 'eval_plan', policies: policies as PolicyDescription[], rollouts: p.rollouts } : null;
+}
+
+export const samePlan = (a: EvalPlan, b: EvalPlan): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 function isCounts(value: unknown): value is Record<string, number> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((n) => typeof n === 'number' && Number.isFinite(n));
@@ -435,9 +484,21 @@ export function readRecord(value: unknown): RolloutRecord | null {
 export function readHeader(value: unknown): EvalHeader | null {
   if (typeof value !== 'object' || value === null) return null;
   const h = value as Partial<EvalHeader>;
-  return h.type === 'eval_started' && typeof h.version === 'number' && typeof h.suiteHash === 'string' && typeof h.configHash === 'string' && typeof h.seed === 'string'
-    ? (h as EvalHeader)
-    : null;
+  const ok =
+    h.type === 'eval_started' &&
+    typeof h.version === 'number' &&
+    typeof h.suiteHash === 'string' &&
+    typeof h.configHash === 'string' &&
+    typeof h.seed === 'string' &&
+    (h.shard === undefined || isShard(h.shard)) &&
+    (h.taskIds === undefined || (Array.isArray(h.taskIds) && h.taskIds.every((id) => typeof id === 'string')));
+  return ok ? (h as EvalHeader) : null;
+}
+
+function isShard(value: unknown): value is Shard {
+  if (typeof value !== 'object' || value === null) return false;
+  const { index, count } = value as Partial<Shard>;
+  return Number.isInteger(index) && Number.isInteger(count) && (index as number) >= 0 && (index as number) < (count as number);
 }
 
 /** A results file read: its header, its records, and whether its first line was no header. */
@@ -446,6 +507,8 @@ export interface ResultsText {
   /** The first line is something else: this is not a results file of `orchestra eval`. */
   notResults: boolean;
   records: RolloutRecord[];
+  /** The last plan line: the policies and rollouts of the latest session that changed them. */
+  plan: EvalPlan | null;
   /** A crash left the last line without its newline. */
   unterminated: boolean;
 }
@@ -456,6 +519,7 @@ export function readResultsText(text: string): ResultsText {
   let header: EvalHeader | null = null;
   let notResults = false;
   const records: RolloutRecord[] = [];
+  let plan: EvalPlan | null = null;
   let lines = 0;
   for (const raw of text.split('\n')) {
     if (!raw.trim()) continue;
@@ -474,8 +538,9 @@ export function readResultsText(text: string): ResultsText {
     }
     const record = readRecord(value);
     if (record) records.push(record);
+    else plan = readPlan(value) ?? plan;
   }
-  return { header, notResults, records, unterminated: text.length > 0 && !text.endsWith('\n') };
+  return { header, notResults, records, plan, unterminated: text.length > 0 && !text.endsWith('\n') };
 }
 
 /** The preference a policy's name states (orchestrator@<preset>, orchestrator@cost=<w>); null for
