@@ -5,3 +5,5 @@ import type { Linter } from 'eslint';
 export declare const ENGINE_ENTRY_POINTS: readonly string[];
 declare const config: Linter.Config[];
 export default config;
+/** The rule that refuses module-level mutable state in app/ (a `let`/`var`, a Map or Set, a zustand store). */
+export declare const noModuleState: import('eslint').Rule.RuleModule;

@@ -17,7 +17,7 @@ const noTestSupport = {
 
 // The engine's boundary (docs/architecture.md, "Boundaries"): it needs nothing from the layers
 // around it. What it needs from them is an interface in the engine (types.ts, errors.ts,
-// ports.ts) that they implement; workers/prepareRun.ts plugs them in.
+// ports.ts) that they implement; workers/hosts/prepareRun.ts plugs them in.
 const engineBoundary = [
   {
     regex: '(^|/)(backends|models|storage|offline)/',
@@ -41,6 +41,7 @@ export const ENGINE_ENTRY_POINTS = [
   'events.ts', // the event stream, and where a fork goes on from (ForkFrom)
   'config.ts', // the config's schema and types (zod: loaded off the first screen)
   'configBasics.ts', // the config's names, limits and bounds without zod
+  'configExperts.ts', // which experts a config's run uses, without zod
   'presets.ts',
   'preferences.ts', // the preference vector
   'preferenceSchema.ts', // its check (zod)
@@ -50,11 +51,74 @@ export const ENGINE_ENTRY_POINTS = [
   'ids.ts', // run and evaluation ids
   'toolSchema.ts', // a tool's parameters as a person writes them, checked against the engine's meta-schema
   'validateArguments.ts', // arguments checked as the engine checks them before a tool runs (Try it)
+  'ports.ts', // what the engine needs from the outside (types only): a sandbox the page drives (Try it)
 ];
 
 const appEngineBoundary = {
   regex: `(^|/)workers/engine/(?!(${ENGINE_ENTRY_POINTS.map((file) => file.replace('.', '\\.')).join('|')})$)`,
   message: `The app imports only the engine's entry points (${ENGINE_ENTRY_POINTS.join(', ')}; eslint.config.js): export what it needs from one of them, or add an entry point in docs/architecture.md ("Boundaries").`,
+};
+
+// No hidden module state in the page (docs/architecture.md; app/state/README.md): what the page
+// remembers lives in stores and flows made by factories (app/state/appStores.ts) and reached
+// through React context, so a test makes a fresh set and two never share state. At the top level
+// of an app/ module this refuses a `let`/`var`, a `new Map/Set/WeakMap/WeakSet`, and a zustand
+// store made there (`create`/`createStore` called at import time instead of in a factory).
+const MUTABLE_CONTAINERS = new Set(['Map', 'Set', 'WeakMap', 'WeakSet']);
+const ZUSTAND_MODULES = new Set(['zustand', 'zustand/vanilla']);
+export const noModuleState = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Refuses mutable state at the top level of a module (app/): it belongs in a store factory.' },
+    messages: {
+      variable: "A module-level `{{kind}}` is state every user of the module shares: make it inside a factory (a store or a flow in app/state/), or a `const` if it never changes.",
+      container: 'A module-level `new {{name}}` is state every user of the module shares: make it inside a factory (a store or a flow in app/state/).',
+      store: 'A store made at import time is one global store: make it in a factory (app/state/appStores.ts) and reach it through React context.',
+    },
+    schema: [],
+  },
+  create(context) {
+    const zustandCreators = new Set();
+    const topLevel = (statement) => (statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportDefaultDeclaration' ? statement.declaration : statement);
+    /** `create<S>()(...)`, `create(...)` or `createStore(...)` from zustand, however deep the currying. */
+    const madeByZustand = (node) => {
+      let callee = node;
+      while (callee?.type === 'CallExpression') callee = callee.callee;
+      return callee?.type === 'Identifier' && zustandCreators.has(callee.name);
+    };
+    const checkValue = (node) => {
+      const value = node?.type === 'TSAsExpression' || node?.type === 'TSSatisfiesExpression' ? node.expression : node;
+      if (value?.type === 'NewExpression' && value.callee.type === 'Identifier' && MUTABLE_CONTAINERS.has(value.callee.name)) {
+        context.report({ node: value, messageId: 'container', data: { name: value.callee.name } });
+      } else if (value?.type === 'CallExpression' && madeByZustand(value)) {
+        context.report({ node: value, messageId: 'store' });
+      }
+    };
+    return {
+      ImportDeclaration(node) {
+        if (!ZUSTAND_MODULES.has(node.source.value)) return;
+        for (const specifier of node.specifiers) {
+          if (specifier.type === 'ImportSpecifier' && ['create', 'createStore'].includes(specifier.imported.name)) zustandCreators.add(specifier.local.name);
+        }
+      },
+      'Program:exit'(program) {
+        for (const statement of program.body) {
+          const declaration = topLevel(statement);
+          if (declaration?.type === 'VariableDeclaration') {
+            if (declaration.kind === 'let' || declaration.kind === 'var') {
+              context.report({ node: declaration, messageId: 'variable', data: { kind: declaration.kind } });
+            } else {
+              for (const declarator of declaration.declarations) checkValue(declarator.init);
+            }
+          } else if (declaration?.type === 'ExpressionStatement') {
+            checkValue(declaration.expression);
+          } else if (declaration && declaration.type !== 'FunctionDeclaration' && declaration.type !== 'ClassDeclaration') {
+            checkValue(declaration);
+          }
+        }
+      },
+    };
+  },
 };
 
 export default defineConfig(
@@ -80,9 +144,13 @@ export default defineConfig(
     languageOptions: { globals: globals.node },
   },
   {
+    files: ['*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: globals.node },
+  },
+  {
     // Production code (everything but tests, benchmarks and e2e/) cannot import test support.
     files: ['app/**/*.{ts,tsx}', 'workers/**/*.ts', 'tools/**/*.ts', 'cli/**/*.ts', 'server/**/*.ts'],
-    ignores: ['**/*.test.ts', 'cli/bench/**'],
+    ignores: ['**/*.test.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [noTestSupport] }] },
   },
   {
@@ -100,7 +168,7 @@ export default defineConfig(
   {
     // A domain's tools (docs/evaluation.md) are a plain script run in the QuickJS sandbox: its
     // top-level functions are the tools, called by name, and nothing of a browser or Node exists.
-    files: ['tools/domains/*/tools.js'],
+    files: ['workers/domains/*/tools.js'],
     languageOptions: { sourceType: 'script', globals: {} },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { vars: 'local', args: 'none' }],
@@ -108,10 +176,10 @@ export default defineConfig(
   },
   {
     // The engine runs unchanged in a worker, in Node tests and in the CLI: no DOM, no Node, no React.
-    // So do the evaluation domains (τ²'s included), but for the Node reader of their folders. Tests run under Node
-    // (real HTTP servers) and are exempt.
-    files: ['workers/engine/**/*.ts', 'tools/domains/**/*.ts', 'workers/domains/**/*.ts'],
-    ignores: ['**/*.test.ts', 'tools/domains/nodeDomains.ts'],
+    // So do the evaluation domains (τ²'s included). Tests run under Node (real HTTP servers) and
+    // are exempt.
+    files: ['workers/engine/**/*.ts', 'workers/domains/**/*.ts'],
+    ignores: ['**/*.test.ts'],
     rules: {
       'no-restricted-globals': [
         'error',
@@ -162,5 +230,13 @@ export default defineConfig(
         },
       ],
     },
+  },
+  {
+    // No module-level mutable state in the page: stores and flows are made by factories
+    // (app/state/README.md). Tests make their own.
+    files: ['app/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.ts'],
+    plugins: { orchestra: { rules: { 'no-module-state': noModuleState } } },
+    rules: { 'orchestra/no-module-state': 'error' },
   },
 );

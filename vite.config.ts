@@ -5,7 +5,7 @@ import react from '@vitejs/plugin-react';
 import { corpusPlugin } from './tools/search/writeCorpus.ts';
 import { pyodideAssetsPlugin } from './tools/python/pyodideAssets.ts';
 import { securityHeadersPlugin } from './server/securityHeaders.ts';
-import { offlinePlugin } from './workers/offline/precachePlugin.ts';
+import { offlinePlugin } from './server/precachePlugin.ts';
 
 /** `vite build --mode e2e`: the app plus the browser tests' harness pages, into dist-e2e/. */
 export const E2E_MODE = 'e2e';

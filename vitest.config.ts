@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 // Browser behaviour lives in e2e/ and runs under Playwright instead.
 export default defineConfig({
   test: {
-    include: ['{workers,tools,cli,app,server,e2e/fixtures}/**/*.test.ts'],
+    include: ['{workers,tools,cli,bench,app,server,e2e/fixtures}/**/*.test.ts'],
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -11,10 +11,8 @@ import { TaskPanel } from './components/TaskPanel/index.tsx';
 import { ToolsPanel } from './components/Tools/index.tsx';
 import { Welcome } from './components/Welcome/index.tsx';
 import { useWarnBeforeLeavingRun } from './hooks/useWarnBeforeLeavingRun.ts';
-import { useCompareStore } from './state/compareStore.ts';
-import { useComparisonStore } from './state/comparisonStore.ts';
-import { useRunStore } from './state/runStore.ts';
-import { useViewStore } from './state/viewStore.ts';
+import { useCompareStore, useComparisonStore, useRunStore, useViewStore } from './state/context.tsx';
+import type { SideTab } from './state/viewStore.ts';
 
 // Manual mode's panel loads with the first manual run, not with the first screen.
 const HumanTurnPanel = lazy(() => import('./components/HumanTurn/index.tsx').then((module) => ({ default: module.HumanTurnPanel })));
@@ -47,136 +45,17 @@ const Trace = lazy(() => import('./components/Trace/index.tsx').then(({ Trace })
  */
 export function App() {
   useWarnBeforeLeavingRun();
-  const manual = useRunStore((state) => state.manual);
-  const comparing = useComparisonStore((state) => state.you !== null);
-  const comparingRuns = useCompareStore((state) => state.compared !== null);
-  const showingStored = useRunStore((state) => state.stored !== null);
-  const hasRun = useRunStore((state) => state.run !== null || state.phase !== 'idle' || state.rejection !== null || state.stored !== null);
   const sideTab = useViewStore((state) => state.sideTab);
   const presenter = useViewStore((state) => state.presenter);
-  // Once opened, History stays mounted like every tab (its filter and scroll survive a switch).
-  const [historyOpened, setHistoryOpened] = useState(false);
-  if (sideTab === 'history' && !historyOpened) setHistoryOpened(true);
-  const [evaluateOpened, setEvaluateOpened] = useState(false);
-  if (sideTab === 'evaluate' && !evaluateOpened) setEvaluateOpened(true);
   return (
     <div className="app">
-      <header className="app-header">
-        <h1>Orchestra Playground</h1>
-        {/* Header controls that apply to the whole page go in this group. */}
-        <div className="app-header-actions">
-          <PresenterToggle />
-          {presenter && (
-            <Suspense fallback={null}>
-              <PresenterMode />
-            </Suspense>
-          )}
-          {import.meta.env.PROD && (
-            <Suspense fallback={null}>
-              <OfflineStatus />
-            </Suspense>
-          )}
-          <ConfigFileButtons />
-        </div>
-      </header>
+      <AppHeader presenter={presenter} />
       <main className="workspace" data-side-tab={sideTab} data-presenter={presenter || undefined}>
         <div className="column-side">
-          <SideTabs
-            panels={{
-              task: (
-                <>
-                  <ErrorBoundary what="The task panel">
-                    <TaskPanel />
-                  </ErrorBoundary>
-                  <ErrorBoundary what="Preferences">
-                    <Suspense fallback={null}>
-                      <PreferencesPanel />
-                    </Suspense>
-                  </ErrorBoundary>
-                </>
-              ),
-              history:
-                sideTab === 'history' || historyOpened ? (
-                  <ErrorBoundary what="History">
-                    <Suspense fallback={null}>
-                      <HistoryPanel />
-                    </Suspense>
-                  </ErrorBoundary>
-                ) : null,
-              evaluate:
-                sideTab === 'evaluate' || evaluateOpened ? (
-                  <ErrorBoundary what="Evaluate">
-                    <Suspense fallback={null}>
-                      <EvaluatePanel />
-                    </Suspense>
-                  </ErrorBoundary>
-                ) : null,
-              setup: (
-                <ErrorBoundary what="Setup">
-                  <Suspense fallback={null}>
-                    <SetupPanel />
-                  </Suspense>
-                </ErrorBoundary>
-              ),
-              models: (
-                <ErrorBoundary what="Models in this browser">
-                  <Suspense fallback={null}>
-                    <ModelsPanel />
-                  </Suspense>
-                </ErrorBoundary>
-              ),
-              documents: (
-                <ErrorBoundary what="Documents">
-                  <DocumentsPanel />
-                </ErrorBoundary>
-              ),
-              tools: (
-                <ErrorBoundary what="Tools">
-                  <ToolsPanel />
-                </ErrorBoundary>
-              ),
-            }}
-          />
+          <SidePanels sideTab={sideTab} />
         </div>
         <div className="column-trace">
-          {comparingRuns ? (
-            <ErrorBoundary what="Compare runs">
-              <Suspense fallback={null}>
-                <CompareView />
-              </Suspense>
-            </ErrorBoundary>
-          ) : (
-            <>
-              {showingStored && (
-                <ErrorBoundary what="The recorded run">
-                  <Suspense fallback={null}>
-                    <StoredRunBanner />
-                  </Suspense>
-                </ErrorBoundary>
-              )}
-              {hasRun ? (
-                <RunStatus />
-              ) : (
-                <Suspense fallback={null}>
-                  <Welcome />
-                </Suspense>
-              )}
-              {(manual || comparing) && (
-                <ErrorBoundary what="Your turn">
-                  <Suspense fallback={null}>
-                    <HumanTurnPanel />
-                  </Suspense>
-                </ErrorBoundary>
-              )}
-              {hasRun ? (
-                <ErrorBoundary what="The trace">
-                  <Suspense fallback={null}>
-                    <Trace />
-                  </Suspense>
-                </ErrorBoundary>
-              ) : null}
-            </>
-          )}
+          <TraceColumn />
         </div>
         <div className="column-cost">
           <ErrorBoundary what="Cost and latency">
@@ -185,5 +64,143 @@ export function App() {
         </div>
       </main>
     </div>
+  );
+}
+
+function AppHeader({ presenter }: { presenter: boolean }) {
+  return (
+    <header className="app-header">
+      <h1>Orchestra Playground</h1>
+      {/* Header controls that apply to the whole page go in this group. */}
+      <div className="app-header-actions">
+        <PresenterToggle />
+        {presenter && (
+          <Suspense fallback={null}>
+            <PresenterMode />
+          </Suspense>
+        )}
+        {import.meta.env.PROD && (
+          <Suspense fallback={null}>
+            <OfflineStatus />
+          </Suspense>
+        )}
+        <ConfigFileButtons />
+      </div>
+    </header>
+  );
+}
+
+/** The side column's tabs. History and Evaluate load when first opened, then stay mounted like
+ * every tab (their filter and scroll survive a switch). */
+function SidePanels({ sideTab }: { sideTab: SideTab }) {
+  const [historyOpened, setHistoryOpened] = useState(false);
+  if (sideTab === 'history' && !historyOpened) setHistoryOpened(true);
+  const [evaluateOpened, setEvaluateOpened] = useState(false);
+  if (sideTab === 'evaluate' && !evaluateOpened) setEvaluateOpened(true);
+  return (
+    <SideTabs
+      panels={{
+        task: (
+          <>
+            <ErrorBoundary what="The task panel">
+              <TaskPanel />
+            </ErrorBoundary>
+            <ErrorBoundary what="Preferences">
+              <Suspense fallback={null}>
+                <PreferencesPanel />
+              </Suspense>
+            </ErrorBoundary>
+          </>
+        ),
+        history:
+          sideTab === 'history' || historyOpened ? (
+            <ErrorBoundary what="History">
+              <Suspense fallback={null}>
+                <HistoryPanel />
+              </Suspense>
+            </ErrorBoundary>
+          ) : null,
+        evaluate:
+          sideTab === 'evaluate' || evaluateOpened ? (
+            <ErrorBoundary what="Evaluate">
+              <Suspense fallback={null}>
+                <EvaluatePanel />
+              </Suspense>
+            </ErrorBoundary>
+          ) : null,
+        setup: (
+          <ErrorBoundary what="Setup">
+            <Suspense fallback={null}>
+              <SetupPanel />
+            </Suspense>
+          </ErrorBoundary>
+        ),
+        models: (
+          <ErrorBoundary what="Models in this browser">
+            <Suspense fallback={null}>
+              <ModelsPanel />
+            </Suspense>
+          </ErrorBoundary>
+        ),
+        documents: (
+          <ErrorBoundary what="Documents">
+            <DocumentsPanel />
+          </ErrorBoundary>
+        ),
+        tools: (
+          <ErrorBoundary what="Tools">
+            <ToolsPanel />
+          </ErrorBoundary>
+        ),
+      }}
+    />
+  );
+}
+
+/** The middle column: a run (live, or from history) with its status, the person's turn and the
+ * trace; or runs compared side by side. */
+function TraceColumn() {
+  const manual = useRunStore((state) => state.manual);
+  const comparing = useComparisonStore((state) => state.you !== null);
+  const comparingRuns = useCompareStore((state) => state.compared !== null);
+  const showingStored = useRunStore((state) => state.stored !== null);
+  const hasRun = useRunStore((state) => state.run !== null || state.phase !== 'idle' || state.rejection !== null || state.stored !== null);
+  return comparingRuns ? (
+    <ErrorBoundary what="Compare runs">
+      <Suspense fallback={null}>
+        <CompareView />
+      </Suspense>
+    </ErrorBoundary>
+  ) : (
+    <>
+      {showingStored && (
+        <ErrorBoundary what="The recorded run">
+          <Suspense fallback={null}>
+            <StoredRunBanner />
+          </Suspense>
+        </ErrorBoundary>
+      )}
+      {hasRun ? (
+        <RunStatus />
+      ) : (
+        <Suspense fallback={null}>
+          <Welcome />
+        </Suspense>
+      )}
+      {(manual || comparing) && (
+        <ErrorBoundary what="Your turn">
+          <Suspense fallback={null}>
+            <HumanTurnPanel />
+          </Suspense>
+        </ErrorBoundary>
+      )}
+      {hasRun ? (
+        <ErrorBoundary what="The trace">
+          <Suspense fallback={null}>
+            <Trace />
+          </Suspense>
+        </ErrorBoundary>
+      ) : null}
+    </>
   );
 }

@@ -5,7 +5,7 @@ export { formatBytes, formatCount, formatMs, formatPercent, formatSeconds, forma
 import { cutText } from '../workers/engine/format.ts';
 
 /** Characters of one block of untrusted text (model output, a prompt, an error) the page renders:
- * a model reply may be up to 1,000,000 (workers/backends/limits.ts), and laying out that much on
+ * a model reply may be up to 1,000,000 (workers/backends/http/limits.ts), and laying out that much on
  * every streamed update stalls the page. The rest is cut with a note; Copy buttons copy it all. */
 export const MAX_DISPLAY_CHARS = 100_000;
 

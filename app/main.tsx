@@ -1,23 +1,30 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
-import { restoreRememberedKeys } from './state/session.ts';
+import { createAppStores } from './state/appStores.ts';
+import { browserPlatform } from './state/browserPlatform.ts';
+import { StoresProvider } from './state/context.tsx';
 import './app.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 
+// The page's one set of stores, made here and handed down through context (app/state/README.md).
+const stores = createAppStores(browserPlatform());
+
 // Keys the user chose to remember on this device go to the worker before the first run.
-restoreRememberedKeys();
+stores.session.restoreRememberedKeys();
 
 // Saved for offline use after the first visit: production builds only, and loaded on its own
 // so the first screen's JavaScript does not carry it.
 if (import.meta.env.PROD && 'serviceWorker' in navigator) {
-  void import('./offline/serviceWorkerClient.ts').then((offline) => offline.registerServiceWorker());
+  void import('./offline/serviceWorkerClient.ts').then((offline) => stores.part(offline.createOfflineClient).register());
 }
 
 createRoot(container).render(
   <StrictMode>
-    <App />
+    <StoresProvider stores={stores}>
+      <App />
+    </StoresProvider>
   </StrictMode>,
 );

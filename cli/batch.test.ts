@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedServer, type ScriptedServer } from '../e2e/fixtures/scriptedServer.ts';
+import { startScriptedServer, type ScriptedServer } from './scripted/scriptedServer.ts';
 import type { BatchLine } from './batch.ts';
 import { interruptWhen, jsonLines, loadScenario, makeTempDir, ORCHESTRATOR_MODEL, requestsFor, runCli, writeConfig } from '../e2e/fixtures/cliHarness.ts';
 

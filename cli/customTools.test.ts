@@ -3,8 +3,8 @@
 // and the calculator before it answers.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedServer, type ScriptedServer } from '../e2e/fixtures/scriptedServer.ts';
-import type { Scenario } from '../e2e/fixtures/scenario.ts';
+import { startScriptedServer, type ScriptedServer } from './scripted/scriptedServer.ts';
+import type { Scenario } from './scripted/scenario.ts';
 import type { RunEvent } from '../workers/engine/events.ts';
 import type { RunSummary } from './summary.ts';
 import { jsonLines, lastUserContent, makeTempDir, ORCHESTRATOR_MODEL, requestsFor, runCli, writeConfig } from '../e2e/fixtures/cliHarness.ts';

@@ -5,8 +5,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedServer, type ScriptedServer } from '../e2e/fixtures/scriptedServer.ts';
-import type { Scenario } from '../e2e/fixtures/scenario.ts';
+import { startScriptedServer, type ScriptedServer } from './scripted/scriptedServer.ts';
+import type { Scenario } from './scripted/scenario.ts';
 import { normalizeAnswer } from '../workers/eval/answers.ts';
 import type { EvalSummary, RolloutRecord } from '../workers/eval/results.ts';
 import { callAnswer, corpusEvalScenario, EVAL_TASKS, evalSuiteJsonl, WRONG_FROM } from '../e2e/fixtures/evalScenario.ts';

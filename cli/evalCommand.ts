@@ -4,17 +4,20 @@
 
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { DomainError, type Domain } from '../tools/domains/domain.ts';
-import type { DomainEnvironment } from '../tools/domains/environment.ts';
-import { builtInDomainDir, loadDomainDir } from '../tools/domains/nodeDomains.ts';
+import { DomainError, type Domain } from '../workers/domains/domain.ts';
+import type { DomainEnvironment } from '../workers/domains/environment.ts';
+import { builtInDomainDir, loadDomainDir } from './nodeDomains.ts';
 import { loadNodeSampleTasks } from '../tools/search/nodeCorpus.ts';
-import { CALL_EXPERT_TOOL, resolveExperts, type OrchestraConfig } from '../workers/engine/config.ts';
+import { CALL_EXPERT_TOOL, type OrchestraConfig } from '../workers/engine/config.ts';
+import { resolveExperts } from '../workers/engine/configExperts.ts';
 import { BUILT_IN_DOMAINS, BUILT_IN_SUITES, isBuiltInDomain } from '../workers/eval/builtInSuites.ts';
-import { createPolicies, parsePolicy, PolicyError, sweepPolicies, type PolicySpec } from '../workers/eval/policies.ts';
-import { evalHeader, evalPlan, policyDescriptions, summarizeEval } from '../workers/eval/results.ts';
+import { createPolicies, parsePolicy, sweepPolicies } from '../workers/eval/policies.ts';
+import { PolicyError, type PolicySpec } from '../workers/eval/policy.ts';
+import { evalHeader, evalPlan, policyDescriptions, summarizeEval, summaryLine, summaryToCsv } from '../workers/eval/results.ts';
 import { runEvaluation } from '../workers/eval/runner.ts';
-import { domainEnvironments, domainsOf, evalJudge } from '../workers/eval/setup.ts';
+import { domainsOf, evalJudge } from '../workers/eval/setup.ts';
 import { formatShard, parseShard, ShardError, tasksOfShard, type Shard } from '../workers/eval/shard.ts';
+import { domainEnvironments } from '../workers/domains/setup.ts';
 import { corpusSuite, parseSuite, SuiteError, SUITE_LIMITS, type SuiteTask } from '../workers/eval/suite.ts';
 import { evalMergeCommand } from './evalMergeCommand.ts';
 import { createEvalProgress, formatEvalEnd, printReport, REPORT_OPTIONS, writeOutput } from './evalOutput.ts';
@@ -25,6 +28,7 @@ import { loadConfig } from './loadConfig.ts';
 import { createNodeEnvironment, describeMissingKeys, providersInUse, type MissingKey } from './nodeEnvironment.ts';
 import { EVAL_USAGE, EXIT_CODES, parseCommandArgs, positiveInteger, UsageError } from './usage.ts';
 import { formatCount } from '../workers/engine/format.ts';
+import { runFactory } from '../workers/hosts/prepareRun.ts';
 
 const EVAL_OPTIONS = {
   config: { type: 'string' },
@@ -86,8 +90,8 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
     let policies;
     let judge;
     try {
-      policies = createPolicies(specs, { config, environment: node.environment, domains: environments, seed });
-      judge = evalJudge(config, node.environment, tasks);
+      policies = createPolicies(specs, { config, runs: runFactory(node.environment), domains: environments, seed });
+      judge = evalJudge(config, runFactory(node.environment), tasks);
     } catch (error) {
       if (error instanceof PolicyError) throw new UsageError(error.message, EVAL_USAGE);
       throw error;
@@ -148,7 +152,7 @@ function parseBudget(text: string | undefined): number | null {
 
 function policySpecs(names: string[], sweep: string | undefined): PolicySpec[] {
   try {
-    const specs = names.map(parsePolicy);
+    const specs = names.map((name) => parsePolicy(name));
     if (sweep !== undefined) specs.push(...sweepPolicies(sweep));
     return specs.length > 0 ? specs : [parsePolicy('orchestrator')];
   } catch (error) {
@@ -220,7 +224,7 @@ function loadDomains(tasks: readonly SuiteTask[], dirs: readonly string[]): Doma
 function missingEvalKeys(config: OrchestraConfig, specs: readonly PolicySpec[], env: NodeJS.ProcessEnv): MissingKey[] {
   const providers = new Set(providersInUse(config));
   if (config.evaluation?.judge) providers.add(config.evaluation.judge.provider);
-  for (const spec of specs) if (spec.kind === 'qwen3' && spec.provider) providers.add(spec.provider);
+  for (const spec of specs) if (spec.provider !== undefined) providers.add(spec.provider);
   for (const expert of Object.values(resolveExperts(config))) if (expert.tool === CALL_EXPERT_TOOL || expert.tool === 'answer') providers.add(expert.provider);
   return [...providers].flatMap((name) => {
     const variable = config.providers[name]?.apiKeyEnv;

@@ -6,11 +6,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedServer, type ScriptedServer } from '../e2e/fixtures/scriptedServer.ts';
+import { startScriptedServer, type ScriptedServer } from './scripted/scriptedServer.ts';
 import { actionsOf, playActions } from '../e2e/fixtures/evalScenario.ts';
-import { DomainEnvironment, type DomainToolDetail } from '../tools/domains/environment.ts';
-import { BUILT_IN_DOMAINS, builtInDomainDir, loadDomainDir } from '../tools/domains/nodeDomains.ts';
-import { parseConfig } from '../workers/engine/config.ts';
+import { DomainEnvironment, type DomainToolDetail } from '../workers/domains/environment.ts';
+import { BUILT_IN_DOMAINS, builtInDomainDir, loadDomainDir } from './nodeDomains.ts';
+import { parseConfig } from '../workers/hosts/config.ts';
 import { createPolicies, parsePolicy } from '../workers/eval/policies.ts';
 import { summarizeEval, type EvalSummary, type RolloutRecord } from '../workers/eval/results.ts';
 import { runEvaluation } from '../workers/eval/runner.ts';
@@ -18,6 +18,7 @@ import type { SuiteTask } from '../workers/eval/suite.ts';
 import type { RunEvent } from '../workers/engine/events.ts';
 import { createNodeEnvironment, type NodeRunEnvironment } from './nodeEnvironment.ts';
 import { jsonLines, loadExample, makeTempDir, ORCHESTRATOR_MODEL, requestsFor, runCli, writeConfig } from '../e2e/fixtures/cliHarness.ts';
+import { runFactory } from '../workers/hosts/prepareRun.ts';
 
 let server: ScriptedServer;
 let node: NodeRunEnvironment;
@@ -41,7 +42,7 @@ function configFor() {
 async function evaluate(domainName: string, tasks: SuiteTask[], policy = 'orchestrator') {
   const environment = new DomainEnvironment(loadDomainDir(builtInDomainDir(domainName as (typeof BUILT_IN_DOMAINS)[number])), node.environment.javascript!);
   const domains = new Map([[domainName, environment]]);
-  const policies = createPolicies([parsePolicy(policy)], { config: configFor(), environment: node.environment, domains, seed: '0' });
+  const policies = createPolicies([parsePolicy(policy)], { config: configFor(), runs: runFactory(node.environment), domains, seed: '0' });
   const records: RolloutRecord[] = [];
   const events: RunEvent[] = [];
   const outcome = await runEvaluation({

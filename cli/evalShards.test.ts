@@ -5,8 +5,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedServer, type ScriptedServer } from '../e2e/fixtures/scriptedServer.ts';
-import type { Scenario } from '../e2e/fixtures/scenario.ts';
+import { startScriptedServer, type ScriptedServer } from './scripted/scriptedServer.ts';
+import type { Scenario } from './scripted/scenario.ts';
 import { corpusEvalScenario, EVAL_TASKS, evalSuiteJsonl } from '../e2e/fixtures/evalScenario.ts';
 import { jsonLines, makeTempDir, runCli, writeConfig } from '../e2e/fixtures/cliHarness.ts';
 import type { EvalHeader, EvalPlan, EvalReport, RolloutRecord } from '../workers/eval/results.ts';

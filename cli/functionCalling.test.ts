@@ -1,7 +1,7 @@
 // The function-calling protocol end to end: search_corpus over the local corpus, then call_expert.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedServer, type ScriptedServer } from '../e2e/fixtures/scriptedServer.ts';
+import { startScriptedServer, type ScriptedServer } from './scripted/scriptedServer.ts';
 import type { RunEvent } from '../workers/engine/events.ts';
 import type { RunSummary } from './summary.ts';
 import {

@@ -1,7 +1,8 @@
 // Reads and validates a configuration file; every failure becomes a UsageError (exit code 2).
 
 import { readFile } from 'node:fs/promises';
-import { ConfigError, parseConfigText, type OrchestraConfig } from '../workers/engine/config.ts';
+import { ConfigError, type OrchestraConfig } from '../workers/engine/config.ts';
+import { parseConfigText } from '../workers/hosts/config.ts';
 import { UsageError } from './usage.ts';
 
 export async function loadConfig(path: string): Promise<OrchestraConfig> {

@@ -7,9 +7,10 @@ import { createCorpusRetriever } from '../tools/search/retriever.ts';
 import { createNodePythonRunner } from '../tools/python/nodePythonRunner.ts';
 import { createNodeJavaScriptRunner } from '../tools/javascript/nodeJavaScriptRunner.ts';
 import { createNodeCalculatorRunner } from '../tools/calculator/nodeCalculatorRunner.ts';
-import { protocolExperts, type OrchestraConfig } from '../workers/engine/config.ts';
-import type { RunEnvironment } from '../workers/prepareRun.ts';
-import { createDemoModel } from '../workers/backends/demo/demoModels.ts';
+import { type OrchestraConfig } from '../workers/engine/config.ts';
+import { protocolExperts } from '../workers/engine/configExperts.ts';
+import type { RunEnvironment } from '../workers/hosts/prepareRun.ts';
+import { loadBackends } from '../workers/backends/registry.ts';
 
 /** The providers a run of this configuration calls: the orchestrator's and its experts'. */
 export function providersInUse(config: OrchestraConfig): string[] {
@@ -59,7 +60,7 @@ export async function createNodeEnvironment(env: NodeJS.ProcessEnv): Promise<Nod
       python,
       javascript: createNodeJavaScriptRunner(),
       calculator,
-      demoModel: (modelId) => createDemoModel(modelId),
+      backends: await loadBackends(),
     },
     dispose: () => {
       calculator.dispose();

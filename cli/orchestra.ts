@@ -1,9 +1,9 @@
 // The command-line runner: `npm run orchestra -- <command>` (run, replay, eval, reward, validate,
-// tasks).
+// tasks, serve-scripted).
 // It drives the same engine as the playground, from Node.
 
 import { pathToFileURL } from 'node:url';
-import { BUILT_IN_DOMAINS, builtInDomainDir, loadDomainDir } from '../tools/domains/nodeDomains.ts';
+import { BUILT_IN_DOMAINS, builtInDomainDir, loadDomainDir } from './nodeDomains.ts';
 import { loadNodeSampleTasks } from '../tools/search/nodeCorpus.ts';
 import { corpusSuite, suiteToJsonl } from '../workers/eval/suite.ts';
 import { evalCommand } from './evalCommand.ts';
@@ -11,6 +11,7 @@ import type { CliIo } from './io.ts';
 import { replayCommand } from './replayCommand.ts';
 import { rewardCommand } from './rewardCommand.ts';
 import { runCommand } from './runCommand.ts';
+import { serveScriptedCommand } from './serveScriptedCommand.ts';
 import { EXIT_CODES, MAIN_USAGE, parseCommandArgs, TASKS_USAGE, UsageError } from './usage.ts';
 import { validateCommand } from './validateCommand.ts';
 
@@ -39,6 +40,7 @@ const COMMANDS: Record<string, (argv: string[], io: CliIo) => Promise<number>> =
   reward: rewardCommand,
   validate: validateCommand,
   tasks: tasksCommand,
+  'serve-scripted': serveScriptedCommand,
 };
 
 /** Runs one command line and returns the exit code; never throws for a user's mistake. */
@@ -80,12 +82,16 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
     throw error;
   });
   const canWindDown = process.argv[2] === 'run' || process.argv[2] === 'eval';
+  const serving = process.argv[2] === 'serve-scripted';
   process.on('SIGINT', () => {
-    // Only `run` and `eval` have calls to cancel and results to keep; anything else stops at once.
+    // Only `run` and `eval` have calls to cancel and results to keep, and a server its sockets to
+    // close; anything else stops at once.
+    if (serving) return controller.abort();
     if (!canWindDown || controller.signal.aborted) process.exit(EXIT_CODES.interrupted);
     process.stderr.write('\nStopping: in-flight calls are being cancelled (Ctrl-C again to quit at once).\n');
     controller.abort();
   });
+  if (serving) process.on('SIGTERM', () => controller.abort());
   const io: CliIo = { stdout: process.stdout, stderr: process.stderr, env: process.env, signal: controller.signal, readStdin };
   const code = await main(process.argv.slice(2), io);
   await Promise.all([flush(process.stdout), flush(process.stderr)]);

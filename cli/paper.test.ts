@@ -2,7 +2,7 @@
 // local corpus behind `search` and Pyodide behind `enhance_reasoning`.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedServer, type ScriptedServer } from '../e2e/fixtures/scriptedServer.ts';
+import { startScriptedServer, type ScriptedServer } from './scripted/scriptedServer.ts';
 import type { RunEvent } from '../workers/engine/events.ts';
 import { formatUsd } from '../workers/engine/format.ts';
 import { PAPER_SYSTEM_PROMPT } from '../workers/engine/protocols/paper.ts';

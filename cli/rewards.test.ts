@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedServer, type ScriptedServer } from '../e2e/fixtures/scriptedServer.ts';
+import { startScriptedServer, type ScriptedServer } from './scripted/scriptedServer.ts';
 import { PREFERENCE_PRESETS } from '../workers/engine/preferences.ts';
 import { computeGroupReward } from '../workers/engine/reward.ts';
 import type { GroupSummary } from './summary.ts';

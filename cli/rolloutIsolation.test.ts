@@ -8,12 +8,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonLines, makeTempDir, ROOT, runCli } from '../e2e/fixtures/cliHarness.ts';
 import { createDemoModel } from '../workers/backends/demo/demoModels.ts';
-import { parseConfig } from '../workers/engine/config.ts';
+import { demoKind } from '../workers/backends/demo/kind.ts';
 import { createPolicies, parsePolicy } from '../workers/eval/policies.ts';
 import type { RolloutRecord } from '../workers/eval/results.ts';
 import { runEvaluation } from '../workers/eval/runner.ts';
 import type { SuiteTask } from '../workers/eval/suite.ts';
-import type { RunEnvironment } from '../workers/prepareRun.ts';
+import { parseConfig } from '../workers/hosts/config.ts';
+import { runFactory, type RunEnvironment } from '../workers/hosts/prepareRun.ts';
 import { createNodeEnvironment, type NodeRunEnvironment } from './nodeEnvironment.ts';
 
 const QUESTION = 'What is the capital of the largest country by area that borders Greece?';
@@ -33,7 +34,8 @@ let environment: RunEnvironment;
 beforeAll(async () => {
   node = await createNodeEnvironment({});
   // The scripts without their pauses; everything else as the CLI has it (corpus, Python).
-  environment = { ...node.environment, demoModel: (id) => createDemoModel(id, { replyMs: 0 }) };
+  const demo = { kind: demoKind, create: ({ model }: { model: string }) => ({ model: createDemoModel(model, { replyMs: 0 }) }) };
+  environment = { ...node.environment, backends: new Map([...node.environment.backends, ['demo', demo]]) };
 });
 afterAll(async () => {
   await node.dispose();
@@ -41,7 +43,7 @@ afterAll(async () => {
 
 /** A fresh evaluation of `tasks`: new policies, nothing shared with any other call. */
 async function evaluate(tasks: SuiteTask[], concurrency: number): Promise<RolloutRecord[]> {
-  const policies = createPolicies(POLICIES.map(parsePolicy), { config: DEMO_CONFIG, environment, domains: new Map(), seed: '0' });
+  const policies = createPolicies(POLICIES.map((name) => parsePolicy(name)), { config: DEMO_CONFIG, runs: runFactory(environment), domains: new Map(), seed: '0' });
   const outcome = await runEvaluation({
     tasks,
     policies,

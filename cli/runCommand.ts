@@ -1,10 +1,12 @@
 // `orchestra run`: one task (optionally N rollouts with the group reward) or a batch from JSONL.
 
 import { readFileSync } from 'node:fs';
-import { protocolExperts, type OrchestraConfig } from '../workers/engine/config.ts';
+import { type OrchestraConfig } from '../workers/engine/config.ts';
+import { protocolExperts } from '../workers/engine/configExperts.ts';
 import type { RunEvent } from '../workers/engine/events.ts';
 import { runOrchestration, type RunResult } from '../workers/engine/run.ts';
-import { prepareRun, type PreparedRun } from '../workers/prepareRun.ts';
+import { prepareRun } from '../workers/hosts/prepareRun.ts';
+import { type PreparedRun } from '../workers/engine/preparedRun.ts';
 import { createProgress, parseTasksFile, runBatch } from './batch.ts';
 import { colorWanted, createStyle } from './format.ts';
 import { loadConfig } from './loadConfig.ts';

@@ -6,6 +6,7 @@ import { dirname, resolve } from 'node:path';
 import type { RunEvent } from '../workers/engine/events.ts';
 import { readRunFile, runFileSizeProblem, writeRunFile, type ReadRunFileOutcome } from '../workers/history/runFile.ts';
 import { UsageError } from './usage.ts';
+import { parseConfig } from '../workers/hosts/config.ts';
 
 function reasonOf(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
@@ -57,5 +58,5 @@ export function loadRunFile(path: string): ReadRunFileOutcome {
   } catch (error) {
     return { ok: false, problems: [`It cannot be read: ${reasonOf(error)}.`] };
   }
-  return readRunFile(text);
+  return readRunFile(text, parseConfig);
 }

@@ -4,7 +4,7 @@
 // the browser.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedServer, type ScriptedServer } from '../e2e/fixtures/scriptedServer.ts';
+import { startScriptedServer, type ScriptedServer } from './scripted/scriptedServer.ts';
 import { startWikipediaServer, type WikipediaServer } from '../e2e/fixtures/wikipediaServer.ts';
 import type { RunEvent } from '../workers/engine/events.ts';
 import type { RunSummary } from './summary.ts';

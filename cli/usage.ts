@@ -34,6 +34,7 @@ Commands:
   eval       Run a suite of tasks under several policies and report accuracy, cost and latency
   validate   Check a configuration file and show what it resolves to
   tasks      Print the built-in sample multi-hop tasks as JSONL
+  serve-scripted  Serve a scripted OpenAI-compatible model server (tests, benchmarks, offline demos)
 
 Run "orchestra <command> --help" for the options of a command.
 Exit codes: 0 ended normally, 1 the run stopped on an error or a limit, 2 usage,
@@ -100,6 +101,19 @@ Preset names: cheapest, balanced, best-answer, fastest. The "rollouts" of a
 
   --input <file>   the input JSON ("-" reads standard input)
   -h, --help       show this help`;
+
+export const SERVE_SCRIPTED_USAGE = `Usage: orchestra serve-scripted --scenario <file.json> [--port N] [--host H]
+
+Serves an OpenAI-compatible chat completions API (/v1/chat/completions, /v1/models) that answers
+with the scenario's scripted replies in order and injects its faults (rate limits, cut streams,
+hangs...): what the tests and benchmarks run against, and a model server for trying the
+playground offline. Scenarios: e2e/fixtures/scenarios/*.json. Prints its URL, then serves until
+Ctrl-C.
+
+Options:
+  --scenario <file>  the scenario (required)
+  --port <n>         the port (default: any free one)
+  --host <h>         the address to listen on (default: 127.0.0.1)`;
 
 export const VALIDATE_USAGE = `Usage: orchestra validate --config <file>
 

@@ -1,9 +1,9 @@
 // `orchestra validate`: checks a configuration and prints what it resolves to.
 
-import { protocolExperts } from '../workers/engine/config.ts';
+import { protocolExperts } from '../workers/engine/configExperts.ts';
 import { formatPerMillion, formatSeconds, formatUsd } from '../workers/engine/format.ts';
 import { lookupPrice } from '../workers/engine/pricing.ts';
-import { effectivePricing, resolvePreference } from '../workers/prepareRun.ts';
+import { effectivePricing, resolvePreference } from '../workers/hosts/prepareRun.ts';
 import { colorWanted, createStyle } from './format.ts';
 import type { CliIo } from './io.ts';
 import { loadConfig } from './loadConfig.ts';

@@ -6,8 +6,8 @@
 import type { Page, Response } from '@playwright/test';
 import { formatUsd } from '../workers/engine/format.ts';
 import { PREFERENCE_PRESETS, preferenceInstruction } from '../workers/engine/preferences.ts';
-import type { RecordedRequest, ScriptedServer } from './fixtures/scriptedServer.ts';
-import type { Scenario } from './fixtures/scenario.ts';
+import type { RecordedRequest, ScriptedServer } from '../cli/scripted/scriptedServer.ts';
+import type { Scenario } from '../cli/scripted/scenario.ts';
 import { expect, loadScenario, scriptedConfig, test } from './support/playground.ts';
 
 const TASK = 'What is the population of the capital of Finland?';

@@ -5,7 +5,7 @@
 
 import type { Locator, Page } from '@playwright/test';
 import { minimalPdf } from './fixtures/minimalPdf.ts';
-import type { Scenario } from './fixtures/scenario.ts';
+import type { Scenario } from '../cli/scripted/scenario.ts';
 import { startWikipediaServer, type WikipediaServer } from './fixtures/wikipediaServer.ts';
 import { expect, openSideTab, scriptedConfig, test } from './support/playground.ts';
 

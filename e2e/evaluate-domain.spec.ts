@@ -7,7 +7,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { ORCHESTRATOR_MODEL } from './fixtures/cliHarness.ts';
 import { actionsOf, playActions } from './fixtures/evalScenario.ts';
-import { builtInDomainDir, loadDomainDir } from '../tools/domains/nodeDomains.ts';
+import { builtInDomainDir, loadDomainDir } from '../cli/nodeDomains.ts';
 import { expect, scriptedConfig, test } from './support/playground.ts';
 
 // 24 domain rollouts one at a time through the page, the worker and QuickJS on a loaded two-core box.

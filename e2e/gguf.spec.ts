@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { startStaticSite, type StaticSite } from './fixtures/staticSite.ts';
-import { writeTinyGguf, writeTinyGgufSplits } from './fixtures/tinyGguf.ts';
+import { TINY_SPECIAL_TOKENS, writeTinyGguf, writeTinyGgufSplits } from './fixtures/tinyGguf.ts';
+import { buildGgufBody } from '../workers/backends/gguf/ggufModel.ts';
+import type { RunEvent } from '../workers/engine/events.ts';
+import { answerMessages, buildPaperTools, PAPER_SYSTEM_PROMPT } from '../workers/engine/protocols/paper.ts';
 import { gpuLayersMemory, readGgufBlobHeader, type GgufHeader } from '../workers/backends/gguf/ggufHeader.ts';
 import { formatBytes } from '../workers/engine/format.ts';
 import { openSideTab } from './support/playground.ts';
@@ -115,6 +118,105 @@ test('loads on the CPU and streams a constrained tool call with usage, timings a
   expect(after.completion?.finishReason).toBe('stop');
 });
 
+/** A special token's id in the tiny model's vocabulary (after the 256 byte tokens). */
+const tokenId = (text: string) => 256 + TINY_SPECIAL_TOKENS.findIndex((token) => token.text === text);
+const CALL = /<tool_call>\n\{"name": "lookup", "arguments": \{"city": "(Paris|Lima)", "days": -?\d+\}\}\n<\/tool_call>$/;
+
+test('constrained, the thinking before the call stays free: a <think> block goes on to the token budget until the model closes it, then comes the call', async ({ page }) => {
+  await openHarness(page);
+  await page.evaluate(([url, contextWindow]) => window.ggufHarness.load({ url, contextWindow, threads: 1, gpuLayers: 0 }), [modelUrl, CONTEXT] as const);
+  const request = { messages: [{ role: 'system' as const, content: ROUTER_SYSTEM }, { role: 'user' as const, content: 'Weather in Lima?' }], maxTokens: 160, temperature: 0 };
+  const body = buildGgufBody({ constrainToolCalls: true }, request);
+  // A model that always wants <think> (llama.cpp's logit bias, by token id): the grammar lets it
+  // open the block and think on, token after token, to the end of the budget; nothing closes it.
+  const thinking = await page.evaluate((b) => window.ggufHarness.chat(b), { ...body, max_tokens: 40, logit_bias: [[tokenId('<think>'), 100]] } as never);
+  expect(thinking.error).toBeUndefined();
+  expect(thinking.content.startsWith('<think>')).toBe(true);
+  expect(thinking.finishReason).toBe('length');
+  expect(thinking.timings?.predicted_n).toBe(40);
+  // One that closes the block as soon as it may: then only the call is allowed, and the reply ends.
+  const closing = await page.evaluate((b) => window.ggufHarness.chat(b), { ...body, logit_bias: [[tokenId('<think>'), 99], [tokenId('</think>'), 100]] } as never);
+  expect(closing.content).toMatch(new RegExp(`^<think></think>\n{0,2}${CALL.source}`));
+  expect(closing.finishReason).toBe('stop');
+  // Thinking off: Qwen3's template writes an empty block itself (llama.cpp repeats it at the start
+  // of the content), and the grammar offers none: even this model goes straight to the call.
+  const off = buildGgufBody({ constrainToolCalls: true }, { ...request, enableThinking: false });
+  const direct = await page.evaluate((b) => window.ggufHarness.chat(b), { ...off, logit_bias: [[tokenId('<think>'), 100]] } as never);
+  expect(direct.content).toMatch(new RegExp(`^<think>\\s*</think>\\s*${CALL.source}`));
+});
+
+test('on Qwen3\'s real vocabulary (151,669 tokens) the grammar makes a paper-protocol reply one valid call, its <think> block matched by Qwen3\'s own tokens', async ({ page }) => {
+  // Written here, not in beforeAll: 84 MB, for this test alone.
+  await writeTinyGguf(folder, { vocabulary: 'qwen3' }, 'tiny-qwen3-vocab.gguf');
+  await openHarness(page);
+  await page.evaluate(([url, contextWindow]) => window.ggufHarness.load({ url, contextWindow, threads: 1, gpuLayers: 0 }), [`${site.url}/tiny-qwen3-vocab.gguf`, CONTEXT] as const);
+  const tools = buildPaperTools([
+    { alias: 'search-1', tool: 'search', description: 'finds.', latencySeconds: 3, price: { inputPerM: 0.25, outputPerM: 2 } },
+    { alias: 'answer-1', tool: 'answer', description: 'answers.', latencySeconds: 9, price: { inputPerM: 1.25, outputPerM: 10 } },
+  ] as never);
+  const request = {
+    messages: [
+      { role: 'system' as const, content: PAPER_SYSTEM_PROMPT },
+      { role: 'user' as const, content: 'Problem: What is the capital of Peru?\n\n\n\nChoose an appropriate tool.' },
+    ],
+    tools,
+    maxTokens: 60,
+    temperature: 1,
+  };
+  const reply = await page.evaluate((r) => window.ggufHarness.complete(r as never, { constrain: true }), request);
+  expect(reply.error).toBeUndefined();
+  expect(reply.completion!.content).toMatch(/^<tool_call>\n\{"name": "(answer|search)", "arguments": \{"model": "(answer-1|search-1)"\}\}\n<\/tool_call>$/);
+  expect(reply.completion!.finishReason).toBe('stop');
+  // Qwen3's tokens: fewer than the call's characters (the byte model writes one per character).
+  expect(reply.completion!.usage!.completionTokens).toBeLessThan(reply.completion!.content.length - 10);
+  // The block opens with Qwen3's <think> token (id 151667) and closes with </think> (151668).
+  const body = buildGgufBody({ constrainToolCalls: true }, { ...request, temperature: 0 });
+  const closing = await page.evaluate((b) => window.ggufHarness.chat(b), { ...body, logit_bias: [[151_667, 99], [151_668, 100]] } as never);
+  expect(closing.content).toMatch(/^<think><\/think>\n{0,2}<tool_call>\n\{"name": "(answer|search)", "arguments": \{"model": "(answer-1|search-1)"\}\}\n<\/tool_call>$/);
+});
+
+test('the orchestrator keeps its KV cache between turns while a local expert on the same loaded model answers in between', async ({ page }) => {
+  await openHarness(page);
+  await page.evaluate(([url, contextWindow]) => window.ggufHarness.load({ url, contextWindow, threads: 1, gpuLayers: 0 }), [modelUrl, CONTEXT] as const);
+  const tools = buildPaperTools([
+    { alias: 'search-1', tool: 'search', description: 'finds.', latencySeconds: 3, price: { inputPerM: 0.25, outputPerM: 2 } },
+    { alias: 'answer-1', tool: 'answer', description: 'answers.', latencySeconds: 9, price: { inputPerM: 1.25, outputPerM: 10 } },
+  ] as never);
+  const documents = 'Documents:\nDoc 1: Lima is the capital of Peru ...\n\n';
+  // The paper protocol's orchestrator turns: a fresh two-message chat, the context rebuilt.
+  const turn = (context: string) => ({
+    messages: [
+      { role: 'system' as const, content: PAPER_SYSTEM_PROMPT },
+      { role: 'user' as const, content: `Problem: What is the capital of Peru?\n\n${context}\n\nChoose an appropriate tool.` },
+    ],
+    tools,
+    maxTokens: 60,
+    temperature: 0,
+  });
+  const expert = { messages: answerMessages('boxed', 'frames', documents, 'What is the capital of Peru?'), maxTokens: 16, temperature: 0 };
+  const call = (request: unknown, constrain: boolean) => page.evaluate(([r, c]) => window.ggufHarness.complete(r as never, { constrain: c as boolean }), [request, constrain] as const);
+  const first = (await call(turn(''), true)).completion!;
+  const answering = (await call(expert, false)).completion!;
+  const second = (await call(turn(documents), true)).completion!;
+  const again = (await call(expert, false)).completion!;
+  // Turn 1's prompt up to its context is turn 2's too: only what follows is prefilled again, though
+  // the expert's different prompt ran on the same model in between (in a slot of its own).
+  const tail = '\n\nChoose an appropriate tool.<|im_end|>\n<|im_start|>assistant\n'.length;
+  expect(answering.usage!.cachedPromptTokens ?? 0).toBeLessThan(10);
+  expect(second.usage!.cachedPromptTokens).toBeGreaterThanOrEqual(first.usage!.promptTokens - tail);
+  expect(second.usage!.promptTokens - second.usage!.cachedPromptTokens!).toBeLessThanOrEqual(documents.length + tail);
+  // And the expert, asked the same again, finds its own cache.
+  expect(again.usage!.cachedPromptTokens).toBeGreaterThanOrEqual(answering.usage!.promptTokens - 1);
+  expect(again.content).toBe(answering.content);
+  // A turn aborted after a few tokens leaves them in its slot's cache: the same turn again reuses
+  // the prompt only, and says what it said before (greedy), never continuing the aborted reply.
+  const aborted = await page.evaluate((r) => window.ggufHarness.complete(r as never, { constrain: true, abortAfterDeltas: 3 }), turn(documents));
+  expect(aborted.error).toMatch(/^\[aborted\]/);
+  const redone = (await call(turn(documents), true)).completion!;
+  expect(redone.content).toBe(second.content);
+  expect(redone.usage!.cachedPromptTokens).toBeGreaterThanOrEqual(second.usage!.promptTokens - 1);
+});
+
 const PAPER_CONFIG = {
   protocol: 'paper',
   providers: { tab: { kind: 'gguf', contextWindow: CONTEXT, constrainToolCalls: true } },
@@ -165,6 +267,36 @@ test('a whole paper-protocol run in the app\'s orchestrator worker with the tiny
   // for enhance_reasoning is charged by the second, when the random model's expert writes code.
   const others = events.flatMap((event) => (event.type === 'usage' && event.entry.kind !== 'orchestrator' && event.entry.kind !== 'expert' ? [event.entry.usd ?? 0] : []));
   expect(finished.totals.costUsd).toBeCloseTo(others.reduce((sum, usd) => sum + usd, 0), 12);
+});
+
+/** What a run said and did, in order: the orchestrator's raw replies, every tool result with the
+ * expert's raw reply behind it, and how it ended. */
+function transcript(events: RunEvent[]): string[] {
+  return events.flatMap((event) => {
+    if (event.type === 'model_output') return [`orchestrator: ${event.raw}`];
+    if (event.type === 'tool_result') return [`${event.name}: ${event.content} | ${JSON.stringify((event.detail as { raw?: unknown } | undefined)?.raw ?? null)}`];
+    if (event.type === 'run_finished') return [`finished: ${event.stopReason} ${event.answer}`];
+    return [];
+  });
+}
+
+test('two runs on one loaded model, their calls interleaved, each say what they say when run alone: no cache of the other run is ever continued', async ({ page }) => {
+  test.setTimeout(300_000);
+  await openHarness(page);
+  // One sampling seed for every request: a run is then a function of its prompts (and of the KV
+  // cache, were it misused). With this seed each run goes on for its three turns (enhance_reasoning
+  // each time, its expert's code run in Python), so the two runs' calls can interleave.
+  const config = PAPER_CONFIG;
+  const tasks = ['What is the capital of Peru?', 'Who wrote Don Quixote, and when?'];
+  const load = { id: 'tiny-qwen3', label: 'Tiny Qwen3', url: modelUrl, contextWindow: CONTEXT, threads: 1, gpuLayers: 0, seed: 11 };
+  const alone = await page.evaluate(([c, t, l]) => window.ggufHarness.runMany(c, t, l, { together: false }), [config, tasks, load] as const);
+  const together = await page.evaluate(([c, t, l]) => window.ggufHarness.runMany(c, t, l, { together: true }), [config, tasks, load] as const);
+  const [a, b] = alone.events.map(transcript);
+  expect(alone.requests).toEqual([0, 0, 0, 1, 1, 1]);
+  expect(a).not.toEqual(b);
+  // Together, the two runs' model calls took turns on the one model.
+  expect(together.requests).not.toEqual([...together.requests].sort());
+  expect(together.events.map(transcript)).toEqual([a, b]);
 });
 
 test('runs multi-threaded: the page is cross-origin isolated, so llama.cpp gets its threads', async ({ page }) => {

@@ -6,10 +6,10 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type LaunchOptions, type Page } from '@playwright/test';
-import type { Scenario } from './fixtures/scenario.ts';
+import type { Scenario } from '../cli/scripted/scenario.ts';
 import { makeTempDir, runCli, writeConfig } from './fixtures/cliHarness.ts';
 import { syntheticRun } from './fixtures/syntheticRun.ts';
-import type { ScriptedServer } from './fixtures/scriptedServer.ts';
+import type { ScriptedServer } from '../cli/scripted/scriptedServer.ts';
 import { expect, loadScenario, Playground as PlaygroundPage, scriptedConfig, test, type Playground } from './support/playground.ts';
 import { expectNoStallOver, forgetStalls, installHeartbeat } from './security/support.ts';
 

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import type { HarnessRunOptions } from './harness/javascript.ts';
-import type { JsRunResult } from '../tools/javascript/types.ts';
+import type { JsRunResult } from '../workers/engine/ports.ts';
 import { expect, test } from './support/test.ts';
 
 // The browser JavaScript sandbox (tools/javascript/browserJavaScriptRunner.ts): QuickJS in a module

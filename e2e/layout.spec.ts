@@ -4,7 +4,7 @@
 // screenshots it takes land in test-results/ and are there to be looked at.
 
 import type { Page, TestInfo } from '@playwright/test';
-import type { Scenario } from './fixtures/scenario.ts';
+import type { Scenario } from '../cli/scripted/scenario.ts';
 import { expect, scriptedConfig, test } from './support/playground.ts';
 
 const TASK = 'What is the population of the capital of Finland?';

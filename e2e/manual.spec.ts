@@ -4,7 +4,7 @@
 // chose is called and charged.
 
 import { formatUsd } from '../workers/engine/format.ts';
-import type { Scenario } from './fixtures/scenario.ts';
+import type { Scenario } from '../cli/scripted/scenario.ts';
 import { expect, scriptedConfig, test, type Playground } from './support/playground.ts';
 
 const ANSWER_USAGE = { prompt_tokens: 300, completion_tokens: 5 };

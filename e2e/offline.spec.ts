@@ -7,9 +7,9 @@ import { fileURLToPath } from 'node:url';
 import type { Locator, Page } from '@playwright/test';
 import type { SampleTask } from '../tools/search/sampleTasks.ts';
 import type { FakeEngineScript, FakeReply } from './fixtures/doubles/fakeWebLlmEngine.ts';
-import { CACHE_PREFIX } from '../workers/offline/cachePolicy.ts';
+import { CACHE_PREFIX } from '../workers/hosts/offline/cachePolicy.ts';
 import { formatToolCall } from '../workers/engine/qwen3/render.ts';
-import type { Scenario } from './fixtures/scenario.ts';
+import type { Scenario } from '../cli/scripted/scenario.ts';
 import { startStaticSite } from './fixtures/staticSite.ts';
 import { serveFakeModelWorkers } from './support/fakeWebllm.ts';
 import { expect, openSideTab, scriptedConfig, test } from './support/playground.ts';
@@ -90,6 +90,11 @@ test.describe('offline after the first visit', () => {
 
     await context.setOffline(true);
     await page.goto('/');
+    // Chromium 150 drops the emulated offline state when this cross-origin isolated page comes
+    // back in a new renderer process; set it again so the page (and its workers) see it.
+    await context.setOffline(false);
+    await context.setOffline(true);
+    expect(await page.evaluate(() => navigator.onLine)).toBe(false);
     await expect(page.getByRole('heading', { level: 1, name: 'Orchestra Playground' })).toBeVisible();
     await expect(offlineStatus(page)).toHaveText('Works offline');
     // The sample tasks and the corpus come from the saved copy.

@@ -2,8 +2,8 @@
 // OpenAI-compatible server: what streams in, what it cost, stopping, and each fault's message.
 
 import { formatUsd } from '../workers/engine/format.ts';
-import type { Scenario, ScriptedResponse } from './fixtures/scenario.ts';
-import { startScriptedServer } from './fixtures/scriptedServer.ts';
+import type { Scenario, ScriptedResponse } from '../cli/scripted/scenario.ts';
+import { startScriptedServer } from '../cli/scripted/scriptedServer.ts';
 import { expect, loadScenario, scriptedConfig, test } from './support/playground.ts';
 
 const TASK = 'What is the population of the capital of Finland?';

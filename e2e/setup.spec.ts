@@ -4,9 +4,9 @@
 
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
-import { parseConfig } from '../workers/engine/config.ts';
-import type { Scenario } from './fixtures/scenario.ts';
-import type { ScriptedServer } from './fixtures/scriptedServer.ts';
+import { parseConfig } from '../workers/hosts/config.ts';
+import type { Scenario } from '../cli/scripted/scenario.ts';
+import type { ScriptedServer } from '../cli/scripted/scriptedServer.ts';
 import { expect, openSideTab, plantLocalStorage, scriptedConfig, test, type Playground } from './support/playground.ts';
 
 const ORCHESTRATOR = 'nvidia/Nemotron-Orchestrator-8B';

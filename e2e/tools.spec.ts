@@ -4,7 +4,7 @@
 
 import { readFile } from 'node:fs/promises';
 import type { Locator, Page } from '@playwright/test';
-import type { Scenario } from './fixtures/scenario.ts';
+import type { Scenario } from '../cli/scripted/scenario.ts';
 import { expect, scriptedConfig, test } from './support/playground.ts';
 
 const ORCHESTRATOR = 'nvidia/Nemotron-Orchestrator-8B';

@@ -4,7 +4,7 @@
 
 import type { Locator } from '@playwright/test';
 import { formatUsd } from '../workers/engine/format.ts';
-import type { Scenario, ScriptedResponse } from './fixtures/scenario.ts';
+import type { Scenario, ScriptedResponse } from '../cli/scripted/scenario.ts';
 import { expect, loadScenario, scriptedConfig, test, type Playground } from './support/playground.ts';
 
 const TASK = 'What is the population of the capital of Finland?';

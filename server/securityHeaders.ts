@@ -78,7 +78,7 @@ const ENGINE_DIRECTIVES: Directives = {
   'worker-src': ["'self'"],
 };
 
-/** The GGUF model worker (workers/models/gguf.worker.ts) downloads a model from wherever the user
+/** The GGUF model worker (workers/hosts/models/gguf.worker.ts) downloads a model from wherever the user
  * or the catalogue points, and wllama starts llama.cpp in a worker built from a string (a blob:
  * URL, and more for its threads when the page is cross-origin isolated): blob: is allowed for
  * workers and scripts here and nowhere else. The code in those blobs is wllama's own, from the
@@ -92,7 +92,7 @@ const GGUF_WORKER_DIRECTIVES: Directives = {
 
 /** Harness pages of the browser tests' build (`vite build --mode e2e`, served with `--mode e2e`)
  * that need a worker's policy on the page itself: the GGUF bench's page calls wllama on the page
- * (cli/bench/gguf.bench.ts), as the GGUF model worker does, so it gets that worker's policy. The
+ * (bench/gguf.bench.ts), as the GGUF model worker does, so it gets that worker's policy. The
  * production build has no such page, and its server never sends these. */
 const HARNESS_PAGE_POLICIES: Readonly<Record<string, Directives>> = {
   '/e2e/harness/gguf-direct.html': GGUF_WORKER_DIRECTIVES,

@@ -8,7 +8,7 @@ import { createCalculatorTool } from './calculator/calculatorTool.ts';
 import { CALCULATOR_TIMEOUT_MS, type CalculatorRunner } from './calculator/types.ts';
 import { createCustomTool } from './custom/customTool.ts';
 import { createJavaScriptTool } from './javascript/javascriptTool.ts';
-import type { JavaScriptRunner } from './javascript/types.ts';
+import type { JavaScriptRunner } from '../workers/engine/ports.ts';
 import type { PythonRunner } from '../workers/engine/ports.ts';
 import type { Retriever, SourceFailure } from '../workers/engine/ports.ts';
 import { searchSourceLabel } from './search/searchSources.ts';
@@ -123,6 +123,8 @@ export function createFunctionCallingTools(
       case 'calculator':
         // Within the code limit, and never longer than an expression within the caps needs.
         return createCalculatorTool(requireCalculator(deps), { timeoutMs: Math.min(deps.codeTimeoutMs, CALCULATOR_TIMEOUT_MS) });
+      default:
+        throw new Error(`No built-in tool is named "${name}".`);
     }
   });
   const custom = customTools

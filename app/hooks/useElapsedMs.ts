@@ -1,5 +1,5 @@
-import { useRunStore } from '../state/runStore.ts';
 import { useNow } from './useNow.ts';
+import { useRunStore } from '../state/context.tsx';
 
 const TICK_MS = 200;
 

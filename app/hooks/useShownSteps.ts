@@ -1,6 +1,5 @@
 import { heldSteps, revealedFor, shownSteps } from '../state/pacing.ts';
-import { useRunStore } from '../state/runStore.ts';
-import { useViewStore } from '../state/viewStore.ts';
+import { useRunStore, useViewStore } from '../state/context.tsx';
 
 export interface ShownSteps {
   /** Steps on screen. */

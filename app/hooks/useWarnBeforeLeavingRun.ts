@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useRunStore } from '../state/runStore.ts';
+import { useRunStore } from '../state/context.tsx';
 
 /** While a run goes, closing or reloading the tab asks first: leaving stops the run, and its
  * in-flight calls may already be billed. */

@@ -1,15 +1,27 @@
 // The runs being compared side by side (two to four, from history), or null when none are.
 
-import { create } from 'zustand';
+import type { StoreApi } from 'zustand/vanilla';
+import { storeWithActions, type StoreWithActions } from './storeKit.ts';
 import type { ComparedRun } from './compareModel.ts';
 
-export const useCompareStore = create<{ compared: ComparedRun[] | null }>()(() => ({ compared: null }));
+export interface CompareState {
+  compared: ComparedRun[] | null;
+}
 
-export const compareActions = {
-  show(compared: ComparedRun[]): void {
-    useCompareStore.setState({ compared });
+type Store = StoreApi<CompareState>;
+
+const compareActions = {
+  show(store: Store, compared: ComparedRun[]): void {
+    store.setState({ compared });
   },
-  close(): void {
-    useCompareStore.setState({ compared: null });
+  close(store: Store): void {
+    store.setState({ compared: null });
   },
 };
+
+export type CompareStore = StoreWithActions<CompareState, typeof compareActions>;
+
+export function createCompareStore(): CompareStore {
+  return storeWithActions({ compared: null }, compareActions);
+}
+

@@ -1,7 +1,8 @@
 // "You against the orchestrator": the person's finished manual run, kept while the orchestrator
 // runs the same task, so the two can be compared. Only app/state/session.ts changes it.
 
-import { create } from 'zustand';
+import type { StoreApi } from 'zustand/vanilla';
+import { storeWithActions, type StoreWithActions } from './storeKit.ts';
 import type { RunView } from './runView.ts';
 
 export interface ComparisonState {
@@ -11,13 +12,20 @@ export interface ComparisonState {
   orchestratorRunId: string | null;
 }
 
-export const useComparisonStore = create<ComparisonState>()(() => ({ you: null, orchestratorRunId: null }));
+type Store = StoreApi<ComparisonState>;
 
-export const comparisonActions = {
-  started(you: RunView, orchestratorRunId: string): void {
-    useComparisonStore.setState({ you, orchestratorRunId });
+const comparisonActions = {
+  started(store: Store, you: RunView, orchestratorRunId: string): void {
+    store.setState({ you, orchestratorRunId });
   },
-  cleared(): void {
-    useComparisonStore.setState({ you: null, orchestratorRunId: null });
+  cleared(store: Store): void {
+    store.setState({ you: null, orchestratorRunId: null });
   },
 };
+
+export type ComparisonStore = StoreWithActions<ComparisonState, typeof comparisonActions>;
+
+export function createComparisonStore(): ComparisonStore {
+  return storeWithActions({ you: null, orchestratorRunId: null }, comparisonActions);
+}
+

@@ -2,9 +2,10 @@
 // IndexedDB. Writes are queued behind the first load, so tools imported or saved before the
 // stored ones came back are merged with them, never overwritten by them.
 
-import { create } from 'zustand';
+import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { CustomToolConfig } from '../../workers/engine/config.ts';
 import { readRecords, toConfig, upsertByName, type StoredCustomTool } from '../storage/customToolRecords.ts';
+import { bindActions, type Bound } from './storeKit.ts';
 
 // The IndexedDB code loads with the first read, after the first screen (it is not first-load code).
 const toolsDb = () => import('../storage/customToolsDb.ts');
@@ -18,66 +19,74 @@ export interface CustomToolsState {
   problem: string | null;
 }
 
-export const useCustomToolsStore = create<CustomToolsState>()(() => ({ tools: [], loaded: false, problem: null }));
-
 const byName = (tools: StoredCustomTool[]) => [...tools].sort((a, b) => a.name.localeCompare(b.name));
 
-let queue: Promise<void> = Promise.resolve();
-let loadQueued = false;
+/** The store keeps its queue of writes beside its state. */
+type Store = StoreApi<CustomToolsState> & { queue: Promise<void>; loadQueued: boolean };
 
-function enqueue(task: () => Promise<void>, failure: string): void {
-  queue = queue.then(task).catch((error: unknown) => {
-    useCustomToolsStore.setState({ problem: `${failure}: ${error instanceof Error ? error.message : String(error)}` });
+function enqueue(store: Store, task: () => Promise<void>, failure: string): void {
+  store.queue = store.queue.then(task).catch((error: unknown) => {
+    store.setState({ problem: `${failure}: ${error instanceof Error ? error.message : String(error)}` });
   });
 }
 
-function ensureLoaded(): void {
-  if (loadQueued) return;
-  loadQueued = true;
-  enqueue(async () => {
+function ensureLoaded(store: Store): void {
+  if (store.loadQueued) return;
+  store.loadQueued = true;
+  enqueue(store, async () => {
     try {
       const { tools: stored, skipped } = await readRecords(await (await toolsDb()).readStoredTools());
       // Anything already in memory (imported before the read finished) wins by name.
-      useCustomToolsStore.setState((state) => ({
+      store.setState((state) => ({
         tools: byName(upsertByName(stored, state.tools)),
         problem: skipped > 0 ? `${skipped} stored tool${skipped === 1 ? '' : 's'} could not be read and ${skipped === 1 ? 'was' : 'were'} left out.` : null,
       }));
     } finally {
-      useCustomToolsStore.setState({ loaded: true });
+      store.setState({ loaded: true });
     }
   }, 'Your saved tools could not be read');
 }
 
-function persist(): void {
-  ensureLoaded();
-  enqueue(async () => (await toolsDb()).writeStoredTools(useCustomToolsStore.getState().tools), 'Your tools could not be saved in this browser');
+function persist(store: Store): void {
+  ensureLoaded(store);
+  enqueue(store, async () => (await toolsDb()).writeStoredTools(store.getState().tools), 'Your tools could not be saved in this browser');
 }
 
-export const customToolsActions = {
+const customToolsActions = {
   /** Reads the stored tools (once). */
-  load(): void {
-    ensureLoaded();
+  load(store: Store): void {
+    ensureLoaded(store);
   },
   /** Adds a tool or replaces the one with its id. */
-  save(tool: StoredCustomTool): void {
-    useCustomToolsStore.setState((state) => ({
+  save(store: Store, tool: StoredCustomTool): void {
+    store.setState((state) => ({
       tools: byName([...state.tools.filter((existing) => existing.id !== tool.id), tool]),
     }));
-    persist();
+    persist(store);
   },
-  remove(id: string): void {
-    useCustomToolsStore.setState((state) => ({ tools: state.tools.filter((tool) => tool.id !== id) }));
-    persist();
+  remove(store: Store, id: string): void {
+    store.setState((state) => ({ tools: state.tools.filter((tool) => tool.id !== id) }));
+    persist(store);
   },
   /** A config file's tools: each replaces the tool of its name, the others stay. */
-  imported(tools: readonly CustomToolConfig[]): void {
+  imported(store: Store, tools: readonly CustomToolConfig[]): void {
     if (tools.length === 0) return;
-    useCustomToolsStore.setState((state) => ({ tools: byName(upsertByName(state.tools, tools)) }));
-    persist();
+    store.setState((state) => ({ tools: byName(upsertByName(state.tools, tools)) }));
+    persist(store);
   },
 };
 
+export type CustomToolsStore = Store & { actions: Bound<typeof customToolsActions> };
+
+export function createCustomToolsStore(): CustomToolsStore {
+  const store = Object.assign(createStore<CustomToolsState>()(() => ({ tools: [], loaded: false, problem: null })), {
+    queue: Promise.resolve(),
+    loadQueued: false,
+  });
+  return Object.assign(store, { actions: bindActions(store, customToolsActions) });
+}
+
 /** The tools as the config file holds them. */
-export function customToolsForConfig(): CustomToolConfig[] {
-  return useCustomToolsStore.getState().tools.map(toConfig);
+export function customToolsForConfig(store: StoreApi<CustomToolsState>): CustomToolConfig[] {
+  return store.getState().tools.map(toConfig);
 }

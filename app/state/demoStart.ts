@@ -8,11 +8,10 @@ import type { ConfigDraft } from './setupStore.ts';
 
 export const DEMO_CONFIG = demoConfig as ConfigDraft;
 
-/** How many tasks "Try the demo" has picked: each click without a sample in the task box takes the next. */
-let picked = 0;
-
-/** The sample question in the task box, or the next sample task, taking each question form in turn. */
-export async function demoTask(taskBox: string, signal?: AbortSignal): Promise<string> {
+/** The sample question in the task box, or the next sample task, taking each question form in turn.
+ * `nextPick` counts the picks (the session's count, from 1): each click without a sample in the
+ * task box takes the next. */
+export async function demoTask(taskBox: string, nextPick: () => number, signal?: AbortSignal): Promise<string> {
   if (readQuestion(taskBox)) return taskBox.trim();
   const response = await fetch(`${import.meta.env.BASE_URL}generated/sample-tasks.json`, { signal });
   if (!response.ok) throw new Error(`The sample tasks could not be loaded (HTTP ${response.status}).`);
@@ -25,7 +24,7 @@ export async function demoTask(taskBox: string, signal?: AbortSignal): Promise<s
   }
   const forms = [...byForm.values()];
   // The first pick is the second form (a neighbour's capital): more hops to watch than the first.
-  const index = ++picked;
+  const index = nextPick();
   const form = forms[index % forms.length]!;
   return form[Math.floor(index / forms.length) % form.length]!.question;
 }

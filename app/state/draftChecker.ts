@@ -3,7 +3,8 @@
 // kept in this browser. Loaded right after the
 // first screen, never with it (draftCheck.ts).
 
-import { ConfigError, customToolSchema, parseConfig } from '../../workers/engine/config.ts';
+import { ConfigError, customToolSchema } from '../../workers/engine/config.ts';
+import { parseConfig } from '../../workers/hosts/config.ts';
 import { validatePreference } from '../../workers/engine/preferenceSchema.ts';
 import type { ConfigDraft, DraftCheck } from './setupStore.ts';
 
@@ -17,5 +18,5 @@ export function checkDraft(draft: ConfigDraft): DraftCheck {
   }
 }
 
-export { readConfig } from '../worker/readConfig.ts';
+export { readConfig } from '../../workers/hosts/files/readConfig.ts';
 export { customToolSchema, validatePreference };

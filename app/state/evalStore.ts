@@ -2,11 +2,12 @@
 // results on screen (run here, or imported from the CLI). Only app/state/evaluation.ts changes
 // what concerns the worker; a selection is set through these actions directly.
 
-import { create } from 'zustand';
+import type { StoreApi } from 'zustand/vanilla';
+import { storeWithActions, type StoreWithActions } from './storeKit.ts';
 import type { BuiltInSuite } from '../../workers/eval/builtInSuites.ts';
 import type { EvalReport, EvalSummary, PolicyDescription, RolloutRecord } from '../../workers/eval/results.ts';
 import type { EvalProgress } from '../../workers/eval/runner.ts';
-import type { EvalEnd, EvalRequest, SuiteReading } from '../../workers/messages.ts';
+import type { EvalEnd, EvalRequest, SuiteReading } from '../../workers/hosts/messages.ts';
 import type { PolicyChoice } from '../components/Evaluate/evalView.ts';
 
 export type SuiteChoice = { kind: 'builtin'; name: BuiltInSuite } | { kind: 'file'; name: string; text: string; bytes: number };
@@ -52,7 +53,7 @@ export interface EvalState {
   results: EvalResults | null;
 }
 
-export const useEvalStore = create<EvalState>()(() => ({
+const initialEvalState: EvalState = {
   suite: { kind: 'builtin', name: 'corpus' },
   reading: null,
   readingId: null,
@@ -67,22 +68,30 @@ export const useEvalStore = create<EvalState>()(() => ({
   progress: null,
   notice: null,
   results: null,
-}));
+};
 
-export const evalActions = {
-  setPolicies(policies: Partial<PolicyChoice>): void {
-    useEvalStore.setState((state) => ({ policies: { ...state.policies, ...policies } }));
+type Store = StoreApi<EvalState>;
+
+const evalActions = {
+  setPolicies(store: Store, policies: Partial<PolicyChoice>): void {
+    store.setState((state) => ({ policies: { ...state.policies, ...policies } }));
   },
-  setQwen3(modelId: string | null): void {
-    useEvalStore.setState({ qwen3: modelId });
+  setQwen3(store: Store, modelId: string | null): void {
+    store.setState({ qwen3: modelId });
   },
-  setOptions(options: Partial<Pick<EvalState, 'rollouts' | 'concurrency' | 'budget' | 'seed'>>): void {
-    useEvalStore.setState(options);
+  setOptions(store: Store, options: Partial<Pick<EvalState, 'rollouts' | 'concurrency' | 'budget' | 'seed'>>): void {
+    store.setState(options);
   },
-  notice(kind: 'ok' | 'problem', lines: string[]): void {
-    useEvalStore.setState({ notice: { kind, lines } });
+  notice(store: Store, kind: 'ok' | 'problem', lines: string[]): void {
+    store.setState({ notice: { kind, lines } });
   },
-  clearNotice(): void {
-    useEvalStore.setState({ notice: null });
+  clearNotice(store: Store): void {
+    store.setState({ notice: null });
   },
 };
+
+export type EvalStore = StoreWithActions<EvalState, typeof evalActions>;
+
+export function createEvalStore(): EvalStore {
+  return storeWithActions(initialEvalState, evalActions);
+}

@@ -1,8 +1,9 @@
 // The run history as the History tab shows it: the stored runs' summaries (read when the tab is
 // first opened, then kept current as runs are recorded), which runs this tab is recording now,
-// the selection, and what went wrong. Only app/state/ changes it.
+// the selection, and what went wrong. Only app/state/ changes it; each set of stores has its own.
 
-import { create } from 'zustand';
+import type { StoreApi } from 'zustand/vanilla';
+import { storeWithActions, type StoreWithActions } from './storeKit.ts';
 import { formatBytes } from '../format.ts';
 import type { RunSummary } from '../../workers/history/runLog.ts';
 
@@ -21,7 +22,7 @@ export interface HistoryState {
   notice: { kind: 'ok' | 'problem'; lines: string[] } | null;
 }
 
-export const useHistoryStore = create<HistoryState>()(() => ({
+const initialHistoryState: HistoryState = {
   runs: null,
   loading: false,
   loadProblem: null,
@@ -29,7 +30,7 @@ export const useHistoryStore = create<HistoryState>()(() => ({
   recordingProblem: null,
   selected: [],
   notice: null,
-}));
+};
 
 function upsert(runs: RunSummary[], summary: RunSummary): RunSummary[] {
   const index = runs.findIndex((run) => run.id === summary.id);
@@ -39,69 +40,77 @@ function upsert(runs: RunSummary[], summary: RunSummary): RunSummary[] {
   return next;
 }
 
-export const historyActions = {
-  loading(): void {
-    useHistoryStore.setState({ loading: true, loadProblem: null });
+type Store = StoreApi<HistoryState>;
+
+const historyActions = {
+  loading(store: Store): void {
+    store.setState({ loading: true, loadProblem: null });
   },
-  loaded(runs: RunSummary[]): void {
+  loaded(store: Store, runs: RunSummary[]): void {
     // Summaries written while the list was being read (and the newest page) win over what was read.
-    useHistoryStore.setState((state) => ({
+    store.setState((state) => ({
       loading: false,
       runs: state.runs ? state.runs.reduce(upsert, runs) : runs,
     }));
   },
   /** The newest runs, shown while the rest are read. */
-  loadedNewest(runs: RunSummary[]): void {
-    useHistoryStore.setState((state) => (state.runs ? state : { runs }));
+  loadedNewest(store: Store, runs: RunSummary[]): void {
+    store.setState((state) => (state.runs ? state : { runs }));
   },
-  loadFailed(problem: string): void {
-    useHistoryStore.setState({ loading: false, loadProblem: problem });
+  loadFailed(store: Store, problem: string): void {
+    store.setState({ loading: false, loadProblem: problem });
   },
-  recordingStarted(runId: string): void {
-    useHistoryStore.setState((state) => ({ recording: [...state.recording, runId] }));
+  recordingStarted(store: Store, runId: string): void {
+    store.setState((state) => ({ recording: [...state.recording, runId] }));
   },
-  recordingEnded(runId: string): void {
-    useHistoryStore.setState((state) => ({ recording: state.recording.filter((id) => id !== runId) }));
+  recordingEnded(store: Store, runId: string): void {
+    store.setState((state) => ({ recording: state.recording.filter((id) => id !== runId) }));
   },
-  summaryStored(summary: RunSummary): void {
-    useHistoryStore.setState((state) => (state.runs ? { runs: upsert(state.runs, summary) } : state));
+  summaryStored(store: Store, summary: RunSummary): void {
+    store.setState((state) => (state.runs ? { runs: upsert(state.runs, summary) } : state));
   },
-  async recordingFailed(runId: string, error: unknown): Promise<void> {
+  async recordingFailed(store: Store, runId: string, error: unknown): Promise<void> {
     const usage = await storageUsage();
-    useHistoryStore.setState((state) => ({
+    store.setState((state) => ({
       recording: state.recording.filter((id) => id !== runId),
       recordingProblem: `This run is no longer being kept in your history. ${(error as Error).message}${usage ? ` (${usage})` : ''} Delete old runs in History to make room; the run itself goes on.`,
     }));
   },
-  stored(summaries: RunSummary[]): void {
-    useHistoryStore.setState((state) => (state.runs ? { runs: summaries.reduce(upsert, state.runs) } : state));
+  stored(store: Store, summaries: RunSummary[]): void {
+    store.setState((state) => (state.runs ? { runs: summaries.reduce(upsert, state.runs) } : state));
   },
-  renamed(summary: RunSummary): void {
-    historyActions.summaryStored(summary);
+  renamed(store: Store, summary: RunSummary): void {
+    historyActions.summaryStored(store, summary);
   },
-  deleted(runIds: readonly string[]): void {
+  deleted(store: Store, runIds: readonly string[]): void {
     const gone = new Set(runIds);
-    useHistoryStore.setState((state) => ({
+    store.setState((state) => ({
       runs: state.runs && state.runs.filter((run) => !gone.has(run.id)),
       selected: state.selected.filter((id) => !gone.has(id)),
       recordingProblem: null,
     }));
   },
-  select(runIds: string[]): void {
-    useHistoryStore.setState({ selected: runIds });
+  select(store: Store, runIds: string[]): void {
+    store.setState({ selected: runIds });
   },
-  toggle(runId: string): void {
-    useHistoryStore.setState((state) => ({
+  toggle(store: Store, runId: string): void {
+    store.setState((state) => ({
       selected: state.selected.includes(runId) ? state.selected.filter((id) => id !== runId) : [...state.selected, runId],
     }));
   },
-  notice(kind: 'ok' | 'problem', lines: string[]): void {
-    useHistoryStore.setState({ notice: { kind, lines } });
+  notice(store: Store, kind: 'ok' | 'problem', lines: string[]): void {
+    store.setState({ notice: { kind, lines } });
   },
-  clearNotice(): void {
-    useHistoryStore.setState({ notice: null });
+  clearNotice(store: Store): void {
+    store.setState({ notice: null });
   },
 };
+
+export type HistoryStore = StoreWithActions<HistoryState, typeof historyActions>;
+
+export function createHistoryStore(): HistoryStore {
+  return storeWithActions(initialHistoryState, historyActions);
+}
 
 /** "41 MB of 120 MB used", or null where the browser does not say. */
 async function storageUsage(): Promise<string | null> {

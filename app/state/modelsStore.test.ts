@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { LoadProgress } from '../../workers/backends/webllm/loadProgress.ts';
-import { applyModelState, useModelsStore, type ModelsState } from './modelsStore.ts';
+import { applyModelState, createModelsStore, type ModelsState } from './modelsStore.ts';
 
 const progress: LoadProgress = { phase: 'downloading', fraction: 0.4, phaseFraction: 0.45, fromCache: false, text: '' };
 const loaded = { id: 'Qwen3-0.6B-q4f32_1-MLC', label: 'Qwen3 0.6B (q4f32)', contextWindow: 4096, fromCache: false, seconds: 3.2 };
 
 describe('applyModelState', () => {
   const before: ModelsState = {
-    ...useModelsStore.getInitialState(),
+    ...createModelsStore().getInitialState(),
     loading: { 'Qwen3-4B-q4f32_1-MLC': progress, [loaded.id]: progress },
     failures: { 'Qwen3-8B-q4f32_1-MLC': { code: 'out_of_memory', message: 'earlier' } },
   };

@@ -2,12 +2,13 @@
 // loading (mirrored from the orchestrator worker, which holds them), which are in the browser
 // cache, and the choices made in the Models panel. Only app/state/session.ts and tests change it.
 
-import { create } from 'zustand';
+import type { StoreApi } from 'zustand/vanilla';
+import { storeWithActions, type StoreWithActions } from './storeKit.ts';
 import type { WebGpuProbe, WebGpuReport } from '../../workers/backends/webllm/capabilities.ts';
 import type { Quantization } from '../../workers/backends/webllm/catalogue.ts';
 import type { LoadProgress } from '../../workers/backends/webllm/loadProgress.ts';
 import type { StorageUse } from '../../workers/backends/webllm/modelCache.ts';
-import type { LoadedLocalModel, LocalModelsState } from '../../workers/models/localModels.ts';
+import type { LoadedLocalModel, LocalModelsState } from '../../workers/hosts/models/modelState.ts';
 
 export interface ModelFailure {
   code: string;
@@ -45,7 +46,7 @@ const initialState: ModelsState = {
   custom: { weightsUrl: '', quantization: 'q4f16_1', modelLibUrl: '' },
 };
 
-export const useModelsStore = create<ModelsState>()(() => initialState);
+
 
 function without<T>(record: Record<string, T>, key: string): Record<string, T> {
   const { [key]: _removed, ...rest } = record;
@@ -62,42 +63,50 @@ export function applyModelState(state: ModelsState, next: LocalModelsState): Par
   return update;
 }
 
-export const modelsActions = {
-  probed(probe: WebGpuProbe, report: WebGpuReport): void {
-    useModelsStore.setState({ capability: { probe, report } });
+type Store = StoreApi<ModelsState>;
+
+const modelsActions = {
+  probed(store: Store, probe: WebGpuProbe, report: WebGpuReport): void {
+    store.setState({ capability: { probe, report } });
   },
-  loadRequested(modelId: string): void {
-    useModelsStore.setState((state) => ({ loading: { ...state.loading, [modelId]: null }, failures: without(state.failures, modelId) }));
+  loadRequested(store: Store, modelId: string): void {
+    store.setState((state) => ({ loading: { ...state.loading, [modelId]: null }, failures: without(state.failures, modelId) }));
   },
-  progress(modelId: string, progress: LoadProgress): void {
-    useModelsStore.setState((state) => (modelId in state.loading ? { loading: { ...state.loading, [modelId]: progress } } : {}));
+  progress(store: Store, modelId: string, progress: LoadProgress): void {
+    store.setState((state) => (modelId in state.loading ? { loading: { ...state.loading, [modelId]: progress } } : {}));
   },
-  modelState(next: LocalModelsState): void {
-    useModelsStore.setState((state) => applyModelState(state, next));
+  modelState(store: Store, next: LocalModelsState): void {
+    store.setState((state) => applyModelState(state, next));
   },
-  workerFailed(modelId: string, message: string): void {
-    useModelsStore.setState((state) => ({
+  workerFailed(store: Store, modelId: string, message: string): void {
+    store.setState((state) => ({
       loading: without(state.loading, modelId),
       failures: { ...state.failures, [modelId]: { code: 'unknown', message } },
     }));
   },
-  cache(cached: Record<string, boolean>, problem: string | undefined): void {
-    useModelsStore.setState((state) => ({ cached: { ...state.cached, ...cached }, cacheProblem: problem ?? null }));
+  cache(store: Store, cached: Record<string, boolean>, problem: string | undefined): void {
+    store.setState((state) => ({ cached: { ...state.cached, ...cached }, cacheProblem: problem ?? null }));
   },
-  storage(storage: StorageUse | undefined): void {
-    useModelsStore.setState({ storage: storage ?? null });
+  storage(store: Store, storage: StorageUse | undefined): void {
+    store.setState({ storage: storage ?? null });
   },
-  chooseContextWindow(modelId: string, tokens: number): void {
-    useModelsStore.setState((state) => ({ contextWindows: { ...state.contextWindows, [modelId]: tokens } }));
+  chooseContextWindow(store: Store, modelId: string, tokens: number): void {
+    store.setState((state) => ({ contextWindows: { ...state.contextWindows, [modelId]: tokens } }));
   },
-  editCustom(custom: ModelsState['custom']): void {
-    useModelsStore.setState({ custom });
+  editCustom(store: Store, custom: ModelsState['custom']): void {
+    store.setState({ custom });
   },
   /** The orchestrator worker was lost, and with it every model it drove. */
-  workerLost(): void {
-    useModelsStore.setState((state) => applyModelState(state, { loaded: [], loading: [] }));
+  workerLost(store: Store): void {
+    store.setState((state) => applyModelState(state, { loaded: [], loading: [] }));
   },
-  dismissFailure(modelId: string): void {
-    useModelsStore.setState((state) => ({ failures: without(state.failures, modelId) }));
+  dismissFailure(store: Store, modelId: string): void {
+    store.setState((state) => ({ failures: without(state.failures, modelId) }));
   },
 };
+
+export type ModelsStore = StoreWithActions<ModelsState, typeof modelsActions>;
+
+export function createModelsStore(): ModelsStore {
+  return storeWithActions(initialState, modelsActions);
+}

@@ -1,11 +1,13 @@
 // The current run as the screen shows it: the folded event stream plus where the page is in the
-// run's life (starting, running, stopping). Only app/state/session.ts changes it.
+// run's life (starting, running, stopping). Only the flows in app/state/ change it (the session,
+// history and replay); each set of stores has its own (createRunStore).
 
-import { create } from 'zustand';
+import type { StoreApi } from 'zustand/vanilla';
 import type { RunEvent } from '../../workers/engine/events.ts';
 import type { HumanTurn } from '../../workers/engine/types.ts';
 import type { RunSummary } from '../../workers/history/runLog.ts';
 import { endRun, foldEvents, type RunView } from './runView.ts';
+import { storeWithActions, type StoreWithActions } from './storeKit.ts';
 
 export type RunPhase = 'idle' | 'starting' | 'running' | 'stopping';
 
@@ -38,7 +40,7 @@ export interface RunState {
   stored: StoredRunShown | null;
 }
 
-const initialState: RunState = {
+export const initialRunState: RunState = {
   run: null,
   phase: 'idle',
   pendingRunId: null,
@@ -51,75 +53,82 @@ const initialState: RunState = {
   stored: null,
 };
 
-export const useRunStore = create<RunState>()(() => initialState);
+const initialState = initialRunState;
+type Store = StoreApi<RunState>;
 
-export const runActions = {
+const runActions = {
   /** A new run replaces the last one on screen at once; its events follow. */
-  starting(runId: string, manual = false): void {
-    useRunStore.setState({ ...initialState, phase: 'starting', pendingRunId: runId, manual });
+  starting(store: Store, runId: string, manual = false): void {
+    store.setState({ ...initialState, phase: 'starting', pendingRunId: runId, manual });
   },
   /** A run from history on screen (a view, or a replay's latest frame). */
-  showStored(run: RunView | null, stored: StoredRunShown): void {
-    useRunStore.setState((state) => (state.phase === 'idle' ? { ...initialState, run, stored } : state));
+  showStored(store: Store, run: RunView | null, stored: StoredRunShown): void {
+    store.setState((state) => (state.phase === 'idle' ? { ...initialState, run, stored } : state));
   },
   /** The next frame of a replay: only while that replay is what the screen shows. */
-  replayFrame(runId: string, run: RunView | null): void {
-    useRunStore.setState((state) => (state.phase === 'idle' && state.stored?.mode === 'replay' && state.stored.summary.id === runId ? { run } : state));
+  replayFrame(store: Store, runId: string, run: RunView | null): void {
+    store.setState((state) => (state.phase === 'idle' && state.stored?.mode === 'replay' && state.stored.summary.id === runId ? { run } : state));
   },
   /** Leaves a stored run or replay: back to the empty workspace. */
-  closeStored(): void {
-    useRunStore.setState((state) => (state.stored ? initialState : state));
+  closeStored(store: Store): void {
+    store.setState((state) => (state.stored ? initialState : state));
   },
   /** The person's turn in a manual run. */
-  humanTurn(runId: string, turn: HumanTurn): void {
-    useRunStore.setState((state) => (state.pendingRunId === runId && state.phase !== 'idle' ? { humanTurn: turn } : state));
+  humanTurn(store: Store, runId: string, turn: HumanTurn): void {
+    store.setState((state) => (state.pendingRunId === runId && state.phase !== 'idle' ? { humanTurn: turn } : state));
   },
   /** The person chose; the turn goes on in the worker. */
-  humanChose(): void {
-    useRunStore.setState({ humanTurn: null });
+  humanChose(store: Store): void {
+    store.setState({ humanTurn: null });
   },
-  applyEvents(events: readonly RunEvent[]): void {
-    useRunStore.setState((state) => {
+  applyEvents(store: Store, events: readonly RunEvent[]): void {
+    store.setState((state) => {
       const relevant = events.filter((event) => event.runId === state.pendingRunId);
       if (relevant.length === 0 || state.run?.status === 'finished') return state;
       const run = foldEvents(state.run, relevant);
       return run?.status === 'finished' ? { run, ...ended(state) } : { run, phase: state.phase === 'stopping' ? 'stopping' : 'running' };
     });
   },
-  stopping(): void {
-    useRunStore.setState({ phase: 'stopping', stopRequestedAt: performance.now() });
+  stopping(store: Store): void {
+    store.setState({ phase: 'stopping', stopRequestedAt: performance.now() });
   },
   /** Run was refused before it started (the config has problems): the last run stays on screen. */
-  refused(problems: string[]): void {
-    useRunStore.setState({ rejection: problems });
+  refused(store: Store, problems: string[]): void {
+    store.setState({ rejection: problems });
   },
   /** The worker refused the run it was asked to start. */
-  rejected(runId: string, problems: string[]): void {
-    useRunStore.setState((state) => (state.pendingRunId === runId ? { phase: 'idle', rejection: problems } : state));
+  rejected(store: Store, runId: string, problems: string[]): void {
+    store.setState((state) => (state.pendingRunId === runId ? { phase: 'idle', rejection: problems } : state));
   },
   /** The engine broke without finishing the run. */
-  failed(runId: string, message: string): void {
-    useRunStore.setState((state) => {
+  failed(store: Store, runId: string, message: string): void {
+    store.setState((state) => {
       if (state.pendingRunId !== runId) return state;
       return { ...ended(state), run: state.run && endRun(state.run, 'error', { code: 'engine', message }) };
     });
   },
   /** A stop that did not land in time: the worker was ended under the run. */
-  forceStopped(runId: string): void {
-    useRunStore.setState((state) => {
+  forceStopped(store: Store, runId: string): void {
+    store.setState((state) => {
       if (state.pendingRunId !== runId || state.phase === 'idle') return state;
       return { ...ended(state), run: state.run && endRun(state.run, 'aborted') };
     });
   },
   /** The worker was lost; whatever ran in it is over. */
-  workerLost(message: string): void {
-    useRunStore.setState((state) => ({
+  workerLost(store: Store, message: string): void {
+    store.setState((state) => ({
       ...ended(state),
       crash: message,
       run: state.run && endRun(state.run, 'error', { code: 'worker', message }),
     }));
   },
 };
+
+export type RunStore = StoreWithActions<RunState, typeof runActions>;
+
+export function createRunStore(): RunStore {
+  return storeWithActions(initialRunState, runActions);
+}
 
 /** The page's side of a run's end: idle again, and how long a requested stop took. */
 function ended(state: RunState): Pick<RunState, 'phase' | 'stopRequestedAt' | 'lastStopMs' | 'humanTurn'> {

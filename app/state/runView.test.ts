@@ -6,11 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeEnvironment, type NodeRunEnvironment } from '../../cli/nodeEnvironment.ts';
 import { loadScenario } from '../../e2e/fixtures/cliHarness.ts';
 import localScripted from '../../cli/examples/local-scripted.json' with { type: 'json' };
-import { startScriptedServer, type ScriptedServer } from '../../e2e/fixtures/scriptedServer.ts';
-import { parseConfig } from '../../workers/engine/config.ts';
+import { startScriptedServer, type ScriptedServer } from '../../cli/scripted/scriptedServer.ts';
+import { parseConfig } from '../../workers/hosts/config.ts';
 import type { RunEvent } from '../../workers/engine/events.ts';
 import { runOrchestration } from '../../workers/engine/run.ts';
-import { prepareRun } from '../../workers/prepareRun.ts';
+import { prepareRun } from '../../workers/hosts/prepareRun.ts';
 import { callsOfStep, foldEvents, type RunView } from './runView.ts';
 
 let server: ScriptedServer;

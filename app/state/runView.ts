@@ -113,27 +113,7 @@ function foldEvent(view: RunView, event: RunEvent): RunView {
     case 'run_started':
       return startView(event);
     case 'step_started':
-      return {
-        ...base,
-        steps: [
-          ...base.steps,
-          {
-            step: event.step,
-            status: 'thinking',
-            reasoning: '',
-            content: '',
-            callIds: [],
-            orchestratorCosts: [],
-            costUsd: 0,
-            hasUnknownCost: false,
-            hasEstimates: false,
-            cumulativeUsd: base.totalUsd,
-            startedAt: event.t,
-            retries: [],
-            errors: [],
-          },
-        ],
-      };
+      return stepStarted(base, event);
     case 'model_request':
       return updateStep(base, event.step, (step) => ({
         ...step,
@@ -165,52 +145,15 @@ function foldEvent(view: RunView, event: RunEvent): RunView {
           timeToFirstTokenMs: event.timeToFirstTokenMs,
         },
       }));
-    case 'tool_call': {
-      const call: CallView = {
-        callId: event.callId,
-        step: event.step,
-        name: event.name,
-        arguments: event.arguments,
-        alias: event.alias,
-        model: event.model,
-        offered: event.offered,
-        parentCallId: event.parentCallId,
-        childCallIds: [],
-        reasoning: '',
-        content: '',
-        costs: [],
-        retries: [],
-        errors: [],
-      };
-      const withCall: RunView = { ...base, calls: { ...base.calls, [call.callId]: call } };
-      if (event.parentCallId && withCall.calls[event.parentCallId]) {
-        return updateCall(withCall, event.parentCallId, (parent) => ({
-          ...parent,
-          childCallIds: [...parent.childCallIds, call.callId],
-        }));
-      }
-      return updateStep(withCall, event.step, (step) => ({ ...step, callIds: [...step.callIds, call.callId] }));
-    }
+    case 'tool_call':
+      return callStarted(base, event);
     case 'tool_result':
       return updateCall(base, event.callId, (call) => ({
         ...call,
         result: { ok: event.ok, content: event.content, detail: event.detail, error: event.error, latencyMs: event.latencyMs },
       }));
-    case 'usage': {
-      const { entry } = event;
-      const charged: RunView = { ...base, ledger: [...base.ledger, entry], totalUsd: event.totalUsd };
-      const withEntry =
-        entry.callId && charged.calls[entry.callId]
-          ? updateCall(charged, entry.callId, (call) => ({ ...call, costs: [...call.costs, entry] }))
-          : updateStep(charged, event.step, (step) => ({ ...step, orchestratorCosts: [...step.orchestratorCosts, entry] }));
-      return updateStep(withEntry, event.step, (step) => ({
-        ...step,
-        costUsd: step.costUsd + (entry.usd ?? 0),
-        hasUnknownCost: step.hasUnknownCost || entry.usd === null,
-        hasEstimates: step.hasEstimates || (entry.basis === 'estimated' && entry.usd !== null),
-        cumulativeUsd: event.totalUsd,
-      }));
-    }
+    case 'usage':
+      return charged(base, event);
     case 'retry': {
       const retry: RetryView = { attempt: event.attempt, waitMs: event.waitMs, reason: event.reason, t: event.t };
       if (event.callId && base.calls[event.callId]) {
@@ -226,17 +169,8 @@ function foldEvent(view: RunView, event: RunEvent): RunView {
         cumulativeUsd: event.cumulativeUsd,
         latencyMs: event.latencyMs,
       }));
-    case 'error': {
-      const error: ErrorView = { code: event.code, message: event.message, fatal: event.fatal, t: event.t };
-      if (error.fatal && !base.fatalError) base.fatalError = error;
-      if (event.callId && base.calls[event.callId]) {
-        return updateCall(base, event.callId, (call) => ({ ...call, errors: [...call.errors, error] }));
-      }
-      if (event.step !== undefined && base.steps.some((step) => step.step === event.step)) {
-        return updateStep(base, event.step, (step) => ({ ...step, errors: [...step.errors, error] }));
-      }
-      return { ...base, errors: [...base.errors, error] };
-    }
+    case 'error':
+      return errorFolded(base, event);
     case 'run_finished':
       return {
         ...base,
@@ -248,6 +182,89 @@ function foldEvent(view: RunView, event: RunEvent): RunView {
         steps: base.steps.map((step) => (step.status === 'done' ? step : { ...step, status: 'done' })),
       };
   }
+}
+
+/** A new step on screen, thinking. */
+function stepStarted(base: RunView, event: RunEventOf<'step_started'>): RunView {
+  return {
+    ...base,
+    steps: [
+      ...base.steps,
+      {
+        step: event.step,
+        status: 'thinking',
+        reasoning: '',
+        content: '',
+        callIds: [],
+        orchestratorCosts: [],
+        costUsd: 0,
+        hasUnknownCost: false,
+        hasEstimates: false,
+        cumulativeUsd: base.totalUsd,
+        startedAt: event.t,
+        retries: [],
+        errors: [],
+      },
+    ],
+  };
+}
+
+/** A call of a step (or of another call: a sub-agent's), on screen under its parent. */
+function callStarted(base: RunView, event: RunEventOf<'tool_call'>): RunView {
+  const call: CallView = {
+    callId: event.callId,
+    step: event.step,
+    name: event.name,
+    arguments: event.arguments,
+    alias: event.alias,
+    model: event.model,
+    offered: event.offered,
+    parentCallId: event.parentCallId,
+    childCallIds: [],
+    reasoning: '',
+    content: '',
+    costs: [],
+    retries: [],
+    errors: [],
+  };
+  const withCall: RunView = { ...base, calls: { ...base.calls, [call.callId]: call } };
+  if (event.parentCallId && withCall.calls[event.parentCallId]) {
+    return updateCall(withCall, event.parentCallId, (parent) => ({
+      ...parent,
+      childCallIds: [...parent.childCallIds, call.callId],
+    }));
+  }
+  return updateStep(withCall, event.step, (step) => ({ ...step, callIds: [...step.callIds, call.callId] }));
+}
+
+/** A charge: in the ledger, on the call or the step it paid for, and in the step's figures. */
+function charged(base: RunView, event: RunEventOf<'usage'>): RunView {
+  const { entry } = event;
+  const charged: RunView = { ...base, ledger: [...base.ledger, entry], totalUsd: event.totalUsd };
+  const withEntry =
+    entry.callId && charged.calls[entry.callId]
+      ? updateCall(charged, entry.callId, (call) => ({ ...call, costs: [...call.costs, entry] }))
+      : updateStep(charged, event.step, (step) => ({ ...step, orchestratorCosts: [...step.orchestratorCosts, entry] }));
+  return updateStep(withEntry, event.step, (step) => ({
+    ...step,
+    costUsd: step.costUsd + (entry.usd ?? 0),
+    hasUnknownCost: step.hasUnknownCost || entry.usd === null,
+    hasEstimates: step.hasEstimates || (entry.basis === 'estimated' && entry.usd !== null),
+    cumulativeUsd: event.totalUsd,
+  }));
+}
+
+/** An error, on the call or step it belongs to, else on the run; the first fatal one ends it. */
+function errorFolded(base: RunView, event: RunEventOf<'error'>): RunView {
+  const error: ErrorView = { code: event.code, message: event.message, fatal: event.fatal, t: event.t };
+  if (error.fatal && !base.fatalError) base.fatalError = error;
+  if (event.callId && base.calls[event.callId]) {
+    return updateCall(base, event.callId, (call) => ({ ...call, errors: [...call.errors, error] }));
+  }
+  if (event.step !== undefined && base.steps.some((step) => step.step === event.step)) {
+    return updateStep(base, event.step, (step) => ({ ...step, errors: [...step.errors, error] }));
+  }
+  return { ...base, errors: [...base.errors, error] };
 }
 
 function updateStep(view: RunView, stepNumber: number, change: (step: StepView) => StepView): RunView {

@@ -1,127 +1,50 @@
 // What the controls do: start and stop runs, hand keys to the worker, import and export the
-// config. Components call these; the stores only hold state.
+// config. Components call these (through context.tsx's useSession); the stores only hold state.
+// One Session per set of stores (appStores.ts), so a test makes a fresh one with a fake worker.
 
-import { assessWebGpu, probeWebGpu } from '../../workers/backends/webllm/capabilities.ts';
-import { storageEstimate } from '../../workers/backends/webllm/modelCache.ts';
 import type { ForkFrom, RunEvent } from '../../workers/engine/events.ts';
 import { newRunId } from '../../workers/engine/ids.ts';
 import { PREFERENCE_PRESETS, type PreferencePresetName } from '../../workers/engine/preferences.ts';
-import { addressesOutsideCatalogue, type ForeignAddress } from '../../workers/backends/webllm/catalogue.ts';
-import { providerOrigin } from '../../workers/keys.ts';
-import type { LocalModelRequest } from '../../workers/models/localModels.ts';
-import type { GgufModelRequest } from '../../workers/models/ggufModels.ts';
+import type { HumanChoice, HumanTurn } from '../../workers/engine/types.ts';
+import { providerOrigin } from '../../workers/hosts/keys.ts';
 import { readConfigText } from '../worker/configImport.ts';
-import type { HumanChoice } from '../../workers/engine/types.ts';
-import { compareActions } from './compareStore.ts';
-import { comparisonActions } from './comparisonStore.ts';
-import { createOrchestratorClient, type OrchestratorClient } from '../worker/orchestratorClient.ts';
-import { customToolsActions, customToolsForConfig } from './customToolsStore.ts';
-import { modelsActions, useModelsStore } from './modelsStore.ts';
-import { preferenceActions, usePreferencesStore } from './preferencesStore.ts';
-import { runActions, useRunStore } from './runStore.ts';
-import { loadDraftChecks, loadedDraftChecks } from './draftCheck.ts';
-import { setupActions, useSetupStore, type ConfigDraft } from './setupStore.ts';
-import { useViewStore, viewActions } from './viewStore.ts';
+import type { CompareStore } from './compareStore.ts';
+import type { ComparisonStore } from './comparisonStore.ts';
+import { customToolsForConfig, type CustomToolsStore } from './customToolsStore.ts';
+import type { DraftChecks } from './draftCheck.ts';
+import type { PreferencesStore } from './preferencesStore.ts';
+import type { RunRecorder } from './runRecorder.ts';
+import type { RunStore } from './runStore.ts';
+import type { ConfigDraft, SetupStore } from './setupStore.ts';
+import type { ViewStore } from './viewStore.ts';
+import type { WorkerClient } from './workerClient.ts';
 
 const REMEMBERED_KEY_PREFIX = 'orchestra-playground:key:';
-
-let client: OrchestratorClient | null = null;
-/** What each local model was loaded from, by id (custom weights need their URL). */
-const loadRequests = new Map<string, LocalModelRequest>();
-
-function orchestrator(): OrchestratorClient {
-  client ??= createOrchestratorClient({
-    onEvents: queueEvents,
-    onHumanTurn: (runId, turn) => {
-      flushEvents();
-      runActions.humanTurn(runId, turn);
-    },
-    onRejected: (runId, problems) => {
-      flushEvents();
-      runActions.rejected(runId, problems);
-    },
-    onKeys: (held) => setupActions.keysHeld(held),
-    onRunFailed: (runId, message) => {
-      flushEvents();
-      withRecorder((module) => module.abandonRecording(runId));
-      runActions.failed(runId, message);
-    },
-    onWorkerLost: (message) => {
-      flushEvents();
-      const lostRunId = useRunStore.getState().pendingRunId;
-      if (lostRunId) withRecorder((module) => module.abandonRecording(lostRunId));
-      runActions.workerLost(message);
-      // Keys held only in the lost worker's memory are gone; remembered ones go to the next worker.
-      setupActions.keysHeld([]);
-      modelsActions.workerLost();
-      restoreRememberedKeys();
-      // An evaluation in the lost worker ended with it (only the Evaluate tab starts one).
-      void evaluation?.then((module) => module.workerLost(message));
-    },
-    onModelProgress: (modelId, progress) => modelsActions.progress(modelId, progress),
-    onModelState: (state) => {
-      const before = new Set(useModelsStore.getState().loaded.map((model) => model.id));
-      modelsActions.modelState(state);
-      // A model just loaded has its files in the cache now: web-llm's own check says so.
-      checkModelCache(state.loaded.filter((model) => !before.has(model.id)).flatMap((model) => loadRequests.get(model.id) ?? []));
-      refreshStorageEstimate();
-    },
-    onModelCache: (cached, problem) => {
-      modelsActions.cache(cached, problem);
-      refreshStorageEstimate();
-    },
-    onModelWorkerFailed: (modelId, message) => modelsActions.workerFailed(modelId, message),
-    onEval: (message) => {
-      // Each rollout is a run of the history, recorded like any run, but not shown in the trace.
-      if (message.type === 'eval_events') withRecorder((module) => module.recordEvents(message.events));
-      evaluation ??= import('./evaluation.ts');
-      void evaluation.then((module) => module.receive(message));
-    },
-  });
-  return client;
-}
-
-// What the Evaluate tab does (evaluation.ts) loads with the tab, long before its worker messages.
-let evaluation: Promise<typeof import('./evaluation.ts')> | null = null;
-
-/** The worker's evaluation side, for evaluation.ts (the one place that starts and stops them). */
-export function evaluationWorker(): Pick<OrchestratorClient, 'readSuite' | 'startEval' | 'stopEval'> {
-  evaluation ??= import('./evaluation.ts');
-  return orchestrator();
-}
 
 // The worker posts a run's events every EVENT_BATCH_MS; the page folds what has arrived into the
 // store at most once per animation frame, so a burst of batches costs one render of the trace and
 // the cost panel. A hidden tab gets no frames: the timer catches it up.
 const EVENTS_FALLBACK_MS = 200;
-let pendingEvents: RunEvent[] = [];
-let eventsScheduled = false;
 
-// Every run is kept in the history as it streams (runRecorder.ts), loaded with the first run's
-// events rather than with the first screen; one promise keeps the batches in order.
-let recorder: Promise<typeof import('./runRecorder.ts')> | null = null;
+/** A stop lands within a fraction of a second; past this the worker is ended under the run. */
+const STOP_WATCHDOG_MS = 3000;
 
-function withRecorder(work: (module: typeof import('./runRecorder.ts')) => void): void {
-  recorder ??= import('./runRecorder.ts');
-  void recorder.then(work);
-}
-
-function queueEvents(events: RunEvent[]): void {
-  withRecorder((module) => module.recordEvents(events));
-  pendingEvents = pendingEvents.length === 0 ? events : pendingEvents.concat(events);
-  if (eventsScheduled) return;
-  eventsScheduled = true;
-  requestAnimationFrame(flushEvents);
-  setTimeout(flushEvents, EVENTS_FALLBACK_MS);
-}
-
-/** Applies the events that have arrived; run first by anything that ends a run. */
-function flushEvents(): void {
-  if (!eventsScheduled) return;
-  eventsScheduled = false;
-  const events = pendingEvents;
-  pendingEvents = [];
-  runActions.applyEvents(events);
+export interface SessionDeps {
+  run: RunStore;
+  setup: SetupStore;
+  preferences: PreferencesStore;
+  customTools: CustomToolsStore;
+  view: ViewStore;
+  comparison: ComparisonStore;
+  compare: CompareStore;
+  checks: DraftChecks;
+  worker: WorkerClient;
+  /** Runs `work` with the run recorder, loaded with the first run's events (appStores.ts). */
+  withRecorder(work: (recorder: RunRecorder) => void): void;
+  /** The browser's localStorage, where keys the user chose to remember are kept. */
+  localStorage(): Storage;
+  /** Calls back at the next animation frame (requestAnimationFrame). */
+  nextFrame(callback: () => void): void;
 }
 
 /** A key the user chose to remember, as kept in localStorage: with the origin it is bound to. */
@@ -131,262 +54,266 @@ interface RememberedKey {
   origin: string | null;
 }
 
-function readRememberedKey(provider: string): RememberedKey | null {
-  const stored = localStorage.getItem(REMEMBERED_KEY_PREFIX + provider);
-  if (!stored) return null;
-  try {
-    const parsed = JSON.parse(stored) as Partial<RememberedKey> | null;
-    if (typeof parsed?.key === 'string' && parsed.key !== '' && typeof parsed.origin === 'string') {
-      return { key: parsed.key, origin: parsed.origin };
-    }
-  } catch {
-    // The bare key of an earlier version: see below.
-  }
-  return { key: stored, origin: null };
-}
-
-function writeRememberedKey(provider: string, remembered: RememberedKey): void {
-  localStorage.setItem(REMEMBERED_KEY_PREFIX + provider, JSON.stringify(remembered));
-}
-
-/** Hands keys the user chose to remember on this device to the worker, each bound to its origin. */
-export function restoreRememberedKeys(): void {
-  for (const provider of useSetupStore.getState().rememberedProviders) {
-    const remembered = readRememberedKey(provider);
-    if (remembered) orchestrator().setKey(provider, remembered.key, remembered.origin);
-    else setupActions.setRemembered(provider, false);
-  }
-}
-
-/** The origin the draft sends a provider's requests to (undefined: none, or not a URL yet). */
-export function draftProviderOrigin(provider: string): string | undefined {
-  const { providers } = useSetupStore.getState().draft;
-  return Object.hasOwn(providers, provider) ? providerOrigin(providers[provider]) : undefined;
-}
-
-/**
- * Gives a provider's key to the worker, which holds it in memory, bound to the origin of the
- * provider's base URL now. Only when `remember` is true is it also written to this browser's
- * localStorage; otherwise any stored copy is removed. Returns why it could not, or null.
- */
-export function setProviderKey(provider: string, key: string | null, remember: boolean): string | null {
-  const trimmed = key?.trim() || null;
-  const origin = draftProviderOrigin(provider);
-  if (trimmed && origin === undefined) {
-    return `Give "${provider}" a full base URL first: a key is sent only to the address it was entered for.`;
-  }
-  orchestrator().setKey(provider, trimmed, origin ?? null);
-  if (remember && trimmed && origin) writeRememberedKey(provider, { key: trimmed, origin });
-  else localStorage.removeItem(REMEMBERED_KEY_PREFIX + provider);
-  setupActions.setRemembered(provider, Boolean(remember && trimmed));
-  return null;
-}
-
-/** The user agreed, in Setup, to send a held key to `to` (the provider's origin now) instead of the
- * origin it was entered for; a remembered copy moves with it. */
-export function bindKeyToOrigin(provider: string, from: string | null, to: string): void {
-  orchestrator().bindKey(provider, from, to);
-  const remembered = readRememberedKey(provider);
-  if (remembered && remembered.origin === from) writeRememberedKey(provider, { key: remembered.key, origin: to });
-}
-
-/** The config a run uses and an export writes: the draft with the current preferences and the
- * custom tools kept in this browser. */
-export function currentConfig(): ConfigDraft {
-  const { vector, instructionEnabled } = usePreferencesStore.getState();
-  const customTools = customToolsForConfig();
-  return {
-    ...useSetupStore.getState().draft,
-    preference: vector,
-    preferenceInstruction: instructionEnabled,
-    ...(customTools.length > 0 ? { customTools } : {}),
-  };
-}
-
 /** What pressing Run did: started a run, or refused without touching the run on screen. */
 export type StartOutcome = 'started' | 'busy' | 'empty_task' | 'invalid_config';
 
-/** Starts a run of `task`; with `manual`, the person takes the orchestrator's turns. A run the
- * person starts ends any comparison on screen. */
-export function startRun(task: string, { manual = false }: { manual?: boolean } = {}): StartOutcome {
-  if (useRunStore.getState().phase !== 'idle') return 'busy';
-  const outcome = launchRun(task, manual);
-  if (outcome === 'started') comparisonActions.cleared();
-  return outcome;
-}
-
-/** "Try the demo": the scripted demo's config replaces the draft (kept to go back to), a sample
- * task fills the task box (or the sample already there stays), and it runs under the current
- * preferences. Returns why it could not start, or null. */
-export async function tryDemo(): Promise<string | null> {
-  if (useRunStore.getState().phase !== 'idle') return 'A run is going on: stop it first.';
-  try {
-    const { DEMO_CONFIG, demoTask } = await import('./demoStart.ts');
-    const task = await demoTask(useViewStore.getState().task);
-    if (useRunStore.getState().phase !== 'idle') return 'A run is going on: stop it first.';
-    setupActions.startDemo(DEMO_CONFIG);
-    viewActions.setTask(task);
-    viewActions.openSideTab('task');
-    startRun(task);
-    return null;
-  } catch (error) {
-    return `The demo could not start: ${(error as Error).message}`;
-  }
-}
-
-/** After a manual run: the configured orchestrator runs the same task, to compare with. */
-export function letOrchestratorTry(): void {
-  const { run, manual, phase } = useRunStore.getState();
-  if (!manual || !run || run.status !== 'finished' || phase !== 'idle') return;
-  if (launchRun(run.task, false) !== 'started') return;
-  const { pendingRunId } = useRunStore.getState();
-  if (pendingRunId) comparisonActions.started(run, pendingRunId);
-}
-
-/** Starts a run that goes on from a step of a stored run (the current config, the stored run's
- * steps 1..N kept as recorded: workers/engine/fork.ts). */
-export function startForkedRun(task: string, fork: ForkFrom): StartOutcome {
-  if (useRunStore.getState().phase !== 'idle') return 'busy';
-  return launchRun(task, false, fork);
-}
-
-function launchRun(task: string, manual: boolean, fork?: ForkFrom): StartOutcome {
-  // Refusals leave the last run on screen: the person may still be reading it.
-  const trimmed = task.trim();
-  if (!trimmed) return 'empty_task';
-  // The checks load right after the first screen, so they are here long before a Run; a Run
-  // pressed in the first moments starts once they are.
-  const checks = loadedDraftChecks();
-  if (!checks) {
-    void loadDraftChecks().then(() => {
-      if (useRunStore.getState().phase === 'idle') launchRun(task, manual, fork);
-    });
-    return 'started';
-  }
-  const config = currentConfig();
-  const check = checks.checkDraft(config);
-  if (!check.ok) {
-    runActions.refused(check.problems);
-    return 'invalid_config';
-  }
-  if (manual && check.config.protocol !== 'paper') {
-    runActions.refused(['You can take the orchestrator’s turns in the paper protocol only: choose "Paper" above.']);
-    return 'invalid_config';
-  }
-  const runId = newRunId();
-  compareActions.close();
-  runActions.starting(runId, manual);
-  orchestrator().start(runId, config, trimmed, manual, fork);
-  return 'started';
-}
-
-/** The person's choice for the turn a manual run is waiting on. */
-export function chooseTurn(choice: HumanChoice): void {
-  const { pendingRunId, humanTurn } = useRunStore.getState();
-  if (!pendingRunId || !humanTurn) return;
-  runActions.humanChose();
-  orchestrator().humanChoice(pendingRunId, humanTurn.turnId, choice);
-}
-
-/** A stop lands within a fraction of a second; past this the worker is ended under the run. */
-const STOP_WATCHDOG_MS = 3000;
-
-export function stopRun(): void {
-  const { phase, pendingRunId } = useRunStore.getState();
-  if (!pendingRunId || (phase !== 'running' && phase !== 'starting')) return;
-  runActions.stopping();
-  orchestrator().stop(pendingRunId);
-  setTimeout(() => {
-    const now = useRunStore.getState();
-    if (now.pendingRunId !== pendingRunId || now.phase !== 'stopping') return;
-    runActions.forceStopped(pendingRunId);
-    withRecorder((module) => module.abandonRecording(pendingRunId));
-    orchestrator().restart('A run did not stop in time, so its worker was ended.');
-  }, STOP_WATCHDOG_MS);
-}
-
-/** The config file as the CLI reads it. It never contains a key: the format has no field for one. */
-export function exportConfigText(): string {
-  return `${JSON.stringify(currentConfig(), null, 2)}\n`;
-}
-
 export type ImportOutcome = { ok: true } | { ok: false; problems: string[] };
 
-/** Reads a config file (a large one off the page's thread); on success it replaces the draft and
- * the preferences, and its custom tools join the ones kept in this browser (replacing those of the
- * same name). */
-export async function importConfigText(text: string, fileName: string): Promise<ImportOutcome> {
-  // Loaded right after the first screen; the kept preferences are read back before these replace them.
-  const { readConfig } = await loadDraftChecks();
-  const read = await readConfigText(text, readConfig);
-  if (!read.ok) return read;
-  const draft = read.draft as ConfigDraft;
-  customToolsActions.imported(read.customTools);
-  const preference = draft.preference ?? 'balanced';
-  if (typeof preference === 'string') {
-    const preset = preference as PreferencePresetName;
-    preferenceActions.load(PREFERENCE_PRESETS[preset], preset, draft.preferenceInstruction ?? true);
-  } else {
-    preferenceActions.load({ ...preference, tools: preference.tools ?? {} }, 'custom', draft.preferenceInstruction ?? true);
+export class Session {
+  private pendingEvents: RunEvent[] = [];
+  private eventsScheduled = false;
+  /** How many tasks "Try the demo" has picked (demoStart.ts). */
+  private demoPicks = 0;
+
+  constructor(private readonly deps: SessionDeps) {}
+
+  // What the worker says about runs (appStores.ts routes its messages here).
+
+  /** A batch of a run's events: recorded now, folded into the run store at the next frame. */
+  receiveEvents = (events: RunEvent[]): void => {
+    this.deps.withRecorder((recorder) => recorder.recordEvents(events));
+    this.pendingEvents = this.pendingEvents.length === 0 ? events : this.pendingEvents.concat(events);
+    if (this.eventsScheduled) return;
+    this.eventsScheduled = true;
+    this.deps.nextFrame(this.flushEvents);
+    setTimeout(this.flushEvents, EVENTS_FALLBACK_MS);
+  };
+
+  /** Applies the events that have arrived; run first by anything that ends a run. */
+  flushEvents = (): void => {
+    if (!this.eventsScheduled) return;
+    this.eventsScheduled = false;
+    const events = this.pendingEvents;
+    this.pendingEvents = [];
+    this.deps.run.actions.applyEvents(events);
+  };
+
+  humanTurn(runId: string, turn: HumanTurn): void {
+    this.flushEvents();
+    this.deps.run.actions.humanTurn(runId, turn);
   }
-  setupActions.imported(draft, fileName);
-  return { ok: true };
-}
 
-let probing: Promise<void> | null = null;
-
-/** Asks this browser's WebGPU what it can do, once; the answer goes to the models store. */
-export function checkBrowserCapabilities(): void {
-  probing ??= probeWebGpu().then((probe) => modelsActions.probed(probe, assessWebGpu(probe)));
-}
-
-export function refreshStorageEstimate(): void {
-  void storageEstimate().then((storage) => modelsActions.storage(storage));
-}
-
-/** The addresses outside the catalogue a model would load from that the user has not agreed to. */
-export function untrustedAddresses(model: LocalModelRequest): ForeignAddress[] {
-  const trusted = useSetupStore.getState().trustedAddresses;
-  return addressesOutsideCatalogue(model.custom).filter((address) => !trusted.includes(address.url));
-}
-
-/** Loads a model in this browser: its own model worker, driven by the orchestrator worker. A model
- * whose files come from outside the catalogue loads only once the user has agreed to each address
- * (the Models panel asks, and calls trustAddresses). */
-export function loadLocalModel(model: LocalModelRequest, contextWindow: number): void {
-  const unconfirmed = untrustedAddresses(model);
-  if (unconfirmed.length > 0) {
-    modelsActions.workerFailed(
-      model.id,
-      `Not loaded: confirm first that you trust ${unconfirmed.map((address) => address.url).join(' and ')}.`,
-    );
-    return;
+  rejected(runId: string, problems: string[]): void {
+    this.flushEvents();
+    this.deps.run.actions.rejected(runId, problems);
   }
-  modelsActions.loadRequested(model.id);
-  loadRequests.set(model.id, model);
-  orchestrator().loadModel(model, contextWindow);
-}
 
-/** Loads a GGUF model with llama.cpp in its own model worker (the Models panel asked first for a
- * download). */
-export function loadGgufModel(request: GgufModelRequest): void {
-  modelsActions.loadRequested(request.id);
-  orchestrator().loadGgufModel(request);
-}
+  runFailed(runId: string, message: string): void {
+    this.flushEvents();
+    this.deps.withRecorder((recorder) => recorder.abandonRecording(runId));
+    this.deps.run.actions.failed(runId, message);
+  }
 
-export function cancelLocalModelLoad(modelId: string): void {
-  orchestrator().cancelLoad(modelId);
-}
+  /** The worker was lost: the run in it is over, and so are the keys only it held. */
+  workerLost(message: string): void {
+    this.flushEvents();
+    const lostRunId = this.deps.run.getState().pendingRunId;
+    if (lostRunId) this.deps.withRecorder((recorder) => recorder.abandonRecording(lostRunId));
+    this.deps.run.actions.workerLost(message);
+    // Keys held only in the lost worker's memory are gone; remembered ones go to the next worker.
+    this.deps.setup.actions.keysHeld([]);
+    this.restoreRememberedKeys();
+  }
 
-export function unloadLocalModel(modelId: string): void {
-  orchestrator().unloadModel(modelId);
-}
+  // Keys.
 
-/** Asks which of these models' files the browser has cached (web-llm reads its own cache). */
-export function checkModelCache(models: LocalModelRequest[]): void {
-  if (models.length > 0) orchestrator().checkModelCache(models);
-}
+  private readRememberedKey(provider: string): RememberedKey | null {
+    const stored = this.deps.localStorage().getItem(REMEMBERED_KEY_PREFIX + provider);
+    if (!stored) return null;
+    try {
+      const parsed = JSON.parse(stored) as Partial<RememberedKey> | null;
+      if (typeof parsed?.key === 'string' && parsed.key !== '' && typeof parsed.origin === 'string') {
+        return { key: parsed.key, origin: parsed.origin };
+      }
+    } catch {
+      // The bare key of an earlier version: see below.
+    }
+    return { key: stored, origin: null };
+  }
 
-export function deleteCachedModel(model: LocalModelRequest): void {
-  orchestrator().deleteCachedModel(model);
+  private writeRememberedKey(provider: string, remembered: RememberedKey): void {
+    this.deps.localStorage().setItem(REMEMBERED_KEY_PREFIX + provider, JSON.stringify(remembered));
+  }
+
+  /** Hands keys the user chose to remember on this device to the worker, each bound to its origin. */
+  restoreRememberedKeys = (): void => {
+    for (const provider of this.deps.setup.getState().rememberedProviders) {
+      const remembered = this.readRememberedKey(provider);
+      if (remembered) this.deps.worker.setKey(provider, remembered.key, remembered.origin);
+      else this.deps.setup.actions.setRemembered(provider, false);
+    }
+  };
+
+  /** The origin the draft sends a provider's requests to (undefined: none, or not a URL yet). */
+  draftProviderOrigin = (provider: string): string | undefined => {
+    const { providers } = this.deps.setup.getState().draft;
+    return Object.hasOwn(providers, provider) ? providerOrigin(providers[provider]) : undefined;
+  };
+
+  /**
+   * Gives a provider's key to the worker, which holds it in memory, bound to the origin of the
+   * provider's base URL now. Only when `remember` is true is it also written to this browser's
+   * localStorage; otherwise any stored copy is removed. Returns why it could not, or null.
+   */
+  setProviderKey = (provider: string, key: string | null, remember: boolean): string | null => {
+    const trimmed = key?.trim() || null;
+    const origin = this.draftProviderOrigin(provider);
+    if (trimmed && origin === undefined) {
+      return `Give "${provider}" a full base URL first: a key is sent only to the address it was entered for.`;
+    }
+    this.deps.worker.setKey(provider, trimmed, origin ?? null);
+    if (remember && trimmed && origin) this.writeRememberedKey(provider, { key: trimmed, origin });
+    else this.deps.localStorage().removeItem(REMEMBERED_KEY_PREFIX + provider);
+    this.deps.setup.actions.setRemembered(provider, Boolean(remember && trimmed));
+    return null;
+  };
+
+  /** The user agreed, in Setup, to send a held key to `to` (the provider's origin now) instead of the
+   * origin it was entered for; a remembered copy moves with it. */
+  bindKeyToOrigin = (provider: string, from: string | null, to: string): void => {
+    this.deps.worker.bindKey(provider, from, to);
+    const remembered = this.readRememberedKey(provider);
+    if (remembered && remembered.origin === from) this.writeRememberedKey(provider, { key: remembered.key, origin: to });
+  };
+
+  // Runs.
+
+  /** The config a run uses and an export writes: the draft with the current preferences and the
+   * custom tools kept in this browser. */
+  currentConfig = (): ConfigDraft => {
+    const { vector, instructionEnabled } = this.deps.preferences.getState();
+    const customTools = customToolsForConfig(this.deps.customTools);
+    return {
+      ...this.deps.setup.getState().draft,
+      preference: vector,
+      preferenceInstruction: instructionEnabled,
+      ...(customTools.length > 0 ? { customTools } : {}),
+    };
+  };
+
+  /** Starts a run of `task`; with `manual`, the person takes the orchestrator's turns. A run the
+   * person starts ends any comparison on screen. */
+  startRun = (task: string, { manual = false }: { manual?: boolean } = {}): StartOutcome => {
+    if (this.deps.run.getState().phase !== 'idle') return 'busy';
+    const outcome = this.launchRun(task, manual);
+    if (outcome === 'started') this.deps.comparison.actions.cleared();
+    return outcome;
+  };
+
+  /** "Try the demo": the scripted demo's config replaces the draft (kept to go back to), a sample
+   * task fills the task box (or the sample already there stays), and it runs under the current
+   * preferences. Returns why it could not start, or null. */
+  tryDemo = async (): Promise<string | null> => {
+    const { run, setup, view } = this.deps;
+    if (run.getState().phase !== 'idle') return 'A run is going on: stop it first.';
+    try {
+      const { DEMO_CONFIG, demoTask } = await import('./demoStart.ts');
+      const task = await demoTask(view.getState().task, () => ++this.demoPicks);
+      if (run.getState().phase !== 'idle') return 'A run is going on: stop it first.';
+      setup.actions.startDemo(DEMO_CONFIG);
+      view.actions.setTask(task);
+      view.actions.openSideTab('task');
+      this.startRun(task);
+      return null;
+    } catch (error) {
+      return `The demo could not start: ${(error as Error).message}`;
+    }
+  };
+
+  /** After a manual run: the configured orchestrator runs the same task, to compare with. */
+  letOrchestratorTry = (): void => {
+    const { run, manual, phase } = this.deps.run.getState();
+    if (!manual || !run || run.status !== 'finished' || phase !== 'idle') return;
+    if (this.launchRun(run.task, false) !== 'started') return;
+    const { pendingRunId } = this.deps.run.getState();
+    if (pendingRunId) this.deps.comparison.actions.started(run, pendingRunId);
+  };
+
+  /** Starts a run that goes on from a step of a stored run (the current config, the stored run's
+   * steps 1..N kept as recorded: workers/engine/fork.ts). */
+  startForkedRun = (task: string, fork: ForkFrom): StartOutcome => {
+    if (this.deps.run.getState().phase !== 'idle') return 'busy';
+    return this.launchRun(task, false, fork);
+  };
+
+  private launchRun(task: string, manual: boolean, fork?: ForkFrom): StartOutcome {
+    const { run, checks } = this.deps;
+    // Refusals leave the last run on screen: the person may still be reading it.
+    const trimmed = task.trim();
+    if (!trimmed) return 'empty_task';
+    // The checks load right after the first screen, so they are here long before a Run; a Run
+    // pressed in the first moments starts once they are.
+    const loaded = checks.loaded();
+    if (!loaded) {
+      void checks.load().then(() => {
+        if (run.getState().phase === 'idle') this.launchRun(task, manual, fork);
+      });
+      return 'started';
+    }
+    const config = this.currentConfig();
+    const check = loaded.checkDraft(config);
+    if (!check.ok) {
+      run.actions.refused(check.problems);
+      return 'invalid_config';
+    }
+    if (manual && check.config.protocol !== 'paper') {
+      run.actions.refused(['You can take the orchestrator’s turns in the paper protocol only: choose "Paper" above.']);
+      return 'invalid_config';
+    }
+    const runId = newRunId();
+    this.deps.compare.actions.close();
+    run.actions.starting(runId, manual);
+    this.deps.worker.start(runId, config, trimmed, manual, fork);
+    return 'started';
+  }
+
+  /** The person's choice for the turn a manual run is waiting on. */
+  chooseTurn = (choice: HumanChoice): void => {
+    const { pendingRunId, humanTurn } = this.deps.run.getState();
+    if (!pendingRunId || !humanTurn) return;
+    this.deps.run.actions.humanChose();
+    this.deps.worker.humanChoice(pendingRunId, humanTurn.turnId, choice);
+  };
+
+  stopRun = (): void => {
+    const { run, worker } = this.deps;
+    const { phase, pendingRunId } = run.getState();
+    if (!pendingRunId || (phase !== 'running' && phase !== 'starting')) return;
+    run.actions.stopping();
+    worker.stop(pendingRunId);
+    setTimeout(() => {
+      const now = run.getState();
+      if (now.pendingRunId !== pendingRunId || now.phase !== 'stopping') return;
+      run.actions.forceStopped(pendingRunId);
+      this.deps.withRecorder((recorder) => recorder.abandonRecording(pendingRunId));
+      worker.restart('A run did not stop in time, so its worker was ended.');
+    }, STOP_WATCHDOG_MS);
+  };
+
+  // The config file.
+
+  /** The config file as the CLI reads it. It never contains a key: the format has no field for one. */
+  exportConfigText = (): string => `${JSON.stringify(this.currentConfig(), null, 2)}\n`;
+
+  /** Reads a config file (a large one off the page's thread); on success it replaces the draft and
+   * the preferences, and its custom tools join the ones kept in this browser (replacing those of the
+   * same name). */
+  importConfigText = async (text: string, fileName: string): Promise<ImportOutcome> => {
+    // Loaded right after the first screen; the kept preferences are read back before these replace them.
+    const { readConfig } = await this.deps.checks.load();
+    const read = await readConfigText(text, readConfig);
+    if (!read.ok) return read;
+    const draft = read.draft as ConfigDraft;
+    this.deps.customTools.actions.imported(read.customTools);
+    const preference = draft.preference ?? 'balanced';
+    const preferences = this.deps.preferences.actions;
+    if (typeof preference === 'string') {
+      const preset = preference as PreferencePresetName;
+      preferences.load(PREFERENCE_PRESETS[preset], preset, draft.preferenceInstruction ?? true);
+    } else {
+      preferences.load({ ...preference, tools: preference.tools ?? {} }, 'custom', draft.preferenceInstruction ?? true);
+    }
+    this.deps.setup.actions.imported(draft, fileName);
+    return { ok: true };
+  };
 }

@@ -4,13 +4,15 @@
 // the keys themselves never enter here.
 
 import type { z } from 'zod';
-import { create } from 'zustand';
-import { persist } from 'zustand/middleware';
+import { createJSONStorage, persist } from 'zustand/middleware';
+import { createStore, type StoreApi } from 'zustand/vanilla';
 import paperVllmExample from '../../cli/examples/paper-vllm.json' with { type: 'json' };
-import type { configSchema, OrchestraConfig } from '../../workers/engine/config.ts';
+import type { OrchestraConfig } from '../../workers/engine/config.ts';
+import type { configSchema } from '../../workers/hosts/config.ts';
 import { configBoundsProblems } from '../../workers/engine/configBasics.ts';
-import type { HeldKey } from '../../workers/keys.ts';
+import type { HeldKey } from '../../workers/hosts/keys.ts';
 import { migratePersisted, type PersistedSteps } from './persistedVersions.ts';
+import { bindActions, type Bound } from './storeKit.ts';
 
 /** A config as written in the file (defaults not yet filled in). */
 export type ConfigDraft = z.input<typeof configSchema>;
@@ -38,12 +40,14 @@ export interface DemoSource {
 
 export const EXAMPLE_CONFIG = withoutPreference(paperVllmExample as ConfigDraft);
 
-/** The last draft within the config's bounds: the one kept on this device. */
-let safeDraft: ConfigDraft = EXAMPLE_CONFIG;
+/** The last draft within the config's bounds: the one kept on this device (one per store). */
+interface SafeDraft {
+  draft: ConfigDraft;
+}
 
-function persistableDraft(draft: ConfigDraft): ConfigDraft {
-  if (draft !== safeDraft && configBoundsProblems(draft).length === 0) safeDraft = draft;
-  return safeDraft;
+function persistableDraft(safe: SafeDraft, draft: ConfigDraft): ConfigDraft {
+  if (draft !== safe.draft && configBoundsProblems(draft).length === 0) safe.draft = draft;
+  return safe.draft;
 }
 
 type Persisted = Pick<SetupState, 'draft' | 'source' | 'rememberedProviders' | 'trustedAddresses'>;
@@ -54,47 +58,52 @@ const SETUP_KEY = 'orchestra-playground:setup';
 const SETUP_VERSION = 1;
 const SETUP_STEPS: PersistedSteps = {};
 
-export const useSetupStore = create<SetupState>()(
-  persist(
-    (): SetupState => ({ draft: EXAMPLE_CONFIG, source: { kind: 'example' }, heldKeys: [], rememberedProviders: [], setAside: null, trustedAddresses: [] }),
-    {
-      name: SETUP_KEY,
-      version: SETUP_VERSION,
-      migrate: (saved, version) => {
-        const { state, setAside } = migratePersisted(SETUP_KEY, SETUP_VERSION, SETUP_STEPS, saved, version);
-        return setAside ? { setAside: [setAside] } : state;
+/** The config being edited, kept in `storage` (the browser's localStorage). */
+function createPersistedSetup(storage: () => Storage): StoreApi<SetupState> {
+  const safe: SafeDraft = { draft: EXAMPLE_CONFIG };
+  return createStore<SetupState>()(
+    persist(
+      (): SetupState => ({ draft: EXAMPLE_CONFIG, source: { kind: 'example' }, heldKeys: [], rememberedProviders: [], setAside: null, trustedAddresses: [] }),
+      {
+        name: SETUP_KEY,
+        storage: createJSONStorage(storage),
+        version: SETUP_VERSION,
+        migrate: (saved, version) => {
+          const { state, setAside } = migratePersisted(SETUP_KEY, SETUP_VERSION, SETUP_STEPS, saved, version);
+          return setAside ? { setAside: [setAside] } : state;
+        },
+        // Only the config (which holds no keys) and where it came from are kept on this device, and
+        // only a config within its bounds: a draft that outgrew them (in edits) is not written.
+        partialize: (state): Persisted => ({
+          draft: persistableDraft(safe, state.draft),
+          source: state.source,
+          rememberedProviders: state.rememberedProviders,
+          // Trust goes with the config it was given for, so it is kept only while that one is.
+          trustedAddresses: state.draft === safe.draft ? state.trustedAddresses : [],
+        }),
+        // What was saved is checked before use: a config out of bounds (saved by an earlier version,
+        // or written by hand) is set aside with the reason, instead of freezing every page load.
+        merge: (persisted, current): SetupState => {
+          const saved = (persisted ?? {}) as Partial<Persisted> & Pick<Partial<SetupState>, 'setAside'>;
+          if (saved.setAside) return { ...current, setAside: saved.setAside };
+          const rememberedProviders = Array.isArray(saved.rememberedProviders) ? saved.rememberedProviders : current.rememberedProviders;
+          if (saved.draft === undefined) return { ...current, rememberedProviders };
+          const problems = configBoundsProblems(saved.draft);
+          if (problems.length > 0) return { ...current, rememberedProviders, setAside: problems };
+          safe.draft = saved.draft;
+          // The config "Try the demo" replaced is restored later: it must be within bounds too.
+          const previous = saved.source?.kind === 'demo' ? (saved.source.previous as Partial<DemoSource['previous']> | undefined)?.draft : undefined;
+          const source =
+            saved.source?.kind === 'demo' && (typeof previous !== 'object' || previous === null || configBoundsProblems(previous).length > 0)
+              ? ({ kind: 'edited' } as const)
+              : saved.source;
+          const trustedAddresses = Array.isArray(saved.trustedAddresses) ? saved.trustedAddresses.filter((url) => typeof url === 'string') : [];
+          return { ...current, draft: saved.draft, source: source ?? current.source, rememberedProviders, trustedAddresses };
+        },
       },
-      // Only the config (which holds no keys) and where it came from are kept on this device, and
-      // only a config within its bounds: a draft that outgrew them (in edits) is not written.
-      partialize: (state): Persisted => ({
-        draft: persistableDraft(state.draft),
-        source: state.source,
-        rememberedProviders: state.rememberedProviders,
-        // Trust goes with the config it was given for, so it is kept only while that one is.
-        trustedAddresses: state.draft === safeDraft ? state.trustedAddresses : [],
-      }),
-      // What was saved is checked before use: a config out of bounds (saved by an earlier version,
-      // or written by hand) is set aside with the reason, instead of freezing every page load.
-      merge: (persisted, current): SetupState => {
-        const saved = (persisted ?? {}) as Partial<Persisted> & Pick<Partial<SetupState>, 'setAside'>;
-        if (saved.setAside) return { ...current, setAside: saved.setAside };
-        const rememberedProviders = Array.isArray(saved.rememberedProviders) ? saved.rememberedProviders : current.rememberedProviders;
-        if (saved.draft === undefined) return { ...current, rememberedProviders };
-        const problems = configBoundsProblems(saved.draft);
-        if (problems.length > 0) return { ...current, rememberedProviders, setAside: problems };
-        safeDraft = saved.draft;
-        // The config "Try the demo" replaced is restored later: it must be within bounds too.
-        const previous = saved.source?.kind === 'demo' ? (saved.source.previous as Partial<DemoSource['previous']> | undefined)?.draft : undefined;
-        const source =
-          saved.source?.kind === 'demo' && (typeof previous !== 'object' || previous === null || configBoundsProblems(previous).length > 0)
-            ? ({ kind: 'edited' } as const)
-            : saved.source;
-        const trustedAddresses = Array.isArray(saved.trustedAddresses) ? saved.trustedAddresses.filter((url) => typeof url === 'string') : [];
-        return { ...current, draft: saved.draft, source: source ?? current.source, rememberedProviders, trustedAddresses };
-      },
-    },
-  ),
-);
+    ),
+  );
+}
 
 /** A draft checked the way the worker and the CLI will (draftCheck.ts, which loads the schema). */
 export type DraftCheck = { ok: true; config: OrchestraConfig } | { ok: false; problems: string[] };
@@ -105,41 +114,51 @@ export function withoutPreference(draft: ConfigDraft): ConfigDraft {
   return rest;
 }
 
-export const setupActions = {
-  setDraft(draft: ConfigDraft): void {
-    useSetupStore.setState({ draft: withoutPreference(draft), source: { kind: 'edited' } });
+type Store = StoreApi<SetupState>;
+
+const setupActions = {
+  setDraft(store: Store, draft: ConfigDraft): void {
+    store.setState({ draft: withoutPreference(draft), source: { kind: 'edited' } });
   },
   /** A new config: the addresses trusted for the last one are not trusted for it. */
-  imported(draft: ConfigDraft, fileName: string): void {
-    useSetupStore.setState({ draft: withoutPreference(draft), source: { kind: 'imported', fileName }, trustedAddresses: [] });
+  imported(store: Store, draft: ConfigDraft, fileName: string): void {
+    store.setState({ draft: withoutPreference(draft), source: { kind: 'imported', fileName }, trustedAddresses: [] });
   },
   /** "Try the demo": the scripted demo's config, keeping the one it replaces to go back to. */
-  startDemo(draft: ConfigDraft): void {
-    useSetupStore.setState((state) => ({
+  startDemo(store: Store, draft: ConfigDraft): void {
+    store.setState((state) => ({
       draft: withoutPreference(draft),
       source: state.source.kind === 'demo' ? state.source : { kind: 'demo', previous: { draft: state.draft, source: state.source } },
     }));
   },
-  leaveDemo(): void {
-    useSetupStore.setState((state) => (state.source.kind === 'demo' ? { draft: state.source.previous.draft, source: state.source.previous.source } : {}));
+  leaveDemo(store: Store): void {
+    store.setState((state) => (state.source.kind === 'demo' ? { draft: state.source.previous.draft, source: state.source.previous.source } : {}));
   },
-  useExample(): void {
-    useSetupStore.setState({ draft: EXAMPLE_CONFIG, source: { kind: 'example' }, trustedAddresses: [] });
+  useExample(store: Store): void {
+    store.setState({ draft: EXAMPLE_CONFIG, source: { kind: 'example' }, trustedAddresses: [] });
   },
-  trustAddresses(urls: readonly string[]): void {
-    useSetupStore.setState((state) => ({ trustedAddresses: [...new Set([...state.trustedAddresses, ...urls])] }));
+  trustAddresses(store: Store, urls: readonly string[]): void {
+    store.setState((state) => ({ trustedAddresses: [...new Set([...state.trustedAddresses, ...urls])] }));
   },
-  dismissSetAside(): void {
-    useSetupStore.setState({ setAside: null });
+  dismissSetAside(store: Store): void {
+    store.setState({ setAside: null });
   },
-  keysHeld(heldKeys: HeldKey[]): void {
-    useSetupStore.setState({ heldKeys });
+  keysHeld(store: Store, heldKeys: HeldKey[]): void {
+    store.setState({ heldKeys });
   },
-  setRemembered(provider: string, remembered: boolean): void {
-    useSetupStore.setState((state) => ({
+  setRemembered(store: Store, provider: string, remembered: boolean): void {
+    store.setState((state) => ({
       rememberedProviders: remembered
         ? [...new Set([...state.rememberedProviders, provider])]
         : state.rememberedProviders.filter((name) => name !== provider),
     }));
   },
 };
+
+export type SetupStore = StoreApi<SetupState> & { actions: Bound<typeof setupActions> };
+
+/** The setup store, read back from and kept in `storage` (the browser's localStorage). */
+export function createSetupStore(storage: () => Storage): SetupStore {
+  const store = createPersistedSetup(storage);
+  return Object.assign(store, { actions: bindActions(store, setupActions) });
+}

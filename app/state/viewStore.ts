@@ -2,9 +2,10 @@
 // screen whichever it is. Kept for the tab's session, so a reload comes back to the same tab.
 // Presenter view (large type, the trace paced step by step) is kept the same way.
 
-import { create } from 'zustand';
+import { createStore, type StoreApi } from 'zustand/vanilla';
 import { revealAll, revealedFor, revealNext, type Pacing } from './pacing.ts';
-import { useRunStore } from './runStore.ts';
+import type { RunStore } from './runStore.ts';
+import { bindActions, type Bound } from './storeKit.ts';
 
 export const SIDE_TABS = ['task', 'history', 'evaluate', 'setup', 'models', 'documents', 'tools'] as const;
 export type SideTab = (typeof SIDE_TABS)[number];
@@ -12,25 +13,25 @@ export type SideTab = (typeof SIDE_TABS)[number];
 const STORAGE_KEY = 'orchestra-playground:side-tab';
 const PRESENTER_KEY = 'orchestra-playground:presenter';
 
-function stored(key: string): string | null {
+function stored(storage: () => Storage, key: string): string | null {
   try {
-    return sessionStorage.getItem(key);
+    return storage().getItem(key);
   } catch {
     // Storage can be refused (a sandboxed frame, some privacy settings): start as a fresh tab.
     return null;
   }
 }
 
-function store(key: string, value: string): void {
+function keep(storage: () => Storage, key: string, value: string): void {
   try {
-    sessionStorage.setItem(key, value);
+    storage().setItem(key, value);
   } catch {
     // Not remembered across a reload; nothing else depends on it.
   }
 }
 
-function storedTab(): SideTab {
-  const tab = stored(STORAGE_KEY);
+function storedTab(storage: () => Storage): SideTab {
+  const tab = stored(storage, STORAGE_KEY);
   return SIDE_TABS.find((candidate) => candidate === tab) ?? 'task';
 }
 
@@ -44,46 +45,55 @@ export interface ViewState {
   pacing: Pacing;
 }
 
-export const useViewStore = create<ViewState>()(() => ({
-  sideTab: storedTab(),
-  task: '',
-  presenter: stored(PRESENTER_KEY) === 'on',
-  pacing: { runId: null, revealed: 1 },
-}));
+/** The view store reads the run on screen (for the pacing) and keeps the tab in sessionStorage. */
+type Store = StoreApi<ViewState> & { run: RunStore; storage: () => Storage };
 
-// A run that leaves the screen takes its pacing with it: the next one (a new run, or a replay of
-// the same run) starts again at its first step.
-useRunStore.subscribe((state, previous) => {
-  if (state.run === null && previous.run !== null) useViewStore.setState({ pacing: { runId: null, revealed: 1 } });
-});
-
-function shownRun(): { runId: string | null; stepCount: number } {
-  const run = useRunStore.getState().run;
+function shownRun(store: Store): { runId: string | null; stepCount: number } {
+  const run = store.run.getState().run;
   return { runId: run?.runId ?? null, stepCount: run?.steps.length ?? 0 };
 }
 
-export const viewActions = {
-  setTask(task: string): void {
-    useViewStore.setState({ task });
+const viewActions = {
+  setTask(store: Store, task: string): void {
+    store.setState({ task });
   },
-  openSideTab(sideTab: SideTab): void {
-    useViewStore.setState({ sideTab });
-    store(STORAGE_KEY, sideTab);
+  openSideTab(store: Store, sideTab: SideTab): void {
+    store.setState({ sideTab });
+    keep(store.storage, STORAGE_KEY, sideTab);
   },
   /** Turned on mid-run, the steps already there stay on screen and the pacing starts from them. */
-  setPresenter(presenter: boolean): void {
-    const { runId, stepCount } = shownRun();
-    useViewStore.setState({ presenter, pacing: { runId, revealed: revealAll(stepCount) } });
-    store(PRESENTER_KEY, presenter ? 'on' : 'off');
+  setPresenter(store: Store, presenter: boolean): void {
+    const { runId, stepCount } = shownRun(store);
+    store.setState({ presenter, pacing: { runId, revealed: revealAll(stepCount) } });
+    keep(store.storage, PRESENTER_KEY, presenter ? 'on' : 'off');
   },
   /** Presenter view's "Next step" (Space). */
-  revealNextStep(): void {
-    const { runId, stepCount } = shownRun();
-    useViewStore.setState(({ pacing }) => ({ pacing: { runId, revealed: revealNext(revealedFor(pacing, runId), stepCount) } }));
+  revealNextStep(store: Store): void {
+    const { runId, stepCount } = shownRun(store);
+    store.setState(({ pacing }) => ({ pacing: { runId, revealed: revealNext(revealedFor(pacing, runId), stepCount) } }));
   },
   /** Presenter view's "Show all": catches up with the run. */
-  revealAllSteps(): void {
-    const { runId, stepCount } = shownRun();
-    useViewStore.setState({ pacing: { runId, revealed: revealAll(stepCount) } });
+  revealAllSteps(store: Store): void {
+    const { runId, stepCount } = shownRun(store);
+    store.setState({ pacing: { runId, revealed: revealAll(stepCount) } });
   },
 };
+
+export type ViewStore = Store & { actions: Bound<typeof viewActions> };
+
+/** The view store of a set of stores: `storage` is the tab's sessionStorage. */
+export function createViewStore(run: RunStore, storage: () => Storage): ViewStore {
+  const view = createStore<ViewState>()(() => ({
+    sideTab: storedTab(storage),
+    task: '',
+    presenter: stored(storage, PRESENTER_KEY) === 'on',
+    pacing: { runId: null, revealed: 1 },
+  }));
+  // A run that leaves the screen takes its pacing with it: the next one (a new run, or a replay of
+  // the same run) starts again at its first step.
+  run.subscribe((state, previous) => {
+    if (state.run === null && previous.run !== null) view.setState({ pacing: { runId: null, revealed: 1 } });
+  });
+  const store = Object.assign(view, { run, storage });
+  return Object.assign(store, { actions: bindActions(store, viewActions) });
+}

@@ -2,7 +2,7 @@
 // read on the page's thread in a few milliseconds; a larger one in a short-lived worker
 // (configImport.worker.ts), so a hostile file (12,000 providers, deep nesting) never runs here.
 
-import type { ConfigImportReply } from './readConfig.ts';
+import type { ConfigImportReply } from '../../workers/hosts/files/readConfig.ts';
 
 /** Files up to this many characters are read on the page's thread: reading one takes a few
  * milliseconds whatever it holds, and the import feels instant. */
@@ -16,7 +16,7 @@ export function readConfigText(text: string, readOnPage: (text: string) => Confi
 
 function readConfigOffThread(text: string): Promise<ConfigImportReply> {
   return new Promise((resolve) => {
-    const worker = new Worker(new URL('./configImport.worker.ts', import.meta.url), { type: 'module', name: 'config import' });
+    const worker = new Worker(new URL('../../workers/hosts/files/configImport.worker.ts', import.meta.url), { type: 'module', name: 'config import' });
     const finish = (reply: ConfigImportReply) => {
       worker.terminate();
       resolve(reply);

@@ -1,4 +1,4 @@
-// The page's side of the orchestrator worker (workers/messages.ts is the boundary). The worker
+// The page's side of the orchestrator worker (workers/hosts/messages.ts is the boundary). The worker
 // starts on first use, so the first screen does not pay for the engine's chunk. For each model
 // loaded in this browser the page also starts a model worker (web-llm's engine, on the GPU) and
 // connects it to the orchestrator worker with a MessageChannel: the orchestrator worker drives
@@ -7,10 +7,11 @@
 import type { LoadProgress } from '../../workers/backends/webllm/loadProgress.ts';
 import type { ForkFrom, RunEvent } from '../../workers/engine/events.ts';
 import type { HumanChoice, HumanTurn } from '../../workers/engine/types.ts';
-import type { HeldKey } from '../../workers/keys.ts';
-import type { EvalFromWorker, EvalRequest, EvalSuiteInput, FromWorker, ToModelWorker, ToWorker } from '../../workers/messages.ts';
-import type { LocalModelRequest, LocalModelsState } from '../../workers/models/localModels.ts';
-import type { GgufModelRequest } from '../../workers/models/ggufModels.ts';
+import type { HeldKey } from '../../workers/hosts/keys.ts';
+import type { EvalFromWorker, EvalRequest, EvalSuiteInput, FromWorker, ToWorker } from '../../workers/hosts/messages.ts';
+import type { ToModelWorker } from '../../workers/hosts/models/modelMessages.ts';
+import type { LocalModelRequest, LocalModelsState } from '../../workers/hosts/models/modelState.ts';
+import type { GgufModelRequest } from '../../workers/hosts/models/modelState.ts';
 
 export interface OrchestratorHandlers {
   onEvents(events: RunEvent[]): void;
@@ -33,7 +34,7 @@ export interface OrchestratorHandlers {
 }
 
 export interface OrchestratorClient {
-  /** Hands a key to the worker, bound to `origin` (see workers/keys.ts); `key: null` forgets it. */
+  /** Hands a key to the worker, bound to `origin` (see workers/hosts/keys.ts); `key: null` forgets it. */
   setKey(provider: string, key: string | null, origin: string | null): void;
   /** Moves a held key from the origin it is bound to (`from`) to `to`, as the user agreed. */
   bindKey(provider: string, from: string | null, to: string): void;
@@ -43,7 +44,7 @@ export interface OrchestratorClient {
   humanChoice(runId: string, turnId: string, choice: HumanChoice): void;
   stop(runId: string): void;
   loadModel(model: LocalModelRequest, contextWindow: number): void;
-  /** Loads a GGUF model with llama.cpp in a GGUF model worker (workers/models/gguf.worker.ts). */
+  /** Loads a GGUF model with llama.cpp in a GGUF model worker (workers/hosts/models/gguf.worker.ts). */
   loadGgufModel(request: GgufModelRequest): void;
   cancelLoad(modelId: string): void;
   unloadModel(modelId: string): void;
@@ -73,7 +74,7 @@ export function createOrchestratorClient(handlers: OrchestratorHandlers): Orches
 
   const connect = (): Worker => {
     if (worker) return worker;
-    const created = new Worker(new URL('../../workers/orchestrator.worker.ts', import.meta.url), {
+    const created = new Worker(new URL('../../workers/hosts/orchestrator.worker.ts', import.meta.url), {
       type: 'module',
       name: 'orchestrator',
     });
@@ -161,7 +162,7 @@ export function createOrchestratorClient(handlers: OrchestratorHandlers): Orches
 
   const loadModel = (model: LocalModelRequest, contextWindow: number) => {
     if (modelWorkers.has(model.id)) return;
-    const modelWorker = new Worker(new URL('../../workers/models/webllm.worker.ts', import.meta.url), {
+    const modelWorker = new Worker(new URL('../../workers/hosts/models/webllm.worker.ts', import.meta.url), {
       type: 'module',
       name: `web-llm ${model.id}`,
     });
@@ -170,7 +171,7 @@ export function createOrchestratorClient(handlers: OrchestratorHandlers): Orches
 
   const loadGgufModel = (request: GgufModelRequest) => {
     if (modelWorkers.has(request.id)) return;
-    const modelWorker = new Worker(new URL('../../workers/models/gguf.worker.ts', import.meta.url), {
+    const modelWorker = new Worker(new URL('../../workers/hosts/models/gguf.worker.ts', import.meta.url), {
       type: 'module',
       name: `llama.cpp ${request.id}`,
     });

@@ -8,7 +8,7 @@ const READ_TIMEOUT_MS = 60_000;
 
 export function readRunFileOffThread(file: File): Promise<ReadRunFileOutcome> {
   return new Promise((resolve) => {
-    const worker = new Worker(new URL('./runFileImport.worker.ts', import.meta.url), { type: 'module', name: 'run file import' });
+    const worker = new Worker(new URL('../../workers/hosts/files/runFileImport.worker.ts', import.meta.url), { type: 'module', name: 'run file import' });
     const finish = (reply: ReadRunFileOutcome) => {
       clearTimeout(timer);
       worker.terminate();

@@ -1,5 +1,5 @@
 // Harness of the calculator's browser runner (mathjs in its own worker) for the sandbox benchmarks
-// (cli/bench/sandbox.bench.ts): puts the runner on `window`.
+// (bench/sandbox.bench.ts): puts the runner on `window`.
 import { createBrowserCalculatorRunner } from '../../tools/calculator/browserCalculatorRunner.ts';
 import type { CalculatorRunResult } from '../../tools/calculator/types.ts';
 

@@ -2,15 +2,16 @@
 // through wllama) with the ChatModel on this page; `run` goes through the app's own orchestrator
 // worker and its client (the page starts the model worker, the orchestrator worker loads the
 // model and runs a config with a `gguf` provider), as the playground will once it has its panel.
-import { createGgufModel } from '../../workers/backends/gguf/ggufModel.ts';
+import type { ResultTimings } from '@wllama/wllama';
+import { createGgufModel, type GgufChatBody } from '../../workers/backends/gguf/ggufModel.ts';
 import type { RunEvent } from '../../workers/engine/events.ts';
 import type { ChatCompletion, ChatDelta, ChatRequest } from '../../workers/engine/types.ts';
-import type { GgufRuntime } from '../../workers/messages.ts';
-import { connectGgufEngine, type GgufLoadRequest, type GgufPortEngine } from '../../workers/models/ggufEngine.ts';
+import type { GgufRuntime } from '../../workers/hosts/models/modelState.ts';
+import { connectGgufEngine, type GgufLoadRequest, type GgufPortEngine } from '../../workers/hosts/models/ggufEngine.ts';
 import { createOrchestratorClient } from '../../app/worker/orchestratorClient.ts';
 import type { LoadProgress } from '../../workers/backends/webllm/loadProgress.ts';
-import type { GgufModelRequest } from '../../workers/models/ggufModels.ts';
-import type { LocalModelsState } from '../../workers/models/localModels.ts';
+import type { GgufModelRequest } from '../../workers/hosts/models/modelState.ts';
+import type { LocalModelsState } from '../../workers/hosts/models/modelState.ts';
 
 export interface GgufHarnessRun {
   events: RunEvent[];
@@ -20,8 +21,23 @@ export interface GgufHarnessRun {
   models: LocalModelsState | undefined;
 }
 
+/** One request body through the model worker, as the ChatModel would send it. */
+export interface GgufHarnessChat {
+  content: string;
+  finishReason: string | null;
+  timings: ResultTimings | null;
+  error?: string;
+}
+
 export interface GgufHarness {
   load(request: Omit<GgufLoadRequest, 'source'> & { url: string }): Promise<{ runtime: GgufRuntime; progress: number }>;
+  /** A request body sent as is (e.g. with a `logit_bias`), through the model worker's port. */
+  chat(body: GgufChatBody): Promise<GgufHarnessChat>;
+  /** Loads through the app's orchestrator worker and runs the tasks there, one after another
+   * (`together`: false) or all at once, so their model calls interleave on the one loaded model.
+   * Resolves with each task's events, in the order of `tasks`, and which task made each model
+   * request, in the order the requests were made. */
+  runMany(config: unknown, tasks: string[], load: Omit<GgufModelRequest, 'source'> & { url: string }, options: { together: boolean }): Promise<{ events: RunEvent[][]; requests: number[] }>;
   /** One call of the ChatModel; `abortAfterDeltas` aborts it after that many deltas. */
   complete(request: Omit<ChatRequest, 'signal'>, options: { constrain: boolean; abortAfterDeltas?: number }): Promise<{ completion?: ChatCompletion; deltas: string[]; error?: string }>;
   /** Loads through the app's orchestrator worker, then runs the config there. */
@@ -35,11 +51,44 @@ declare global {
 }
 
 const MODEL_ID = 'tiny-qwen3';
+
+type OrchestratorClient = ReturnType<typeof createOrchestratorClient>;
+
+/** The app's own orchestrator worker and its client: the page starts the GGUF model worker, the
+ * orchestrator worker loads the model through it, and `onLoaded` starts the runs, once. */
+function loadThenRun(
+  load: Omit<GgufModelRequest, 'source'> & { url: string },
+  reject: (error: Error) => void,
+  hooks: { onEvent(event: RunEvent): void; onLoaded(): void; onProgress?(report: LoadProgress): void; onState?(state: LocalModelsState): void },
+): OrchestratorClient {
+  let started = false;
+  const client = createOrchestratorClient({
+    onEvents: (batch) => batch.forEach((event) => hooks.onEvent(event)),
+    onHumanTurn: () => reject(new Error('no manual run here')),
+    onRejected: (_id, problems) => reject(new Error(problems.join('; '))),
+    onKeys: () => undefined,
+    onEval: () => undefined,
+    onRunFailed: (_id, message) => reject(new Error(message)),
+    onWorkerLost: (message) => reject(new Error(message)),
+    onModelProgress: (_id, report) => hooks.onProgress?.(report),
+    onModelState(state) {
+      hooks.onState?.(state);
+      if (state.failure) reject(new Error(`${state.failure.code}: ${state.failure.message}`));
+      if (started || !state.loaded.some((model) => model.id === load.id)) return;
+      started = true;
+      hooks.onLoaded();
+    },
+    onModelCache: () => undefined,
+    onModelWorkerFailed: (_id, message) => reject(new Error(message)),
+  });
+  client.loadGgufModel({ ...load, source: { kind: 'url', url: load.url } });
+  return client;
+}
 let engine: GgufPortEngine | undefined;
 
 window.ggufHarness = {
   async load({ url, ...request }) {
-    const worker = new Worker(new URL('../../workers/models/gguf.worker.ts', import.meta.url), { type: 'module', name: 'gguf model' });
+    const worker = new Worker(new URL('../../workers/hosts/models/gguf.worker.ts', import.meta.url), { type: 'module', name: 'gguf model' });
     const channel = new MessageChannel();
     worker.postMessage({ type: 'connect', port: channel.port2 }, [channel.port2]);
     engine = connectGgufEngine(channel.port1, MODEL_ID);
@@ -66,43 +115,66 @@ window.ggufHarness = {
     }
   },
 
+  async chat(body) {
+    if (!engine) throw new Error('load first');
+    let content = '';
+    let finishReason: string | null = null;
+    let timings: ResultTimings | null = null;
+    try {
+      await engine.chat(body, (chunk) => {
+        const choice = chunk.choices[0];
+        if (typeof choice?.delta.content === 'string') content += choice.delta.content;
+        if (choice?.finish_reason) finishReason = choice.finish_reason;
+        if (chunk.timings) timings = chunk.timings;
+      });
+      return { content, finishReason, timings };
+    } catch (error) {
+      return { content, finishReason, timings, error: (error as Error).message };
+    }
+  },
+
+  runMany(config, tasks, load, { together }) {
+    return new Promise((resolve, reject) => {
+      const events = tasks.map((): RunEvent[] => []);
+      const requests: number[] = [];
+      const finished = new Set<number>();
+      // Called once the model is loaded, when `client` is set.
+      const start = (index: number) => client.start(`run-${index}`, config, tasks[index]!);
+      const client = loadThenRun(load, reject, {
+        onEvent(event) {
+          const index = Number(event.runId.slice('run-'.length));
+          if (event.type === 'content_delta' || event.type === 'reasoning_delta') return;
+          events[index]!.push(event);
+          if (event.type === 'model_request') requests.push(index);
+          if (event.type !== 'run_finished') return;
+          finished.add(index);
+          if (finished.size === tasks.length) resolve({ events, requests });
+          else if (!together) start(index + 1);
+        },
+        onLoaded() {
+          if (together) tasks.forEach((_task, index) => start(index));
+          else start(0);
+        },
+      });
+    });
+  },
+
   run(config, task, load) {
-    // The app's own orchestrator worker and its client: the page starts the GGUF model worker,
-    // the orchestrator worker loads the model through it and runs the config with it.
     return new Promise<GgufHarnessRun>((resolve, reject) => {
       const events: RunEvent[] = [];
       const progress: LoadProgress[] = [];
       let deltas = 0;
-      let started = false;
-      const runId = 'gguf-run';
-      const client = createOrchestratorClient({
-        onEvents(batch) {
-          for (const event of batch) {
-            if (event.type === 'content_delta' || event.type === 'reasoning_delta') deltas++;
-            else events.push(event);
-            if (event.type === 'run_finished') resolve({ events, deltas, progress, models: lastState });
-          }
-        },
-        onHumanTurn: () => reject(new Error('no manual run here')),
-        onRejected: (_id, problems) => reject(new Error(problems.join('; '))),
-        onKeys: () => undefined,
-        onEval: () => undefined,
-        onRunFailed: (_id, message) => reject(new Error(message)),
-        onWorkerLost: (message) => reject(new Error(message)),
-        onModelProgress: (_id, report) => progress.push(report),
-        onModelState(state) {
-          lastState = state;
-          if (state.failure) reject(new Error(`${state.failure.code}: ${state.failure.message}`));
-          if (!started && state.loaded.some((model) => model.id === load.id)) {
-            started = true;
-            client.start(runId, config, task);
-          }
-        },
-        onModelCache: () => undefined,
-        onModelWorkerFailed: (_id, message) => reject(new Error(message)),
-      });
       let lastState: LocalModelsState | undefined;
-      client.loadGgufModel({ ...load, source: { kind: 'url', url: load.url } });
+      const client = loadThenRun(load, reject, {
+        onEvent(event) {
+          if (event.type === 'content_delta' || event.type === 'reasoning_delta') deltas++;
+          else events.push(event);
+          if (event.type === 'run_finished') resolve({ events, deltas, progress, models: lastState });
+        },
+        onProgress: (report) => progress.push(report),
+        onState: (state) => (lastState = state),
+        onLoaded: () => client.start('gguf-run', config, task),
+      });
     });
   },
 };

@@ -2,7 +2,7 @@
 // for Playwright. The same module also runs as a worker (runInWorker), to check the runner works
 // from inside a worker, where the orchestrator worker uses it.
 import { createBrowserJavaScriptRunner } from '../../tools/javascript/browserJavaScriptRunner.ts';
-import type { JsRunResult, JsonValue } from '../../tools/javascript/types.ts';
+import type { JsRunResult, JsonValue } from '../../workers/engine/ports.ts';
 
 export interface HarnessRunOptions {
   timeoutMs: number;

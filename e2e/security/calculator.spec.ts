@@ -6,7 +6,7 @@
 // Stop or the run's time limit ends without touching the orchestrator worker or its keys.
 
 import type { Page } from '@playwright/test';
-import type { Scenario } from '../fixtures/scenario.ts';
+import type { Scenario } from '../../cli/scripted/scenario.ts';
 import { openSideTab, scriptedConfig, type Playground } from '../support/playground.ts';
 import { expect, test } from './fixtures.ts';
 

@@ -1,4 +1,4 @@
-// The documents worker (tools/search/documents.worker.ts) and pdf.js's worker under attack, through
+// The documents worker (workers/hosts/documents/documents.worker.ts) and pdf.js's worker under attack, through
 // the Documents panel of the production build: PDFs built to run code or reach the network reach
 // nothing, and each worker's own policy refuses code from strings and connections (pdf.js: any).
 

@@ -3,7 +3,7 @@
 // reaches nothing — no request leaves for the attacker's server, neither from the escape itself
 // nor from a hook that would read the next code run — and the run goes on to its answer.
 
-import type { Scenario } from '../fixtures/scenario.ts';
+import type { Scenario } from '../../cli/scripted/scenario.ts';
 import { scriptedConfig } from '../support/playground.ts';
 import { timerReceiverEscape } from './attacks.ts';
 import { expect, test } from './fixtures.ts';

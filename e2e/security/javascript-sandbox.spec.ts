@@ -5,7 +5,7 @@
 // from strings and connections beyond the app. Driven through the harness page in the e2e build.
 
 import type { Page } from '@playwright/test';
-import type { JsRunResult } from '../../tools/javascript/types.ts';
+import type { JsRunResult } from '../../workers/engine/ports.ts';
 import { expect, test } from '../support/test.ts';
 import { guardedPage, type GuardedPage } from './fixtures.ts';
 import { probeWorkerPolicy, refusedEverywhere, type ExfiltrationSink } from './support.ts';

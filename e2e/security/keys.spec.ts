@@ -4,8 +4,8 @@
 // redirect from an endpoint is never followed, so its key cannot ride along to the sink.
 
 import type { Page } from '@playwright/test';
-import type { Scenario } from '../fixtures/scenario.ts';
-import type { ScriptedServer } from '../fixtures/scriptedServer.ts';
+import type { Scenario } from '../../cli/scripted/scenario.ts';
+import type { ScriptedServer } from '../../cli/scripted/scriptedServer.ts';
 import { openSideTab, type Playground } from '../support/playground.ts';
 import { formatToolCall } from '../../workers/engine/qwen3/render.ts';
 import { expect, lightConfig, ORCHESTRATOR, test } from './fixtures.ts';

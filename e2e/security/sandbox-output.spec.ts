@@ -3,7 +3,7 @@
 // function-calling run against the scripted server. What the next model request carries and what
 // the page shows stay small, and say what was cut and how much.
 
-import type { Scenario } from '../fixtures/scenario.ts';
+import type { Scenario } from '../../cli/scripted/scenario.ts';
 import { scriptedConfig } from '../support/playground.ts';
 import { expect, test } from './fixtures.ts';
 

@@ -2,7 +2,7 @@
 // streaming 40 MB or 150 MB into a reply, in the real page. The call ends at the reply cap with a
 // clear error and the page never stalls.
 
-import type { Scenario } from '../fixtures/scenario.ts';
+import type { Scenario } from '../../cli/scripted/scenario.ts';
 import { expect, lightConfig, ORCHESTRATOR, test } from './fixtures.ts';
 const TASK = 'What is the capital of Finland?';
 

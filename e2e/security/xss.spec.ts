@@ -6,7 +6,7 @@
 // HTML; the page must show it as text, with neither happening.
 
 import type { Page } from '@playwright/test';
-import type { Scenario } from '../fixtures/scenario.ts';
+import type { Scenario } from '../../cli/scripted/scenario.ts';
 import { startWikipediaServer } from '../fixtures/wikipediaServer.ts';
 import { formatToolCall } from '../../workers/engine/qwen3/render.ts';
 import { expect, lightConfig, ORCHESTRATOR, test } from './fixtures.ts';

@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-// Browser tests' stand-in for the model worker (workers/models/webllm.worker.ts), the one
+// Browser tests' stand-in for the model worker (workers/hosts/models/webllm.worker.ts), the one
 // boundary these machines cannot reach: a GPU with a model on it. It takes the same `connect`
 // message from the page and answers web-llm's worker protocol on that port with the fake engine,
 // so the page, the orchestrator worker and web-llm's own WebWorkerMLCEngine run as they do for
@@ -12,7 +12,7 @@
 import { resolvedWeightsUrl } from '../../workers/backends/webllm/catalogue.ts';
 import { serveFakeEngine } from '../fixtures/doubles/fakeEngineWorker.ts';
 import { FakeWebLlmEngine, type FakeEngineScript } from '../fixtures/doubles/fakeWebLlmEngine.ts';
-import type { ToModelWorker } from '../../workers/messages.ts';
+import type { ToModelWorker } from '../../workers/hosts/models/modelMessages.ts';
 
 declare const self: DedicatedWorkerGlobalScope & { fakeEngineScript?: FakeEngineScript };
 

@@ -13,8 +13,8 @@
 
 import { readFileSync } from 'node:fs';
 import { expect, type Locator, type Page } from '@playwright/test';
-import { startScriptedServer, type ScriptedServer } from '../fixtures/scriptedServer.ts';
-import type { Scenario } from '../fixtures/scenario.ts';
+import { startScriptedServer, type ScriptedServer } from '../../cli/scripted/scriptedServer.ts';
+import type { Scenario } from '../../cli/scripted/scenario.ts';
 import { test as base } from './test.ts';
 
 const examplesDir = new URL('../../cli/examples/', import.meta.url);

@@ -1,7 +1,7 @@
 // Browser host of the calculator: mathjs in its own module worker (calculator.worker.ts). Works
 // from a page and from another worker (the orchestrator worker uses it).
 
-import { startBrowserWorker } from '../workerHost/browserWorker.ts';
+import { startBrowserWorker } from '../sandbox/browserWorker.ts';
 import { createCalculatorRunner } from './calculatorHost.ts';
 import type { CalculatorRunner } from './types.ts';
 

@@ -2,7 +2,7 @@
 // The calculator's browser worker: loads mathjs, then answers one expression at a time. It holds
 // nothing but mathjs, so when an expression outlives its deadline the host ends this worker alone.
 
-import { callOf, messageOf, type WorkerReply } from '../workerHost/workerMessages.ts';
+import { callOf, messageOf, type WorkerReply } from '../sandbox/workerMessages.ts';
 import { loadCalculator } from './calculator.ts';
 import { answer, isCalculateRequest, type CalculationOutcome } from './workerMessages.ts';
 

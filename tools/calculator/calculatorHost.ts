@@ -1,12 +1,12 @@
 // The calculator's runner, for both environments, on the sandboxes' worker host
-// (tools/workerHost/): mathjs in a warm worker that takes one expression at a time and is ended
+// (tools/sandbox/): mathjs in a warm worker that takes one expression at a time and is ended
 // when an expression outlives its deadline (mathjs cannot be interrupted) or its call is aborted;
 // the next call starts a fresh one. The caller's thread never runs mathjs, so a Stop or a deadline
 // costs a calculator worker and nothing else — in the browser, never the orchestrator worker and
 // the keys it holds. browserCalculatorRunner.ts and nodeCalculatorRunner.ts say how to start it.
 
 import { formatSeconds } from '../../workers/engine/format.ts';
-import { createWorkerHost, type CallOutcome, type StartWorker } from '../workerHost/workerHost.ts';
+import { createWorkerHost, type CallOutcome, type StartWorker } from '../sandbox/workerHost.ts';
 import type { CalculationOutcome, CalculatorCalls } from './workerMessages.ts';
 import type { CalculatorRunResult, CalculatorRunner } from './types.ts';
 

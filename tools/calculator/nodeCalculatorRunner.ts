@@ -2,7 +2,7 @@
 // deadline can end a runaway expression without ending the process. Its heap is capped, so an
 // expression that outgrows it ends the thread, not the CLI.
 
-import { startNodeWorker } from '../workerHost/nodeWorker.ts';
+import { startNodeWorker } from '../sandbox/nodeWorker.ts';
 import { createCalculatorRunner } from './calculatorHost.ts';
 import type { CalculatorRunner } from './types.ts';
 

@@ -1,6 +1,6 @@
 // Node-only worker_threads entry of the calculator: loads mathjs and answers one expression at a time.
 import { parentPort } from 'node:worker_threads';
-import { callOf, messageOf, type WorkerReply } from '../workerHost/workerMessages.ts';
+import { callOf, messageOf, type WorkerReply } from '../sandbox/workerMessages.ts';
 import { loadCalculator } from './calculator.ts';
 import { answer, isCalculateRequest, type CalculationOutcome } from './workerMessages.ts';
 

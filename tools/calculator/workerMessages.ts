@@ -1,8 +1,8 @@
 import { CalculatorError, type Calculation, type Calculator } from './calculator.ts';
-import { messageOf } from '../workerHost/workerMessages.ts';
+import { messageOf } from '../sandbox/workerMessages.ts';
 
 // What the calculator's host and its worker (a Web Worker in the browser, a worker thread under
-// Node) exchange, inside the sandboxes' common messages (tools/workerHost/workerMessages.ts).
+// Node) exchange, inside the sandboxes' common messages (tools/sandbox/workerMessages.ts).
 
 export interface CalculateRequest {
   expression: string;

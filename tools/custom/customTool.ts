@@ -4,7 +4,7 @@
 
 import type { CustomToolConfig } from '../../workers/engine/config.ts';
 import type { Tool, ToolOutput } from '../../workers/engine/types.ts';
-import type { JavaScriptRunner, JsonValue, JsRunResult } from '../javascript/types.ts';
+import type { JavaScriptRunner, JsonValue, JsRunResult } from '../../workers/engine/ports.ts';
 
 export interface CustomToolOptions {
   timeoutMs: number;

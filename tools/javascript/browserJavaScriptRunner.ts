@@ -1,9 +1,9 @@
 // Browser host of the JavaScript sandbox: QuickJS in its own module worker (javascript.worker.ts).
 // Works from a page and from another worker.
 
-import { startBrowserWorker } from '../workerHost/browserWorker.ts';
+import { startBrowserWorker } from '../sandbox/browserWorker.ts';
 import { createJavaScriptRunner, type JavaScriptRunnerOptions } from './javascriptHost.ts';
-import type { JavaScriptRunner } from './types.ts';
+import type { JavaScriptRunner } from '../../workers/engine/ports.ts';
 
 export function createBrowserJavaScriptRunner(options: JavaScriptRunnerOptions = {}): JavaScriptRunner {
   return createJavaScriptRunner(

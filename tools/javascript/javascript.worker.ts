@@ -4,7 +4,7 @@
 // the deadline is enforced inside QuickJS, and the host terminates this worker if that ever fails.
 
 import wasmUrl from '@jitl/quickjs-wasmfile-release-sync/wasm?url';
-import { callOf, messageOf, type WorkerReply } from '../workerHost/workerMessages.ts';
+import { callOf, messageOf, type WorkerReply } from '../sandbox/workerMessages.ts';
 import { answer, isRunRequest } from './workerMessages.ts';
 import { loadQuickJS } from './quickjsModule.ts';
 import type { SandboxRunResult } from './types.ts';

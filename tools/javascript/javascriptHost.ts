@@ -1,22 +1,13 @@
 // The JavaScript sandbox's runner, for both environments, on the sandboxes' worker host
-// (tools/workerHost/): QuickJS in a warm worker. QuickJS stops runaway code itself at the deadline;
+// (tools/sandbox/): QuickJS in a warm worker. QuickJS stops runaway code itself at the deadline;
 // if the worker still has not answered a grace period later (code stuck in one long native call),
 // it is ended and the next run gets a fresh one. browserJavaScriptRunner.ts and
 // nodeJavaScriptRunner.ts say how to start the worker.
 import { formatSeconds } from '../../workers/engine/format.ts';
-import { createWorkerHost, type CallOutcome, type StartWorker } from '../workerHost/workerHost.ts';
+import { createWorkerHost, type CallOutcome, type StartWorker } from '../sandbox/workerHost.ts';
 import type { JavaScriptCalls } from './workerMessages.ts';
-import {
-  DEFAULT_MAX_OUTPUT_CHARS,
-  DEFAULT_MAX_RESULT_CHARS,
-  DEFAULT_MAX_STACK_BYTES,
-  DEFAULT_MEMORY_BYTES,
-  type JavaScriptRunner,
-  type JsRunOptions,
-  type JsRunResult,
-  type SandboxLimits,
-  type SandboxRunResult,
-} from './types.ts';
+import { DEFAULT_MAX_OUTPUT_CHARS, DEFAULT_MAX_RESULT_CHARS, DEFAULT_MAX_STACK_BYTES, DEFAULT_MEMORY_BYTES, type SandboxLimits, type SandboxRunResult } from './types.ts';
+import { type JavaScriptRunner, type JsRunOptions, type JsRunResult } from '../../workers/engine/ports.ts';
 
 export interface JavaScriptRunnerOptions {
   /** Cap on captured console output, in characters. */

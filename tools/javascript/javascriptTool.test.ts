@@ -2,14 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createJavaScriptTool, formatJsRunResult } from './javascriptTool.ts';
 import { loadQuickJS } from './quickjsModule.ts';
 import { runInQuickJS } from './quickjsSandbox.ts';
-import {
-  DEFAULT_MAX_OUTPUT_CHARS,
-  DEFAULT_MAX_RESULT_CHARS,
-  DEFAULT_MAX_STACK_BYTES,
-  DEFAULT_MEMORY_BYTES,
-  type JavaScriptRunner,
-  type JsRunResult,
-} from './types.ts';
+import { DEFAULT_MAX_OUTPUT_CHARS, DEFAULT_MAX_RESULT_CHARS, DEFAULT_MAX_STACK_BYTES, DEFAULT_MEMORY_BYTES } from './types.ts';
+import { type JavaScriptRunner, type JsRunResult } from '../../workers/engine/ports.ts';
 
 // The real sandbox core, run in-process (the browser runs the same core in a worker).
 const inProcessRunner: JavaScriptRunner = {

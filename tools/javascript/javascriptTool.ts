@@ -1,6 +1,7 @@
 import { formatSeconds } from '../../workers/engine/format.ts';
 import type { Tool, ToolOutput } from '../../workers/engine/types.ts';
-import { DEFAULT_MEMORY_BYTES, type JavaScriptRunner, type JsRunResult } from './types.ts';
+import { DEFAULT_MEMORY_BYTES } from './types.ts';
+import { type JavaScriptRunner, type JsRunResult } from '../../workers/engine/ports.ts';
 
 export interface JavaScriptToolOptions {
   timeoutMs: number;

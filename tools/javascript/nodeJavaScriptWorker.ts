@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { parentPort } from 'node:worker_threads';
-import { callOf, messageOf, type WorkerReply } from '../workerHost/workerMessages.ts';
+import { callOf, messageOf, type WorkerReply } from '../sandbox/workerMessages.ts';
 import { answer, isRunRequest } from './workerMessages.ts';
 import { loadQuickJS } from './quickjsModule.ts';
 import type { SandboxRunResult } from './types.ts';

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { QuickJSWASMModule } from 'quickjs-emscripten-core';
 import { loadQuickJS } from './quickjsModule.ts';
 import { runInQuickJS } from './quickjsSandbox.ts';
-import { MAX_ERROR_CHARS } from '../cutText.ts';
+import { MAX_ERROR_CHARS } from '../sandbox/cutText.ts';
 import { DEFAULT_MAX_STACK_BYTES, type SandboxLimits } from './types.ts';
 
 const limits: SandboxLimits = {

@@ -1,8 +1,9 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten-core';
 import { formatSeconds } from '../../workers/engine/format.ts';
-import { cutMiddle, cutNote, MAX_ERROR_CHARS } from '../cutText.ts';
+import { cutMiddle, cutNote, MAX_ERROR_CHARS } from '../sandbox/cutText.ts';
 import { GUEST_FILE_NAME, GUEST_PRELUDE } from './guestPrelude.ts';
-import type { JsonValue, SandboxLimits, SandboxRunResult } from './types.ts';
+import type { SandboxLimits, SandboxRunResult } from './types.ts';
+import type { JsonValue } from '../../workers/engine/ports.ts';
 
 // Evaluates one piece of untrusted code in a fresh QuickJS runtime and context. Pure: it needs
 // only a QuickJS module, so it runs the same in a Web Worker and under Node. The guest sees the

@@ -1,37 +1,4 @@
-/** A value JSON can carry: what the sandbox returns and what guest code receives as `args`. */
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
-
-/** Runs untrusted JavaScript in QuickJS with hard limits; behind the `run_javascript` tool and
- * user-written tools (which read their call's `input` as `args` and return a value). */
-export interface JavaScriptRunner {
-  run(code: string, options: JsRunOptions): Promise<JsRunResult>;
-  /** Stops the sandbox; a later `run` starts a fresh one. */
-  dispose(): void;
-}
-
-export interface JsRunOptions {
-  timeoutMs: number;
-  /** The guest's heap, in bytes; DEFAULT_MEMORY_BYTES when omitted. */
-  memoryBytes?: number;
-  /** Handed to the guest code as the global `args` (a deep copy through JSON). */
-  input?: JsonValue;
-  signal?: AbortSignal;
-}
-
-export interface JsRunResult {
-  /** The value of the last expression or of an explicit `return`; undefined when there was none
-   * or it could not be turned into JSON (then `error` says why). */
-  value: JsonValue | undefined;
-  /** Captured console output, one line per call; `console.warn`/`error` lines are prefixed. */
-  logs: string;
-  /** What went wrong, in words (thrown error with its stack, limit hit, non-JSON result), or null. */
-  error: string | null;
-  timedOut: boolean;
-  aborted: boolean;
-  durationMs: number;
-  /** True when the console output went past its cap and was cut. */
-  truncated: boolean;
-}
+import type { JsRunResult } from '../../workers/engine/ports.ts';
 
 /** The limits one evaluation runs under. */
 export interface SandboxLimits {

@@ -1,10 +1,10 @@
 import type { QuickJSWASMModule } from 'quickjs-emscripten-core';
-import { messageOf } from '../workerHost/workerMessages.ts';
+import { messageOf } from '../sandbox/workerMessages.ts';
 import { runInQuickJS } from './quickjsSandbox.ts';
 import type { SandboxLimits, SandboxRunResult } from './types.ts';
 
 // What the JavaScript sandbox's host and its QuickJS worker (a Web Worker in the browser, a worker
-// thread under Node) exchange, inside the sandboxes' common messages (tools/workerHost/workerMessages.ts).
+// thread under Node) exchange, inside the sandboxes' common messages (tools/sandbox/workerMessages.ts).
 
 export interface RunRequest {
   code: string;

@@ -1,7 +1,7 @@
 // Browser host of the Python sandbox: Pyodide in its own module worker (python.worker.ts), a fresh
 // one per run with a spare booting in the background (pythonHost.ts). Works from a page and from
 // another worker.
-import { startBrowserWorker } from '../workerHost/browserWorker.ts';
+import { startBrowserWorker } from '../sandbox/browserWorker.ts';
 import { createPythonRunner, type PythonRunnerOptions, type WarmablePythonRunner } from './pythonHost.ts';
 
 export type { WarmUpResult } from './pythonHost.ts';

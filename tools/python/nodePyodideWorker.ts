@@ -5,7 +5,7 @@
 // empty environment as well (nodePythonRunner.ts).
 import { parentPort } from 'node:worker_threads';
 import { loadPyodide } from 'pyodide';
-import { callOf, messageOf, type WorkerReply } from '../workerHost/workerMessages.ts';
+import { callOf, messageOf, type WorkerReply } from '../sandbox/workerMessages.ts';
 import { isRunRequest } from './workerMessages.ts';
 import { createPyodideSession } from './pyodideSession.ts';
 import type { SessionRunResult } from './types.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_ERROR_CHARS } from '../cutText.ts';
+import { MAX_ERROR_CHARS } from '../sandbox/cutText.ts';
 import { createNodePythonRunner } from './nodePythonRunner.ts';
 import type { PythonRunner } from '../../workers/engine/ports.ts';
 

@@ -1,5 +1,5 @@
 import type { PyodideAPI } from 'pyodide';
-import { cutMiddle, cutNote, MAX_ERROR_CHARS } from '../cutText.ts';
+import { cutMiddle, cutNote, MAX_ERROR_CHARS } from '../sandbox/cutText.ts';
 import type { SessionRunResult } from './types.ts';
 
 /** One Pyodide interpreter that runs code snippets one at a time, each in fresh globals. */

@@ -7,7 +7,7 @@
 // CDN. Each worker runs one piece of code and closes: nothing a run plants reaches the next.
 
 import type { PyodideAPI } from 'pyodide';
-import { callOf, messageOf, type WorkerReply } from '../workerHost/workerMessages.ts';
+import { callOf, messageOf, type WorkerReply } from '../sandbox/workerMessages.ts';
 import { isRunRequest, isSandboxInitMessage, type RunRequest, type SandboxInitMessage } from './workerMessages.ts';
 import { createPyodideSession, type PyodideSession } from './pyodideSession.ts';
 import {

@@ -1,9 +1,9 @@
 // The Python sandbox's runner, for both environments, on the sandboxes' worker host
-// (tools/workerHost/): Pyodide in a worker, so a time limit can really stop runaway code.
+// (tools/sandbox/): Pyodide in a worker, so a time limit can really stop runaway code.
 // browserPythonRunner.ts and nodePythonRunner.ts say how to start the worker, and whether each
 // worker takes one run (the browser's) or stays warm (Node's).
 import type { PythonRunOptions, PythonRunResult, PythonRunner } from '../../workers/engine/ports.ts';
-import { createWorkerHost, type CallOutcome, type StartWorker } from '../workerHost/workerHost.ts';
+import { createWorkerHost, type CallOutcome, type StartWorker } from '../sandbox/workerHost.ts';
 import type { PythonCalls, SandboxInitMessage } from './workerMessages.ts';
 import { DEFAULT_MAX_OUTPUT_BYTES, type SessionRunResult } from './types.ts';
 

@@ -1,7 +1,7 @@
 import type { SessionRunResult } from './types.ts';
 
 // What the Python sandbox's host and its Pyodide worker (a Web Worker in the browser, a worker
-// thread under Node) exchange, inside the sandboxes' common messages (tools/workerHost/workerMessages.ts).
+// thread under Node) exchange, inside the sandboxes' common messages (tools/sandbox/workerMessages.ts).
 
 export interface RunRequest {
   code: string;

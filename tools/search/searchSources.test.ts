@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig, WIKIPEDIA_API_URL } from '../../workers/engine/config.ts';
+import { ConfigError, WIKIPEDIA_API_URL } from '../../workers/engine/config.ts';
+import { parseConfig } from '../../workers/hosts/config.ts';
 import { createCorpusRetriever } from './retriever.ts';
 import { createSearchRetriever, describeSearchSources, searchSourceLabel } from './searchSources.ts';
 

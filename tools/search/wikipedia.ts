@@ -3,7 +3,7 @@
 // anonymous CORS requests, so a page (or a worker) can call the API directly. Failures are
 // thrown in plain words, never retried here: the orchestrator sees them as the search's result.
 
-import { readTextUpTo } from '../../workers/backends/limits.ts';
+import { readTextUpTo } from '../../workers/engine/readTextUpTo.ts';
 import type { RetrievedDocument, Retriever } from '../../workers/engine/ports.ts';
 import { DEFAULT_SEARCH_LIMIT } from './retriever.ts';
 

@@ -27,7 +27,7 @@ describe('the engine boundary (npm run lint)', () => {
     expect(await restrictedImports("import type { PythonRunner } from '../../tools/python/types.ts';\nexport type P = PythonRunner;\n", 'workers/engine/x.ts')).toEqual([
       expect.stringContaining('the tools implement its ports'),
     ]);
-    expect(await restrictedImports("import { prepareRun } from '../prepareRun.ts';\nvoid prepareRun;\n", 'workers/engine/x.ts')).toEqual([
+    expect(await restrictedImports("import { prepareRun } from '../hosts/prepareRun.ts';\nvoid prepareRun;\n", 'workers/engine/x.ts')).toEqual([
       expect.stringContaining('does not know its hosts'),
     ]);
     expect(await restrictedImports("import { x } from '../../app/state/session.ts';\nvoid x;\n", 'workers/engine/x.ts')).toHaveLength(1);
@@ -35,8 +35,8 @@ describe('the engine boundary (npm run lint)', () => {
 
   it('refuses test doubles in production code anywhere, and allows them in tests', async () => {
     const double = "import { FakeWebLlmEngine } from '../../e2e/fixtures/doubles/fakeWebLlmEngine.ts';\nvoid FakeWebLlmEngine;\n";
-    expect(await restrictedImports(double, 'workers/models/x.ts')).toEqual([expect.stringContaining('production code cannot import them')]);
-    expect(await restrictedImports(double, 'workers/models/x.test.ts')).toEqual([]);
+    expect(await restrictedImports(double, 'workers/hosts/models/x.ts')).toEqual([expect.stringContaining('production code cannot import them')]);
+    expect(await restrictedImports(double, 'workers/hosts/models/x.test.ts')).toEqual([]);
   });
 
   it('lets the engine import itself, and the backends import the engine', async () => {
@@ -64,7 +64,7 @@ describe("the app's way into the engine (npm run lint)", () => {
   });
 
   it('still refuses test doubles in the app', async () => {
-    expect(await restrictedImports("import { startScriptedServer } from '../../e2e/fixtures/scriptedServer.ts';\nvoid startScriptedServer;\n", 'app/state/x.ts')).toEqual([
+    expect(await restrictedImports("import { call } from '../../e2e/fixtures/backendCalls.ts';\nvoid call;\n", 'app/state/x.ts')).toEqual([
       expect.stringContaining('production code cannot import them'),
     ]);
   });

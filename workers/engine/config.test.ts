@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { CONFIG_LIMITS, ConfigError, parseConfig, parseConfigText, resolveExperts } from './config.ts';
+import { CONFIG_LIMITS, ConfigError } from './config.ts';
+import { parseConfig, parseConfigText } from '../hosts/config.ts';
+import { resolveExperts } from './configExperts.ts';
 
 const minimal = {
   providers: {

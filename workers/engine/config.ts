@@ -3,16 +3,18 @@
 // the browser keeps keys in memory, keyed by provider name. The parts that need no schema library
 // (names, limits, the bounds check) live in configBasics.ts, so the page's first screen can use
 // them without loading zod; they are re-exported here for everyone else.
+//
+// The names the registries define (backend kinds and what each takes, built-in tools) come in as
+// a vocabulary: createConfigSchema builds the schema from it, and workers/hosts/config.ts builds
+// the playground's and the CLI's from the registries (workers/backends/registry.ts,
+// tools/registry.ts), so adding a kind or a tool changes no line here.
 
 import { z } from './zod.ts';
 import {
-  BUILT_IN_TOOL_NAMES,
   CALL_EXPERT_TOOL,
   ConfigError,
   configBoundsProblems,
-  FUNCTION_CALLING_TOOLS,
   PAPER_TOOLS,
-  readConfigJson,
   SEARCH_SOURCES,
   WIKIPEDIA_API_URL,
 } from './configBasics.ts';
@@ -22,17 +24,12 @@ import { ANSWER_STYLES } from './protocols/expertFamilies.ts';
 import { checkToolParameters, TOOL_NAME_PATTERN, TOOL_NAME_RULE } from './toolSchema.ts';
 
 export {
-  ANTHROPIC_DEFAULT_BASE_URL,
-  BUILT_IN_TOOL_NAMES,
   CALL_EXPERT_TOOL,
   CONFIG_LIMITS,
   ConfigError,
   configBoundsProblems,
-  FUNCTION_CALLING_TOOLS,
   PAPER_TOOLS,
-  protocolExperts,
   readConfigJson,
-  resolveExperts,
   SEARCH_SOURCES,
   WIKIPEDIA_API_URL,
   type PaperToolName,
@@ -49,13 +46,28 @@ const customLocalModelSchema = z.strictObject({
   modelLibUrl: z.url({ protocol: /^https?$/, message: 'must be a full http(s) URL of a .wasm model library' }).optional(),
 });
 
-const providerSchema = z.strictObject({
-  /** `webllm`: models run in this browser tab on WebGPU (web-llm); no endpoint, no key, $0.
-   * `gguf`: GGUF models run in this browser tab by llama.cpp (wllama), on WebGPU or the CPU; no
-   * endpoint, no key, $0.
-   * `demo`: the scripted demo (workers/backends/demo/), scripts standing in for models: no
-   * endpoint, no key, no download. */
-  kind: z.enum(['openai-compatible', 'anthropic', 'webllm', 'gguf', 'demo']),
+/** What a backend kind says about its provider entries (its descriptor's `config`,
+ * workers/backends/<kind>/): the fields it does not use and what to say when one is given, the
+ * fields it needs, and why its orchestrator cannot take toolMode "server" when it cannot. */
+export interface ProviderKindRules {
+  kind: string;
+  unusedFields?: Partial<Record<ProviderField, string>>;
+  requiredFields?: Partial<Record<ProviderField, string>>;
+  /** Set when an orchestrator of this kind needs toolMode "prompt": the problem, in words. */
+  needsPromptToolMode?: string;
+}
+
+/** The names a config may use that the registries define. */
+export interface ConfigVocabulary {
+  /** Every backend kind, in the order the schema lists them. */
+  providerKinds: readonly ProviderKindRules[];
+  /** The built-in tools the function-calling protocol can offer (tools/registry.ts). */
+  tools: readonly string[];
+}
+
+const providerFields = (kinds: readonly string[]) => ({
+  /** Which backend serves this provider's models (workers/backends/<kind>/). */
+  kind: z.enum(kinds as [string, ...string[]]),
   // http(s) only: without it "localhost:8000/v1" would pass, read as a URL whose scheme is "localhost".
   baseUrl: z
     .url({ protocol: /^https?$/, message: 'must be a full http(s) URL such as http://localhost:8000/v1' })
@@ -81,10 +93,8 @@ const providerSchema = z.strictObject({
   models: z.record(z.string().min(1), customLocalModelSchema).optional(),
 });
 
-const WEBLLM_ONLY_FIELDS = ['contextWindow', 'constrainToolCalls', 'models'] as const;
-const ENDPOINT_ONLY_FIELDS = ['baseUrl', 'apiKeyEnv'] as const;
-/** A gguf provider takes the local fields but `models` (its models are what the user loaded). */
-const GGUF_FOREIGN_FIELDS = [...ENDPOINT_ONLY_FIELDS, 'models'] as const;
+/** The fields of a provider entry a kind may leave unused or require. */
+export type ProviderField = 'baseUrl' | 'apiKeyEnv' | 'contextWindow' | 'constrainToolCalls' | 'models';
 
 const modelPriceSchema = z.strictObject({
   inputPerM: z.number().nonnegative(),
@@ -157,12 +167,13 @@ export const VARIANT_DEFAULTS = {
   frames: { contextTokens: 24000, documentChars: 4000 },
 } as const;
 
-const functionCallingSchema = z.strictObject({
-  /** The domain policy: the system prompt of the conversation. */
-  system: z.string().default('You are a helpful assistant. Use the tools when they help.'),
-  /** Built-in client tools offered to the orchestrator. */
-  tools: z.array(z.enum(FUNCTION_CALLING_TOOLS)).default(['search_corpus', 'run_python']),
-});
+const functionCallingSchema = (tools: readonly string[]) =>
+  z.strictObject({
+    /** The domain policy: the system prompt of the conversation. */
+    system: z.string().default('You are a helpful assistant. Use the tools when they help.'),
+    /** Built-in client tools offered to the orchestrator. */
+    tools: z.array(z.enum(tools as [string, ...string[]])).default(['search_corpus', 'run_python']),
+  });
 
 
 /** A tool the user wrote: a JSON schema and JavaScript run in the QuickJS sandbox, which reads its
@@ -213,7 +224,13 @@ const limitsSchema = z.strictObject({
   maxInvalidTurns: z.number().int().positive().default(3),
 });
 
-export const configSchema = z
+/** The config's schema with the registries' names (workers/hosts/config.ts builds the one in use). */
+export function createConfigSchema(vocabulary: ConfigVocabulary) {
+  const rules = new Map(vocabulary.providerKinds.map((kind) => [kind.kind, kind]));
+  const builtInTools = [...vocabulary.tools, CALL_EXPERT_TOOL];
+  const providerSchema = z.strictObject(providerFields(vocabulary.providerKinds.map((kind) => kind.kind)));
+  const functionCalling = functionCallingSchema(vocabulary.tools);
+  return z
   .strictObject({
     $schema: z.string().optional(),
     name: z.string().optional(),
@@ -225,7 +242,7 @@ export const configSchema = z
     experts: z.union([z.literal('paper'), z.record(z.string(), expertSchema)]),
     pricing: pricingSchema.optional(),
     paper: paperSchema.default(paperSchema.parse({})),
-    functionCalling: functionCallingSchema.default(functionCallingSchema.parse({})),
+    functionCalling: functionCalling.default(functionCalling.parse({})),
     search: searchSchema.default(searchSchema.parse({})),
     preference: z
       .union([z.enum(['cheapest', 'balanced', 'best-answer', 'fastest']), preferenceSchema])
@@ -249,35 +266,13 @@ export const configSchema = z
       }
     };
     for (const [name, provider] of Object.entries(config.providers)) {
-      if (provider.kind === 'openai-compatible' && !provider.baseUrl) {
-        ctx.addIssue({ code: 'custom', path: ['providers', name, 'baseUrl'], message: 'is required for an openai-compatible provider' });
+      const kind = rules.get(provider.kind);
+      for (const [field, message] of Object.entries(kind?.requiredFields ?? {})) {
+        if (provider[field as ProviderField] === undefined) ctx.addIssue({ code: 'custom', path: ['providers', name, field], message });
       }
-      const foreign =
-        provider.kind === 'demo'
-          ? [...ENDPOINT_ONLY_FIELDS, ...WEBLLM_ONLY_FIELDS]
-          : provider.kind === 'webllm'
-            ? ENDPOINT_ONLY_FIELDS
-            : provider.kind === 'gguf'
-              ? GGUF_FOREIGN_FIELDS
-              : WEBLLM_ONLY_FIELDS;
-      for (const field of foreign) {
-        if (provider[field] === undefined) continue;
-        ctx.addIssue({
-          code: 'custom',
-          path: ['providers', name, field],
-          message:
-            provider.kind === 'demo'
-              ? 'is not used by the demo provider (its models are scripts: no endpoint, no key)'
-              : provider.kind === 'webllm'
-                ? 'is not used by a webllm provider (its models run in the browser: no endpoint, no key)'
-                : provider.kind === 'gguf'
-                  ? field === 'models'
-                    ? 'is only for a webllm provider (a gguf provider runs the GGUF models loaded in Models in this browser)'
-                    : 'is not used by a gguf provider (its models run in the browser: no endpoint, no key)'
-                  : field === 'models'
-                    ? 'is only for a webllm provider'
-                    : 'is only for a provider of models in the browser (webllm, gguf)',
-        });
+      for (const [field, message] of Object.entries(kind?.unusedFields ?? {})) {
+        if (provider[field as ProviderField] === undefined) continue;
+        ctx.addIssue({ code: 'custom', path: ['providers', name, field], message });
       }
     }
     check(config.orchestrator.provider, ['orchestrator', 'provider']);
@@ -299,7 +294,7 @@ export const configSchema = z
     const customNames = new Set<string>();
     config.customTools.forEach((tool, index) => {
       const path = ['customTools', index, 'name'];
-      if (BUILT_IN_TOOL_NAMES.includes(tool.name)) {
+      if (builtInTools.includes(tool.name)) {
         ctx.addIssue({ code: 'custom', path, message: `"${tool.name}" is a built-in tool's name; choose another` });
       } else if (customNames.has(tool.name)) {
         ctx.addIssue({ code: 'custom', path, message: `"${tool.name}" names two custom tools; each needs its own name` });
@@ -316,45 +311,26 @@ export const configSchema = z
     }
     if (config.orchestrator.toolMode === 'server') {
       const provider = config.providers[config.orchestrator.provider];
-      if (provider?.kind === 'anthropic') {
-        ctx.addIssue({ code: 'custom', path: ['orchestrator', 'toolMode'], message: 'an Anthropic orchestrator needs toolMode "prompt"' });
-      }
-      if (provider?.kind === 'demo') {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['orchestrator', 'toolMode'],
-          message: 'the scripted demo orchestrator needs toolMode "prompt" (it writes its calls as text, as a local Orchestrator-8B does)',
-        });
-      }
-      if (provider?.kind === 'gguf') {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['orchestrator', 'toolMode'],
-          message: 'a GGUF orchestrator needs toolMode "prompt" (the tools are rendered into its prompt and its calls read from its text)',
-        });
-      }
-      if (provider?.kind === 'webllm') {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['orchestrator', 'toolMode'],
-          message: 'a web-llm orchestrator needs toolMode "prompt" (web-llm takes no tools for Qwen3)',
-        });
-      }
+      const needsPrompt = provider && rules.get(provider.kind)?.needsPromptToolMode;
+      if (needsPrompt) ctx.addIssue({ code: 'custom', path: ['orchestrator', 'toolMode'], message: needsPrompt });
     }
   });
+}
 
-export type OrchestraConfig = z.output<typeof configSchema>;
+export type ConfigSchema = ReturnType<typeof createConfigSchema>;
+export type OrchestraConfig = z.output<ConfigSchema>;
 export type ProviderConfig = OrchestraConfig['providers'][string];
 export type ExpertConfig = z.output<typeof expertSchema>;
 
 
 
 
-/** Validates a parsed JSON value. Every problem names the field and says what is wrong. */
-export function parseConfig(value: unknown): OrchestraConfig {
+/** Validates a parsed JSON value against `schema`. Every problem names the field and says what is
+ * wrong. (workers/hosts/config.ts's parseConfig uses the registries' schema.) */
+export function parseConfigWith(schema: ConfigSchema, value: unknown): OrchestraConfig {
   const bounds = configBoundsProblems(value);
   if (bounds.length > 0) throw new ConfigError(bounds);
-  const result = configSchema.safeParse(value);
+  const result = schema.safeParse(value);
   if (result.success) return result.data;
   throw new ConfigError(
     result.error.issues.map((issue) => {
@@ -363,10 +339,3 @@ export function parseConfig(value: unknown): OrchestraConfig {
     }),
   );
 }
-
-
-/** Reads config text (JSON). A syntax error says where. */
-export function parseConfigText(text: string): OrchestraConfig {
-  return parseConfig(readConfigJson(text));
-}
-

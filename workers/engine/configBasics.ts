@@ -1,18 +1,14 @@
 // The parts of the configuration format (config.ts) that need no schema library: tool and source
-// names, the size limits, the cheap bounds check run before any schema, reading JSON text, and
-// which experts a protocol uses. The playground's first screen imports these without loading zod,
-// which is a fifth of its JavaScript (docs/benchmarks.md); config.ts re-exports them.
+// names, the size limits, the cheap bounds check run before any schema, and reading JSON text
+// (which experts a run uses: configExperts.ts). The playground's first screen imports these
+// without loading zod, which is a fifth of its JavaScript (docs/benchmarks.md); config.ts
+// re-exports them.
 
-import type { ExpertConfig, OrchestraConfig } from './config.ts';
 import { formatCount } from './format.ts';
-import { PAPER_EXPERTS_PRESET } from './presets.ts';
 
 export const PAPER_TOOLS = ['search', 'enhance_reasoning', 'answer'] as const;
 export type PaperToolName = (typeof PAPER_TOOLS)[number];
 export const CALL_EXPERT_TOOL = 'call_expert';
-
-/** Where an `anthropic` provider without a base URL sends its requests. */
-export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 
 /** The built-in tools the function-calling protocol can offer. */
 export const FUNCTION_CALLING_TOOLS = ['search_corpus', 'run_python', 'run_javascript', 'calculator'] as const;
@@ -126,17 +122,4 @@ export function readConfigJson(text: string): unknown {
   } catch (error) {
     throw new ConfigError([`not valid JSON: ${(error as Error).message}`]);
   }
-}
-
-/** The experts per alias, with a preset resolved. */
-export function resolveExperts(config: OrchestraConfig): Record<string, ExpertConfig> {
-  return config.experts === 'paper' ? PAPER_EXPERTS_PRESET : config.experts;
-}
-
-/** The experts the configured protocol uses: `call_expert` aliases for function calling, the
- * paper's tools otherwise. Only these are called (and priced for the counterfactual). */
-export function protocolExperts(config: OrchestraConfig): Array<[alias: string, expert: ExpertConfig]> {
-  return Object.entries(resolveExperts(config)).filter(
-    ([, expert]) => (expert.tool === CALL_EXPERT_TOOL) === (config.protocol === 'function-calling'),
-  );
 }

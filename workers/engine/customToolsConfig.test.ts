@@ -1,7 +1,9 @@
 // The config's `customTools` and the built-in tool names of the function-calling protocol.
 
 import { describe, expect, it } from 'vitest';
-import { BUILT_IN_TOOL_NAMES, ConfigError, parseConfig } from './config.ts';
+import { ConfigError } from './config.ts';
+import { BUILT_IN_TOOL_NAMES } from './configBasics.ts';
+import { parseConfig } from '../hosts/config.ts';
 
 const base = {
   protocol: 'function-calling',

@@ -19,7 +19,7 @@ export type BackendErrorCode =
   | 'bad_response'
   /** The endpoint answered with a redirect, which provider requests never follow (a key would go along). */
   | 'redirect'
-  /** The response passed a size cap (workers/backends/limits.ts): reading stopped there. */
+  /** The response passed a size cap (workers/backends/http/limits.ts): reading stopped there. */
   | 'too_large'
   /** The browser's GPU cannot run a local model (no WebGPU, no adapter, a missing feature or limit). */
   | 'webgpu'

@@ -4,10 +4,10 @@
 // read the same menu and prompt a model would.
 
 import { afterAll, describe, expect, it } from 'vitest';
-import { startScriptedServer } from '../../e2e/fixtures/scriptedServer.ts';
+import { startScriptedServer } from '../../cli/scripted/scriptedServer.ts';
 import { createNodePythonRunner } from '../../tools/python/nodePythonRunner.ts';
 import { createCorpusRetriever } from '../../tools/search/retriever.ts';
-import { createOpenAICompatibleModel } from '../backends/openaiCompatible.ts';
+import { createOpenAICompatibleModel } from '../backends/openai-compatible/openaiCompatible.ts';
 import type { RunEvent, RunEventOf } from './events.ts';
 import { checkHumanChoice, createHumanOrchestrator, HUMAN_ORCHESTRATOR_MODEL, MAX_WRITTEN_CHARS } from './humanOrchestrator.ts';
 import { REFERENCE_PRICING } from './pricing.ts';

@@ -2,12 +2,12 @@
 // client: both protocols, limits, stopping, failures. No fetch is mocked.
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startScriptedServer, type ScriptedServer } from '../../e2e/fixtures/scriptedServer.ts';
-import type { Fault, Scenario, ScriptedResponse } from '../../e2e/fixtures/scenario.ts';
+import { startScriptedServer, type ScriptedServer } from '../../cli/scripted/scriptedServer.ts';
+import type { Fault, Scenario, ScriptedResponse } from '../../cli/scripted/scenario.ts';
 import { createSearchCorpusTool } from '../../tools/functionTools.ts';
 import type { PythonRunner } from './ports.ts';
 import { createCorpusRetriever } from '../../tools/search/retriever.ts';
-import { createOpenAICompatibleModel } from '../backends/openaiCompatible.ts';
+import { createOpenAICompatibleModel } from '../backends/openai-compatible/openaiCompatible.ts';
 import type { RunEvent, RunEventOf } from './events.ts';
 import { REFERENCE_PRICING, type PricingTable } from './pricing.ts';
 import type { Protocol } from './protocol.ts';

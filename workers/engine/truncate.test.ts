@@ -2,10 +2,10 @@
 // and the page: the helpers, then both protocols end to end against the scripted server.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedServer, type ScriptedServer } from '../../e2e/fixtures/scriptedServer.ts';
-import type { Scenario } from '../../e2e/fixtures/scenario.ts';
+import { startScriptedServer, type ScriptedServer } from '../../cli/scripted/scriptedServer.ts';
+import type { Scenario } from '../../cli/scripted/scenario.ts';
 import { createCorpusRetriever } from '../../tools/search/retriever.ts';
-import { createOpenAICompatibleModel } from '../backends/openaiCompatible.ts';
+import { createOpenAICompatibleModel } from '../backends/openai-compatible/openaiCompatible.ts';
 import type { RunEvent, RunEventOf } from './events.ts';
 import { REFERENCE_PRICING } from './pricing.ts';
 import type { Protocol } from './protocol.ts';

@@ -3,9 +3,9 @@
 // CLI runs it); the judge is a real HTTP model (the scripted server).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedServer, type ScriptedServer } from '../../e2e/fixtures/scriptedServer.ts';
+import { startScriptedServer, type ScriptedServer } from '../../cli/scripted/scriptedServer.ts';
 import { createNodeJavaScriptRunner } from '../../tools/javascript/nodeJavaScriptRunner.ts';
-import { createOpenAICompatibleModel } from '../backends/openaiCompatible.ts';
+import { createOpenAICompatibleModel } from '../backends/openai-compatible/openaiCompatible.ts';
 import type { PricingTable } from '../engine/pricing.ts';
 import { checkSchema, grade, judgePrompt, readJudgeReply, resolveCheck, type Check, type GradeContext, type ResolvedCheck } from './checks.ts';
 

@@ -4,7 +4,7 @@
 // in, so the browser and the CLI grade the same way.
 
 import { z } from 'zod';
-import type { JavaScriptRunner, JsonValue } from '../../tools/javascript/types.ts';
+import type { JavaScriptRunner, JsonValue } from '../engine/ports.ts';
 import { Ledger } from '../engine/ledger.ts';
 import type { PricingTable } from '../engine/pricing.ts';
 import { estimatePromptTokens, estimateTokensOfLength } from '../engine/tokens.ts';

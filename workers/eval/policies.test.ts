@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../engine/config.ts';
+import { parseConfig } from '../hosts/config.ts';
 import { REFERENCE_PRICING } from '../engine/pricing.ts';
-import { costWeightPreference, parsePolicy, pickExpert, PolicyError, sweepPolicies } from './policies.ts';
+import { parsePolicy, sweepPolicies } from './policies.ts';
+import { pickExpert } from './policies/alone/alone.ts';
+import { costWeightPreference } from '../engine/preferences.ts';
+import { PolicyError } from './policy.ts';
 
 describe('policy names', () => {
   it('reads every form, with canonical names', () => {

@@ -7,7 +7,7 @@ import type { StopReason, ToolCounts } from '../engine/events.ts';
 import { costWeightPreference, PREFERENCE_PRESETS, type PreferencePresetName, type PreferenceVector } from '../engine/preferences.ts';
 import { computeGroupReward, type GroupReward } from '../engine/reward.ts';
 import type { Verdict } from './checks.ts';
-import { hashText } from './random.ts';
+import { hashText } from './policies/random/random.ts';
 import { formatShard, sameShard, type Shard } from './shard.ts';
 import { passHatK, paretoFront, wilsonInterval } from './stats.ts';
 import type { SuiteTask } from './suite.ts';

@@ -3,13 +3,13 @@
 // evaluation resumes where it stopped. Bounded concurrency, a budget that stops new rollouts, and
 // progress after each one. Pure TypeScript: the CLI and the browser drive the same loop.
 
-import type { DomainEnvironment } from '../../tools/domains/environment.ts';
-import type { JavaScriptRunner } from '../../tools/javascript/types.ts';
+import type { JavaScriptRunner } from '../engine/ports.ts';
 import type { RunEvent } from '../engine/events.ts';
 import { runOrchestration } from '../engine/run.ts';
 import { grade, type JudgeModel, type Verdict } from './checks.ts';
-import type { Policy } from './policies.ts';
+import type { Policy } from './policy.ts';
 import { latestRecords, rewardToolCounts, rolloutKey, type RolloutRecord } from './results.ts';
+import type { TaskDomain } from './ports.ts';
 import type { SuiteTask } from './suite.ts';
 
 export interface RolloutKey {
@@ -24,7 +24,7 @@ export interface Grading {
   javascript?: JavaScriptRunner;
   judge?: JudgeModel;
   /** The domains of the suite's tasks (their golden states and comparisons). */
-  domains: ReadonlyMap<string, DomainEnvironment>;
+  domains: ReadonlyMap<string, TaskDomain>;
 }
 
 export interface EvalProgress {
@@ -97,7 +97,7 @@ function planOf(tasks: readonly SuiteTask[], policies: readonly Policy[], rollou
 
 /** Works out every domain task's golden state before anything is spent: a task whose golden
  * actions do not run is a broken suite, said up front. Returns the problems. */
-export async function checkDomainTasks(tasks: readonly SuiteTask[], domains: ReadonlyMap<string, DomainEnvironment>): Promise<string[]> {
+export async function checkDomainTasks(tasks: readonly SuiteTask[], domains: ReadonlyMap<string, TaskDomain>): Promise<string[]> {
   const problems: string[] = [];
   for (const task of tasks) {
     if (task.domain === undefined) continue;

@@ -3,7 +3,7 @@
 // are disjoint and together the whole suite, and adding or removing a task moves only that task.
 // Parts are numbered from 0, as Kubernetes numbers an Indexed Job's pods (JOB_COMPLETION_INDEX).
 
-import { hashText } from './random.ts';
+import { hashText } from './policies/random/random.ts';
 
 export interface Shard {
   /** 0-based: 0 … count − 1. */

@@ -4,7 +4,6 @@
 // be numbers, and a line with only an answer is graded by the exact check. A suite is untrusted
 // input: its size, its lines and its task count are capped, and every problem names its line.
 
-import type { SampleTask } from '../../tools/search/sampleTasks.ts';
 import { checkSchema, resolveCheck, type ResolvedCheck } from './checks.ts';
 import { formatCount } from '../engine/format.ts';
 
@@ -173,8 +172,17 @@ function parseLine(value: unknown, line: number, options: ParseSuiteOptions, war
   return result;
 }
 
+/** A multi-hop question over the local corpus (tools/search/sampleTasks.ts writes them). */
+export interface CorpusQuestion {
+  id: string;
+  question: string;
+  answer: string;
+  hops: number;
+  sources: string[];
+}
+
 /** The built-in multi-hop questions over the local corpus as a suite, each graded by its answer. */
-export function corpusSuite(samples: readonly SampleTask[]): SuiteTask[] {
+export function corpusSuite(samples: readonly CorpusQuestion[]): SuiteTask[] {
   return samples.map((sample, index) => ({
     id: sample.id,
     task: sample.question,

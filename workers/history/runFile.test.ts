@@ -1,6 +1,7 @@
 // The run file read back: real runs of the engine (against the scripted server) written and read,
 // then every way a file can be wrong, each named where it is.
 
+import { parseConfig } from '../hosts/config.ts';
 import { describe, expect, it, vi } from 'vitest';
 import { useSampleRuns, type RecordedRun } from '../../e2e/fixtures/recordedRun.ts';
 import { RUN_LOG_SCHEMA_VERSION, type RunEvent } from '../engine/events.ts';
@@ -46,11 +47,11 @@ describe('the run file', () => {
     const text = writeRunFile(runs, new Date('2026-03-01T12:00:00Z'));
     expect(JSON.parse(text)).toMatchObject({ format: RUN_FILE_FORMAT, version: RUN_FILE_VERSION, exportedAt: '2026-03-01T12:00:00.000Z' });
 
-    const read = expectRead(readRunFile(text));
+    const read = expectRead(readRunFile(text, parseConfig));
     expect(read.runs).toEqual(runs);
     expect(read.warnings).toEqual([]);
     expect(read.leftOut).toBe(0);
-    expect(readRunFile(`\uFEFF${text}`)).toEqual(read);
+    expect(readRunFile(`\uFEFF${text}`, parseConfig)).toEqual(read);
     // The config survives: a fork can prepare a run from it again.
     const start = read.runs[0]!.events[0] as Extract<RunEvent, { type: 'run_started' }>;
     expect(start.config?.orchestrator.model).toBe('nvidia/Nemotron-Orchestrator-8B');
@@ -59,15 +60,15 @@ describe('the run file', () => {
 
   it('says a file that is not JSON is not JSON', () => {
     const text = writeRunFile([runOf(sample.answered)]).replace(`"format":`, 'format:');
-    expect(expectRefused(readRunFile(text))).toEqual([expect.stringMatching(/^The file is not JSON: .+/)]);
-    expect(expectRefused(readRunFile('  \n'))).toEqual(['The file is empty.']);
+    expect(expectRefused(readRunFile(text, parseConfig))).toEqual([expect.stringMatching(/^The file is not JSON: .+/)]);
+    expect(expectRefused(readRunFile('  \n', parseConfig))).toEqual(['The file is empty.']);
   });
 
   it('says a file cut anywhere was cut short, not that it is malformed', () => {
     const text = writeRunFile([runOf(sample.answered), runOf(sample.failed)]);
     // Inside strings, numbers, literals and between values alike.
     for (let cut = 1; cut < text.length - 2; cut += 89) {
-      const problems = expectRefused(readRunFile(text.slice(0, cut)));
+      const problems = expectRefused(readRunFile(text.slice(0, cut), parseConfig));
       expect(problems, `cut at ${cut}: …${text.slice(cut - 20, cut)}`).toEqual([
         'The file ends in the middle of its JSON: it was cut short (an unfinished download or copy?).',
       ]);
@@ -79,13 +80,13 @@ describe('the run file', () => {
     try {
       // Valid JSON: only the cap can refuse it.
       const padded = writeRunFile([runOf(sample.answered)]).padEnd(MAX_RUN_FILE_BYTES + 1, ' ');
-      expect(expectRefused(readRunFile(padded))).toEqual([
+      expect(expectRefused(readRunFile(padded, parseConfig))).toEqual([
         `The file is 32.0 MB; run files are read up to 32 MB. Export fewer runs at a time.`,
       ]);
       // Fewer characters than the cap, more bytes: the cap is in bytes, as a file's size is.
       const accents = `${writeRunFile([{ ...runOf(sample.answered), name: 'é'.repeat(MAX_RUN_FILE_BYTES / 2) }])}`;
       expect(accents.length).toBeLessThan(MAX_RUN_FILE_BYTES);
-      expect(expectRefused(readRunFile(accents))[0]).toMatch(/^The file is 32\.\d MB; run files are read up to 32 MB/);
+      expect(expectRefused(readRunFile(accents, parseConfig))[0]).toMatch(/^The file is 32\.\d MB; run files are read up to 32 MB/);
       expect(parse).not.toHaveBeenCalled();
     } finally {
       parse.mockRestore();
@@ -97,17 +98,17 @@ describe('the run file', () => {
   it('says a JSON file of something else is not a run file', () => {
     const file = fileJson([runOf(sample.answered)]);
     file.format = 'orchestra-playground/config';
-    expect(expectRefused(readRunFile(JSON.stringify(file)))).toEqual([
+    expect(expectRefused(readRunFile(JSON.stringify(file), parseConfig))).toEqual([
       `file.format: is not "${RUN_FILE_FORMAT}": this is not a run file of the playground`,
     ]);
-    expect(expectRefused(readRunFile('[1, 2]'))).toEqual([expect.stringMatching(/^file: .*expected object/)]);
+    expect(expectRefused(readRunFile('[1, 2]', parseConfig))).toEqual([expect.stringMatching(/^file: .*expected object/)]);
   });
 
   it('refuses a file of a newer version as such, whatever shape its runs have', () => {
     const file = fileJson([runOf(sample.answered)]) as Record<string, unknown>;
     file.version = RUN_FILE_VERSION + 1;
     file.runs = { byId: {} };
-    expect(expectRefused(readRunFile(JSON.stringify(file)))).toEqual([
+    expect(expectRefused(readRunFile(JSON.stringify(file), parseConfig))).toEqual([
       `The file is run-file version ${RUN_FILE_VERSION + 1}, made by a newer version of the playground; this one reads up to version ${RUN_FILE_VERSION}.`,
     ]);
   });
@@ -118,7 +119,7 @@ describe('the run file', () => {
     newer.events[0]!.schemaVersion = RUN_LOG_SCHEMA_VERSION + 1;
     // A newer version may have changed an event's shape: still "newer", not "malformed".
     newer.events[1]!.step = { index: 1 };
-    const read = expectRead(readRunFile(JSON.stringify(file)));
+    const read = expectRead(readRunFile(JSON.stringify(file), parseConfig));
     expect(read.runs).toEqual([runOf(sample.answered)]);
     expect(read.leftOut).toBe(1);
     expect(read.warnings).toEqual([
@@ -126,7 +127,7 @@ describe('the run file', () => {
     ]);
     // Alone in its file, the run leaves nothing to read: the file is refused with the same reason.
     file.runs = [newer];
-    expect(expectRefused(readRunFile(JSON.stringify(file)))).toEqual([expect.stringMatching(/^runs\[0\]: it was recorded by a newer version/)]);
+    expect(expectRefused(readRunFile(JSON.stringify(file), parseConfig))).toEqual([expect.stringMatching(/^runs\[0\]: it was recorded by a newer version/)]);
   });
 
   it('migrates a version-0 log (no schemaVersion, config or preference) to the current version', () => {
@@ -135,7 +136,7 @@ describe('the run file', () => {
     delete start.schemaVersion;
     delete start.config;
     delete start.preference;
-    const read = expectRead(readRunFile(JSON.stringify(file)));
+    const read = expectRead(readRunFile(JSON.stringify(file), parseConfig));
     const [first, ...rest] = read.runs[0]!.events;
     expect(first).toEqual({ ...sample.answered.events[0], schemaVersion: RUN_LOG_SCHEMA_VERSION, config: null, preference: null });
     expect(rest).toEqual(sample.answered.events.slice(1));
@@ -146,7 +147,7 @@ describe('the run file', () => {
     const file = fileJson([runOf(sample.answered)]);
     expect(file.runs[0]!.events[3]).toHaveProperty('step');
     file.runs[0]!.events[3]!.step = 'three';
-    expect(expectRefused(readRunFile(JSON.stringify(file)))).toEqual([
+    expect(expectRefused(readRunFile(JSON.stringify(file), parseConfig))).toEqual([
       expect.stringMatching(/^runs\[0\]\.events\[3\]\.step: .*expected number, received string/),
     ]);
 
@@ -154,7 +155,7 @@ describe('the run file', () => {
     const finished = nested.runs[0]!.events.at(-1)!;
     expect(finished.type).toBe('run_finished');
     (finished.totals as Record<string, unknown>).costUsd = null;
-    expect(expectRefused(readRunFile(JSON.stringify(nested)))).toEqual([
+    expect(expectRefused(readRunFile(JSON.stringify(nested), parseConfig))).toEqual([
       expect.stringMatching(new RegExp(`^runs\\[0\\]\\.events\\[${sample.answered.events.length - 1}\\]\\.totals\\.costUsd: `)),
     ]);
   });
@@ -164,7 +165,7 @@ describe('the run file', () => {
     file.generator = 'someone else';
     (file.runs[0] as Record<string, unknown>).colour = 'red';
     file.runs[0]!.events[2]!.apiKey = 'sk-not-a-key';
-    const read = expectRead(readRunFile(JSON.stringify(file)));
+    const read = expectRead(readRunFile(JSON.stringify(file), parseConfig));
     expect(read.runs).toEqual([runOf(sample.answered)]);
     expect(JSON.stringify(read.runs)).not.toContain('sk-not-a-key');
   });
@@ -172,11 +173,11 @@ describe('the run file', () => {
   it('refuses an event of another run, and a run that is in the file twice', () => {
     const file = fileJson([runOf(sample.answered), runOf(sample.failed)]);
     file.runs[1]!.events[5]!.runId = 'someone-else';
-    const read = expectRead(readRunFile(JSON.stringify(file)));
+    const read = expectRead(readRunFile(JSON.stringify(file), parseConfig));
     expect(read.runs.map((run) => run.id)).toEqual([sample.answered.result.runId]);
     expect(read.warnings).toEqual([`Left out: runs[1].events[5].runId: "someone-else" is not the run’s id "${sample.failed.result.runId}"`]);
 
-    const twice = expectRead(readRunFile(writeRunFile([runOf(sample.answered), runOf(sample.failed), runOf(sample.answered, 'again')])));
+    const twice = expectRead(readRunFile(writeRunFile([runOf(sample.answered), runOf(sample.failed), runOf(sample.answered, 'again')]), parseConfig));
     expect(twice.runs.map((run) => run.id)).toEqual([sample.answered.result.runId, sample.failed.result.runId]);
     expect(twice.warnings).toEqual([`Left out: runs[2].id: "${sample.answered.result.runId}" is the id of runs[0] too (a run is in the file twice?)`]);
   });
@@ -184,7 +185,7 @@ describe('the run file', () => {
   it('keeps a run whose config cannot be read, without it, and says it cannot be forked', () => {
     const file = fileJson([runOf(sample.answered)]);
     (file.runs[0]!.events[0]!.config as Record<string, unknown>).protocol = 'telepathy';
-    const read = expectRead(readRunFile(JSON.stringify(file)));
+    const read = expectRead(readRunFile(JSON.stringify(file), parseConfig));
     expect((read.runs[0]!.events[0] as Extract<RunEvent, { type: 'run_started' }>).config).toBeNull();
     expect(read.runs[0]!.events.slice(1)).toEqual(sample.answered.events.slice(1));
     expect(read.leftOut).toBe(0);
@@ -194,11 +195,11 @@ describe('the run file', () => {
   it('lists at most 20 problems, then how many more', () => {
     const file = fileJson([runOf(sample.answered)]);
     file.runs = Array.from({ length: 25 }, (_, i) => ({ id: `run-${i}`, events: [] }));
-    const problems = expectRefused(readRunFile(JSON.stringify(file)));
+    const problems = expectRefused(readRunFile(JSON.stringify(file), parseConfig));
     expect(problems).toHaveLength(21);
     expect(problems[0]).toBe('runs[0].events: is empty');
     expect(problems[20]).toBe('…and 5 more');
     file.runs = [];
-    expect(expectRefused(readRunFile(JSON.stringify(file)))).toEqual(['The file holds no runs.']);
+    expect(expectRefused(readRunFile(JSON.stringify(file), parseConfig))).toEqual(['The file holds no runs.']);
   });
 });

@@ -5,7 +5,7 @@
 // refused, and every problem names where it is ("runs[2].events[14].step: expected a number").
 // Keys are never in it: events carry none and configs have no field for one.
 
-import { ConfigError, parseConfig } from '../engine/config.ts';
+import { ConfigError, type OrchestraConfig } from '../engine/config.ts';
 import type { RunEvent } from '../engine/events.ts';
 import { formatCount } from '../engine/format.ts';
 import { preferenceSchema } from '../engine/preferenceSchema.ts';
@@ -211,9 +211,13 @@ function problemsOf(prefix: string, error: z.ZodError): string[] {
   return error.issues.map((issue) => `${where(prefix, issue.path)}: ${issue.message}`);
 }
 
+/** Checks a run's config as the host reads configs (workers/hosts/config.ts's parseConfig). */
+export type ConfigReader = (value: unknown) => OrchestraConfig;
+
 /** Reads a run file's text. Runs that cannot be read are left out, each with its reasons; the
- * file as a whole fails only when nothing in it can be read. */
-export function readRunFile(content: string): ReadRunFileOutcome {
+ * file as a whole fails only when nothing in it can be read. Each run's config is checked with
+ * `parseConfig`; one that does not pass is dropped with a warning (the run stays). */
+export function readRunFile(content: string, parseConfig: ConfigReader): ReadRunFileOutcome {
   // UTF-8 takes at most 3 bytes per UTF-16 unit, so shorter text needs no counting.
   const tooLarge = runFileSizeProblem(content.length * 3 > MAX_RUN_FILE_BYTES ? utf8Bytes(content) : content.length);
   if (tooLarge !== null) return { ok: false, problems: [tooLarge] };
@@ -246,7 +250,7 @@ export function readRunFile(content: string): ReadRunFileOutcome {
   const ids = new Map<string, number>();
   let leftOut = 0;
   envelope.data.runs.forEach((value, index) => {
-    const read = readRun(value, `runs[${index}]`, ids);
+    const read = readRun(value, `runs[${index}]`, ids, parseConfig);
     if ('problems' in read) {
       problems.push(...read.problems);
       leftOut += 1;
@@ -263,7 +267,7 @@ export function readRunFile(content: string): ReadRunFileOutcome {
 }
 
 /** One run of a file, at `at`, given the ids of the runs read before it. */
-function readRun(value: unknown, at: string, ids: ReadonlyMap<string, number>): { run: RunFileRun; warning?: string } | { problems: string[] } {
+function readRun(value: unknown, at: string, ids: ReadonlyMap<string, number>, parseConfig: ConfigReader): { run: RunFileRun; warning?: string } | { problems: string[] } {
   const head = runHeadSchema.safeParse(value);
   if (!head.success) return { problems: problemsOf(at, head.error) };
   const { id, name } = head.data;

@@ -9,7 +9,8 @@
 import { startTransition, useEffect, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { Bar, BarChart, CartesianGrid, Legend, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts';
-import { whenIdle } from '../../idle.ts';
+import { usePart } from '../../state/context.tsx';
+import { createWarmUps } from './warmUps.ts';
 import './ChartWarmUp.css';
 
 const tick = { fontSize: 11 };
@@ -47,39 +48,12 @@ export const RECHARTS_CORE_STEPS: readonly ReactNode[] = [
 export function ChartWarmUp({ steps, onDone }: { steps: readonly ReactNode[]; onDone(): void }) {
   // -1: nothing drawn yet; the first step waits for its turn too.
   const [step, setStep] = useState(-1);
-  useEffect(() => nextTurn(() => (step >= steps.length - 1 ? onDone() : startTransition(() => setStep(step + 1)))), [step, steps.length, onDone]);
+  const turns = usePart(createWarmUps);
+  useEffect(() => turns.nextTurn(() => (step >= steps.length - 1 ? onDone() : startTransition(() => setStep(step + 1)))), [turns, step, steps.length, onDone]);
   return createPortal(
     <div className="chart-warmup" aria-hidden="true" inert>
       {steps[step]}
     </div>,
     document.body,
-  );
-}
-
-/** Steps waiting for an idle moment, from every warm-up on the page, served one a moment: two
- * warm-ups (the Cost panel's and the Evaluate tab's) stepping in the same moment would render in
- * one transition and commit as one long task. */
-const waiting: Array<() => void> = [];
-let pending = false;
-
-function nextTurn(step: () => void): () => void {
-  waiting.push(step);
-  serveNext();
-  return () => {
-    const index = waiting.indexOf(step);
-    if (index >= 0) waiting.splice(index, 1);
-  };
-}
-
-function serveNext(): void {
-  if (pending || waiting.length === 0) return;
-  pending = true;
-  whenIdle(
-    () => {
-      pending = false;
-      waiting.shift()?.();
-      serveNext();
-    },
-    { timeoutMs: 3000, fallbackMs: 0 },
   );
 }

@@ -6,10 +6,10 @@
 import { startTransition, useCallback, useEffect, useState, type ComponentType } from 'react';
 import { whenIdle } from '../../idle.ts';
 import { ErrorBoundary } from '../ErrorBoundary/index.tsx';
+import { usePart } from '../../state/context.tsx';
+import { createWarmUps } from './warmUps.ts';
 
 type WarmUp = ComponentType<{ onDone(): void }>;
-
-const warmedUp = new Set<string>();
 
 /**
  * Loads a chart module's warm-up with `load` (a stable function: a module's dynamic import) when
@@ -18,6 +18,7 @@ const warmedUp = new Set<string>();
  */
 export function WarmUpWhenIdle({ name, load, timeoutMs, fallbackMs }: { name: string; load(): Promise<WarmUp>; timeoutMs: number; fallbackMs: number }) {
   const [Drawn, setDrawn] = useState<WarmUp | null>(null);
+  const { warmedUp } = usePart(createWarmUps);
   useEffect(() => {
     if (warmedUp.has(name)) return;
     let cancelled = false;
@@ -35,11 +36,11 @@ export function WarmUpWhenIdle({ name, load, timeoutMs, fallbackMs }: { name: st
       cancelled = true;
       cancel();
     };
-  }, [name, load, timeoutMs, fallbackMs]);
+  }, [warmedUp, name, load, timeoutMs, fallbackMs]);
   const done = useCallback(() => {
     warmedUp.add(name);
     setDrawn(null);
-  }, [name]);
+  }, [warmedUp, name]);
   if (!Drawn) return null;
   return (
     <ErrorBoundary what="The charts' warm-up" fallback={<></>}>

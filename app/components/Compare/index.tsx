@@ -4,13 +4,12 @@
 import { Fragment, useMemo, useState } from 'react';
 import { PREFERENCE_PRESETS, type PreferencePresetName, type PreferenceVector } from '../../../workers/engine/preferences.ts';
 import { formatCount, formatMs, formatUsd } from '../../format.ts';
-import { closeComparison } from '../../state/history.ts';
-import { useCompareStore } from '../../state/compareStore.ts';
-import { usePreferencesStore } from '../../state/preferencesStore.ts';
 import { statesAnswer } from '../HumanTurn/compareRuns.ts';
 import { useSampleTasks } from '../TaskPanel/useSampleTasks.ts';
 import { columnOf, firstParting, groupReward, type ComparedRun } from '../../state/compareModel.ts';
 import './Compare.css';
+import { useCompareStore, usePart, usePreferencesStore } from '../../state/context.tsx';
+import { createHistory } from '../../state/history.ts';
 
 const PRESET_LABELS: Record<PreferencePresetName, string> = {
   cheapest: 'Cheapest',
@@ -52,23 +51,7 @@ function Comparison({ runs }: { runs: ComparedRun[] }) {
 
   return (
     <section className="panel compare" aria-label="Compare runs">
-      <header className="compare-header">
-        <h2>Comparing {runs.length} runs</h2>
-        <label>
-          Reward under{' '}
-          <select value={choice} onChange={(event) => setChoice(event.target.value as PreferenceChoice)}>
-            <option value="sliders">your current preference</option>
-            {(Object.keys(PRESET_LABELS) as PreferencePresetName[]).map((name) => (
-              <option key={name} value={name}>
-                {PRESET_LABELS[name]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button type="button" onClick={closeComparison}>
-          Close
-        </button>
-      </header>
+      <CompareHeader runs={runs.length} choice={choice} onChoice={setChoice} />
       <p className="panel-hint">
         {parting === null ? 'The routes are the same at every step.' : `The routes first part at step ${parting}.`} Recorded runs: nothing is called.
       </p>
@@ -92,64 +75,12 @@ function Comparison({ runs }: { runs: ComparedRun[] }) {
           )}
         />
 
-        {Array.from({ length: longest }, (_, index) => {
-          const step = index + 1;
-          return (
-            <div role="row" key={step} className={`compare-row compare-step${parting === step ? ' parting' : ''}`} data-step={step}>
-              <span role="rowheader">
-                Step {step}
-                {parting === step ? <strong className="compare-parting-label"> routes part here</strong> : null}
-              </span>
-              {columns.map((column, runIndex) => {
-                const figures = column.steps[index];
-                return (
-                  <span role="cell" key={runIndex}>
-                    {figures ? (
-                      <>
-                        <span className="compare-chips">
-                          {figures.chips.length === 0 ? <span className="compare-chip none">no call</span> : null}
-                          {figures.chips.map((chip, chipIndex) => (
-                            <span className="compare-chip" key={chipIndex}>
-                              {chip}
-                            </span>
-                          ))}
-                        </span>
-                        <small>
-                          {formatUsd(figures.costUsd)} · {formatMs(figures.latencyMs)} · {formatCount(figures.promptTokens)} in / {formatCount(figures.completionTokens)} out
-                        </small>
-                      </>
-                    ) : (
-                      <small>—</small>
-                    )}
-                  </span>
-                );
-              })}
-            </div>
-          );
-        })}
+        {Array.from({ length: longest }, (_, index) => (
+          <StepRow key={index + 1} step={index + 1} columns={columns} parting={parting} />
+        ))}
 
         <Row label="Answer" cells={columns.map((column) => column.answer ?? 'no answer')} />
-        <div role="row" className="compare-row">
-          <span role="rowheader">Correct</span>
-          {runs.map(({ summary }, index) => (
-            <span role="cell" key={summary.id}>
-              {references[index] != null ? (
-                <>
-                  {correct[index] ? 'Yes' : 'No'} <small>(the sample answer is {references[index]})</small>
-                </>
-              ) : (
-                <label>
-                  <input
-                    type="checkbox"
-                    checked={correct[index] ?? false}
-                    onChange={(event) => setMarked((before) => ({ ...before, [summary.id]: event.target.checked }))}
-                  />{' '}
-                  counts as correct <small>(no reference answer: you judge)</small>
-                </label>
-              )}
-            </span>
-          ))}
-        </div>
+        <CorrectRow runs={runs} references={references} correct={correct} onMark={(id, value) => setMarked((before) => ({ ...before, [id]: value }))} />
         <Row label="Total cost" cells={columns.map((column) => formatUsd(column.costUsd))} />
         <Row label="Time" cells={columns.map((column) => formatMs(column.latencyMs))} />
         <Row label="Tokens" cells={columns.map((column) => `${formatCount(column.promptTokens)} in / ${formatCount(column.completionTokens)} out`)} />
@@ -167,6 +98,100 @@ function Comparison({ runs }: { runs: ComparedRun[] }) {
         {group.tooSmall ? ' With fewer than three runs the paper would not train on this group; the figures still show how it scores them.' : ''}
       </p>
     </section>
+  );
+}
+
+function CompareHeader({ runs, choice, onChoice }: { runs: number; choice: PreferenceChoice; onChoice(choice: PreferenceChoice): void }) {
+  const historyFlow = usePart(createHistory);
+  return (
+    <header className="compare-header">
+      <h2>Comparing {runs} runs</h2>
+      <label>
+        Reward under{' '}
+        <select value={choice} onChange={(event) => onChoice(event.target.value as PreferenceChoice)}>
+          <option value="sliders">your current preference</option>
+          {(Object.keys(PRESET_LABELS) as PreferencePresetName[]).map((name) => (
+            <option key={name} value={name}>
+              {PRESET_LABELS[name]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="button" onClick={historyFlow.closeComparison}>
+        Close
+      </button>
+    </header>
+  );
+}
+
+/** One step of every run: the calls it made, and what it cost and took. */
+function StepRow({ step, columns, parting }: { step: number; columns: ReturnType<typeof columnOf>[]; parting: number | null }) {
+  const index = step - 1;
+  return (
+    <div role="row" className={`compare-row compare-step${parting === step ? ' parting' : ''}`} data-step={step}>
+      <span role="rowheader">
+        Step {step}
+        {parting === step ? <strong className="compare-parting-label"> routes part here</strong> : null}
+      </span>
+      {columns.map((column, runIndex) => {
+        const figures = column.steps[index];
+        return (
+          <span role="cell" key={runIndex}>
+            {figures ? (
+              <>
+                <span className="compare-chips">
+                  {figures.chips.length === 0 ? <span className="compare-chip none">no call</span> : null}
+                  {figures.chips.map((chip, chipIndex) => (
+                    <span className="compare-chip" key={chipIndex}>
+                      {chip}
+                    </span>
+                  ))}
+                </span>
+                <small>
+                  {formatUsd(figures.costUsd)} · {formatMs(figures.latencyMs)} · {formatCount(figures.promptTokens)} in / {formatCount(figures.completionTokens)} out
+                </small>
+              </>
+            ) : (
+              <small>—</small>
+            )}
+          </span>
+        );
+      })}
+    </div>
+  );
+}
+
+interface CorrectRowProps {
+  runs: ComparedRun[];
+  /** The sample task's answer of each run, or null where there is none. */
+  references: (string | null)[];
+  correct: boolean[];
+  onMark(runId: string, correct: boolean): void;
+}
+
+function CorrectRow({ runs, references, correct, onMark }: CorrectRowProps) {
+  return (
+    <div role="row" className="compare-row">
+      <span role="rowheader">Correct</span>
+      {runs.map(({ summary }, index) => (
+        <span role="cell" key={summary.id}>
+          {references[index] != null ? (
+            <>
+              {correct[index] ? 'Yes' : 'No'} <small>(the sample answer is {references[index]})</small>
+            </>
+          ) : (
+            <label>
+              <input
+                type="checkbox"
+                checked={correct[index] ?? false}
+                onChange={(event) => onMark(summary.id, event.target.checked)}
+              />{' '}
+              counts as correct <small>(no reference answer: you judge)</small>
+            </label>
+          )}
+        </span>
+      ))}
+    </div>
   );
 }
 

@@ -31,7 +31,6 @@ export const CostCharts = memo(function CostCharts({ steps, tools }: CostChartsP
   const pricedTools = tools.filter((row): row is ToolCostRow & { usd: number } => row.usd !== null);
   // Round dollar ticks of our own: recharts' own split the axis at fractions like $0.00085.
   const stepTicks = niceTicks(Math.max(0, ...steps.map((point) => Math.max(point.usd, point.cumulativeUsd))));
-  const toolTicks = niceTicks(Math.max(0, ...pricedTools.map((row) => row.usd)));
   return (
     <div className="cost-charts">
       <figure className="cost-chart">
@@ -74,41 +73,47 @@ export const CostCharts = memo(function CostCharts({ steps, tools }: CostChartsP
           />
         </ComposedChart>
       </figure>
-      {pricedTools.length > 0 && (
-        <figure className="cost-chart">
-          <figcaption>Cost by tool or alias</figcaption>
-          <BarChart
-            responsive
-            layout="vertical"
-            style={{ width: '100%', height: 24 + pricedTools.length * 26 }}
-            data={pricedTools}
-            margin={{ top: 0, right: 8, bottom: 0, left: 0 }}
-            desc="The run's cost split by the alias, tool or kind of call it was spent on."
-          >
-            <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" horizontal={false} />
-            <XAxis
-              type="number"
-              tick={axisTick}
-              stroke="var(--border)"
-              tickFormatter={usdTick}
-              tickLine={false}
-              ticks={toolTicks}
-              domain={[0, toolTicks.at(-1) ?? 1]}
-              interval="preserveStartEnd"
-            />
-            <YAxis type="category" dataKey="label" tick={axisTick} stroke="var(--border)" width={96} tickLine={false} />
-            <Tooltip {...tooltipStyle} formatter={usdValue} />
-            <Bar dataKey="usd" name="Cost" isAnimationActive={false} maxBarSize={18}>
-              {pricedTools.map((row, index) => (
-                <Cell key={row.label} fill={seriesColor(index)} />
-              ))}
-            </Bar>
-          </BarChart>
-        </figure>
-      )}
+      {pricedTools.length > 0 && <ToolCostChart pricedTools={pricedTools} />}
     </div>
   );
 });
+
+/** The run's cost by the alias, tool or kind of call it was spent on (priced ones only). */
+function ToolCostChart({ pricedTools }: { pricedTools: Array<ToolCostRow & { usd: number }> }) {
+  const toolTicks = niceTicks(Math.max(0, ...pricedTools.map((row) => row.usd)));
+  return (
+    <figure className="cost-chart">
+      <figcaption>Cost by tool or alias</figcaption>
+      <BarChart
+        responsive
+        layout="vertical"
+        style={{ width: '100%', height: 24 + pricedTools.length * 26 }}
+        data={pricedTools}
+        margin={{ top: 0, right: 8, bottom: 0, left: 0 }}
+        desc="The run's cost split by the alias, tool or kind of call it was spent on."
+      >
+        <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" horizontal={false} />
+        <XAxis
+          type="number"
+          tick={axisTick}
+          stroke="var(--border)"
+          tickFormatter={usdTick}
+          tickLine={false}
+          ticks={toolTicks}
+          domain={[0, toolTicks.at(-1) ?? 1]}
+          interval="preserveStartEnd"
+        />
+        <YAxis type="category" dataKey="label" tick={axisTick} stroke="var(--border)" width={96} tickLine={false} />
+        <Tooltip {...tooltipStyle} formatter={usdValue} />
+        <Bar dataKey="usd" name="Cost" isAnimationActive={false} maxBarSize={18}>
+          {pricedTools.map((row, index) => (
+            <Cell key={row.label} fill={seriesColor(index)} />
+          ))}
+        </Bar>
+      </BarChart>
+    </figure>
+  );
+}
 
 /** What the warm-up draws: two steps and two priced tools, so every part of both charts is drawn. */
 const WARM_UP_STEPS_DATA: ChartPoint[] = [

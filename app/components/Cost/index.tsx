@@ -7,8 +7,6 @@ import { useShallow } from 'zustand/react/shallow';
 import type { LedgerEntry, RunTotals } from '../../../workers/engine/events.ts';
 import { formatCount, formatMs } from '../../format.ts';
 import { useShownSteps } from '../../hooks/useShownSteps.ts';
-import { useCompareStore } from '../../state/compareStore.ts';
-import { useRunStore } from '../../state/runStore.ts';
 import { ErrorBoundary } from '../ErrorBoundary/index.tsx';
 import {
   chartSeries,
@@ -25,6 +23,7 @@ import { useElapsedMs } from '../../hooks/useElapsedMs.ts';
 import { useThrottled } from '../../hooks/useThrottled.ts';
 import { WarmUpWhenIdle } from '../Charts/WarmUpWhenIdle.tsx';
 import './Cost.css';
+import { useCompareStore, useRunStore } from '../../state/context.tsx';
 
 // recharts is ~100 KB gzip: never in the first load. Its chunk loads once the page is idle after
 // the first screen, and the charts are drawn once off screen then (CostChartsWarmUp), so its
@@ -211,18 +210,14 @@ const chartsLoading = <p className="muted cost-chart-loading">Loading the charts
 const CHART_INTERVAL_MS = 1000;
 
 function Breakdown({ ledger, summary, totals }: { ledger: LedgerEntry[]; summary: LedgerSummary; totals: RunTotals | undefined }) {
-  const tableCaptionId = useId();
-  const [stepsOpen, setStepsOpen] = useState(false);
   const running = useRunStore((state) => state.run?.status === 'running');
   const wallMs = useElapsedMs() ?? 0;
-  const steps = useMemo(() => stepCostSeries(ledger), [ledger]);
   const tools = useMemo(() => costByTool(ledger), [ledger]);
   const time = useMemo(() => timeBreakdown(ledger, wallMs), [ledger, wallMs]);
   const chartLedger = useThrottled(ledger, CHART_INTERVAL_MS);
   const chartSteps = useMemo(() => chartSeries(stepCostSeries(chartLedger ?? [])), [chartLedger]);
   const chartTools = useMemo(() => costByTool(chartLedger ?? []), [chartLedger]);
   if (ledger.length === 0) return <p className="muted">No calls charged yet.</p>;
-  let pricedIndex = 0;
   return (
     <>
       <ErrorBoundary
@@ -237,101 +232,128 @@ function Breakdown({ ledger, summary, totals }: { ledger: LedgerEntry[]; summary
           </Suspense>
         )}
       </ErrorBoundary>
-      <table className="cost-table" aria-labelledby={tableCaptionId}>
-        <caption id={tableCaptionId}>Where it went</caption>
-        <thead>
-          <tr>
-            <th scope="col">Alias or tool</th>
-            <th scope="col">Calls</th>
-            <th scope="col">Time</th>
-            <th scope="col">Cost</th>
-          </tr>
-        </thead>
-        <tbody>
-          {tools.map((row) => {
-            const color = row.usd === null ? undefined : seriesColor(pricedIndex++);
-            return (
-              <tr key={row.label}>
-                <th scope="row">
-                  <span className="cost-swatch" style={color ? { background: color } : undefined} aria-hidden="true" />
-                  {row.label}
-                </th>
-                <td>{row.entries}</td>
-                <td>{formatMs(time.byLabel[row.label] ?? 0)}</td>
-                <td className={row.usd === null || row.unknownEntries > 0 ? 'cost-unknown' : undefined}>
-                  {describeCost(row.usd, row.unknownEntries, row.estimated)}
-                </td>
-              </tr>
-            );
-          })}
-          {time.startups.map((startup) => (
-            <tr key={startup.label} className="cost-time-only">
-              <th scope="row">
-                <span className="cost-swatch" aria-hidden="true" />
-                {startup.label}
-              </th>
-              <td>{startup.count}</td>
-              <td>{formatMs(startup.ms)}</td>
-              <td className="muted">free</td>
-            </tr>
-          ))}
-          <tr className="cost-time-only">
-            <th scope="row">
-              <span className="cost-swatch" aria-hidden="true" />
-              Between calls
-            </th>
-            <td />
-            <td>{formatMs(time.betweenMs)}</td>
-            <td />
-          </tr>
-        </tbody>
-        <tfoot>
-          <tr>
-            <th scope="row">Total</th>
-            <td>{ledger.length}</td>
-            <td>{formatMs(time.wallMs)}</td>
-            <td>
-              {describeCost(
-                totals?.costUsd ?? summary.knownUsd,
-                totals?.unknownCostEntries ?? summary.unknownEntries,
-                totals?.hasEstimates ?? summary.hasEstimates,
-              )}
-            </td>
-          </tr>
-        </tfoot>
-      </table>
+      <WhereItWent tools={tools} time={time} entries={ledger.length} summary={summary} totals={totals} />
       <p className="muted cost-footnote">
         The times add up to the run’s {running ? 'time so far' : 'wall time'}. Calls that ran at once share the time they
         overlapped. A sandbox’s start-up (Python’s takes seconds the first time) is counted apart and not charged.
         Between calls: the orchestrator’s own work, waits, calls that failed before they were charged
         {running ? ', and the call in progress' : ''}.
       </p>
-      <details className="cost-steps" onToggle={(event) => setStepsOpen(event.currentTarget.open)}>
-        <summary>Cost per step</summary>
-        {/* Rendered only while open: a row per step on every update adds up on long runs. */}
-        {stepsOpen && (
-        <table className="cost-table">
-          <thead>
-            <tr>
-              <th scope="col">Step</th>
-              <th scope="col">Cost</th>
-              <th scope="col">Cumulative</th>
-            </tr>
-          </thead>
-          <tbody>
-            {steps.map((point) => (
-              <tr key={point.step}>
-                <th scope="row">{point.step}</th>
-                <td className={point.unknownEntries > 0 ? 'cost-unknown' : undefined}>
-                  {describeCost(point.usd, point.unknownEntries, point.estimated)}
-                </td>
-                <td>{describeCost(point.cumulativeUsd, point.cumulativeUnknownEntries)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        )}
-      </details>
+      <StepCosts ledger={ledger} />
     </>
+  );
+}
+
+interface WhereItWentProps {
+  tools: ReturnType<typeof costByTool>;
+  time: ReturnType<typeof timeBreakdown>;
+  entries: number;
+  summary: LedgerSummary;
+  totals: RunTotals | undefined;
+}
+
+/** The run's cost and time by alias or tool, with the sandboxes' start-ups and the time between calls. */
+function WhereItWent({ tools, time, entries, summary, totals }: WhereItWentProps) {
+  const tableCaptionId = useId();
+  let pricedIndex = 0;
+  return (
+    <table className="cost-table" aria-labelledby={tableCaptionId}>
+      <caption id={tableCaptionId}>Where it went</caption>
+      <thead>
+        <tr>
+          <th scope="col">Alias or tool</th>
+          <th scope="col">Calls</th>
+          <th scope="col">Time</th>
+          <th scope="col">Cost</th>
+        </tr>
+      </thead>
+      <tbody>
+        {tools.map((row) => {
+          const color = row.usd === null ? undefined : seriesColor(pricedIndex++);
+          return (
+            <tr key={row.label}>
+              <th scope="row">
+                <span className="cost-swatch" style={color ? { background: color } : undefined} aria-hidden="true" />
+                {row.label}
+              </th>
+              <td>{row.entries}</td>
+              <td>{formatMs(time.byLabel[row.label] ?? 0)}</td>
+              <td className={row.usd === null || row.unknownEntries > 0 ? 'cost-unknown' : undefined}>
+                {describeCost(row.usd, row.unknownEntries, row.estimated)}
+              </td>
+            </tr>
+          );
+        })}
+        {time.startups.map((startup) => (
+          <tr key={startup.label} className="cost-time-only">
+            <th scope="row">
+              <span className="cost-swatch" aria-hidden="true" />
+              {startup.label}
+            </th>
+            <td>{startup.count}</td>
+            <td>{formatMs(startup.ms)}</td>
+            <td className="muted">free</td>
+          </tr>
+        ))}
+        <tr className="cost-time-only">
+          <th scope="row">
+            <span className="cost-swatch" aria-hidden="true" />
+            Between calls
+          </th>
+          <td />
+          <td>{formatMs(time.betweenMs)}</td>
+          <td />
+        </tr>
+      </tbody>
+      <tfoot>
+        <tr>
+          <th scope="row">Total</th>
+          <td>{entries}</td>
+          <td>{formatMs(time.wallMs)}</td>
+          <td>
+            {describeCost(
+              totals?.costUsd ?? summary.knownUsd,
+              totals?.unknownCostEntries ?? summary.unknownEntries,
+              totals?.hasEstimates ?? summary.hasEstimates,
+            )}
+          </td>
+        </tr>
+      </tfoot>
+    </table>
+  );
+}
+
+/** Cost per step, in a table rendered only while open (a row per step on every update adds up on
+ * long runs). */
+function StepCosts({ ledger }: { ledger: LedgerEntry[] }) {
+  const [stepsOpen, setStepsOpen] = useState(false);
+  const steps = useMemo(() => (stepsOpen ? stepCostSeries(ledger) : []), [stepsOpen, ledger]);
+  return (
+    <details className="cost-steps" onToggle={(event) => setStepsOpen(event.currentTarget.open)}>
+      <summary>Cost per step</summary>
+      {/* Rendered only while open: a row per step on every update adds up on long runs. */}
+      {stepsOpen && (
+      <table className="cost-table">
+        <thead>
+          <tr>
+            <th scope="col">Step</th>
+            <th scope="col">Cost</th>
+            <th scope="col">Cumulative</th>
+          </tr>
+        </thead>
+        <tbody>
+          {steps.map((point) => (
+            <tr key={point.step}>
+              <th scope="row">{point.step}</th>
+              <td className={point.unknownEntries > 0 ? 'cost-unknown' : undefined}>
+                {describeCost(point.usd, point.unknownEntries, point.estimated)}
+              </td>
+              <td>{describeCost(point.cumulativeUsd, point.cumulativeUnknownEntries)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      )}
+    </details>
   );
 }

@@ -1,8 +1,8 @@
 import { SEARCH_SOURCES, type SearchSourceName } from '../../../workers/engine/configBasics.ts';
 import { SEARCH_SOURCE_LABELS } from '../../../tools/search/searchSources.ts';
-import { setupActions, useSetupStore } from '../../state/setupStore.ts';
-import { documentsStoreActions, useDocumentsStore } from './documentsStore.ts';
+import { createDocuments } from './documentsClient.ts';
 import { draftSearchSources, withSearchSource } from './searchSourcesDraft.ts';
+import { useAppStores, usePart, useSelected, useSetupActions, useSetupStore } from '../../state/context.tsx';
 
 const HINTS: Record<SearchSourceName, string> = {
   local: 'countries and cities, built into the app',
@@ -12,11 +12,14 @@ const HINTS: Record<SearchSourceName, string> = {
 
 /** Which sources the run's search tool looks in: the config's `search.sources`. */
 export function SearchSources() {
+  const setupActions = useSetupActions();
+  const stores = useAppStores();
   const sources = useSetupStore((state) => draftSearchSources(state.draft));
-  const nowSearched = useDocumentsStore((state) => state.nowSearched);
+  const documents = usePart(createDocuments).store;
+  const nowSearched = useSelected(documents, (state) => state.nowSearched);
   const toggle = (source: SearchSourceName, searched: boolean) => {
-    documentsStoreActions.setNowSearched(false);
-    setupActions.setDraft(withSearchSource(useSetupStore.getState().draft, source, searched));
+    documents.actions.setNowSearched(false);
+    setupActions.setDraft(withSearchSource(stores.setup.getState().draft, source, searched));
   };
   return (
     <fieldset className="search-sources">

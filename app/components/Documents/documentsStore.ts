@@ -2,7 +2,8 @@
 // and the problems to tell the user. The documents worker is the source of truth; this mirrors
 // its last word.
 
-import { create } from 'zustand';
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { bindActions, type Bound } from '../../state/storeKit.ts';
 import type { StoredDocument } from '../../../tools/search/documentStore.ts';
 
 export interface DocumentProblemView {
@@ -22,31 +23,39 @@ export interface DocumentsState {
   nowSearched: boolean;
 }
 
-export const useDocumentsStore = create<DocumentsState>()(() => ({
+const initialDocumentsState: DocumentsState = {
   loaded: false,
   documents: [],
   indexing: [],
   problems: [],
   nowSearched: false,
-}));
+};
 
-let nextProblemId = 1;
+/** The store counts the problems it has shown, to give each an id. */
+type Store = StoreApi<DocumentsState> & { problemIds: number };
 
-export const documentsStoreActions = {
-  listed(documents: StoredDocument[], indexing: string[]): void {
-    useDocumentsStore.setState({ loaded: true, documents, indexing });
+const documentsStoreActions = {
+  listed(store: Store, documents: StoredDocument[], indexing: string[]): void {
+    store.setState({ loaded: true, documents, indexing });
   },
-  problem(message: string, fileName?: string): void {
-    const problem: DocumentProblemView = { id: nextProblemId++, message, ...(fileName === undefined ? {} : { fileName }) };
-    useDocumentsStore.setState((state) => ({ problems: [...state.problems, problem] }));
+  problem(store: Store, message: string, fileName?: string): void {
+    const problem: DocumentProblemView = { id: ++store.problemIds, message, ...(fileName === undefined ? {} : { fileName }) };
+    store.setState((state) => ({ problems: [...state.problems, problem] }));
   },
-  dismissProblem(id: number): void {
-    useDocumentsStore.setState((state) => ({ problems: state.problems.filter((problem) => problem.id !== id) }));
+  dismissProblem(store: Store, id: number): void {
+    store.setState((state) => ({ problems: state.problems.filter((problem) => problem.id !== id) }));
   },
-  clearProblems(): void {
-    useDocumentsStore.setState({ problems: [] });
+  clearProblems(store: Store): void {
+    store.setState({ problems: [] });
   },
-  setNowSearched(nowSearched: boolean): void {
-    useDocumentsStore.setState({ nowSearched });
+  setNowSearched(store: Store, nowSearched: boolean): void {
+    store.setState({ nowSearched });
   },
 };
+
+export type DocumentsStore = Store & { actions: Bound<typeof documentsStoreActions> };
+
+export function createDocumentsStore(): DocumentsStore {
+  const store = Object.assign(createStore<DocumentsState>()(() => initialDocumentsState), { problemIds: 0 });
+  return Object.assign(store, { actions: bindActions(store, documentsStoreActions) });
+}

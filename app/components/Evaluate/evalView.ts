@@ -6,7 +6,7 @@ import { formatMs, formatUsd } from '../../format.ts';
 import { PREFERENCE_PRESETS } from '../../../workers/engine/preferences.ts';
 import { readRecord, readResultsText, readSummary, reportOfRecords, type EvalReport, type EvalSummary, type PolicySummary, type RolloutRecord, type TaskGroup } from '../../../workers/eval/results.ts';
 import type { EvalProgress } from '../../../workers/eval/runner.ts';
-import type { LoadedLocalModel } from '../../../workers/models/localModels.ts';
+import type { LoadedLocalModel } from '../../../workers/hosts/models/modelState.ts';
 import type { ConfigDraft } from '../../state/setupStore.ts';
 import { SUITE_LIMITS } from '../../../workers/eval/suite.ts';
 

@@ -6,34 +6,24 @@
 
 import { lazy, Suspense, useEffect, useId, useMemo, useState, type DragEvent } from 'react';
 import { BUILT_IN_SUITES, type BuiltInSuite } from '../../../workers/eval/builtInSuites.ts';
-import { hasGroups, type RolloutRecord } from '../../../workers/eval/results.ts';
+import { hasGroups, type EvalSummary, type RolloutRecord } from '../../../workers/eval/results.ts';
 import { formatMs, formatUsd } from '../../format.ts';
-import { evalActions, useEvalStore } from '../../state/evalStore.ts';
-import {
-  chooseBuiltInSuite,
-  chooseSuiteFile,
-  clearResults,
-  CONCURRENCY_MAX,
-  exportCsv,
-  exportJson,
-  importResultsFile,
-  readSuiteOnce,
-  reportOf,
-  restoreResultsOnce,
-  resumeEvaluation,
-  ROLLOUTS_MAX,
-  startEvaluation,
-  stopEvaluation,
-} from '../../state/evaluation.ts';
-import { openStoredRun } from '../../state/history.ts';
+import type { EvalState } from '../../state/evalStore.ts';
+import { CONCURRENCY_MAX, reportOf, ROLLOUTS_MAX } from '../../state/evaluation.ts';
 import { WarmUpWhenIdle } from '../Charts/WarmUpWhenIdle.tsx';
 import { FileImportButton } from '../FileImportButton/index.tsx';
 import { GroupRewards } from './GroupRewards.tsx';
 import { useThrottled } from '../../hooks/useThrottled.ts';
-import { useRunStore } from '../../state/runStore.ts';
-import { useModelsStore } from '../../state/modelsStore.ts';
 import { policyRow, progressView, verdictLine, type PolicyChoice } from './evalView.ts';
 import './Evaluate.css';
+import { useModelsStore, usePart, useRunStore, useSelected } from '../../state/context.tsx';
+import { createHistory } from '../../state/history.ts';
+import { createEvaluation } from '../../state/evaluation.ts';
+
+/** What `selector` picks of the evaluation's store. */
+function useEvalStore<T>(selector: (state: EvalState) => T): T {
+  return useSelected(usePart(createEvaluation).store, selector);
+}
 
 const loadCharts = () => import('./EvalCharts.tsx');
 const EvalCharts = lazy(() => loadCharts().then((module) => ({ default: module.EvalCharts })));
@@ -50,11 +40,12 @@ const SUITE_LABELS: Record<BuiltInSuite, string> = {
 const ROLLOUTS_SHOWN = 500;
 
 export function EvaluatePanel() {
+  const evaluation = usePart(createEvaluation);
   const headingId = useId();
   useEffect(() => {
-    readSuiteOnce();
-    void restoreResultsOnce();
-  }, []);
+    evaluation.readSuiteOnce();
+    void evaluation.restoreResultsOnce();
+  }, [evaluation]);
   return (
     <section className="panel evaluate-panel" aria-labelledby={headingId}>
       <h2 id={headingId}>Evaluate</h2>
@@ -73,6 +64,7 @@ export function EvaluatePanel() {
 }
 
 function SuitePicker() {
+  const evaluation = usePart(createEvaluation);
   const suite = useEvalStore((state) => state.suite);
   const reading = useEvalStore((state) => state.reading);
   const busy = useEvalStore((state) => state.phase !== 'idle');
@@ -82,7 +74,7 @@ function SuitePicker() {
     event.preventDefault();
     setDragging(false);
     const file = event.dataTransfer.files[0];
-    if (file && !busy) void chooseSuiteFile(file);
+    if (file && !busy) void evaluation.chooseSuiteFile(file);
   };
 
   return (
@@ -104,7 +96,7 @@ function SuitePicker() {
           value={suite.kind === 'builtin' ? suite.name : 'file'}
           onChange={(event) => {
             const value = event.target.value;
-            if (value !== 'file') chooseBuiltInSuite(value as BuiltInSuite);
+            if (value !== 'file') evaluation.chooseBuiltInSuite(value as BuiltInSuite);
           }}
         >
           {BUILT_IN_SUITES.map((name) => (
@@ -114,7 +106,7 @@ function SuitePicker() {
           ))}
           {suite.kind === 'file' && <option value="file">Your file: {suite.name}</option>}
         </select>
-        <FileImportButton label="Import suite…" accept={EVAL_FILES} inputLabel="Suite file to import" onFile={chooseSuiteFile} />
+        <FileImportButton label="Import suite…" accept={EVAL_FILES} inputLabel="Suite file to import" onFile={evaluation.chooseSuiteFile} />
       </div>
       <p id="eval-suite-drop" className="eval-hint">
         Or drop a JSONL file here: one task a line, {'{"id", "task", "answer"?, "check"?, "domain"?}'}.
@@ -128,7 +120,7 @@ function SuitePicker() {
 // What the suite and results imports take: JSONL, or the JSON of a --report file.
 const EVAL_FILES = '.jsonl,.json,.txt,application/jsonl,application/json,text/plain';
 
-function SuiteReadingView({ reading }: { reading: ReturnType<typeof useEvalStore.getState>['reading'] }) {
+function SuiteReadingView({ reading }: { reading: EvalState['reading'] }) {
   if (reading === null) return <p className="eval-hint">Reading the suite…</p>;
   if (!reading.ok) {
     return (
@@ -165,6 +157,8 @@ const BASELINES: Array<[keyof Omit<PolicyChoice, 'sweep'>, string, string]> = [
 ];
 
 function PolicyPicker() {
+  const evaluation = usePart(createEvaluation);
+  const evalActions = evaluation.store.actions;
   const policies = useEvalStore((state) => state.policies);
   const rollouts = useEvalStore((state) => state.rollouts);
   const concurrency = useEvalStore((state) => state.concurrency);
@@ -217,6 +211,8 @@ function PolicyPicker() {
 /** A Qwen3 loaded in this browser (web-llm or GGUF) as orchestrator, prompted with the tools:
  * offered only while one is loaded (the worker holds the models). */
 function LocalQwen3() {
+  const evaluation = usePart(createEvaluation);
+  const evalActions = evaluation.store.actions;
   const loaded = useModelsStore((state) => state.loaded);
   const chosen = useEvalStore((state) => state.qwen3);
   const hintId = useId();
@@ -255,6 +251,7 @@ function LocalQwen3() {
 }
 
 function RunControls() {
+  const evaluation = usePart(createEvaluation);
   const phase = useEvalStore((state) => state.phase);
   const progress = useEvalStore((state) => state.progress);
   const resumable = useEvalStore((state) => state.results?.origin === 'run' && state.results.end !== undefined && state.results.end.missing > 0);
@@ -262,14 +259,14 @@ function RunControls() {
   return (
     <div className="eval-run">
       <div className="eval-row">
-        <button type="button" className="primary" onClick={startEvaluation} disabled={phase !== 'idle'}>
+        <button type="button" className="primary" onClick={evaluation.startEvaluation} disabled={phase !== 'idle'}>
           Run evaluation
         </button>
-        <button type="button" onClick={stopEvaluation} disabled={phase !== 'running' && phase !== 'starting'}>
+        <button type="button" onClick={evaluation.stopEvaluation} disabled={phase !== 'running' && phase !== 'starting'}>
           {phase === 'stopping' ? 'Stopping…' : 'Stop evaluation'}
         </button>
         {resumable && phase === 'idle' && (
-          <button type="button" onClick={resumeEvaluation}>
+          <button type="button" onClick={evaluation.resumeEvaluation}>
             Resume
           </button>
         )}
@@ -302,6 +299,7 @@ function Notice() {
 const RESULTS_INTERVAL_MS = 1000;
 
 function Results() {
+  const evaluation = usePart(createEvaluation);
   const latest = useEvalStore((state) => state.results);
   const running = useEvalStore((state) => state.phase === 'running');
   const throttled = useThrottled(latest, RESULTS_INTERVAL_MS);
@@ -321,56 +319,20 @@ function Results() {
         ) : null}
       </h3>
       <div className="eval-row">
-        <FileImportButton label="Import CLI results…" accept={EVAL_FILES} inputLabel="Results file to import" disabled={!idle} onFile={importResultsFile} />
-        <button type="button" onClick={exportCsv} disabled={!report}>
+        <FileImportButton label="Import CLI results…" accept={EVAL_FILES} inputLabel="Results file to import" disabled={!idle} onFile={evaluation.importResultsFile} />
+        <button type="button" onClick={evaluation.exportCsv} disabled={!report}>
           Export CSV
         </button>
-        <button type="button" onClick={exportJson} disabled={!report}>
+        <button type="button" onClick={evaluation.exportJson} disabled={!report}>
           Export JSON
         </button>
-        <button type="button" onClick={() => void clearResults()} disabled={!results || !idle} title="Take these results off the screen and out of this browser's storage">
+        <button type="button" onClick={() => void evaluation.clearResults()} disabled={!results || !idle} title="Take these results off the screen and out of this browser's storage">
           Clear
         </button>
       </div>
       {report && report.policies.length > 0 ? (
         <>
-          <div className="eval-table-scroll">
-            <table className="eval-table" aria-label="Results per policy">
-              <thead>
-                <tr>
-                  <th scope="col">Policy</th>
-                  <th scope="col">Correct</th>
-                  <th scope="col">Accuracy (95% CI)</th>
-                  <th scope="col">Cost/task</th>
-                  <th scope="col">Latency</th>
-                  <th scope="col">Cost/correct</th>
-                  <th scope="col">Tool calls</th>
-                </tr>
-              </thead>
-              <tbody>
-                {report.policies.map((policy) => {
-                  const row = policyRow(policy);
-                  return (
-                    <tr key={row.name} data-policy={row.name}>
-                      <th scope="row" title={row.label}>
-                        {row.pareto ? <span title="On the Pareto front">★ </span> : null}
-                        {row.name}
-                        {row.caveats ? <span className="eval-caveat">{row.caveats}</span> : null}
-                      </th>
-                      <td>{row.rollouts}</td>
-                      <td>
-                        {row.accuracy} <span className="eval-interval">({row.interval})</span>
-                      </td>
-                      <td>{row.cost}</td>
-                      <td>{row.latency}</td>
-                      <td>{row.costPerCorrect}</td>
-                      <td>{row.tools}</td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+          <PolicyTable policies={report.policies} />
           <p className="eval-hint">
             ★ on the Pareto front: no other policy is as cheap and as accurate. Accuracy: correct rollouts over rollouts, with the 95% Wilson interval. Cost/task
             includes grading; ≈ marks estimates.
@@ -390,6 +352,7 @@ function Results() {
 
 /** Every rollout, by task: its verdict and why, its cost and time, and the stored run behind it. */
 function Rollouts({ records, stored }: { records: RolloutRecord[]; stored: boolean }) {
+  const historyFlow = usePart(createHistory);
   const [open, setOpen] = useState(false);
   const busy = useRunStore((state) => state.phase !== 'idle');
   const sorted = useMemo(
@@ -414,7 +377,7 @@ function Rollouts({ records, stored }: { records: RolloutRecord[]; stored: boole
                   <span className="eval-verdict">{verdict.text}</span>
                 </span>
                 {stored && (
-                  <button type="button" onClick={() => void openStoredRun(record.runId)} disabled={busy} title="Open the stored run in the trace">
+                  <button type="button" onClick={() => void historyFlow.openStoredRun(record.runId)} disabled={busy} title="Open the stored run in the trace">
                     Open
                   </button>
                 )}
@@ -425,5 +388,48 @@ function Rollouts({ records, stored }: { records: RolloutRecord[]; stored: boole
         </ul>
       )}
     </details>
+  );
+}
+
+/** One row per policy: correct, accuracy with its interval, cost, latency, cost per correct answer, tools. */
+function PolicyTable({ policies }: { policies: EvalSummary['policies'] }) {
+  return (
+    <div className="eval-table-scroll">
+      <table className="eval-table" aria-label="Results per policy">
+        <thead>
+          <tr>
+            <th scope="col">Policy</th>
+            <th scope="col">Correct</th>
+            <th scope="col">Accuracy (95% CI)</th>
+            <th scope="col">Cost/task</th>
+            <th scope="col">Latency</th>
+            <th scope="col">Cost/correct</th>
+            <th scope="col">Tool calls</th>
+          </tr>
+        </thead>
+        <tbody>
+          {policies.map((policy) => {
+            const row = policyRow(policy);
+            return (
+              <tr key={row.name} data-policy={row.name}>
+                <th scope="row" title={row.label}>
+                  {row.pareto ? <span title="On the Pareto front">★ </span> : null}
+                  {row.name}
+                  {row.caveats ? <span className="eval-caveat">{row.caveats}</span> : null}
+                </th>
+                <td>{row.rollouts}</td>
+                <td>
+                  {row.accuracy} <span className="eval-interval">({row.interval})</span>
+                </td>
+                <td>{row.cost}</td>
+                <td>{row.latency}</td>
+                <td>{row.costPerCorrect}</td>
+                <td>{row.tools}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
   );
 }

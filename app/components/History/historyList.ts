@@ -14,10 +14,10 @@ export const SORT_LABELS: Record<HistorySort, string> = {
 };
 
 /** Each run's searchable text, lower-cased once (a summary object is replaced, never changed, when
- * its run changes). */
-const haystacks = new WeakMap<RunSummary, string>();
+ * its run changes): the History panel keeps one for its life. */
+export type Haystacks = WeakMap<RunSummary, string>;
 
-function haystackOf(run: RunSummary): string {
+function haystackOf(haystacks: Haystacks, run: RunSummary): string {
   let text = haystacks.get(run);
   if (text === undefined) {
     text = `${run.name ?? ''}\n${run.task}\n${run.answer ?? ''}\n${run.orchestratorModel}\n${run.protocol}\n${run.preset ?? ''}`.toLowerCase();
@@ -27,14 +27,15 @@ function haystackOf(run: RunSummary): string {
 }
 
 /** Runs whose name, task, answer, orchestrator, protocol or preset contain every word of `query`
- * (any case), in the order asked for. `runs` arrive newest first. */
-export function filterRuns(runs: readonly RunSummary[], query: string, sort: HistorySort): RunSummary[] {
+ * (any case), in the order asked for. `runs` arrive newest first; `haystacks` keeps their text
+ * lower-cased between calls. */
+export function filterRuns(runs: readonly RunSummary[], query: string, sort: HistorySort, haystacks: Haystacks = new WeakMap()): RunSummary[] {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   const matching =
     words.length === 0
       ? runs.slice()
       : runs.filter((run) => {
-          const haystack = haystackOf(run);
+          const haystack = haystackOf(haystacks, run);
           return words.every((word) => haystack.includes(word));
         });
   switch (sort) {

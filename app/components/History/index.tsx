@@ -10,47 +10,30 @@ import { MAX_COMPARED } from '../../state/compareModel.ts';
 import { FileImportButton } from '../FileImportButton/index.tsx';
 import { statesAnswer } from '../HumanTurn/compareRuns.ts';
 import { useSampleTasks } from '../TaskPanel/useSampleTasks.ts';
-import {
-  compareStoredRuns,
-  deleteRuns,
-  exportAllRuns,
-  exportRuns,
-  importRunFile,
-  isInterrupted,
-  loadHistory,
-  openStoredRun,
-  renameRun,
-  replayStoredRun,
-} from '../../state/history.ts';
-import { historyActions, useHistoryStore } from '../../state/historyStore.ts';
-import { useRunStore } from '../../state/runStore.ts';
 import type { RunSummary } from '../../../workers/history/runLog.ts';
-import { filterRuns, SORT_LABELS, type HistorySort } from './historyList.ts';
+import { filterRuns, SORT_LABELS, type Haystacks, type HistorySort } from './historyList.ts';
 import './History.css';
+import { useHistoryActions, useHistoryStore, usePart, useRunStore } from '../../state/context.tsx';
+import { createHistory } from '../../state/history.ts';
 
 const ROW_PX = 124;
 
 export function HistoryPanel() {
+  const historyFlow = usePart(createHistory);
+  const historyActions = useHistoryActions();
   const runs = useHistoryStore((state) => state.runs);
   const loading = useHistoryStore((state) => state.loading);
   const loadProblem = useHistoryStore((state) => state.loadProblem);
-  const notice = useHistoryStore((state) => state.notice);
   const selected = useHistoryStore((state) => state.selected);
   const busy = useRunStore((state) => state.phase !== 'idle');
   const [query, setQuery] = useState('');
   const [sort, setSort] = useState<HistorySort>('newest');
   const deferredQuery = useDeferredValue(query);
 
-  useEffect(() => loadHistory(), []);
+  useEffect(() => historyFlow.loadHistory(), [historyFlow]);
 
-  const shown = useMemo(() => filterRuns(runs ?? [], deferredQuery, sort), [runs, deferredQuery, sort]);
-
-  const deleteSelected = () => {
-    const count = selected.length;
-    if (count > 0 && window.confirm(`Delete ${count === 1 ? 'this run' : `these ${count} runs`} from your history? This cannot be undone.`)) {
-      void deleteRuns(selected);
-    }
-  };
+  const [haystacks] = useState<Haystacks>(() => new WeakMap());
+  const shown = useMemo(() => filterRuns(runs ?? [], deferredQuery, sort, haystacks), [runs, deferredQuery, sort, haystacks]);
 
   return (
     <section className="panel history-panel" aria-labelledby="history-title">
@@ -72,44 +55,9 @@ export function HistoryPanel() {
           ))}
         </select>
       </div>
-      <div className="history-toolbar">
-        <FileImportButton
-          label="Import runs…"
-          busyLabel="Importing…"
-          accept=".json,application/json"
-          inputLabel="Run file to import"
-          testId="history-import-input"
-          onFile={importRunFile}
-        />
-        <button type="button" onClick={() => void exportAllRuns()} disabled={!runs || runs.length === 0}>
-          Export all
-        </button>
-        <button type="button" onClick={() => void exportRuns(selected)} disabled={selected.length === 0}>
-          Export selected
-        </button>
-        <button
-          type="button"
-          onClick={() => void compareStoredRuns(selected)}
-          disabled={selected.length < 2 || selected.length > MAX_COMPARED}
-          title={`Select two to ${MAX_COMPARED} runs`}
-        >
-          Compare{selected.length >= 2 ? ` ${selected.length}` : ''}
-        </button>
-        <button type="button" className="danger" onClick={deleteSelected} disabled={selected.length === 0}>
-          Delete selected
-        </button>
-      </div>
+      <HistoryActions runs={runs} selected={selected} />
       <RecordingProblem />
-      {notice ? (
-        <div className={`history-notice ${notice.kind}`} role={notice.kind === 'problem' ? 'alert' : 'status'}>
-          {notice.lines.map((line, index) => (
-            <p key={index}>{line}</p>
-          ))}
-          <button type="button" className="link-button" onClick={historyActions.clearNotice}>
-            Dismiss
-          </button>
-        </div>
-      ) : null}
+      <HistoryNotice />
       {loadProblem ? <p role="alert">{loadProblem}</p> : null}
       {runs === null ? (
         <p className="panel-hint">{loading ? 'Reading your history…' : ''}</p>
@@ -133,6 +81,63 @@ export function HistoryPanel() {
         </>
       )}
     </section>
+  );
+}
+
+/** Import, export, compare and delete: the whole history or the runs selected. */
+function HistoryActions({ runs, selected }: { runs: RunSummary[] | null; selected: string[] }) {
+  const historyFlow = usePart(createHistory);
+  const deleteSelected = () => {
+    const count = selected.length;
+    if (count > 0 && window.confirm(`Delete ${count === 1 ? 'this run' : `these ${count} runs`} from your history? This cannot be undone.`)) {
+      void historyFlow.deleteRuns(selected);
+    }
+  };
+  return (
+    <div className="history-toolbar">
+      <FileImportButton
+        label="Import runs…"
+        busyLabel="Importing…"
+        accept=".json,application/json"
+        inputLabel="Run file to import"
+        testId="history-import-input"
+        onFile={historyFlow.importRunFile}
+      />
+      <button type="button" onClick={() => void historyFlow.exportAllRuns()} disabled={!runs || runs.length === 0}>
+        Export all
+      </button>
+      <button type="button" onClick={() => void historyFlow.exportRuns(selected)} disabled={selected.length === 0}>
+        Export selected
+      </button>
+      <button
+        type="button"
+        onClick={() => void historyFlow.compareStoredRuns(selected)}
+        disabled={selected.length < 2 || selected.length > MAX_COMPARED}
+        title={`Select two to ${MAX_COMPARED} runs`}
+      >
+        Compare{selected.length >= 2 ? ` ${selected.length}` : ''}
+      </button>
+      <button type="button" className="danger" onClick={deleteSelected} disabled={selected.length === 0}>
+        Delete selected
+      </button>
+    </div>
+  );
+}
+
+/** The outcome of the last import, export or delete, until dismissed. */
+function HistoryNotice() {
+  const historyActions = useHistoryActions();
+  const notice = useHistoryStore((state) => state.notice);
+  if (!notice) return null;
+  return (
+      <div className={`history-notice ${notice.kind}`} role={notice.kind === 'problem' ? 'alert' : 'status'}>
+        {notice.lines.map((line, index) => (
+          <p key={index}>{line}</p>
+        ))}
+        <button type="button" className="link-button" onClick={historyActions.clearNotice}>
+          Dismiss
+        </button>
+      </div>
   );
 }
 
@@ -201,12 +206,14 @@ function Verdict({ run, reference }: { run: RunSummary; reference: string | null
 }
 
 function RunRow({ run, selected, busy, reference }: { run: RunSummary; selected: boolean; busy: boolean; reference: string | null }) {
+  const historyFlow = usePart(createHistory);
+  const historyActions = useHistoryActions();
   const recording = useHistoryStore((state) => state.recording.includes(run.id));
   const shownId = useRunStore((state) => state.stored?.summary.id ?? null);
   const [renaming, setRenaming] = useState(false);
   const [name, setName] = useState(run.name ?? '');
   const title = run.name ?? run.task;
-  const interrupted = !recording && isInterrupted(run);
+  const interrupted = !recording && historyFlow.isInterrupted(run);
   const when = new Date(run.startedAt);
 
   return (
@@ -219,7 +226,7 @@ function RunRow({ run, selected, busy, reference }: { run: RunSummary; selected:
             onSubmit={(event) => {
               event.preventDefault();
               setRenaming(false);
-              void renameRun(run.id, name);
+              void historyFlow.renameRun(run.id, name);
             }}
           >
             <input aria-label="Run name" value={name} maxLength={200} autoFocus onChange={(event) => setName(event.target.value)} />
@@ -246,16 +253,16 @@ function RunRow({ run, selected, busy, reference }: { run: RunSummary; selected:
         {run.answer ? <span className="history-answer"> · {run.answer.slice(0, 120)}</span> : null}
       </p>
       <div className="history-actions">
-        <button type="button" disabled={busy} onClick={() => void openStoredRun(run.id)}>
+        <button type="button" disabled={busy} onClick={() => void historyFlow.openStoredRun(run.id)}>
           Open
         </button>
-        <button type="button" disabled={busy} onClick={() => void replayStoredRun(run.id)}>
+        <button type="button" disabled={busy} onClick={() => void historyFlow.replayStoredRun(run.id)}>
           Replay
         </button>
         <button type="button" onClick={() => setRenaming(true)}>
           Rename
         </button>
-        <button type="button" onClick={() => void exportRuns([run.id])}>
+        <button type="button" onClick={() => void historyFlow.exportRuns([run.id])}>
           Export
         </button>
         <button
@@ -263,7 +270,7 @@ function RunRow({ run, selected, busy, reference }: { run: RunSummary; selected:
           className="danger"
           disabled={recording}
           onClick={() => {
-            if (window.confirm(`Delete "${title.slice(0, 80)}" from your history?`)) void deleteRuns([run.id]);
+            if (window.confirm(`Delete "${title.slice(0, 80)}" from your history?`)) void historyFlow.deleteRuns([run.id]);
           }}
         >
           Delete

@@ -4,12 +4,10 @@
 
 import { useId, useMemo, useState } from 'react';
 import { formatSeconds, formatUsd } from '../../format.ts';
-import { useComparisonStore } from '../../state/comparisonStore.ts';
-import { usePreferencesStore } from '../../state/preferencesStore.ts';
-import { useRunStore } from '../../state/runStore.ts';
 import type { RunView } from '../../state/runView.ts';
 import { useSampleTasks } from '../TaskPanel/useSampleTasks.ts';
 import { compareRuns, routeOf, statesAnswer } from './compareRuns.ts';
+import { useComparisonStore, usePreferencesStore, useRunStore } from '../../state/context.tsx';
 
 export function Comparison() {
   const id = useId();
@@ -52,21 +50,7 @@ function Scores({ you, orchestrator }: { you: RunView; orchestrator: RunView }) 
           </tr>
         </thead>
         <tbody>
-          <tr>
-            <th scope="row">Route</th>
-            {runs.map((run, i) => (
-              <td key={i}>
-                <ol className="comparison-route">
-                  {routeOf(run).map((step, j) => (
-                    <li key={j}>
-                      {step.tool}
-                      {step.alias ? ` → ${step.alias}` : ''}
-                    </li>
-                  ))}
-                </ol>
-              </td>
-            ))}
-          </tr>
+          <RouteRow runs={runs} />
           <tr>
             <th scope="row">Answer</th>
             {runs.map((run, i) => (
@@ -84,18 +68,7 @@ function Scores({ you, orchestrator }: { you: RunView; orchestrator: RunView }) 
               </td>
             ))}
           </tr>
-          <tr>
-            <th scope="row">Cost</th>
-            {runs.map((run, i) => (
-              <td key={i}>{formatUsd(run.totals?.costUsd ?? run.totalUsd)}</td>
-            ))}
-          </tr>
-          <tr>
-            <th scope="row">Time</th>
-            {runs.map((run, i) => (
-              <td key={i}>{formatSeconds(run.totals?.latencyMs ?? run.elapsedMs)}</td>
-            ))}
-          </tr>
+          <FigureRows runs={runs} />
           <tr>
             <th scope="row">Reward</th>
             {rewards.map((reward, i) => (
@@ -117,6 +90,47 @@ function Scores({ you, orchestrator }: { you: RunView; orchestrator: RunView }) 
           <li key={term}>{term}</li>
         ))}
       </ul>
+    </>
+  );
+}
+
+/** Each run's route: the tool (and expert) of every step. */
+function RouteRow({ runs }: { runs: RunView[] }) {
+  return (
+    <tr>
+      <th scope="row">Route</th>
+      {runs.map((run, i) => (
+        <td key={i}>
+          <ol className="comparison-route">
+            {routeOf(run).map((step, j) => (
+              <li key={j}>
+                {step.tool}
+                {step.alias ? ` → ${step.alias}` : ''}
+              </li>
+            ))}
+          </ol>
+        </td>
+      ))}
+    </tr>
+  );
+}
+
+/** What each run cost and took. */
+function FigureRows({ runs }: { runs: RunView[] }) {
+  return (
+    <>
+      <tr>
+        <th scope="row">Cost</th>
+        {runs.map((run, i) => (
+          <td key={i}>{formatUsd(run.totals?.costUsd ?? run.totalUsd)}</td>
+        ))}
+      </tr>
+      <tr>
+        <th scope="row">Time</th>
+        {runs.map((run, i) => (
+          <td key={i}>{formatSeconds(run.totals?.latencyMs ?? run.elapsedMs)}</td>
+        ))}
+      </tr>
     </>
   );
 }

@@ -4,11 +4,10 @@
 // the code themselves instead of leaving it to the alias's expert.
 
 import { useId, useState, type FormEvent } from 'react';
-import { useComparisonStore } from '../../state/comparisonStore.ts';
-import { chooseTurn, letOrchestratorTry } from '../../state/session.ts';
-import { useRunStore } from '../../state/runStore.ts';
+import type { HumanTurn } from '../../../workers/engine/types.ts';
 import { Comparison } from './Comparison.tsx';
 import './HumanTurn.css';
+import { useComparisonStore, useRunStore, useSession } from '../../state/context.tsx';
 
 const WRITE_LABEL = { query: 'Write the search query yourself', code: 'Write the Python yourself' } as const;
 
@@ -27,6 +26,7 @@ export function HumanTurnPanel() {
 }
 
 function AfterYourRun() {
+  const session = useSession();
   const id = useId();
   return (
     <section className="panel human-turn" aria-labelledby={`${id}-heading`}>
@@ -35,7 +35,7 @@ function AfterYourRun() {
         Now let the orchestrator take the same task with the same experts, prices and preference, and see the two routes side by
         side, each scored with the paper's reward.
       </p>
-      <button type="button" className="primary" onClick={letOrchestratorTry}>
+      <button type="button" className="primary" onClick={session.letOrchestratorTry}>
         Let the orchestrator try it
       </button>
     </section>
@@ -43,6 +43,7 @@ function AfterYourRun() {
 }
 
 function TurnForm({ step }: { step: number }) {
+  const session = useSession();
   const turn = useRunStore((state) => state.humanTurn)!;
   const id = useId();
   const [toolName, setToolName] = useState<string | null>(null);
@@ -56,7 +57,7 @@ function TurnForm({ step }: { step: number }) {
     if (!tool || !alias) return;
     const args: Record<string, unknown> = { model: alias };
     if (tool.writable && written.trim()) args[tool.writable] = written;
-    chooseTurn({ name: tool.name, arguments: args });
+    session.chooseTurn({ name: tool.name, arguments: args });
   };
 
   return (
@@ -97,25 +98,7 @@ function TurnForm({ step }: { step: number }) {
             </label>
           ))}
         </fieldset>
-        {tool && (
-          <fieldset>
-            <legend>Model for {tool.name}</legend>
-            <div className="human-turn-aliases">
-              {tool.aliases.map((row) => (
-                <label key={row.alias} className="human-turn-alias">
-                  <input type="radio" name={`${id}-alias`} value={row.alias} checked={alias === row.alias} onChange={() => setAlias(row.alias)} />
-                  <span>
-                    <strong>{row.alias}</strong>
-                    <span className="muted">
-                      {' '}
-                      in {row.inputPerM} · out {row.outputPerM} per M tokens · about {row.latency}
-                    </span>
-                  </span>
-                </label>
-              ))}
-            </div>
-          </fieldset>
-        )}
+        {tool && <AliasChoice name={`${id}-alias`} tool={tool} alias={alias} onChoose={setAlias} />}
         {tool?.writable && (
           <label className="human-turn-written">
             <span>
@@ -129,5 +112,28 @@ function TurnForm({ step }: { step: number }) {
         </button>
       </form>
     </section>
+  );
+}
+
+/** The models behind a tool, with what the orchestrator reads of each (prices, latency). */
+function AliasChoice({ name, tool, alias, onChoose }: { name: string; tool: HumanTurn['menu'][number]; alias: string | null; onChoose(alias: string): void }) {
+  return (
+    <fieldset>
+      <legend>Model for {tool.name}</legend>
+      <div className="human-turn-aliases">
+        {tool.aliases.map((row) => (
+          <label key={row.alias} className="human-turn-alias">
+            <input type="radio" name={name} value={row.alias} checked={alias === row.alias} onChange={() => onChoose(row.alias)} />
+            <span>
+              <strong>{row.alias}</strong>
+              <span className="muted">
+                {' '}
+                in {row.inputPerM} · out {row.outputPerM} per M tokens · about {row.latency}
+              </span>
+            </span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
   );
 }

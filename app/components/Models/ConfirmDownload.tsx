@@ -1,10 +1,10 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { estimateVramMB, type ForeignAddress, type LocalModel } from '../../../workers/backends/webllm/catalogue.ts';
 import { describeStorage, type StorageUse } from '../../../workers/backends/webllm/modelCache.ts';
-import type { LocalModelRequest } from '../../../workers/models/localModels.ts';
+import type { LocalModelRequest } from '../../../workers/hosts/models/modelState.ts';
 import { formatBytes, formatCount } from '../../format.ts';
-import { useModelsStore } from '../../state/modelsStore.ts';
 import { formatMegabytes } from './figures.ts';
+import { useModelsStore } from '../../state/context.tsx';
 
 /** How long the question waits for the cache check before asking as if the files were not kept. */
 const CACHE_CHECK_PATIENCE_MS = 3_000;
@@ -33,19 +33,7 @@ export function ConfirmDownload({
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
-  // Unknown until the cache check (run when the panel came on screen) answers: the question waits
-  // for it rather than asking "Download?" and turning into "Load?" a moment later.
-  const cachedState = useModelsStore((state) => (pending ? state.cached[pending.model.id] : undefined));
-  const cacheProblem = useModelsStore((state) => state.cacheProblem);
-  const [gaveUpWaitingFor, setGaveUpWaitingFor] = useState<PendingDownload | null>(null);
-  const checking = pending !== null && cachedState === undefined && cacheProblem === null && gaveUpWaitingFor !== pending;
-  useEffect(() => {
-    if (!pending) return;
-    // A check that never answers (a busy or restarting worker) must not hold the dialog: ask as if not kept.
-    const timer = setTimeout(() => setGaveUpWaitingFor(pending), CACHE_CHECK_PATIENCE_MS);
-    return () => clearTimeout(timer);
-  }, [pending]);
-  const cached = cachedState === true;
+  const { checking, cached } = useCachedState(pending);
   useEffect(() => {
     const element = dialog.current;
     if (!element) return;
@@ -99,4 +87,20 @@ export function ConfirmDownload({
       ) : null}
     </dialog>
   );
+}
+
+/** Whether the pending model's files are in the browser cache. Unknown until the cache check (run
+ * when the panel came on screen) answers: the question waits for it rather than asking "Download?"
+ * and turning into "Load?" a moment later. */
+function useCachedState(pending: PendingDownload | null): { checking: boolean; cached: boolean } {
+  const cachedState = useModelsStore((state) => (pending ? state.cached[pending.model.id] : undefined));
+  const cacheProblem = useModelsStore((state) => state.cacheProblem);
+  const [gaveUpWaitingFor, setGaveUpWaitingFor] = useState<PendingDownload | null>(null);
+  useEffect(() => {
+    if (!pending) return;
+    // A check that never answers (a busy or restarting worker) must not hold the dialog: ask as if not kept.
+    const timer = setTimeout(() => setGaveUpWaitingFor(pending), CACHE_CHECK_PATIENCE_MS);
+    return () => clearTimeout(timer);
+  }, [pending]);
+  return { checking: pending !== null && cachedState === undefined && cacheProblem === null && gaveUpWaitingFor !== pending, cached: cachedState === true };
 }

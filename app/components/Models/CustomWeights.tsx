@@ -1,11 +1,13 @@
 import { useId } from 'react';
 import type { Quantization } from '../../../workers/backends/webllm/catalogue.ts';
-import { modelsActions, useModelsStore, type ModelsState } from '../../state/modelsStore.ts';
+import { type ModelsState } from '../../state/modelsStore.ts';
+import { useModelsActions, useModelsStore } from '../../state/context.tsx';
 
 type UrlField = 'weightsUrl' | 'modelLibUrl';
 
 /** Where the user's converted Orchestrator-8B weights are (docs/orchestrator-8b-in-the-browser.md). */
 export function CustomWeights({ problem }: { problem: string | null }) {
+  const modelsActions = useModelsActions();
   const custom = useModelsStore((state) => state.custom);
   const quantizationId = useId();
   const problemId = useId();
@@ -58,6 +60,7 @@ function UrlInput({
   placeholder: string;
   describedBy?: string | undefined;
 }) {
+  const modelsActions = useModelsActions();
   const id = useId();
   return (
     <>

@@ -10,9 +10,9 @@ import {
   needsSplit,
 } from '../../../workers/backends/gguf/catalogue.ts';
 import type { CachedGguf } from '../../../workers/backends/gguf/cache.ts';
-import type { GgufGpuLayers, GgufSource } from '../../../workers/messages.ts';
-import type { GgufModelRequest } from '../../../workers/models/ggufModels.ts';
-import type { LoadedLocalModel } from '../../../workers/models/localModels.ts';
+import type { GgufGpuLayers, GgufSource } from '../../../workers/hosts/models/modelState.ts';
+import type { GgufModelRequest } from '../../../workers/hosts/models/modelState.ts';
+import type { LoadedLocalModel } from '../../../workers/hosts/models/modelState.ts';
 import type { ModelFailure } from '../../state/modelsStore.ts';
 
 // GGUF models through llama.cpp (wllama): on WebGPU when the adapter allows, else on the CPU, so
@@ -72,52 +72,23 @@ function useCachedGguf(refreshKey: string) {
 }
 
 export function GgufModels({ loaded, loading, failures, onLoad, onCancel, onUnload, formatBytes, LoadBar }: GgufModelsProps) {
-  const [input, setInput] = useState('');
-  const [catalogueId, setCatalogueId] = useState(GGUF_CATALOGUE[0]!.id);
-  const [contextWindow, setContextWindow] = useState(8192);
-  const [gpuLayers, setGpuLayers] = useState(ALL_LAYERS);
-  const [deleting, setDeleting] = useState<CachedGguf | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
+  const [settings, setSettings] = useState<LoadSettings>({ contextWindow: 8192, gpuLayers: ALL_LAYERS });
   const [pending, setPending] = useState<Pending | null>(null);
   const [lastId, setLastId] = useState<string | null>(null);
 
-  const request = (id: string, label: string, source: GgufSource): GgufModelRequest => ({
-    id,
-    label,
-    source,
-    contextWindow,
-    threads: THREADS,
-    gpuLayers,
-  });
+  const request = (id: string, label: string, source: GgufSource): GgufModelRequest => ({ id, label, source, ...settings, threads: THREADS });
   const start = (next: GgufModelRequest) => {
     setPending(null);
     setLastId(next.id);
     onLoad(next);
   };
-  const askCatalogue = () => {
-    const entry = GGUF_CATALOGUE.find((candidate) => candidate.id === catalogueId)!;
-    const url = ggufDownloadUrl(entry);
-    setPending({ request: request(entry.id, entry.label, { kind: 'url', url }), bytes: entry.approxBytes, host: new URL(url).host });
-  };
-  const askUrl = () => {
-    try {
-      const url = ggufUrlFromInput(input);
-      setProblem(null);
-      const id = ggufFileName(url);
-      setPending({ request: request(id, id, { kind: 'url', url }), bytes: null, host: new URL(url).host });
-    } catch (error) {
-      setProblem((error as Error).message);
-    }
-  };
 
   const ggufLoaded = loaded.filter((model) => model.gguf);
-  const chosen = GGUF_CATALOGUE.find((entry) => entry.id === catalogueId)!;
   const failure = lastId ? failures[lastId] : undefined;
   // A finished load may have added a download: the list is read again when the loaded set changes.
   const { cached, problem: cacheProblem, remove } = useCachedGguf(ggufLoaded.map((model) => model.id).join('\n'));
   const pendingUrl = pending?.request.source.kind === 'url' ? pending.request.source.url : null;
   const pendingCached = pendingUrl ? cached?.find((model) => model.url === pendingUrl) : undefined;
-  const layerEstimate = ggufGpuLayersEstimate(chosen, gpuLayers, contextWindow);
 
   return (
     <section className="gguf-models" aria-labelledby="gguf-heading">
@@ -126,22 +97,92 @@ export function GgufModels({ loaded, loading, failures, onLoad, onCancel, onUnlo
         Any GGUF file, run by llama.cpp in this tab: on WebGPU when this browser’s adapter allows, otherwise on the CPU (slower, but
         it works without WebGPU). {isolated ? `Up to ${THREADS} threads: the page is cross-origin isolated.` : 'One thread: the page is not cross-origin isolated, so llama.cpp cannot share memory with more.'}
       </p>
-      <div className="gguf-controls">
-        <label>
-          Context window (tokens){' '}
-          <input type="number" min={512} max={40960} step={512} value={contextWindow} onChange={(event) => setContextWindow(Number(event.target.value) || 4096)} />
-        </label>
-        <label>
-          Layers on WebGPU (0: the CPU only){' '}
-          <input
-            type="number"
-            min={0}
-            max={ALL_LAYERS}
-            value={gpuLayers}
-            onChange={(event) => setGpuLayers(Math.max(0, Math.min(ALL_LAYERS, Math.floor(Number(event.target.value) || 0))))}
-          />
-        </label>
-      </div>
+      <SettingsControls settings={settings} onChange={setSettings} />
+      <Sources settings={settings} request={request} onAsk={setPending} onStart={start} formatBytes={formatBytes} />
+      {pending ? <ConfirmPending pending={pending} cached={pendingCached} onStart={start} onCancel={() => setPending(null)} formatBytes={formatBytes} /> : null}
+      {Object.entries(loading)
+        .filter(([id]) => id === lastId)
+        .map(([id, progress]) => (
+          <div key={id}>
+            <LoadBar label={id} progress={progress} />
+            <button type="button" onClick={() => onCancel(id)}>
+              Cancel loading {id}
+            </button>
+          </div>
+        ))}
+      {failure ? <p className="model-warning" role="alert">{failure.message}</p> : null}
+      <LoadedList loaded={ggufLoaded} onUnload={onUnload} formatBytes={formatBytes} />
+      <CachedList cached={cached} problem={cacheProblem} remove={remove} formatBytes={formatBytes} />
+    </section>
+  );
+}
+
+/** How the next model loads: its context window and the layers put on WebGPU. */
+interface LoadSettings {
+  contextWindow: number;
+  gpuLayers: number;
+}
+
+function SettingsControls({ settings, onChange }: { settings: LoadSettings; onChange(settings: LoadSettings): void }) {
+  return (
+    <div className="gguf-controls">
+      <label>
+        Context window (tokens){' '}
+        <input
+          type="number"
+          min={512}
+          max={40960}
+          step={512}
+          value={settings.contextWindow}
+          onChange={(event) => onChange({ ...settings, contextWindow: Number(event.target.value) || 4096 })}
+        />
+      </label>
+      <label>
+        Layers on WebGPU (0: the CPU only){' '}
+        <input
+          type="number"
+          min={0}
+          max={ALL_LAYERS}
+          value={settings.gpuLayers}
+          onChange={(event) => onChange({ ...settings, gpuLayers: Math.max(0, Math.min(ALL_LAYERS, Math.floor(Number(event.target.value) || 0))) })}
+        />
+      </label>
+    </div>
+  );
+}
+
+interface SourcesProps {
+  settings: LoadSettings;
+  request(id: string, label: string, source: GgufSource): GgufModelRequest;
+  /** A download to confirm first. */
+  onAsk(pending: Pending): void;
+  /** A file on this computer: loaded at once. */
+  onStart(request: GgufModelRequest): void;
+  formatBytes(bytes: number): string;
+}
+
+/** Where a model comes from: the catalogue, an address, or a file on this computer. */
+function Sources({ settings, request, onAsk, onStart, formatBytes }: SourcesProps) {
+  const [input, setInput] = useState('');
+  const [catalogueId, setCatalogueId] = useState(GGUF_CATALOGUE[0]!.id);
+  const [problem, setProblem] = useState<string | null>(null);
+  const chosen = GGUF_CATALOGUE.find((entry) => entry.id === catalogueId)!;
+  const askCatalogue = () => {
+    const url = ggufDownloadUrl(chosen);
+    onAsk({ request: request(chosen.id, chosen.label, { kind: 'url', url }), bytes: chosen.approxBytes, host: new URL(url).host });
+  };
+  const askUrl = () => {
+    try {
+      const url = ggufUrlFromInput(input);
+      setProblem(null);
+      const id = ggufFileName(url);
+      onAsk({ request: request(id, id, { kind: 'url', url }), bytes: null, host: new URL(url).host });
+    } catch (error) {
+      setProblem((error as Error).message);
+    }
+  };
+  return (
+    <>
       <div className="gguf-controls">
         <label>
           Catalogue{' '}
@@ -157,13 +198,7 @@ export function GgufModels({ loaded, loading, failures, onLoad, onCancel, onUnlo
           Load from the catalogue
         </button>
       </div>
-      <p className="muted">
-        {chosen.repo} · {chosen.file} · licence: {chosen.licence} · needs about {formatBytes(ggufMemoryBytes(chosen, contextWindow))} at this window ·{' '}
-        {layerEstimate.layers === 0
-          ? 'no layer on WebGPU'
-          : `${layerEstimate.layers} of ${layerEstimate.blocks} layers on WebGPU need about ${formatBytes(layerEstimate.bytes)} of GPU memory (an estimate: the file's size spread over its layers, plus their KV cache)`}
-        {needsSplit(chosen.approxBytes) ? ' · over 2 GB: llama.cpp in the browser needs it split first (see the guide)' : ''} · not tried by this project.
-      </p>
+      <CatalogueEntry entry={chosen} settings={settings} formatBytes={formatBytes} />
       <div className="gguf-controls">
         <label>
           URL or Hugging Face owner/repo/file.gguf{' '}
@@ -180,57 +215,93 @@ export function GgufModels({ loaded, loading, failures, onLoad, onCancel, onUnlo
             onChange={(event) => {
               const file = event.target.files?.[0];
               event.target.value = '';
-              if (file) start(request(file.name, file.name, { kind: 'file', file, name: file.name }));
+              if (file) onStart(request(file.name, file.name, { kind: 'file', file, name: file.name }));
             }}
           />
         </label>
       </div>
       {problem ? <p className="model-warning" role="alert">{problem}</p> : null}
-      {pending ? (
-        <div className="gguf-confirm" role="dialog" aria-label="Confirm the download">
-          {pendingCached ? (
-            <p>
-              {pending.request.label} ({formatBytes(pendingCached.bytes)}) is kept in this browser: load it from there? Nothing is downloaded.
-            </p>
-          ) : (
-            <p>
-              Download {pending.request.label} ({pending.bytes === null ? 'size unknown until the download starts' : `about ${formatBytes(pending.bytes)}`}) from{' '}
-              {pending.host}? It is kept in this browser afterwards.
-            </p>
-          )}
-          <button type="button" onClick={() => start(pending.request)}>
-            {pendingCached ? 'Load' : 'Download and load'}
-          </button>{' '}
-          <button type="button" onClick={() => setPending(null)}>
-            Cancel
+    </>
+  );
+}
+
+/** The catalogue entry chosen: where it comes from and what it needs at these settings. */
+function CatalogueEntry({ entry, settings, formatBytes }: { entry: (typeof GGUF_CATALOGUE)[number]; settings: LoadSettings; formatBytes(bytes: number): string }) {
+  const layerEstimate = ggufGpuLayersEstimate(entry, settings.gpuLayers, settings.contextWindow);
+  return (
+    <p className="muted">
+      {entry.repo} · {entry.file} · licence: {entry.licence} · needs about {formatBytes(ggufMemoryBytes(entry, settings.contextWindow))} at this window ·{' '}
+      {layerEstimate.layers === 0
+        ? 'no layer on WebGPU'
+        : `${layerEstimate.layers} of ${layerEstimate.blocks} layers on WebGPU need about ${formatBytes(layerEstimate.bytes)} of GPU memory (an estimate: the file's size spread over its layers, plus their KV cache)`}
+      {needsSplit(entry.approxBytes) ? ' · over 2 GB: llama.cpp in the browser needs it split first (see the guide)' : ''} · not tried by this project.
+    </p>
+  );
+}
+
+interface ConfirmPendingProps {
+  pending: Pending;
+  /** The same file, already kept in this browser. */
+  cached: CachedGguf | undefined;
+  onStart(request: GgufModelRequest): void;
+  onCancel(): void;
+  formatBytes(bytes: number): string;
+}
+
+function ConfirmPending({ pending, cached, onStart, onCancel, formatBytes }: ConfirmPendingProps) {
+  return (
+    <div className="gguf-confirm" role="dialog" aria-label="Confirm the download">
+      {cached ? (
+        <p>
+          {pending.request.label} ({formatBytes(cached.bytes)}) is kept in this browser: load it from there? Nothing is downloaded.
+        </p>
+      ) : (
+        <p>
+          Download {pending.request.label} ({pending.bytes === null ? 'size unknown until the download starts' : `about ${formatBytes(pending.bytes)}`}) from{' '}
+          {pending.host}? It is kept in this browser afterwards.
+        </p>
+      )}
+      <button type="button" onClick={() => onStart(pending.request)}>
+        {cached ? 'Load' : 'Download and load'}
+      </button>{' '}
+      <button type="button" onClick={onCancel}>
+        Cancel
+      </button>
+    </div>
+  );
+}
+
+function LoadedList({ loaded, onUnload, formatBytes }: { loaded: LoadedLocalModel[]; onUnload(modelId: string): void; formatBytes(bytes: number): string }) {
+  return (
+    <ul className="gguf-loaded" aria-label="GGUF models loaded">
+      {loaded.map((model) => (
+        <li key={model.id}>
+          <strong>{model.label}</strong> · {model.contextWindow.toLocaleString('en-US')} tokens · {model.gguf!.threads} thread{model.gguf!.threads === 1 ? '' : 's'} ·{' '}
+          {model.gguf!.webgpu ? 'on WebGPU' : (model.gguf!.cpuReason ?? 'on the CPU')}
+          {model.gguf!.gpuLayers ? ` · ${describeGpuLayers(model.gguf!.gpuLayers, formatBytes)}` : ''} · use it as model “{model.id}” of a gguf provider{' '}
+          <button type="button" onClick={() => onUnload(model.id)}>
+            Unload
           </button>
-        </div>
-      ) : null}
-      {Object.entries(loading)
-        .filter(([id]) => id === lastId)
-        .map(([id, progress]) => (
-          <div key={id}>
-            <LoadBar label={id} progress={progress} />
-            <button type="button" onClick={() => onCancel(id)}>
-              Cancel loading {id}
-            </button>
-          </div>
-        ))}
-      {failure ? <p className="model-warning" role="alert">{failure.message}</p> : null}
-      <ul className="gguf-loaded" aria-label="GGUF models loaded">
-        {ggufLoaded.map((model) => (
-          <li key={model.id}>
-            <strong>{model.label}</strong> · {model.contextWindow.toLocaleString('en-US')} tokens · {model.gguf!.threads} thread{model.gguf!.threads === 1 ? '' : 's'} ·{' '}
-            {model.gguf!.webgpu ? 'on WebGPU' : (model.gguf!.cpuReason ?? 'on the CPU')}
-            {model.gguf!.gpuLayers ? ` · ${describeGpuLayers(model.gguf!.gpuLayers, formatBytes)}` : ''} · use it as model “{model.id}” of a gguf provider{' '}
-            <button type="button" onClick={() => onUnload(model.id)}>
-              Unload
-            </button>
-          </li>
-        ))}
-      </ul>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+interface CachedListProps {
+  cached: CachedGguf[] | null;
+  problem: string | null;
+  remove(url: string): Promise<void>;
+  formatBytes(bytes: number): string;
+}
+
+/** The GGUF files kept in this browser, each deletable after a confirmation. */
+function CachedList({ cached, problem, remove, formatBytes }: CachedListProps) {
+  const [deleting, setDeleting] = useState<CachedGguf | null>(null);
+  return (
+    <>
       <h4 id="gguf-cached-heading">Kept in this browser</h4>
-      {cacheProblem ? <p className="model-warning" role="alert">{cacheProblem}</p> : null}
+      {problem ? <p className="model-warning" role="alert">{problem}</p> : null}
       {cached && cached.length === 0 ? <p className="muted">No GGUF model is kept in this browser.</p> : null}
       <ul className="gguf-cached" aria-labelledby="gguf-cached-heading">
         {(cached ?? []).map((model) => (
@@ -261,7 +332,7 @@ export function GgufModels({ loaded, loading, failures, onLoad, onCancel, onUnlo
           </li>
         ))}
       </ul>
-    </section>
+    </>
   );
 }
 

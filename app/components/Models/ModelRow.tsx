@@ -1,17 +1,15 @@
 import { memo, useId, useState } from 'react';
 import { modelAvailability, SOFTWARE_ADAPTER_WARNING, type WebGpuReport } from '../../../workers/backends/webllm/capabilities.ts';
 import { addressesOutsideCatalogue, type LocalModel } from '../../../workers/backends/webllm/catalogue.ts';
-import type { LocalModelRequest } from '../../../workers/models/localModels.ts';
+import type { LocalModelRequest } from '../../../workers/hosts/models/modelState.ts';
 import { explainError } from '../../errors/explain.ts';
 import { formatCount } from '../../format.ts';
-import { modelsActions, useModelsStore } from '../../state/modelsStore.ts';
-import { useRunStore } from '../../state/runStore.ts';
-import { cancelLocalModelLoad, deleteCachedModel, loadLocalModel, unloadLocalModel } from '../../state/session.ts';
-import { setupActions, useSetupStore } from '../../state/setupStore.ts';
 import { formatBytes } from '../../format.ts';
 import { contextWindowChoices, formatMegabytes } from './figures.ts';
 import { LoadBar } from './LoadBar.tsx';
 import { aliasChoices, asExpert, asOrchestrator } from './localDraft.ts';
+import type { ModelFailure } from '../../state/modelsStore.ts';
+import { useAppStores, useLocalModels, useModelsActions, useModelsStore, useRunStore, useSetupActions, useSetupStore } from '../../state/context.tsx';
 
 interface ModelRowProps {
   model: LocalModel;
@@ -23,6 +21,8 @@ interface ModelRowProps {
 
 /** One model of the catalogue: whether it can run here and why, its sizes, and what to do with it. */
 export const ModelRow = memo(function ModelRow({ model, request, report, onAskDownload }: ModelRowProps) {
+  const localModels = useLocalModels();
+  const modelsActions = useModelsActions();
   const id = model.id;
   const loaded = useModelsStore((state) => state.loaded.find((entry) => entry.id === id));
   const loading = useModelsStore((state) => (id in state.loading ? (state.loading[id] ?? null) : undefined));
@@ -30,7 +30,6 @@ export const ModelRow = memo(function ModelRow({ model, request, report, onAskDo
   const failure = useModelsStore((state) => state.failures[id]);
   const contextWindow = useModelsStore((state) => state.contextWindows[id] ?? model.defaultContextWindow);
   const headingId = useId();
-  const windowId = useId();
 
   const availability = modelAvailability(model, report, { contextWindow });
   // Files from outside the catalogue are loaded only once the user agreed to their addresses.
@@ -38,7 +37,7 @@ export const ModelRow = memo(function ModelRow({ model, request, report, onAskDo
   const asks = !cached || addressesOutsideCatalogue(request.custom).some((address) => !trusted.includes(address.url));
   const load = () => {
     if (asks) onAskDownload(model, request, contextWindow);
-    else loadLocalModel(request, contextWindow);
+    else localModels.loadLocalModel(request, contextWindow);
   };
 
   return (
@@ -55,60 +54,23 @@ export const ModelRow = memo(function ModelRow({ model, request, report, onAskDo
           {formatCount(loaded?.contextWindow ?? contextWindow)} tokens
         </p>
         {availability.available ? null : <p className="model-reason">{availability.reason}</p>}
-        {availability.warnings
-          .filter((warning) => warning !== SOFTWARE_ADAPTER_WARNING)
-          .map((warning) => (
-            <p key={warning} className="model-warning">
-              {warning}
-            </p>
-          ))}
-        {failure ? (
-          <div className="model-failure" role="alert">
-            <p>
-              <strong>{explainError(failure.code).title}.</strong> {failure.message}
-            </p>
-            {explainError(failure.code).hint ? <p className="muted">{explainError(failure.code).hint}</p> : null}
-            <button type="button" className="small" onClick={() => modelsActions.dismissFailure(id)}>
-              Dismiss
-            </button>
-          </div>
-        ) : null}
+        <Warnings warnings={availability.warnings} />
+        {failure ? <FailureNotice failure={failure} onDismiss={() => modelsActions.dismissFailure(id)} /> : null}
 
         {loaded ? (
           <LoadedControls model={model} request={request} />
         ) : loading !== undefined ? (
           <div className="model-controls">
             <LoadBar label={model.label} progress={loading} />
-            <button type="button" onClick={() => cancelLocalModelLoad(id)}>
+            <button type="button" onClick={() => localModels.cancelLocalModelLoad(id)}>
               Cancel
             </button>
           </div>
         ) : availability.available ? (
-          <div className="model-controls">
-            <label htmlFor={windowId}>Context window</label>
-            <select
-              id={windowId}
-              value={contextWindow}
-              onChange={(event) => modelsActions.chooseContextWindow(id, Number(event.target.value))}
-            >
-              {contextWindowChoices(model).map((choice) => (
-                <option key={choice.tokens} value={choice.tokens}>
-                  {choice.label}
-                </option>
-              ))}
-            </select>
-            <button type="button" className="primary" onClick={load}>
-              {asks ? 'Load…' : 'Load'}
-            </button>
-            {cached ? (
-              <button type="button" onClick={() => deleteCachedModel(request)}>
-                Delete from cache
-              </button>
-            ) : null}
-          </div>
+          <LoadControls model={model} request={request} contextWindow={contextWindow} cached={cached === true} asks={asks} onLoad={load} />
         ) : cached ? (
           <div className="model-controls">
-            <button type="button" onClick={() => deleteCachedModel(request)}>
+            <button type="button" onClick={() => localModels.deleteCachedModel(request)}>
               Delete from cache
             </button>
           </div>
@@ -120,6 +82,9 @@ export const ModelRow = memo(function ModelRow({ model, request, report, onAskDo
 
 /** A loaded model: put it to work in the config, or unload it. */
 function LoadedControls({ model, request }: { model: LocalModel; request: LocalModelRequest }) {
+  const localModels = useLocalModels();
+  const setupActions = useSetupActions();
+  const stores = useAppStores();
   const runBusy = useRunStore((state) => state.phase !== 'idle');
   const draft = useSetupStore((state) => state.draft);
   const choices = aliasChoices(draft);
@@ -133,7 +98,7 @@ function LoadedControls({ model, request }: { model: LocalModel; request: LocalM
         type="button"
         className="primary"
         disabled={isOrchestrator}
-        onClick={() => setupActions.setDraft(asOrchestrator(useSetupStore.getState().draft, request))}
+        onClick={() => setupActions.setDraft(asOrchestrator(stores.setup.getState().draft, request))}
       >
         {isOrchestrator ? 'Is the orchestrator' : 'Use as orchestrator'}
       </button>
@@ -149,7 +114,7 @@ function LoadedControls({ model, request }: { model: LocalModel; request: LocalM
         <button
           type="button"
           disabled={chosen === ''}
-          onClick={() => setupActions.setDraft(asExpert(useSetupStore.getState().draft, chosen, request, model.label))}
+          onClick={() => setupActions.setDraft(asExpert(stores.setup.getState().draft, chosen, request, model.label))}
         >
           Use as expert
         </button>
@@ -157,12 +122,81 @@ function LoadedControls({ model, request }: { model: LocalModel; request: LocalM
       {/* A model unloaded under a run would leave its call waiting on a worker that is gone. */}
       <button
         type="button"
-        onClick={() => unloadLocalModel(model.id)}
+        onClick={() => localModels.unloadLocalModel(model.id)}
         disabled={runBusy}
         title={runBusy ? 'Stop the run first: it may be using this model.' : undefined}
       >
         Unload
       </button>
+    </div>
+  );
+}
+
+/** Why the model could not load, in plain words, until dismissed. */
+function FailureNotice({ failure, onDismiss }: { failure: ModelFailure; onDismiss(): void }) {
+  const explained = explainError(failure.code);
+  return (
+    <div className="model-failure" role="alert">
+      <p>
+        <strong>{explained.title}.</strong> {failure.message}
+      </p>
+      {explained.hint ? <p className="muted">{explained.hint}</p> : null}
+      <button type="button" className="small" onClick={onDismiss}>
+        Dismiss
+      </button>
+    </div>
+  );
+}
+
+/** What the capability check warns about this model (the software adapter is said once, above). */
+function Warnings({ warnings }: { warnings: readonly string[] }) {
+  return warnings
+    .filter((warning) => warning !== SOFTWARE_ADAPTER_WARNING)
+    .map((warning) => (
+      <p key={warning} className="model-warning">
+        {warning}
+      </p>
+    ));
+}
+
+interface LoadControlsProps {
+  model: LocalModel;
+  request: LocalModelRequest;
+  contextWindow: number;
+  cached: boolean;
+  /** Loading asks first (a download, or an address outside the catalogue). */
+  asks: boolean;
+  onLoad(): void;
+}
+
+/** The context window to load with, Load, and Delete from the cache. */
+function LoadControls({ model, request, contextWindow, cached, asks, onLoad }: LoadControlsProps) {
+  const localModels = useLocalModels();
+  const modelsActions = useModelsActions();
+  const windowId = useId();
+  const id = model.id;
+  return (
+    <div className="model-controls">
+      <label htmlFor={windowId}>Context window</label>
+      <select
+        id={windowId}
+        value={contextWindow}
+        onChange={(event) => modelsActions.chooseContextWindow(id, Number(event.target.value))}
+      >
+        {contextWindowChoices(model).map((choice) => (
+          <option key={choice.tokens} value={choice.tokens}>
+            {choice.label}
+          </option>
+        ))}
+      </select>
+      <button type="button" className="primary" onClick={onLoad}>
+        {asks ? 'Load…' : 'Load'}
+      </button>
+      {cached ? (
+        <button type="button" onClick={() => localModels.deleteCachedModel(request)}>
+          Delete from cache
+        </button>
+      ) : null}
     </div>
   );
 }

@@ -6,19 +6,10 @@ import {
   type LocalModel,
 } from '../../../workers/backends/webllm/catalogue.ts';
 import { describeStorage } from '../../../workers/backends/webllm/modelCache.ts';
-import type { LocalModelRequest } from '../../../workers/models/localModels.ts';
-import { modelsActions, useModelsStore, type ModelsState } from '../../state/modelsStore.ts';
-import {
-  cancelLocalModelLoad,
-  checkModelCache,
-  loadGgufModel,
-  loadLocalModel,
-  refreshStorageEstimate,
-  unloadLocalModel,
-} from '../../state/session.ts';
+import type { LocalModelRequest } from '../../../workers/hosts/models/modelState.ts';
+import { type ModelsState } from '../../state/modelsStore.ts';
 import { formatBytes } from '../../format.ts';
 import { LoadBar } from './LoadBar.tsx';
-import { setupActions, useSetupStore } from '../../state/setupStore.ts';
 import { CapabilityReport } from './CapabilityReport.tsx';
 import { ConfirmDownload, type PendingDownload } from './ConfirmDownload.tsx';
 import { CustomWeights } from './CustomWeights.tsx';
@@ -27,6 +18,7 @@ import { ModelRow } from './ModelRow.tsx';
 import { useCapability } from './useCapability.ts';
 import { useWhenVisible } from './useWhenVisible.ts';
 import './Models.css';
+import { useLocalModels, useModelsActions, useModelsStore, useSetupActions, useSetupStore } from '../../state/context.tsx';
 
 // llama.cpp's section loads when the panel is first on screen, never with the first screen.
 const GgufModels = lazy(() => import('./GgufModels.tsx').then(({ GgufModels }) => ({ default: GgufModels })));
@@ -52,39 +44,27 @@ function customEntry(custom: ModelsState['custom']): CustomEntry {
 
 /** Models that run in this tab on WebGPU (web-llm): what this browser can do, the catalogue, loading. */
 export function ModelsPanel() {
+  const localModels = useLocalModels();
+  const setupActions = useSetupActions();
   const capability = useCapability();
   const usable = capability?.report.usable === true;
   const storage = useModelsStore((state) => state.storage);
   const cacheProblem = useModelsStore((state) => state.cacheProblem);
-  const loaded = useModelsStore((state) => state.loaded);
-  const loading = useModelsStore((state) => state.loading);
-  const failures = useModelsStore((state) => state.failures);
   const custom = useModelsStore((state) => state.custom);
   const entry = useMemo(() => customEntry(custom), [custom]);
   const [pending, setPending] = useState<PendingDownload | null>(null);
   const panel = useRef<HTMLElement>(null);
   const visible = useWhenVisible(panel);
 
-  // Converted weights named in the config fill the custom row, when it opens and whenever the config
-  // names others (an import); loading from them still asks.
-  const draftWeights = useSetupStore((state) => JSON.stringify(customWeightsInDraft(state.draft) ?? null));
-  useEffect(() => {
-    const fromDraft = JSON.parse(draftWeights) as ReturnType<typeof customWeightsInDraft> | null;
-    if (!fromDraft) return;
-    modelsActions.editCustom({
-      weightsUrl: fromDraft.weightsUrl,
-      quantization: fromDraft.quantization ?? 'q4f16_1',
-      modelLibUrl: fromDraft.modelLibUrl ?? '',
-    });
-  }, [draftWeights]);
+  useCustomWeightsFromDraft();
 
   // The cache is read (in the orchestrator worker, through web-llm) once the panel is on screen.
   const customId = 'model' in entry ? entry.model.id : null;
   const trusted = useSetupStore((state) => state.trustedAddresses);
   useEffect(() => {
     if (!visible || !usable) return;
-    checkModelCache([...PREBUILT.map((row) => row.request), ...('request' in entry ? [entry.request] : [])]);
-    refreshStorageEstimate();
+    localModels.checkModelCache([...PREBUILT.map((row) => row.request), ...('request' in entry ? [entry.request] : [])]);
+    localModels.refreshStorageEstimate();
     // The custom request changes only with its id (URL and quantization).
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [visible, usable, customId]);
@@ -120,20 +100,7 @@ export function ModelsPanel() {
           </ul>
         </>
       ) : null}
-      {visible ? (
-        <Suspense fallback={null}>
-          <GgufModels
-            loaded={loaded}
-            loading={loading}
-            failures={failures}
-            onLoad={loadGgufModel}
-            onCancel={cancelLocalModelLoad}
-            onUnload={unloadLocalModel}
-            formatBytes={formatBytes}
-            LoadBar={LoadBar}
-          />
-        </Suspense>
-      ) : null}
+      {visible ? <GgufSection /> : null}
       <ConfirmDownload
         pending={pending}
         storage={storage}
@@ -142,9 +109,47 @@ export function ModelsPanel() {
         onConfirm={(confirmed, addresses) => {
           setPending(null);
           setupActions.trustAddresses(addresses.map((address) => address.url));
-          loadLocalModel(confirmed.request, confirmed.contextWindow);
+          localModels.loadLocalModel(confirmed.request, confirmed.contextWindow);
         }}
       />
     </section>
+  );
+}
+
+/** Converted weights named in the config fill the custom row, when it opens and whenever the config
+ * names others (an import); loading from them still asks. */
+function useCustomWeightsFromDraft(): void {
+  const modelsActions = useModelsActions();
+  const draftWeights = useSetupStore((state) => JSON.stringify(customWeightsInDraft(state.draft) ?? null));
+  useEffect(() => {
+    const fromDraft = JSON.parse(draftWeights) as ReturnType<typeof customWeightsInDraft> | null;
+    if (!fromDraft) return;
+    modelsActions.editCustom({
+      weightsUrl: fromDraft.weightsUrl,
+      quantization: fromDraft.quantization ?? 'q4f16_1',
+      modelLibUrl: fromDraft.modelLibUrl ?? '',
+    });
+  }, [draftWeights, modelsActions]);
+}
+
+/** GGUF models (llama.cpp), loaded once the panel is on screen. */
+function GgufSection() {
+  const localModels = useLocalModels();
+  const loaded = useModelsStore((state) => state.loaded);
+  const loading = useModelsStore((state) => state.loading);
+  const failures = useModelsStore((state) => state.failures);
+  return (
+    <Suspense fallback={null}>
+      <GgufModels
+        loaded={loaded}
+        loading={loading}
+        failures={failures}
+        onLoad={localModels.loadGgufModel}
+        onCancel={localModels.cancelLocalModelLoad}
+        onUnload={localModels.unloadLocalModel}
+        formatBytes={formatBytes}
+        LoadBar={LoadBar}
+      />
+    </Suspense>
   );
 }

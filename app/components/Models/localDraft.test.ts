@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../../workers/engine/config.ts';
+import { parseConfig } from '../../../workers/hosts/config.ts';
 import { EXAMPLE_CONFIG } from '../../state/setupStore.ts';
 import { aliasChoices, asExpert, asOrchestrator, customWeightsInDraft } from './localDraft.ts';
 

@@ -4,7 +4,7 @@
 
 import { PAPER_TOOLS } from '../../../workers/engine/configBasics.ts';
 import { PAPER_EXPERTS_PRESET } from '../../../workers/engine/presets.ts';
-import type { LocalModelRequest } from '../../../workers/models/localModels.ts';
+import type { LocalModelRequest } from '../../../workers/hosts/models/modelState.ts';
 import type { ConfigDraft } from '../../state/setupStore.ts';
 
 type ExpertsDraft = Exclude<ConfigDraft['experts'], 'paper'>;

@@ -1,9 +1,10 @@
 import { useEffect } from 'react';
-import { useModelsStore, type ModelsState } from '../../state/modelsStore.ts';
-import { checkBrowserCapabilities } from '../../state/session.ts';
+import { type ModelsState } from '../../state/modelsStore.ts';
+import { useLocalModels, useModelsStore } from '../../state/context.tsx';
 
 /** What this browser's WebGPU can do: probed once per page, null until the answer is in. */
 export function useCapability(): ModelsState['capability'] {
-  useEffect(() => checkBrowserCapabilities(), []);
+  const localModels = useLocalModels();
+  useEffect(() => localModels.checkBrowserCapabilities(), [localModels]);
   return useModelsStore((state) => state.capability);
 }

@@ -1,13 +1,14 @@
 import { useSyncExternalStore } from 'react';
-import { offlineState, reloadIntoUpdate } from '../../offline/serviceWorkerClient.ts';
-import { useRunStore } from '../../state/runStore.ts';
+import { createOfflineClient } from '../../offline/serviceWorkerClient.ts';
 import './OfflineStatus.css';
+import { usePart, useRunStore } from '../../state/context.tsx';
 
 const READY_DETAIL = 'The app, the search corpus and Python are saved in this browser: it opens and runs without a network.';
 
 /** In the header: whether the app works offline yet, and a new version when one is deployed. */
 export function OfflineStatus() {
-  const state = useSyncExternalStore(offlineState.subscribe, offlineState.get);
+  const offline = usePart(createOfflineClient);
+  const state = useSyncExternalStore(offline.subscribe, offline.get);
   const running = useRunStore((store) => store.phase !== 'idle');
   if (state.kind === 'unavailable' || state.kind === 'failed') return null;
   return (
@@ -25,7 +26,7 @@ export function OfflineStatus() {
           <button
             type="button"
             className="small"
-            onClick={reloadIntoUpdate}
+            onClick={offline.reloadIntoUpdate}
             disabled={running}
             title={running ? 'After the run: reloading would end it.' : undefined}
           >

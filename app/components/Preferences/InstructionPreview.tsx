@@ -1,10 +1,11 @@
 import { useId } from 'react';
 import { preferenceInstruction } from '../../../workers/engine/preferences.ts';
-import { preferenceActions, selectInstruction, usePreferencesStore } from '../../state/preferencesStore.ts';
-import { useRunStore } from '../../state/runStore.ts';
+import { selectInstruction } from '../../state/preferencesStore.ts';
+import { usePreferenceActions, usePreferencesStore, useRunStore } from '../../state/context.tsx';
 
 /** The sentence the next run adds to the task, the switch that leaves it out, and when it applies. */
 export function InstructionPreview() {
+  const preferenceActions = usePreferenceActions();
   const captionId = useId();
   const vector = usePreferencesStore((state) => state.vector);
   const enabled = usePreferencesStore((state) => state.instructionEnabled);

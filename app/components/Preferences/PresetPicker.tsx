@@ -1,9 +1,10 @@
 import { useId } from 'react';
-import { preferenceActions, usePreferencesStore } from '../../state/preferencesStore.ts';
 import { PRESETS } from './preferenceRows.ts';
+import { usePreferenceActions, usePreferencesStore } from '../../state/context.tsx';
 
 /** Cheapest, Balanced, Best answer, Fastest: each sets the three objectives (tool weights stay). */
 export function PresetPicker() {
+  const preferenceActions = usePreferenceActions();
   const preset = usePreferencesStore((state) => state.preset);
   const name = useId();
   const hintId = useId();

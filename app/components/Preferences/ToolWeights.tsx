@@ -1,14 +1,16 @@
 import { useState } from 'react';
-import { preferenceActions, usePreferencesStore } from '../../state/preferencesStore.ts';
 import { describeToolWeight, formatWeight, type WeighedTarget } from './preferenceRows.ts';
 import { useWeighedTargets } from './useWeighedTargets.ts';
 import { WeightSlider } from './WeightSlider.tsx';
+import { useAppStores, usePreferenceActions, usePreferencesStore } from '../../state/context.tsx';
 
 /** Beyond this many sliders the list starts folded (unless something in it is weighted). */
 const OPEN_UP_TO = 8;
 
 /** One avoid ↔ prefer slider per tool and per alias of the current config. */
 export function ToolWeights() {
+  const preferenceActions = usePreferenceActions();
+  const stores = useAppStores();
   const vector = usePreferencesStore((state) => state.vector);
   const { groups, others, valid } = useWeighedTargets();
   const count = groups.reduce((sum, group) => sum + 1 + group.aliases.length, 0) + others.length;
@@ -74,7 +76,7 @@ export function ToolWeights() {
           type="button"
           className="pref-reset"
           onClick={() => {
-            const { preset, instructionEnabled } = usePreferencesStore.getState();
+            const { preset, instructionEnabled } = stores.preferences.getState();
             preferenceActions.load({ ...vector, tools: {} }, preset, instructionEnabled);
           }}
         >

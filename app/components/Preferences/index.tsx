@@ -4,7 +4,6 @@
 
 import { useId } from 'react';
 import { objectivePercents } from '../../../workers/engine/preferences.ts';
-import { preferenceActions, usePreferencesStore } from '../../state/preferencesStore.ts';
 import { InstructionPreview } from './InstructionPreview.tsx';
 import { formatWeight, OBJECTIVES } from './preferenceRows.ts';
 import { PresetPicker } from './PresetPicker.tsx';
@@ -12,8 +11,10 @@ import { SharesBar } from './SharesBar.tsx';
 import { ToolWeights } from './ToolWeights.tsx';
 import { WeightSlider } from './WeightSlider.tsx';
 import './Preferences.css';
+import { usePreferenceActions, usePreferencesStore } from '../../state/context.tsx';
 
 export function PreferencesPanel() {
+  const preferenceActions = usePreferenceActions();
   const headingId = useId();
   const vector = usePreferencesStore((state) => state.vector);
   const percents = objectivePercents(vector);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../../workers/engine/config.ts';
+import { parseConfig } from '../../../workers/hosts/config.ts';
 import { PREFERENCE_PRESETS } from '../../../workers/engine/preferences.ts';
 import { describeToolWeight, formatWeight, OBJECTIVES, PRESETS, weighedTargets } from './preferenceRows.ts';
 

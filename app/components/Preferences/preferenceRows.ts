@@ -2,7 +2,8 @@
 // config get a slider. Pure: the panel renders these, tests check them.
 
 import type { OrchestraConfig } from '../../../workers/engine/config.ts';
-import { CALL_EXPERT_TOOL, PAPER_TOOLS, protocolExperts } from '../../../workers/engine/configBasics.ts';
+import { CALL_EXPERT_TOOL, PAPER_TOOLS } from '../../../workers/engine/configBasics.ts';
+import { protocolExperts } from '../../../workers/engine/configExperts.ts';
 import type { PreferencePresetName } from '../../../workers/engine/preferences.ts';
 import type { ObjectiveName } from '../../state/preferencesStore.ts';
 

@@ -1,10 +1,7 @@
 import { useMemo } from 'react';
 import { toConfig } from '../../storage/customToolRecords.ts';
-import { useCustomToolsStore } from '../../state/customToolsStore.ts';
-import { useDraftCheck } from '../../state/draftCheck.ts';
-import { useSetupStore } from '../../state/setupStore.ts';
-import { usePreferencesStore } from '../../state/preferencesStore.ts';
 import { weighedTargets, type WeighedTargets } from './preferenceRows.ts';
+import { useCustomToolsStore, useDraftCheck, usePreferencesStore, useSetupStore } from '../../state/context.tsx';
 
 /** The tools (built-in and your own) and aliases of the config being edited, plus any weighted name it lacks. `valid`
  * is false while the setup does not validate (then only weighted names are listed). */

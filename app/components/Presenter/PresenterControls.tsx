@@ -1,9 +1,9 @@
 import { useShownSteps } from '../../hooks/useShownSteps.ts';
-import { useRunStore } from '../../state/runStore.ts';
-import { viewActions } from '../../state/viewStore.ts';
+import { useRunStore, useViewActions } from '../../state/context.tsx';
 
 /** Presenter view's pacing in the trace's toolbar: where the class is, Next step, Show all. */
 export function PresenterControls() {
+  const viewActions = useViewActions();
   const { shown, total, held } = useShownSteps();
   const running = useRunStore((state) => state.run?.status === 'running');
   // Nothing to let through yet: the next step shows as soon as it starts once asked for.

@@ -1,6 +1,6 @@
 import { isAnswered } from '../../errors/explain.ts';
 import { clipForDisplay } from '../../format.ts';
-import { useRunStore } from '../../state/runStore.ts';
+import { useRunStore } from '../../state/context.tsx';
 
 /** Presenter view's status banner, once every step is shown: the answer itself, beside the
  * outcome, the cost and the time the banner already gives. */

@@ -1,21 +1,23 @@
 import { useEffect } from 'react';
 import { typesText } from '../../keyboard.ts';
-import { useViewStore, viewActions } from '../../state/viewStore.ts';
+import { useAppStores, useViewActions, useViewStore } from '../../state/context.tsx';
 
 /** The header's switch to presenter view (also the P key, outside text fields). The view itself
  * (index.tsx) loads only when it is on. */
 export function PresenterToggle() {
+  const viewActions = useViewActions();
+  const stores = useAppStores();
   const presenter = useViewStore((state) => state.presenter);
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || event.key.toLowerCase() !== 'p') return;
       if (event.target instanceof Element && typesText(event.target)) return;
       event.preventDefault();
-      viewActions.setPresenter(!useViewStore.getState().presenter);
+      viewActions.setPresenter(!stores.view.getState().presenter);
     };
     document.addEventListener('keydown', onKeyDown);
     return () => document.removeEventListener('keydown', onKeyDown);
-  }, []);
+  }, [stores, viewActions]);
   return (
     <button
       type="button"

@@ -4,9 +4,8 @@
 
 import { useEffect } from 'react';
 import { typesText } from '../../keyboard.ts';
-import { useRunStore } from '../../state/runStore.ts';
-import { viewActions } from '../../state/viewStore.ts';
 import './Presenter.css';
+import { useAppStores, useViewActions } from '../../state/context.tsx';
 
 /**
  * Puts the page in presenter view while mounted, and makes Space the next step wherever a field
@@ -14,11 +13,13 @@ import './Presenter.css';
  * button that kept focus after a click; buttons still answer Enter.
  */
 export function PresenterMode() {
+  const viewActions = useViewActions();
+  const stores = useAppStores();
   useEffect(() => {
     const root = document.documentElement;
     root.dataset.presenter = '';
     const isSpace = (event: KeyboardEvent) =>
-      event.key === ' ' && !event.ctrlKey && !event.metaKey && !event.altKey && useRunStore.getState().run !== null && !(event.target instanceof Element && typesText(event.target));
+      event.key === ' ' && !event.ctrlKey && !event.metaKey && !event.altKey && stores.run.getState().run !== null && !(event.target instanceof Element && typesText(event.target));
     const onKeyDown = (event: KeyboardEvent) => {
       if (!isSpace(event)) return;
       event.preventDefault();
@@ -35,7 +36,7 @@ export function PresenterMode() {
       window.removeEventListener('keydown', onKeyDown, true);
       window.removeEventListener('keyup', onKeyUp, true);
     };
-  }, []);
+  }, [stores, viewActions]);
   return null;
 }
 

@@ -1,12 +1,11 @@
-import { lazy, Suspense, useEffect, useRef, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useRef, type ReactNode, type RefObject } from 'react';
 import { describeStopReason, explainError, isAnswered } from '../../errors/explain.ts';
 import { formatMs } from '../../format.ts';
 import { useElapsedMs } from '../../hooks/useElapsedMs.ts';
 import { useShownSteps } from '../../hooks/useShownSteps.ts';
-import { useRunStore } from '../../state/runStore.ts';
-import { useViewStore, viewActions } from '../../state/viewStore.ts';
 import { costFigure } from '../Trace/summary.ts';
 import './RunStatus.css';
+import { useRunStore, useViewActions, useViewStore } from '../../state/context.tsx';
 
 // Presenter view's answer line loads with presenter view (its chunk is loaded while it is on).
 const PresenterOutcome = lazy(() => import('../Presenter/index.tsx').then(({ PresenterOutcome }) => ({ default: PresenterOutcome })));
@@ -23,14 +22,9 @@ export function RunStatus() {
   const lastStopMs = useRunStore((state) => state.lastStopMs);
   const hasRun = useRunStore((state) => state.run !== null);
   const stepCount = useRunStore((state) => state.run?.steps.length ?? 0);
-  const totalUsd = useRunStore((state) => state.run?.totalUsd ?? 0);
   const stopReason = useRunStore((state) => state.run?.stopReason);
   const fatal = useRunStore((state) => state.run?.fatalError);
-  const hasEstimates = useRunStore((state) => state.run?.totals?.hasEstimates ?? state.run?.steps.some((step) => step.hasEstimates) ?? false);
-  const hasUnknownCost = useRunStore(
-    (state) => (state.run?.totals ? state.run.totals.unknownCostEntries > 0 : (state.run?.steps.some((step) => step.hasUnknownCost) ?? false)),
-  );
-  const totalCost = costFigure(totalUsd, { estimated: hasEstimates, unknown: hasUnknownCost });
+  const totalCost = useTotalCost();
   const running = phase === 'running' || phase === 'starting' || phase === 'stopping';
   const elapsedMs = useElapsedMs();
   const pendingRunId = useRunStore((state) => state.pendingRunId);
@@ -41,17 +35,7 @@ export function RunStatus() {
   // Presenter view holds the outcome back until the class has seen every step.
   const { shown, held } = useShownSteps();
   const container = useRef<HTMLDivElement>(null);
-
-  // A run just started: where the status line is off screen (a phone, where the trace is below
-  // the task and the preferences), bring it and the trace under it into view.
-  useEffect(() => {
-    const element = container.current;
-    if (!pendingRunId || !element) return;
-    const { top, bottom } = element.getBoundingClientRect();
-    if (top >= 0 && bottom <= window.innerHeight) return;
-    // At once: a smooth scroll is cut short by the layout changes a starting run makes.
-    element.scrollIntoView({ block: 'start', behavior: 'instant' });
-  }, [pendingRunId]);
+  useIntoViewOnStart(container, pendingRunId);
 
   let tone: 'neutral' | 'success' | 'warning' | 'danger' = 'neutral';
   let announced: ReactNode = null;
@@ -97,32 +81,14 @@ export function RunStatus() {
     <div ref={container} className={`run-status run-status-${tone}`}>
       <div role="status" aria-label="Run status" aria-live="polite" className="run-status-announced">
         {announced}
-        {crash && (
-          <span className="run-status-detail">
-            The orchestrator worker stopped ({crash}). A fresh one starts with the next run; keys that were kept only in
-            memory must be entered again in Setup.
-          </span>
-        )}
+        {crash && <WorkerCrash crash={crash} />}
       </div>
       {running && hasRun && held === 0 && (
         <span className="run-status-meter" aria-hidden="true">
           {totalCost.text} · {formatMs(elapsedMs ?? 0)}
         </span>
       )}
-      {notice && hasRun && (
-        <p className="run-status-notice" aria-label="About this run">
-          <strong>{notice}:</strong> its choices follow rules written by hand. For a real orchestrator, load one in this
-          browser (
-          <button type="button" className="link-button" onClick={() => viewActions.openSideTab('models')}>
-            Models
-          </button>
-          ) or connect an endpoint (
-          <button type="button" className="link-button" onClick={() => viewActions.openSideTab('setup')}>
-            Setup
-          </button>
-          ).
-        </p>
-      )}
+      {notice && hasRun && <OrchestratorNotice notice={notice} />}
     </div>
   );
 }
@@ -134,6 +100,57 @@ function FatalError({ code, message }: { code: string; message: string }) {
     <span className="run-status-detail">
       <strong>{title}.</strong> {message}
       {hint ? <span className="run-status-hint"> {hint}</span> : null}
+    </span>
+  );
+}
+
+/** The run's cost so far, marked estimated or partly unknown where it is. */
+function useTotalCost() {
+  const totalUsd = useRunStore((state) => state.run?.totalUsd ?? 0);
+  const hasEstimates = useRunStore((state) => state.run?.totals?.hasEstimates ?? state.run?.steps.some((step) => step.hasEstimates) ?? false);
+  const hasUnknownCost = useRunStore(
+    (state) => (state.run?.totals ? state.run.totals.unknownCostEntries > 0 : (state.run?.steps.some((step) => step.hasUnknownCost) ?? false)),
+  );
+  return costFigure(totalUsd, { estimated: hasEstimates, unknown: hasUnknownCost });
+}
+
+/** A run just started: where the status line is off screen (a phone, where the trace is below the
+ * task and the preferences), bring it and the trace under it into view. */
+function useIntoViewOnStart(container: RefObject<HTMLDivElement | null>, pendingRunId: string | null): void {
+  useEffect(() => {
+    const element = container.current;
+    if (!pendingRunId || !element) return;
+    const { top, bottom } = element.getBoundingClientRect();
+    if (top >= 0 && bottom <= window.innerHeight) return;
+    // At once: a smooth scroll is cut short by the layout changes a starting run makes.
+    element.scrollIntoView({ block: 'start', behavior: 'instant' });
+  }, [container, pendingRunId]);
+}
+
+/** The orchestrator is the scripted demo's (or another stand-in): said, with where to get a real one. */
+function OrchestratorNotice({ notice }: { notice: string }) {
+  const viewActions = useViewActions();
+  return (
+    <p className="run-status-notice" aria-label="About this run">
+      <strong>{notice}:</strong> its choices follow rules written by hand. For a real orchestrator, load one in this
+      browser (
+      <button type="button" className="link-button" onClick={() => viewActions.openSideTab('models')}>
+        Models
+      </button>
+      ) or connect an endpoint (
+      <button type="button" className="link-button" onClick={() => viewActions.openSideTab('setup')}>
+        Setup
+      </button>
+      ).
+    </p>
+  );
+}
+
+function WorkerCrash({ crash }: { crash: string }) {
+  return (
+    <span className="run-status-detail">
+      The orchestrator worker stopped ({crash}). A fresh one starts with the next run; keys that were kept only in memory
+      must be entered again in Setup.
     </span>
   );
 }

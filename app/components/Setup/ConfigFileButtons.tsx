@@ -3,16 +3,17 @@ import { useState } from 'react';
 import { FileImportButton } from '../FileImportButton/index.tsx';
 import { CONFIG_LIMITS } from '../../../workers/engine/configBasics.ts';
 import { formatCount } from '../../format.ts';
-import { exportConfigText, importConfigText } from '../../state/session.ts';
 import { splitProblem } from './draftEdits.ts';
 import './Setup.css';
+import { useSession } from '../../state/context.tsx';
+import type { Session } from '../../state/session.ts';
 
 interface ImportFailure {
   fileName: string;
   problems: string[];
 }
 
-async function readConfigFile(file: File): Promise<ImportFailure | null> {
+async function readConfigFile(session: Session, file: File): Promise<ImportFailure | null> {
   // Not even read: a config is a few kilobytes of JSON.
   if (file.size > CONFIG_LIMITS.fileChars) {
     return {
@@ -26,16 +27,17 @@ async function readConfigFile(file: File): Promise<ImportFailure | null> {
   } catch {
     return { fileName: file.name, problems: ['the file could not be read'] };
   }
-  const outcome = await importConfigText(text, file.name);
+  const outcome = await session.importConfigText(text, file.name);
   return outcome.ok ? null : { fileName: file.name, problems: outcome.problems };
 }
 
 /** Downloads the config as the CLI reads it. Keys are not in it: the format has no field for one. */
-function downloadConfig(): void {
-  downloadText(exportConfigText(), 'orchestra-config.json');
+function downloadConfig(session: Session): void {
+  downloadText(session.exportConfigText(), 'orchestra-config.json');
 }
 
 export function ConfigFileButtons() {
+  const session = useSession();
   const [failure, setFailure] = useState<ImportFailure | null>(null);
 
   return (
@@ -44,9 +46,9 @@ export function ConfigFileButtons() {
         label="Import config"
         accept=".json,application/json"
         inputLabel="Config file to import"
-        onFile={async (file) => setFailure(await readConfigFile(file))}
+        onFile={async (file) => setFailure(await readConfigFile(session, file))}
       />
-      <button type="button" onClick={downloadConfig}>
+      <button type="button" onClick={() => downloadConfig(session)}>
         Export config
       </button>
       {failure && (

@@ -1,6 +1,5 @@
 import { useId, useState } from 'react';
 import { PAPER_EXPERTS_PRESET } from '../../../workers/engine/presets.ts';
-import { useSetupStore } from '../../state/setupStore.ts';
 import {
   addExpert,
   expandPaperExperts,
@@ -14,10 +13,11 @@ import {
   type ExpertDraft,
   type ToolName,
 } from './draftEdits.ts';
-import { editDraft } from './editDraft.ts';
+import { useEditDraft } from './editDraft.ts';
 import { Field } from './Field.tsx';
 import { ProviderSelect } from './ProviderSelect.tsx';
 import { Section } from './Section.tsx';
+import { useSetupStore } from '../../state/context.tsx';
 
 const TOOL_LABELS: Record<ToolName, string> = {
   search: 'search — writes search queries',
@@ -27,6 +27,7 @@ const TOOL_LABELS: Record<ToolName, string> = {
 };
 
 export function ExpertsSection({ problems }: { problems: readonly string[] }) {
+  const editDraft = useEditDraft();
   const experts = useSetupStore((state) => state.draft.experts);
   const providers = useSetupStore((state) => state.draft.providers);
   const count = Object.keys(experts === 'paper' ? PAPER_EXPERTS_PRESET : experts).length;
@@ -80,6 +81,7 @@ export function ExpertsSection({ problems }: { problems: readonly string[] }) {
 }
 
 function PaperExperts() {
+  const editDraft = useEditDraft();
   return (
     <>
       <p>The paper&apos;s evaluation mapping:</p>
@@ -119,6 +121,7 @@ function ExpertFields({
   providers: readonly string[];
   problems: readonly string[];
 }) {
+  const editDraft = useEditDraft();
   const at = (field: string) => problemsUnder(problems, `experts.${alias}.${field}`);
   const update = (patch: Partial<ExpertDraft>) => editDraft((draft) => updateExpert(draft, alias, patch));
   const legendId = useId();
@@ -126,14 +129,7 @@ function ExpertFields({
     <fieldset className="setup-item" aria-labelledby={legendId}>
       <legend>
         <span id={legendId}>{alias}</span>
-        <button
-          type="button"
-          className="setup-remove"
-          aria-label={`Remove expert ${alias}`}
-          onClick={() => editDraft((draft) => removeExpert(draft, alias))}
-        >
-          Remove
-        </button>
+        <RemoveExpert alias={alias} />
       </legend>
       <Field label="Tool" problems={at('tool')}>
         {(control) => (
@@ -191,6 +187,7 @@ function ExpertFields({
 }
 
 function AddExpert({ taken }: { taken: readonly string[] }) {
+  const editDraft = useEditDraft();
   const [alias, setAlias] = useState('');
   const [tool, setTool] = useState<ToolName>('answer');
   const [problem, setProblem] = useState<string | null>(null);
@@ -234,5 +231,14 @@ function AddExpert({ taken }: { taken: readonly string[] }) {
         Add expert
       </button>
     </fieldset>
+  );
+}
+
+function RemoveExpert({ alias }: { alias: string }) {
+  const editDraft = useEditDraft();
+  return (
+    <button type="button" className="setup-remove" aria-label={`Remove expert ${alias}`} onClick={() => editDraft((draft) => removeExpert(draft, alias))}>
+      Remove
+    </button>
   );
 }

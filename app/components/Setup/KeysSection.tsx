@@ -1,8 +1,7 @@
 import { useId, useRef, useState } from 'react';
-import { providerOrigin, type HeldKey } from '../../../workers/keys.ts';
-import { bindKeyToOrigin, setProviderKey } from '../../state/session.ts';
-import { useSetupStore } from '../../state/setupStore.ts';
+import { providerOrigin, type HeldKey } from '../../../workers/hosts/keys.ts';
 import { Section } from './Section.tsx';
+import { useSession, useSetupStore } from '../../state/context.tsx';
 
 /** A held key whose provider now points at another origin than the one the key was entered for. */
 function heldBack(held: HeldKey | undefined, origin: string | undefined): boolean {
@@ -55,24 +54,7 @@ function KeyRow({
   held: HeldKey | undefined;
   remembered: boolean;
 }) {
-  const id = useId();
-  // The key stays in the DOM input only until it is handed over, never in React or zustand state.
-  const input = useRef<HTMLInputElement>(null);
-  const [remember, setRemember] = useState(false);
-  const [empty, setEmpty] = useState(true);
-  const [problem, setProblem] = useState<string | null>(null);
-
-  const submit = () => {
-    const field = input.current;
-    if (!field || field.value.trim() === '') return;
-    const refused = setProviderKey(provider, field.value, remember);
-    setProblem(refused);
-    if (refused) return;
-    field.value = '';
-    setEmpty(true);
-    setRemember(false);
-  };
-
+  const session = useSession();
   const isHeldBack = heldBack(held, origin);
   const status = held
     ? isHeldBack
@@ -95,67 +77,98 @@ function KeyRow({
           {status}
         </span>
         {(held || remembered) && (
-          <button type="button" aria-label={`Forget the key for ${provider}`} onClick={() => setProviderKey(provider, null, false)}>
+          <button type="button" aria-label={`Forget the key for ${provider}`} onClick={() => session.setProviderKey(provider, null, false)}>
             Forget
           </button>
         )}
       </div>
       {held && !isHeldBack && held.origin && <p className="setup-key-origin muted">Sent only to {held.origin}</p>}
-      {held && isHeldBack && origin && (
-        <div className="setup-warning setup-key-held-back" role="alert">
-          <p>
-            {held.origin === null
-              ? 'This key was remembered on this device before keys were tied to an address'
-              : `This key was entered for ${held.origin}`}
-            , and <strong>{provider}</strong> now sends its requests to <strong>{origin}</strong>. The key is not sent
-            there unless you say so.
-          </p>
-          <button type="button" onClick={() => bindKeyToOrigin(provider, held.origin, origin)}>
-            Use it with {origin}
-          </button>{' '}
-          <span className="muted">or enter another key below, or forget it.</span>
-        </div>
-      )}
-      {inConfig ? (
-        <>
-          <label className="visually-hidden" htmlFor={`${id}-key`}>
-            API key for {provider}
-          </label>
-          <div className="setup-key-entry">
-            <input
-              ref={input}
-              id={`${id}-key`}
-              type="password"
-              autoComplete="off"
-              spellCheck={false}
-              placeholder={held ? 'Replace the key' : 'Paste the key'}
-              aria-describedby={problem ? `${id}-problem` : undefined}
-              onChange={(event) => setEmpty(event.target.value.trim() === '')}
-              onKeyDown={(event) => {
-                if (event.key === 'Enter') submit();
-              }}
-            />
-            <button type="button" onClick={submit} disabled={empty} aria-label={`Set key for ${provider}`}>
-              Set key
-            </button>
-          </div>
-          {problem && (
-            <p id={`${id}-problem`} className="setup-field-problems" role="alert">
-              {problem}
-            </p>
-          )}
-          <label className="setup-checkbox">
-            <input type="checkbox" checked={remember} onChange={(event) => setRemember(event.target.checked)} />
-            Remember on this device
-          </label>
-          {remember && (
-            <p className="setup-warning" role="note">
-              A remembered key is stored unencrypted in this browser: anyone with access to this browser profile can read
-              it. Use it only on a device you alone use.
-            </p>
-          )}
-        </>
-      ) : null}
+      {held && isHeldBack && origin && <HeldBackWarning provider={provider} held={held} origin={origin} />}
+      {inConfig ? <KeyEntry provider={provider} held={held !== undefined} /> : null}
     </div>
+  );
+}
+
+/** A key entered for another address than the one the provider sends to now: held back until
+ * the person agrees. */
+function HeldBackWarning({ provider, held, origin }: { provider: string; held: HeldKey; origin: string }) {
+  const session = useSession();
+  return (
+    <div className="setup-warning setup-key-held-back" role="alert">
+      <p>
+        {held.origin === null
+          ? 'This key was remembered on this device before keys were tied to an address'
+          : `This key was entered for ${held.origin}`}
+        , and <strong>{provider}</strong> now sends its requests to <strong>{origin}</strong>. The key is not sent
+        there unless you say so.
+      </p>
+      <button type="button" onClick={() => session.bindKeyToOrigin(provider, held.origin, origin)}>
+        Use it with {origin}
+      </button>{' '}
+      <span className="muted">or enter another key below, or forget it.</span>
+    </div>
+  );
+}
+
+/** Where a key is typed (never kept in React state), and whether it is remembered on this device. */
+function KeyEntry({ provider, held }: { provider: string; held: boolean }) {
+  const session = useSession();
+  const id = useId();
+  // The key stays in the DOM input only until it is handed over, never in React or zustand state.
+  const input = useRef<HTMLInputElement>(null);
+  const [remember, setRemember] = useState(false);
+  const [empty, setEmpty] = useState(true);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const submit = () => {
+    const field = input.current;
+    if (!field || field.value.trim() === '') return;
+    const refused = session.setProviderKey(provider, field.value, remember);
+    setProblem(refused);
+    if (refused) return;
+    field.value = '';
+    setEmpty(true);
+    setRemember(false);
+  };
+
+  return (
+    <>
+      <label className="visually-hidden" htmlFor={`${id}-key`}>
+        API key for {provider}
+      </label>
+      <div className="setup-key-entry">
+        <input
+          ref={input}
+          id={`${id}-key`}
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          placeholder={held ? 'Replace the key' : 'Paste the key'}
+          aria-describedby={problem ? `${id}-problem` : undefined}
+          onChange={(event) => setEmpty(event.target.value.trim() === '')}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter') submit();
+          }}
+        />
+        <button type="button" onClick={submit} disabled={empty} aria-label={`Set key for ${provider}`}>
+          Set key
+        </button>
+      </div>
+      {problem && (
+        <p id={`${id}-problem`} className="setup-field-problems" role="alert">
+          {problem}
+        </p>
+      )}
+      <label className="setup-checkbox">
+        <input type="checkbox" checked={remember} onChange={(event) => setRemember(event.target.checked)} />
+        Remember on this device
+      </label>
+      {remember && (
+        <p className="setup-warning" role="note">
+          A remembered key is stored unencrypted in this browser: anyone with access to this browser profile can read
+          it. Use it only on a device you alone use.
+        </p>
+      )}
+    </>
   );
 }

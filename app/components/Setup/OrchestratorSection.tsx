@@ -1,9 +1,9 @@
-import { useSetupStore } from '../../state/setupStore.ts';
-import { updateOrchestrator, updateProvider, problemsUnder } from './draftEdits.ts';
-import { editDraft } from './editDraft.ts';
+import { updateOrchestrator, updateProvider, problemsUnder, type ProviderDraft } from './draftEdits.ts';
+import { useEditDraft } from './editDraft.ts';
 import { Field } from './Field.tsx';
 import { ProviderSelect } from './ProviderSelect.tsx';
 import { Section } from './Section.tsx';
+import { useSetupStore } from '../../state/context.tsx';
 
 const TOOL_MODES = [
   {
@@ -22,6 +22,7 @@ const THINKING = { default: undefined, on: true, off: false } as const;
 type ThinkingChoice = keyof typeof THINKING;
 
 export function OrchestratorSection({ problems }: { problems: readonly string[] }) {
+  const editDraft = useEditDraft();
   const orchestrator = useSetupStore((state) => state.draft.orchestrator);
   const providers = useSetupStore((state) => state.draft.providers);
   const provider = providers[orchestrator.provider];
@@ -51,25 +52,7 @@ export function OrchestratorSection({ problems }: { problems: readonly string[] 
         )}
       </Field>
       {provider && provider.kind !== 'webllm' && provider.kind !== 'demo' && (
-        <Field
-          label="Orchestrator endpoint (base URL)"
-          hint={`Up to and including the version path; shared by everything on "${orchestrator.provider}".`}
-          problems={endpointProblems}
-        >
-          {(control) => (
-            <input
-              {...control}
-              type="url"
-              value={provider.baseUrl ?? ''}
-              placeholder={provider.kind === 'anthropic' ? 'https://api.anthropic.com/v1' : 'http://localhost:8000/v1'}
-              onChange={(event) =>
-                editDraft((draft) =>
-                  updateProvider(draft, orchestrator.provider, { baseUrl: event.target.value.trim() || undefined }),
-                )
-              }
-            />
-          )}
-        </Field>
+        <OrchestratorEndpoint name={orchestrator.provider} provider={provider} problems={endpointProblems} />
       )}
       <Field label="Orchestrator model" problems={problemsUnder(problems, 'orchestrator.model', true)}>
         {(control) => (
@@ -83,35 +66,7 @@ export function OrchestratorSection({ problems }: { problems: readonly string[] 
           />
         )}
       </Field>
-      <fieldset className="setup-choice">
-        <legend>Tool calls</legend>
-        {TOOL_MODES.map((mode) => (
-          <div key={mode.value} className="setup-radio">
-            <input
-              id={`orchestrator-tool-mode-${mode.value}`}
-              type="radio"
-              name="orchestrator-tool-mode"
-              value={mode.value}
-              checked={toolMode === mode.value}
-              aria-describedby={`orchestrator-tool-mode-${mode.value}-hint`}
-              onChange={() => editDraft((draft) => updateOrchestrator(draft, { toolMode: mode.value }))}
-            />
-            <div>
-              <label htmlFor={`orchestrator-tool-mode-${mode.value}`}>
-                {mode.label} <code>{mode.value}</code>
-              </label>
-              <span id={`orchestrator-tool-mode-${mode.value}-hint`} className="setup-hint muted">
-                {mode.explanation}
-              </span>
-            </div>
-          </div>
-        ))}
-        {problemsUnder(problems, 'orchestrator.toolMode', true).map((problem) => (
-          <p key={problem} className="setup-field-problems">
-            {problem}
-          </p>
-        ))}
-      </fieldset>
+      <ToolModeChoice toolMode={toolMode} problems={problemsUnder(problems, 'orchestrator.toolMode', true)} />
       <Field label="Thinking" hint="Qwen3's thinking switch (enable_thinking), sent only when set.">
         {(control) => (
           <select
@@ -130,5 +85,66 @@ export function OrchestratorSection({ problems }: { problems: readonly string[] 
         )}
       </Field>
     </Section>
+  );
+}
+
+/** Where the orchestrator's provider sends its requests (a remote provider's base URL). */
+function OrchestratorEndpoint({ name, provider, problems }: { name: string; provider: ProviderDraft; problems: string[] }) {
+  const editDraft = useEditDraft();
+  return (
+    <Field
+      label="Orchestrator endpoint (base URL)"
+      hint={`Up to and including the version path; shared by everything on "${name}".`}
+      problems={problems}
+    >
+      {(control) => (
+        <input
+          {...control}
+          type="url"
+          value={provider.baseUrl ?? ''}
+          placeholder={provider.kind === 'anthropic' ? 'https://api.anthropic.com/v1' : 'http://localhost:8000/v1'}
+          onChange={(event) =>
+            editDraft((draft) =>
+              updateProvider(draft, name, { baseUrl: event.target.value.trim() || undefined }),
+            )
+          }
+        />
+      )}
+    </Field>
+  );
+}
+
+function ToolModeChoice({ toolMode, problems }: { toolMode: string; problems: string[] }) {
+  const editDraft = useEditDraft();
+  return (
+    <fieldset className="setup-choice">
+      <legend>Tool calls</legend>
+      {TOOL_MODES.map((mode) => (
+        <div key={mode.value} className="setup-radio">
+          <input
+            id={`orchestrator-tool-mode-${mode.value}`}
+            type="radio"
+            name="orchestrator-tool-mode"
+            value={mode.value}
+            checked={toolMode === mode.value}
+            aria-describedby={`orchestrator-tool-mode-${mode.value}-hint`}
+            onChange={() => editDraft((draft) => updateOrchestrator(draft, { toolMode: mode.value }))}
+          />
+          <div>
+            <label htmlFor={`orchestrator-tool-mode-${mode.value}`}>
+              {mode.label} <code>{mode.value}</code>
+            </label>
+            <span id={`orchestrator-tool-mode-${mode.value}-hint`} className="setup-hint muted">
+              {mode.explanation}
+            </span>
+          </div>
+        </div>
+      ))}
+      {problems.map((problem) => (
+        <p key={problem} className="setup-field-problems">
+          {problem}
+        </p>
+      ))}
+    </fieldset>
   );
 }

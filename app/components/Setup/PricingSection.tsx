@@ -1,5 +1,5 @@
+import type { ConfigDraft } from '../../state/setupStore.ts';
 import { REFERENCE_PRICING } from '../../../workers/engine/pricing.ts';
-import { useSetupStore } from '../../state/setupStore.ts';
 import {
   clearModelPrice,
   localDate,
@@ -11,9 +11,10 @@ import {
   type PriceField,
   type PriceRow,
 } from './draftEdits.ts';
-import { editDraft } from './editDraft.ts';
+import { useEditDraft } from './editDraft.ts';
 import { Field } from './Field.tsx';
 import { Section } from './Section.tsx';
+import { useSetupStore } from '../../state/context.tsx';
 
 const PRICE_COLUMNS: Array<{ field: PriceField; heading: string; name: string }> = [
   { field: 'inputPerM', heading: 'Input', name: 'input' },
@@ -30,6 +31,7 @@ const SOURCE_LABELS: Record<PriceRow['source'], string> = {
 const today = () => localDate(new Date());
 
 export function PricingSection({ problems }: { problems: readonly string[] }) {
+  const editDraft = useEditDraft();
   const draft = useSetupStore((state) => state.draft);
   const pricing = draft.pricing;
   const rows = priceRows(draft, REFERENCE_PRICING);
@@ -82,49 +84,13 @@ export function PricingSection({ problems }: { problems: readonly string[] }) {
         </tbody>
       </table>
       <p className="setup-hint muted">An empty cached price means cached tokens cost the input price.</p>
-      <div className="setup-rates">
-        <Field label="Code, $ per second" problems={problemsUnder(problems, 'pricing.codePerSecond', true)}>
-          {(control) => (
-            <input
-              {...control}
-              type="number"
-              min={0}
-              step="any"
-              className="setup-number"
-              value={pricing?.codePerSecond ?? ''}
-              placeholder={String(REFERENCE_PRICING.codePerSecond)}
-              onChange={(event) =>
-                editDraft((draft) => setPricingField(draft, { codePerSecond: parseNumberInput(event.target.value) }, today()))
-              }
-            />
-          )}
-        </Field>
-        <Field
-          label="Web search, $ per call"
-          hint="The local corpus used here costs nothing."
-          problems={problemsUnder(problems, 'pricing.searchPerCall', true)}
-        >
-          {(control) => (
-            <input
-              {...control}
-              type="number"
-              min={0}
-              step="any"
-              className="setup-number"
-              value={pricing?.searchPerCall ?? ''}
-              placeholder={String(REFERENCE_PRICING.searchPerCall)}
-              onChange={(event) =>
-                editDraft((draft) => setPricingField(draft, { searchPerCall: parseNumberInput(event.target.value) }, today()))
-              }
-            />
-          )}
-        </Field>
-      </div>
+      <Rates pricing={pricing} problems={problems} />
     </Section>
   );
 }
 
 function PriceTableRow({ row, problems }: { row: PriceRow; problems: string[] }) {
+  const editDraft = useEditDraft();
   return (
     <>
       <tr>
@@ -172,5 +138,43 @@ function PriceTableRow({ row, problems }: { row: PriceRow; problems: string[] })
         </tr>
       )}
     </>
+  );
+}
+
+/** What code and web search cost, beside the models' prices. */
+function Rates({ pricing, problems }: { pricing: ConfigDraft['pricing']; problems: readonly string[] }) {
+  return (
+    <div className="setup-rates">
+      <RateField label="Code, $ per second" field="codePerSecond" pricing={pricing} problems={problems} />
+      <RateField label="Web search, $ per call" hint="The local corpus used here costs nothing." field="searchPerCall" pricing={pricing} problems={problems} />
+    </div>
+  );
+}
+
+interface RateFieldProps {
+  label: string;
+  hint?: string;
+  field: 'codePerSecond' | 'searchPerCall';
+  pricing: ConfigDraft['pricing'];
+  problems: readonly string[];
+}
+
+function RateField({ label, hint, field, pricing, problems }: RateFieldProps) {
+  const editDraft = useEditDraft();
+  return (
+    <Field label={label} {...(hint ? { hint } : {})} problems={problemsUnder(problems, `pricing.${field}`, true)}>
+      {(control) => (
+        <input
+          {...control}
+          type="number"
+          min={0}
+          step="any"
+          className="setup-number"
+          value={pricing?.[field] ?? ''}
+          placeholder={String(REFERENCE_PRICING[field])}
+          onChange={(event) => editDraft((draft) => setPricingField(draft, { [field]: parseNumberInput(event.target.value) }, today()))}
+        />
+      )}
+    </Field>
   );
 }

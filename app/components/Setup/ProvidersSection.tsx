@@ -1,5 +1,4 @@
 import { useId, useState } from 'react';
-import { useSetupStore } from '../../state/setupStore.ts';
 import {
   addProvider,
   nameProblem,
@@ -10,9 +9,10 @@ import {
   changeProviderKind,
   type ProviderDraft,
 } from './draftEdits.ts';
-import { editDraft } from './editDraft.ts';
+import { useEditDraft } from './editDraft.ts';
 import { Field } from './Field.tsx';
 import { Section } from './Section.tsx';
+import { useSetupStore } from '../../state/context.tsx';
 
 const KINDS: Array<{ value: ProviderDraft['kind']; label: string }> = [
   { value: 'openai-compatible', label: 'OpenAI-compatible' },
@@ -43,6 +43,7 @@ export function ProvidersSection({ problems }: { problems: readonly string[] }) 
 }
 
 function ProviderFields({ name, provider, problems }: { name: string; provider: ProviderDraft; problems: readonly string[] }) {
+  const editDraft = useEditDraft();
   const at = (field: string) => problemsUnder(problems, `providers.${name}.${field}`);
   const legendId = useId();
   return (
@@ -118,6 +119,7 @@ function ProviderFields({ name, provider, problems }: { name: string; provider: 
 }
 
 function AddProvider({ taken }: { taken: readonly string[] }) {
+  const editDraft = useEditDraft();
   const [name, setName] = useState('');
   const [kind, setKind] = useState<ProviderDraft['kind']>('openai-compatible');
   const [problem, setProblem] = useState<string | null>(null);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import localScripted from '../../../cli/examples/local-scripted.json' with { type: 'json' };
-import { parseConfig } from '../../../workers/engine/config.ts';
+import { parseConfig } from '../../../workers/hosts/config.ts';
 import { REFERENCE_PRICING } from '../../../workers/engine/pricing.ts';
 import { PAPER_EXPERTS_PRESET } from '../../../workers/engine/presets.ts';
 import { checkDraft } from '../../state/draftChecker.ts';

@@ -1,6 +1,8 @@
-import { setupActions, useSetupStore, type ConfigDraft } from '../../state/setupStore.ts';
+import type { ConfigDraft } from '../../state/setupStore.ts';
+import { useAppStores } from '../../state/context.tsx';
 
 /** Applies a pure edit (draftEdits.ts) to the current draft. */
-export function editDraft(change: (draft: ConfigDraft) => ConfigDraft): void {
-  setupActions.setDraft(change(useSetupStore.getState().draft));
+export function useEditDraft(): (change: (draft: ConfigDraft) => ConfigDraft) => void {
+  const { setup } = useAppStores();
+  return (change) => setup.actions.setDraft(change(setup.getState().draft));
 }

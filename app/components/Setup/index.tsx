@@ -1,5 +1,4 @@
-import { useDraftCheck } from '../../state/draftCheck.ts';
-import { setupActions, useSetupStore, type SetupState } from '../../state/setupStore.ts';
+import { type SetupState } from '../../state/setupStore.ts';
 import { splitProblem } from './draftEdits.ts';
 import { ExpertsSection } from './ExpertsSection.tsx';
 import { KeysSection } from './KeysSection.tsx';
@@ -7,6 +6,7 @@ import { OrchestratorSection } from './OrchestratorSection.tsx';
 import { PricingSection } from './PricingSection.tsx';
 import { ProvidersSection } from './ProvidersSection.tsx';
 import './Setup.css';
+import { useDraftCheck, useSetupActions, useSetupStore } from '../../state/context.tsx';
 
 function describeSource(source: SetupState['source']): string {
   switch (source.kind) {
@@ -23,6 +23,7 @@ function describeSource(source: SetupState['source']): string {
 
 /** Where the orchestrator and experts are served, their keys and prices: the config file the CLI reads. */
 export function SetupPanel() {
+  const setupActions = useSetupActions();
   const draft = useSetupStore((state) => state.draft);
   const source = useSetupStore((state) => state.source);
   const setAside = useSetupStore((state) => state.setAside);

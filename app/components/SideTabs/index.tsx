@@ -3,11 +3,9 @@
 // shown are hidden, as the tab pattern wants.
 
 import { useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
-import { useRunStore } from '../../state/runStore.ts';
-import { useLoadedDraftChecks } from '../../state/draftCheck.ts';
-import { useSetupStore } from '../../state/setupStore.ts';
-import { SIDE_TABS, useViewStore, viewActions, type SideTab } from '../../state/viewStore.ts';
+import { SIDE_TABS, type SideTab } from '../../state/viewStore.ts';
 import './SideTabs.css';
+import { useLoadedDraftChecks, useRunStore, useSetupStore, useViewActions, useViewStore } from '../../state/context.tsx';
 
 const LABELS: Record<SideTab, string> = {
   task: 'Task',
@@ -20,6 +18,7 @@ const LABELS: Record<SideTab, string> = {
 };
 
 export function SideTabs({ panels }: { panels: Record<SideTab, ReactNode> }) {
+  const viewActions = useViewActions();
   const active = useViewStore((state) => state.sideTab);
   const running = useRunStore((state) => state.phase !== 'idle');
   // Problems in the config, or a saved config that was set aside: Setup has something to say.

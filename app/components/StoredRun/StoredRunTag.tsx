@@ -1,7 +1,7 @@
+import { useRunStore } from '../../state/context.tsx';
 // "Replay" / "Recorded" beside a panel's title while the run shown comes from history, so no
 // panel of a recording can pass for a live run (a screenshot of one panel included).
 
-import { useRunStore } from '../../state/runStore.ts';
 
 export function StoredRunTag() {
   const mode = useRunStore((state) => state.stored?.mode ?? null);

@@ -2,15 +2,16 @@
 // recording (or a replay of one), never a live run, and holds the replay's controls.
 
 import { useState } from 'react';
-import { closeStoredRun, replayStoredRun, runAgain } from '../../state/history.ts';
-import { pause, nextStep, previousStep, REPLAY_SPEEDS, resume, setReplaySpeed, useReplayStore, type ReplaySpeed } from '../../state/replay.ts';
-import { useRunStore } from '../../state/runStore.ts';
+import { REPLAY_SPEEDS, type ReplaySpeed } from '../../state/replay.ts';
 import { formatMs, formatUsd } from '../../format.ts';
 import './StoredRun.css';
+import { usePart, useRunStore, useSelected } from '../../state/context.tsx';
+import { createHistory } from '../../state/history.ts';
 
 const SPEED_LABELS: Record<string, string> = { 1: '1×', 4: '4×', 16: '16×', instant: 'At once' };
 
 export function StoredRunBanner() {
+  const historyFlow = usePart(createHistory);
   const stored = useRunStore((state) => state.stored);
   if (!stored) return null;
   const { summary, mode, interruptedAtStep } = stored;
@@ -23,11 +24,11 @@ export function StoredRunBanner() {
       </p>
       <div className="stored-run-actions">
         {mode === 'replay' ? <ReplayControls /> : (
-          <button type="button" onClick={() => void replayStoredRun(summary.id)}>
+          <button type="button" onClick={() => void historyFlow.replayStoredRun(summary.id)}>
             Replay
           </button>
         )}
-        <button type="button" onClick={closeStoredRun}>
+        <button type="button" onClick={historyFlow.closeStoredRun}>
           Close
         </button>
       </div>
@@ -37,28 +38,29 @@ export function StoredRunBanner() {
 }
 
 function ReplayControls() {
-  const { playing, speed, step, steps, cursor, total, atMs } = useReplayStore();
+  const replay = usePart(createHistory).replay;
+  const { playing, speed, step, steps, cursor, total, atMs } = useSelected(replay.store, (state) => state);
   const done = cursor >= total;
   return (
     <div className="replay-controls" role="group" aria-label="Replay controls">
-      <button type="button" onClick={previousStep} disabled={cursor <= 1} aria-label="Previous step">
+      <button type="button" onClick={replay.previousStep} disabled={cursor <= 1} aria-label="Previous step">
         ◀ Step
       </button>
       {playing ? (
-        <button type="button" onClick={pause}>
+        <button type="button" onClick={replay.pause}>
           Pause
         </button>
       ) : (
-        <button type="button" onClick={resume}>
+        <button type="button" onClick={replay.resume}>
           {done ? 'Play again' : 'Play'}
         </button>
       )}
-      <button type="button" onClick={nextStep} disabled={done} aria-label="Next step">
+      <button type="button" onClick={replay.nextStep} disabled={done} aria-label="Next step">
         Step ▶
       </button>
       <label className="replay-speed">
         Speed{' '}
-        <select value={String(speed)} onChange={(event) => setReplaySpeed(parseSpeed(event.target.value))}>
+        <select value={String(speed)} onChange={(event) => replay.setSpeed(parseSpeed(event.target.value))}>
           {REPLAY_SPEEDS.map((option) => (
             <option key={String(option)} value={String(option)}>
               {SPEED_LABELS[String(option)]}
@@ -81,6 +83,7 @@ function parseSpeed(value: string): ReplaySpeed {
 /** "Run again from here": the task again with the current Setup and preferences, from the start
  * or after a chosen step (the steps before kept as recorded), with what it will cost said first. */
 function RunAgain({ runId, totalUsd }: { runId: string; totalUsd: number }) {
+  const historyFlow = usePart(createHistory);
   const steps = useRunStore((state) => state.run?.steps ?? []);
   const finished = steps.filter((step) => step.status === 'done' && step.latencyMs !== undefined);
   const [after, setAfter] = useState(0);
@@ -92,7 +95,7 @@ function RunAgain({ runId, totalUsd }: { runId: string; totalUsd: number }) {
       : `Steps 1–${after} are kept as recorded and call nothing; from step ${after + 1} on, models are called and cost money (this run’s later steps cost ${formatUsd(Math.max(0, totalUsd - keptUsd))}).`;
   const start = async () => {
     if (!window.confirm(`${estimate}\n\nIt uses your current Setup and preferences. Start?`)) return;
-    const outcome = await runAgain(runId, after);
+    const outcome = await historyFlow.runAgain(runId, after);
     setProblem(
       outcome === 'invalid_config' ? 'Your current Setup has problems: the status line says which.' : outcome === 'busy' ? 'A run is going: wait for it to end.' : null,
     );

@@ -1,10 +1,8 @@
+import type { RunPhase } from '../../state/runStore.ts';
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { startRun, stopRun } from '../../state/session.ts';
-import { useRunStore } from '../../state/runStore.ts';
-import { setupActions, useSetupStore } from '../../state/setupStore.ts';
-import { useViewStore, viewActions } from '../../state/viewStore.ts';
 import { useSampleTasks } from './useSampleTasks.ts';
 import './TaskPanel.css';
+import { useAppStores, useRunStore, useSession, useSetupStore, useViewActions, useViewStore } from '../../state/context.tsx';
 
 const PROTOCOLS = [
   { value: 'paper', label: 'Paper', hint: 'search, enhance_reasoning and answer, each backed by a model you choose' },
@@ -12,28 +10,18 @@ const PROTOCOLS = [
 ] as const;
 
 export function TaskPanel() {
+  const session = useSession();
+  const viewActions = useViewActions();
   const task = useViewStore((state) => state.task);
   const [manual, setManual] = useState(false);
   const [taskProblem, setTaskProblem] = useState<string | null>(null);
   const taskBox = useRef<HTMLTextAreaElement>(null);
   const phase = useRunStore((state) => state.phase);
-  const protocol = useSetupStore((state) => state.draft.protocol ?? 'paper');
-  const samples = useSampleTasks();
   const taskId = useId();
   const busy = phase !== 'idle';
-  const runButton = useRef<HTMLButtonElement>(null);
-  const stopButton = useRef<HTMLButtonElement>(null);
-
-  // Run and Stop are marked unavailable with aria-disabled rather than disabled, so the keyboard's
-  // focus is never dropped on the page; it follows to the button that now applies.
-  useEffect(() => {
-    const focused = document.activeElement;
-    if (busy && focused === runButton.current) stopButton.current?.focus({ preventScroll: true });
-    if (!busy && focused === stopButton.current) runButton.current?.focus({ preventScroll: true });
-  }, [busy]);
 
   const run = () => {
-    if (startRun(task, { manual }) !== 'empty_task') return;
+    if (session.startRun(task, { manual }) !== 'empty_task') return;
     setTaskProblem('Type a task first.');
     taskBox.current?.focus();
   };
@@ -51,10 +39,6 @@ export function TaskPanel() {
   const chooseTask = (text: string) => {
     viewActions.setTask(text);
     setTaskProblem(null);
-  };
-  const chooseProtocol = (value: 'paper' | 'function-calling') => {
-    const { draft } = useSetupStore.getState();
-    setupActions.setDraft({ ...draft, protocol: value });
   };
 
   return (
@@ -80,43 +64,8 @@ export function TaskPanel() {
             {taskProblem}
           </p>
         )}
-        {samples.status === 'ready' && samples.tasks.length > 0 && (
-          <label className="task-sample">
-            <span>Sample task</span>
-            <select
-              value=""
-              onChange={(event) => {
-                const chosen = samples.tasks.find((sample) => sample.id === event.target.value);
-                if (chosen) chooseTask(chosen.question);
-              }}
-            >
-              <option value="">Pick one from the local corpus…</option>
-              {samples.tasks.map((sample) => (
-                <option key={sample.id} value={sample.id}>
-                  {sample.question}
-                </option>
-              ))}
-            </select>
-          </label>
-        )}
-        {samples.status === 'failed' && <p className="muted">Sample tasks could not be loaded ({samples.message}).</p>}
-        <fieldset className="task-protocol" disabled={busy}>
-          <legend>Protocol</legend>
-          {PROTOCOLS.map((option) => (
-            <label key={option.value}>
-              <input
-                type="radio"
-                name={`${taskId}-protocol`}
-                value={option.value}
-                checked={protocol === option.value}
-                onChange={() => chooseProtocol(option.value)}
-              />
-              <span>
-                <strong>{option.label}</strong> <span className="muted">— {option.hint}</span>
-              </span>
-            </label>
-          ))}
-        </fieldset>
+        <SampleTasks onChoose={chooseTask} />
+        <ProtocolChoice name={`${taskId}-protocol`} disabled={busy} />
         <label className="task-manual">
           <input type="checkbox" checked={manual} disabled={busy} onChange={(event) => setManual(event.target.checked)} />
           <span>
@@ -127,16 +76,79 @@ export function TaskPanel() {
             </span>
           </span>
         </label>
-        <div className="task-actions">
-          <button ref={runButton} type="submit" className="primary" aria-disabled={busy}>
-            Run
-          </button>
-          <button ref={stopButton} type="button" onClick={stopRun} aria-disabled={phase !== 'running' && phase !== 'starting'}>
-            Stop
-          </button>
-          <span className="muted task-shortcut keyboard-hint">Ctrl+Enter runs</span>
-        </div>
+        <RunAndStop phase={phase} onStop={session.stopRun} />
       </form>
     </section>
+  );
+}
+
+/** The local corpus's sample tasks, to pick one into the task box. */
+function SampleTasks({ onChoose }: { onChoose(task: string): void }) {
+  const samples = useSampleTasks();
+  if (samples.status === 'failed') return <p className="muted">Sample tasks could not be loaded ({samples.message}).</p>;
+  if (samples.status !== 'ready' || samples.tasks.length === 0) return null;
+  return (
+    <label className="task-sample">
+      <span>Sample task</span>
+      <select
+        value=""
+        onChange={(event) => {
+          const chosen = samples.tasks.find((sample) => sample.id === event.target.value);
+          if (chosen) onChoose(chosen.question);
+        }}
+      >
+        <option value="">Pick one from the local corpus…</option>
+        {samples.tasks.map((sample) => (
+          <option key={sample.id} value={sample.id}>
+            {sample.question}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** The config's protocol, chosen here as in Setup. */
+function ProtocolChoice({ name, disabled }: { name: string; disabled: boolean }) {
+  const { setup } = useAppStores();
+  const protocol = useSetupStore((state) => state.draft.protocol ?? 'paper');
+  const choose = (value: 'paper' | 'function-calling') => setup.actions.setDraft({ ...setup.getState().draft, protocol: value });
+  return (
+    <fieldset className="task-protocol" disabled={disabled}>
+      <legend>Protocol</legend>
+      {PROTOCOLS.map((option) => (
+        <label key={option.value}>
+          <input type="radio" name={name} value={option.value} checked={protocol === option.value} onChange={() => choose(option.value)} />
+          <span>
+            <strong>{option.label}</strong> <span className="muted">— {option.hint}</span>
+          </span>
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/** Run (the form's submit) and Stop. They are marked unavailable with aria-disabled rather than
+ * disabled, so the keyboard's focus is never dropped on the page; it follows to the button that now
+ * applies. */
+function RunAndStop({ phase, onStop }: { phase: RunPhase; onStop(): void }) {
+  const busy = phase !== 'idle';
+  const runButton = useRef<HTMLButtonElement>(null);
+  const stopButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    const focused = document.activeElement;
+    if (busy && focused === runButton.current) stopButton.current?.focus({ preventScroll: true });
+    if (!busy && focused === stopButton.current) runButton.current?.focus({ preventScroll: true });
+  }, [busy]);
+  return (
+    <div className="task-actions">
+      <button ref={runButton} type="submit" className="primary" aria-disabled={busy}>
+        Run
+      </button>
+      <button ref={stopButton} type="button" onClick={onStop} aria-disabled={phase !== 'running' && phase !== 'starting'}>
+        Stop
+      </button>
+      <span className="muted task-shortcut keyboard-hint">Ctrl+Enter runs</span>
+    </div>
   );
 }

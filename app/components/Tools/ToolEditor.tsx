@@ -1,12 +1,11 @@
 import { useId, useMemo, useState } from 'react';
 import type { CustomToolConfig } from '../../../workers/engine/config.ts';
 import { newToolId } from '../../storage/customToolRecords.ts';
-import { customToolsActions, useCustomToolsStore } from '../../state/customToolsStore.ts';
-import { useSetupStore } from '../../state/setupStore.ts';
 import { CodeField } from './CodeField.tsx';
 import { ProblemList } from './ProblemList.tsx';
 import { checkToolDraft, type ToolDraft } from './toolDraft.ts';
 import { TryIt } from './TryIt.tsx';
+import { useCustomToolsActions, useCustomToolsStore, useSetupStore } from '../../state/context.tsx';
 
 const DEFAULT_CODE_TIMEOUT_SECONDS = 60;
 
@@ -26,9 +25,9 @@ const sameTool = (a: CustomToolConfig, b: CustomToolConfig) =>
 
 /** Edits one tool: name, description, schema and code, checked as you type; save, try, delete. */
 export function ToolEditor({ initial, onClose }: ToolEditorProps) {
+  const customToolsActions = useCustomToolsActions();
   const id = useId();
   const [draft, setDraft] = useState(initial);
-  const [confirmingDelete, setConfirmingDelete] = useState(false);
   const [status, setStatus] = useState('');
   const tools = useCustomToolsStore((state) => state.tools);
   const saved = tools.find((tool) => tool.id === draft.id) ?? null;
@@ -58,31 +57,7 @@ export function ToolEditor({ initial, onClose }: ToolEditorProps) {
   const problemCount = Object.values(check.problems).reduce((sum, list) => sum + list.length, 0);
   return (
     <form className="tool-editor" aria-label={`Edit tool ${draft.name || '(unnamed)'}`} onSubmit={(event) => event.preventDefault()}>
-      <div className="tool-field">
-        <label htmlFor={`${id}-name`}>Tool name</label>
-        <input
-          id={`${id}-name`}
-          value={draft.name}
-          spellCheck={false}
-          autoComplete="off"
-          aria-invalid={check.problems.name.length > 0 || undefined}
-          aria-describedby={`${id}-name-problems`}
-          onChange={(event) => edit({ name: event.target.value })}
-        />
-        <ProblemList id={`${id}-name-problems`} problems={check.problems.name} />
-      </div>
-      <div className="tool-field">
-        <label htmlFor={`${id}-description`}>Description</label>
-        <textarea
-          id={`${id}-description`}
-          rows={2}
-          value={draft.description}
-          aria-invalid={check.problems.description.length > 0 || undefined}
-          aria-describedby={`${id}-description-problems`}
-          onChange={(event) => edit({ description: event.target.value })}
-        />
-        <ProblemList id={`${id}-description-problems`} problems={check.problems.description} />
-      </div>
+      <NameAndDescription id={id} draft={draft} problems={check.problems} onEdit={edit} />
       <label className="tool-enabled">
         <input type="checkbox" checked={draft.enabled} onChange={(event) => edit({ enabled: event.target.checked })} />
         Offer this tool to the orchestrator (function-calling protocol)
@@ -107,20 +82,7 @@ export function ToolEditor({ initial, onClose }: ToolEditorProps) {
         <button type="button" className="primary" onClick={save} disabled={!check.ok || !unsaved}>
           Save tool
         </button>
-        {confirmingDelete ? (
-          <span className="tool-confirm" role="group" aria-label="Confirm delete">
-            <button type="button" className="danger" onClick={remove}>
-              {draft.id ? `Yes, delete ${saved?.name ?? 'it'}` : 'Yes, discard it'}
-            </button>
-            <button type="button" onClick={() => setConfirmingDelete(false)}>
-              Keep it
-            </button>
-          </span>
-        ) : (
-          <button type="button" onClick={() => setConfirmingDelete(true)}>
-            Delete tool
-          </button>
-        )}
+        <DeleteTool what={draft.id ? `Yes, delete ${saved?.name ?? 'it'}` : 'Yes, discard it'} onDelete={remove} />
         <span className="muted" role="status" aria-label="Tool save status">
           {status ||
             (problemCount > 0
@@ -138,5 +100,63 @@ export function ToolEditor({ initial, onClose }: ToolEditorProps) {
         timeoutMs={timeoutSeconds * 1000}
       />
     </form>
+  );
+}
+
+interface NameAndDescriptionProps {
+  id: string;
+  draft: ToolDraft;
+  problems: { name: string[]; description: string[] };
+  onEdit(change: Partial<ToolDraft>): void;
+}
+
+function NameAndDescription({ id, draft, problems, onEdit }: NameAndDescriptionProps) {
+  return (
+    <>
+      <div className="tool-field">
+        <label htmlFor={`${id}-name`}>Tool name</label>
+        <input
+          id={`${id}-name`}
+          value={draft.name}
+          spellCheck={false}
+          autoComplete="off"
+          aria-invalid={problems.name.length > 0 || undefined}
+          aria-describedby={`${id}-name-problems`}
+          onChange={(event) => onEdit({ name: event.target.value })}
+        />
+        <ProblemList id={`${id}-name-problems`} problems={problems.name} />
+      </div>
+      <div className="tool-field">
+        <label htmlFor={`${id}-description`}>Description</label>
+        <textarea
+          id={`${id}-description`}
+          rows={2}
+          value={draft.description}
+          aria-invalid={problems.description.length > 0 || undefined}
+          aria-describedby={`${id}-description-problems`}
+          onChange={(event) => onEdit({ description: event.target.value })}
+        />
+        <ProblemList id={`${id}-description-problems`} problems={problems.description} />
+      </div>
+    </>
+  );
+}
+
+/** Delete, after a second press that says what goes. */
+function DeleteTool({ what, onDelete }: { what: string; onDelete(): void }) {
+  const [confirming, setConfirming] = useState(false);
+  return confirming ? (
+    <span className="tool-confirm" role="group" aria-label="Confirm delete">
+      <button type="button" className="danger" onClick={onDelete}>
+        {what}
+      </button>
+      <button type="button" onClick={() => setConfirming(false)}>
+        Keep it
+      </button>
+    </span>
+  ) : (
+    <button type="button" onClick={() => setConfirming(true)}>
+      Delete tool
+    </button>
   );
 }

@@ -2,7 +2,8 @@ import { useId, useState } from 'react';
 import type { JsonSchema } from '../../../workers/engine/types.ts';
 import { formatMs, formatSeconds } from '../../format.ts';
 import { STARTER_SAMPLE } from './toolDraft.ts';
-import { tryTool, type TryOutcome } from './tryTool.ts';
+import { usePart } from '../../state/context.tsx';
+import { createToolSandbox, tryTool, type TryOutcome } from './tryTool.ts';
 
 interface TryItProps {
   name: string;
@@ -15,6 +16,7 @@ interface TryItProps {
 
 /** Calls the tool being edited on sample arguments, as a run would, and shows what came back. */
 export function TryIt({ name, description, parameters, code, timeoutMs }: TryItProps) {
+  const sandbox = usePart(createToolSandbox);
   const id = useId();
   const [sample, setSample] = useState(STARTER_SAMPLE);
   const [running, setRunning] = useState(false);
@@ -27,7 +29,7 @@ export function TryIt({ name, description, parameters, code, timeoutMs }: TryItP
     }
     setRunning(true);
     try {
-      setOutcome(await tryTool({ name: name.trim() || 'this tool', description, parameters, code }, sample, timeoutMs));
+      setOutcome(await tryTool({ name: name.trim() || 'this tool', description, parameters, code }, sample, timeoutMs, sandbox));
     } finally {
       setRunning(false);
     }

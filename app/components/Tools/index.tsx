@@ -1,9 +1,8 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { customToolsActions, useCustomToolsStore } from '../../state/customToolsStore.ts';
-import { useSetupStore } from '../../state/setupStore.ts';
 import type { StoredCustomTool } from '../../storage/customToolRecords.ts';
 import type { ToolDraft } from './toolDraft.ts';
 import './Tools.css';
+import { useCustomToolsActions, useCustomToolsStore, useSetupStore } from '../../state/context.tsx';
 
 // The editor and the draft's checks (the config's schema, zod) load when a tool is opened, not
 // with the first screen (docs/benchmarks.md, first-load JavaScript).
@@ -18,13 +17,14 @@ interface Editing {
 
 /** Tools the user writes: a JSON schema and JavaScript, kept in this browser and in the config. */
 export function ToolsPanel() {
+  const customToolsActions = useCustomToolsActions();
   const tools = useCustomToolsStore((state) => state.tools);
   const loaded = useCustomToolsStore((state) => state.loaded);
   const problem = useCustomToolsStore((state) => state.problem);
   const protocol = useSetupStore((state) => state.draft.protocol ?? 'paper');
   const [editing, setEditing] = useState<Editing | null>(null);
 
-  useEffect(() => customToolsActions.load(), []);
+  useEffect(() => customToolsActions.load(), [customToolsActions]);
 
   const open = (draft: ToolDraft) => setEditing((current) => ({ draft, key: (current?.key ?? 0) + 1 }));
   const openTool = (tool: StoredCustomTool) => void toolDrafts().then(({ draftFromTool }) => open(draftFromTool(tool)));

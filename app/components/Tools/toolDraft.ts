@@ -1,7 +1,8 @@
 // The tool being edited, as the editor's text fields hold it, and what keeps it from being saved:
 // checked as you type with the same rules the config file's schema applies.
 
-import { BUILT_IN_TOOL_NAMES, customToolSchema, type CustomToolConfig } from '../../../workers/engine/config.ts';
+import { customToolSchema, type CustomToolConfig } from '../../../workers/engine/config.ts';
+import { BUILT_IN_TOOL_NAMES } from '../../../workers/engine/configBasics.ts';
 import { checkToolParameters, formatSchemaProblem, TOOL_NAME_PATTERN, TOOL_NAME_RULE } from '../../../workers/engine/toolSchema.ts';
 import type { JsonSchema } from '../../../workers/engine/types.ts';
 import type { StoredCustomTool } from '../../storage/customToolRecords.ts';

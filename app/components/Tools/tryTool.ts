@@ -4,7 +4,7 @@
 
 import { createCustomTool, type CustomToolDetail } from '../../../tools/custom/customTool.ts';
 import { createBrowserJavaScriptRunner } from '../../../tools/javascript/browserJavaScriptRunner.ts';
-import type { JavaScriptRunner } from '../../../tools/javascript/types.ts';
+import type { JavaScriptRunner } from '../../../workers/engine/ports.ts';
 import type { JsonSchema } from '../../../workers/engine/types.ts';
 import { validateArguments } from '../../../workers/engine/validateArguments.ts';
 
@@ -13,7 +13,20 @@ export type TryOutcome =
   | { kind: 'invalid'; problems: string[] }
   | { kind: 'ran'; observation: string; isError: boolean; detail: CustomToolDetail };
 
-let runner: JavaScriptRunner | null = null;
+/** The QuickJS sandbox "Try it" runs in: started on the first try, then kept for the page (one
+ * per set of stores: usePart(createToolSandbox)). */
+export class ToolSandbox {
+  private runner: JavaScriptRunner | null = null;
+
+  get(): JavaScriptRunner {
+    this.runner ??= createBrowserJavaScriptRunner();
+    return this.runner;
+  }
+}
+
+export function createToolSandbox(): ToolSandbox {
+  return new ToolSandbox();
+}
 
 /** Reads the sample arguments and checks them against the schema, as the engine checks a call's. */
 export function checkSampleArguments(text: string, schema: JsonSchema): { args: Record<string, unknown> } | { problems: string[] } {
@@ -35,11 +48,11 @@ export async function tryTool(
   tool: { name: string; description: string; parameters: JsonSchema; code: string },
   argsText: string,
   timeoutMs: number,
+  sandbox: ToolSandbox,
 ): Promise<TryOutcome> {
   const sample = checkSampleArguments(argsText, tool.parameters);
   if ('problems' in sample) return { kind: 'invalid', problems: sample.problems };
-  runner ??= createBrowserJavaScriptRunner();
-  const custom = createCustomTool({ ...tool, enabled: true }, runner, { timeoutMs, usdPerSecond: 0 });
+  const custom = createCustomTool({ ...tool, enabled: true }, sandbox.get(), { timeoutMs, usdPerSecond: 0 });
   const output = await custom.run(sample.args, { signal: new AbortController().signal });
   return { kind: 'ran', observation: output.content, isError: output.isError === true, detail: output.detail as CustomToolDetail };
 }

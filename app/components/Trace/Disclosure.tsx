@@ -1,5 +1,6 @@
 import { useId, type ReactNode } from 'react';
-import { isDetailOpen, traceUiActions, useTraceUi } from './traceUiStore.ts';
+import { isDetailOpen } from './traceUiStore.ts';
+import { useTraceUi, useTraceUiStore } from './useTraceUi.ts';
 
 interface DisclosureProps {
   /** Names the block in the trace's view state (see `detailKey`), so "Expand all" reaches it
@@ -17,6 +18,7 @@ interface DisclosureProps {
 
 /** A button that shows or hides a block of a step. */
 export function Disclosure({ detailKey, label, meta, openByDefault, className, children }: DisclosureProps) {
+  const traceUi = useTraceUiStore();
   const open = useTraceUi((state) => isDetailOpen(state, detailKey, openByDefault));
   const bodyId = useId();
   return (
@@ -26,7 +28,7 @@ export function Disclosure({ detailKey, label, meta, openByDefault, className, c
         className="disclosure-toggle"
         aria-expanded={open}
         aria-controls={bodyId}
-        onClick={() => traceUiActions.setDetailOpen(detailKey, !open)}
+        onClick={() => traceUi.actions.setDetailOpen(detailKey, !open)}
       >
         <span className="chevron" aria-hidden="true" />
         {label}

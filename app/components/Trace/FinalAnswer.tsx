@@ -1,8 +1,8 @@
 import { describeStopReason, isAnswered } from '../../errors/explain.ts';
 import { clipForDisplay, formatCount, formatMs } from '../../format.ts';
-import { useRunStore } from '../../state/runStore.ts';
 import { ErrorNotice } from './ErrorNotice.tsx';
 import { costFigure } from './summary.ts';
+import { useRunStore } from '../../state/context.tsx';
 
 /** The end of the trace: the answer (or why there is none) and what the run took. */
 export function FinalAnswer() {

@@ -1,13 +1,14 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { ChatMessage } from '../../../workers/engine/types.ts';
 import { clipForDisplay } from '../../format.ts';
-import { useRunStore } from '../../state/runStore.ts';
 import type { StepView } from '../../state/runView.ts';
 import { CopyButton } from './CopyButton.tsx';
-import { traceUiActions, useTraceUi } from './traceUiStore.ts';
+import { useTraceUi, useTraceUiStore } from './useTraceUi.ts';
+import { useRunStore } from '../../state/context.tsx';
 
 /** "What the model saw": the exact prompt, messages and raw output of one orchestrator turn. */
 export function ModelSawDialog() {
+  const traceUi = useTraceUiStore();
   const stepNumber = useTraceUi((state) => state.dialogStep);
   const step = useRunStore((state) => (stepNumber === null ? undefined : state.run?.steps.find((s) => s.step === stepNumber)));
   const dialogRef = useRef<HTMLDialogElement>(null);
@@ -21,7 +22,7 @@ export function ModelSawDialog() {
   }, [stepNumber]);
 
   return (
-    <dialog ref={dialogRef} className="model-saw" aria-labelledby={headingId} onClose={() => traceUiActions.closeDialog()}>
+    <dialog ref={dialogRef} className="model-saw" aria-labelledby={headingId} onClose={() => traceUi.actions.closeDialog()}>
       {stepNumber !== null ? (
         <>
           <header className="model-saw-header">
@@ -97,25 +98,7 @@ function Turn({ step, request }: { step: StepView; request: NonNullable<StepView
             <pre className="prompt">{clipForDisplay(request.renderedPrompt)}</pre>
           </>
         ) : tab === 'messages' ? (
-          <>
-            <div className="panel-actions">
-              <p className="muted small">
-                {request.messages.length} message{request.messages.length === 1 ? '' : 's'}, as sent to the provider. {toolNote}
-              </p>
-              <CopyButton text={JSON.stringify(request.messages, null, 2)} label="Copy as JSON" />
-            </div>
-            <ol className="messages" aria-label="Messages">
-              {request.messages.map((message, i) => (
-                <MessageItem key={i} message={message} />
-              ))}
-            </ol>
-            {request.toolMode === 'server' ? (
-              <>
-                <span className="section-label">Tools sent</span>
-                <pre>{clipForDisplay(JSON.stringify(request.tools, null, 2))}</pre>
-              </>
-            ) : null}
-          </>
+          <MessagesTab request={request} toolNote={toolNote} />
         ) : step.output ? (
           <>
             <div className="panel-actions">
@@ -142,5 +125,30 @@ function MessageItem({ message }: { message: ChatMessage }) {
       <pre>{clipForDisplay(message.content)}</pre>
       {message.role === 'assistant' && message.toolCalls?.length ? <pre>{clipForDisplay(JSON.stringify(message.toolCalls, null, 2))}</pre> : null}
     </li>
+  );
+}
+
+/** The messages as sent to the provider (and the tools, in server mode). */
+function MessagesTab({ request, toolNote }: { request: NonNullable<StepView['request']>; toolNote: string }) {
+  return (
+    <>
+      <div className="panel-actions">
+        <p className="muted small">
+          {request.messages.length} message{request.messages.length === 1 ? '' : 's'}, as sent to the provider. {toolNote}
+        </p>
+        <CopyButton text={JSON.stringify(request.messages, null, 2)} label="Copy as JSON" />
+      </div>
+      <ol className="messages" aria-label="Messages">
+        {request.messages.map((message, i) => (
+          <MessageItem key={i} message={message} />
+        ))}
+      </ol>
+      {request.toolMode === 'server' ? (
+        <>
+          <span className="section-label">Tools sent</span>
+          <pre>{clipForDisplay(JSON.stringify(request.tools, null, 2))}</pre>
+        </>
+      ) : null}
+    </>
   );
 }

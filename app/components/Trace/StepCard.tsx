@@ -1,9 +1,7 @@
-import { memo, useEffect, useId, useRef } from 'react';
+import { memo, useEffect, useId, useRef, type RefObject } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { clipForDisplay, formatCount, formatMs } from '../../format.ts';
 import type { ToolSchema } from '../../../workers/engine/types.ts';
-import { useRunStore } from '../../state/runStore.ts';
-import { useViewStore } from '../../state/viewStore.ts';
 import { callsOfStep, type CallView, type StepView } from '../../state/runView.ts';
 import { Disclosure } from './Disclosure.tsx';
 import { ErrorNotice } from './ErrorNotice.tsx';
@@ -12,7 +10,9 @@ import { costFigure, entriesCost, formatSpeeds, formatTokens, reasoningGist, spl
 import { ToolCallCard } from './ToolCallCard.tsx';
 import { ToolMenu } from './ToolMenu.tsx';
 import { menuChoices } from './toolMenu.ts';
-import { detailKey, isExpanded, stepAnchor, traceUiActions, useTraceUi } from './traceUiStore.ts';
+import { detailKey, isExpanded, stepAnchor, type TraceUiStore } from './traceUiStore.ts';
+import { useTraceUi, useTraceUiStore } from './useTraceUi.ts';
+import { useRunStore, useViewStore } from '../../state/context.tsx';
 
 const NO_CALLS: CallView[] = [];
 const NO_TOOLS: ToolSchema[] = [];
@@ -22,6 +22,7 @@ const NO_TOOLS: ToolSchema[] = [];
  * re-renders only the card it belongs to.
  */
 export const StepCard = memo(function StepCard({ index }: { index: number }) {
+  const traceUi = useTraceUiStore();
   const step = useRunStore((state) => state.run?.steps[index]);
   const calls = useRunStore(
     useShallow((state) => {
@@ -35,15 +36,6 @@ export const StepCard = memo(function StepCard({ index }: { index: number }) {
   const notice = useRunStore((state) => state.run?.orchestratorNotice);
   const runStartedAt = useRunStore((state) => state.run?.startedAt ?? '');
   const runActive = useRunStore((state) => state.run?.status === 'running');
-  const live = step !== undefined && step.status !== 'done';
-  // Only a running step follows the clock of the run.
-  const elapsedMs = useRunStore((state) => (live ? (state.run?.elapsedMs ?? 0) : 0));
-  const earlierFlags = useRunStore(
-    useShallow((state) => {
-      const steps = state.run?.steps.slice(0, index + 1) ?? [];
-      return { estimated: steps.some((s) => s.hasEstimates), unknown: steps.some((s) => s.hasUnknownCost) };
-    }),
-  );
   const stepNumber = step?.step ?? index + 1;
   const expanded = useTraceUi((state) => isExpanded(state, stepNumber));
   const tabbable = useTraceUi((state) => state.focusedStep === stepNumber || (state.focusedStep === null && index === 0));
@@ -53,23 +45,13 @@ export const StepCard = memo(function StepCard({ index }: { index: number }) {
   const headingId = useId();
   const bodyId = useId();
 
-  useEffect(() => {
-    if (focusSeq === 0) return;
-    articleRef.current?.focus();
-    traceUiActions.focusTaken(focusSeq);
-  }, [focusSeq]);
+  useTakeFocus(articleRef, focusSeq, traceUi);
 
   if (!step) return null;
   const topCalls = calls.filter((call) => !call.parentCallId);
   const failed =
     step.errors.some((error) => error.fatal) || calls.some((call) => call.errors.length > 0 || call.result?.ok === false);
   const warned = !failed && step.errors.length > 0;
-  const latency = step.latencyMs ?? (live ? Math.max(0, elapsedMs - step.startedAt) : undefined);
-  const tokens = sumTokens([...step.orchestratorCosts, ...calls.flatMap((call) => call.costs)]);
-  const stepCost = step.orchestratorCosts.length > 0 || calls.some((c) => c.costs.length > 0) || step.status === 'done'
-    ? costFigure(step.costUsd, { estimated: step.hasEstimates, unknown: step.hasUnknownCost })
-    : null;
-  const cumulative = costFigure(step.cumulativeUsd, earlierFlags);
 
   return (
     <article
@@ -79,11 +61,11 @@ export const StepCard = memo(function StepCard({ index }: { index: number }) {
       aria-labelledby={headingId}
       tabIndex={tabbable ? 0 : -1}
       data-step={stepNumber}
-      onFocus={() => traceUiActions.focused(stepNumber)}
+      onFocus={() => traceUi.actions.focused(stepNumber)}
     >
       <header className="step-header">
         <h3 className="step-title" id={headingId}>
-          <button type="button" aria-expanded={expanded} aria-controls={bodyId} onClick={() => traceUiActions.toggle(stepNumber)}>
+          <button type="button" aria-expanded={expanded} aria-controls={bodyId} onClick={() => traceUi.actions.toggle(stepNumber)}>
             <span className="chevron" aria-hidden="true" />
             <span className="step-number">Step {stepNumber}</span>{' '}
             <span className="step-summary">{summarise(step, topCalls)}</span>
@@ -94,12 +76,7 @@ export const StepCard = memo(function StepCard({ index }: { index: number }) {
         <a className="step-link" href={`#${stepAnchor(stepNumber)}`} title={`Link to step ${stepNumber}`} aria-label={`Link to step ${stepNumber}`}>
           #
         </a>
-        <dl className="step-metrics">
-          <Metric label="Tokens" value={tokens.withUsage > 0 ? formatTokens(tokens) : '—'} />
-          <Metric label="Latency" value={formatMs(latency)} />
-          <Metric label="Step cost" figure={stepCost} />
-          <Metric label="Total" figure={cumulative} />
-        </dl>
+        <StepMetrics index={index} step={step} calls={calls} />
       </header>
       {presenter && !expanded ? <StepGist step={step} topCalls={topCalls} runTools={runTools ?? NO_TOOLS} /> : null}
       {step.errors.map((error, i) => (
@@ -122,6 +99,43 @@ export const StepCard = memo(function StepCard({ index }: { index: number }) {
     </article>
   );
 });
+
+/** The card takes keyboard focus when asked (j/k, a deep link), once per request. */
+function useTakeFocus(articleRef: RefObject<HTMLElement | null>, focusSeq: number, traceUi: TraceUiStore): void {
+  useEffect(() => {
+    if (focusSeq === 0) return;
+    articleRef.current?.focus();
+    traceUi.actions.focusTaken(focusSeq);
+  }, [articleRef, focusSeq, traceUi]);
+}
+
+/** A step's tokens, latency, cost and the run's total at its end. Only these follow the run's
+ * clock while the step runs, not the whole card. */
+function StepMetrics({ index, step, calls }: { index: number; step: StepView; calls: CallView[] }) {
+  const live = step.status !== 'done';
+  // Only a running step follows the clock of the run.
+  const elapsedMs = useRunStore((state) => (live ? (state.run?.elapsedMs ?? 0) : 0));
+  // Whether this step or one before it has an estimated or unknown cost.
+  const earlierFlags = useRunStore(
+    useShallow((state) => {
+      const steps = state.run?.steps.slice(0, index + 1) ?? [];
+      return { estimated: steps.some((s) => s.hasEstimates), unknown: steps.some((s) => s.hasUnknownCost) };
+    }),
+  );
+  const latency = step.latencyMs ?? (live ? Math.max(0, elapsedMs - step.startedAt) : undefined);
+  const tokens = sumTokens([...step.orchestratorCosts, ...calls.flatMap((call) => call.costs)]);
+  const stepCost = step.orchestratorCosts.length > 0 || calls.some((c) => c.costs.length > 0) || step.status === 'done'
+    ? costFigure(step.costUsd, { estimated: step.hasEstimates, unknown: step.hasUnknownCost })
+    : null;
+  return (
+    <dl className="step-metrics">
+      <Metric label="Tokens" value={tokens.withUsage > 0 ? formatTokens(tokens) : '—'} />
+      <Metric label="Latency" value={formatMs(latency)} />
+      <Metric label="Step cost" figure={stepCost} />
+      <Metric label="Total" figure={costFigure(step.cumulativeUsd, earlierFlags)} />
+    </dl>
+  );
+}
 
 interface StepBodyProps {
   step: StepView;
@@ -166,6 +180,7 @@ function StepGist({ step, topCalls, runTools }: { step: StepView; topCalls: Call
 }
 
 function StepBody({ step, calls, topCalls, runTools, orchestratorModel, runStartedAt, runActive, presenter }: StepBodyProps) {
+  const traceUi = useTraceUiStore();
   const notice = useRunStore((state) => state.run?.orchestratorNotice);
   const { output } = step;
   const { reasoning, streamed } = reasoningOf(step);
@@ -221,7 +236,7 @@ function StepBody({ step, calls, topCalls, runTools, orchestratorModel, runStart
           {output && output.finishReason !== 'stop' && output.finishReason !== 'tool_calls' ? ` · finished: ${output.finishReason}` : ''}
         </span>
         {step.request ? (
-          <button type="button" className="small" onClick={() => traceUiActions.openDialog(step.step)}>
+          <button type="button" className="small" onClick={() => traceUi.actions.openDialog(step.step)}>
             What the model saw
           </button>
         ) : null}

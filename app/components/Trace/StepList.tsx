@@ -1,9 +1,9 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect } from 'react';
-import { useRunStore } from '../../state/runStore.ts';
 import { ErrorBoundary } from '../ErrorBoundary/index.tsx';
 import { StepCard } from './StepCard.tsx';
-import { useTraceUi } from './traceUiStore.ts';
+import { useTraceUi } from './useTraceUi.ts';
+import { useAppStores } from '../../state/context.tsx';
 
 /** From this many steps on, only the cards on screen are rendered. */
 export const VIRTUALISE_FROM = 30;
@@ -27,6 +27,7 @@ export function PlainSteps({ count }: { count: number }) {
 
 /** Steps in a scroller, rendering only those in view; rows are measured as they render. */
 export function VirtualSteps({ count, scroller }: { count: number; scroller: HTMLDivElement | null }) {
+  const stores = useAppStores();
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer re-renders this component itself
   const virtualizer = useVirtualizer({
     count,
@@ -40,9 +41,9 @@ export function VirtualSteps({ count, scroller }: { count: number; scroller: HTM
   // A step asked for (j/k, a deep link) may not be rendered: scroll it in, and it focuses itself.
   useEffect(() => {
     if (!focusRequest) return;
-    const index = useRunStore.getState().run?.steps.findIndex((step) => step.step === focusRequest.step) ?? -1;
+    const index = stores.run.getState().run?.steps.findIndex((step) => step.step === focusRequest.step) ?? -1;
     if (index >= 0) virtualizer.scrollToIndex(index, { align: 'auto' });
-  }, [focusRequest, virtualizer]);
+  }, [focusRequest, virtualizer, stores]);
 
   return (
     <ol className="steps virtual" aria-label="Steps" style={{ height: virtualizer.getTotalSize() }}>

@@ -3,6 +3,7 @@ import { clipForDisplay, formatCount, formatMs } from '../../format.ts';
 import type { CallView } from '../../state/runView.ts';
 import { Disclosure } from './Disclosure.tsx';
 import { detailKey } from './traceUiStore.ts';
+import {  } from './useTraceUi.ts';
 import { ErrorNotice } from './ErrorNotice.tsx';
 import { ResultView } from './ResultView.tsx';
 import { RetryNotice } from './RetryNotice.tsx';

@@ -32,7 +32,7 @@ export type ResultDetail =
   | { kind: 'answer'; answer: string; raw: string }
   /** An expert wrote nothing usable (no query, no code): what it wrote instead. */
   | { kind: 'unusable'; wanted: 'query' | 'code'; raw: string }
-  /** A domain tool's call (tools/domains/): the rows it inserted, changed or deleted. */
+  /** A domain tool's call (workers/domains/): the rows it inserted, changed or deleted. */
   | { kind: 'domain'; tool: string; changes: RowDiff[]; more: number; result: string | null; error: string | null }
   | { kind: 'json'; text: string }
   | { kind: 'none' };

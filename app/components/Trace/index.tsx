@@ -3,20 +3,20 @@
 
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useShownSteps } from '../../hooks/useShownSteps.ts';
-import { useRunStore } from '../../state/runStore.ts';
-import { useViewStore } from '../../state/viewStore.ts';
 import { HeldSteps, PresenterControls } from '../Presenter/PresenterControls.tsx';
 import { StoredRunTag } from '../StoredRun/StoredRunTag.tsx';
 import { FinalAnswer } from './FinalAnswer.tsx';
 import { ModelSawDialog } from './ModelSawDialog.tsx';
 import { PlainSteps, VIRTUALISE_FROM, VirtualSteps } from './StepList.tsx';
-import { traceUiActions } from './traceUiStore.ts';
+import { useTraceUiStore } from './useTraceUi.ts';
 import { useFollowTail } from './useFollowTail.ts';
 import { useStepDeepLink } from './useStepDeepLink.ts';
 import { useTraceKeyboard } from './useTraceKeyboard.ts';
 import './Trace.css';
+import { useRunStore, useViewStore } from '../../state/context.tsx';
 
 export function Trace() {
+  const traceUi = useTraceUiStore();
   const runId = useRunStore((state) => state.run?.runId ?? null);
   // Presenter view shows the steps it has let through (app/state/pacing.ts); otherwise all.
   const { shown: stepCount, held } = useShownSteps();
@@ -36,7 +36,7 @@ export function Trace() {
   }, []);
 
   // Presenter view starts with the cards collapsed: a line of reasoning and the choice each.
-  useEffect(() => traceUiActions.showRun(runId, !presenter), [runId, presenter]);
+  useEffect(() => traceUi.actions.showRun(runId, !presenter), [traceUi, runId, presenter]);
   useTraceKeyboard(sectionRef, stepCount);
   useStepDeepLink(stepCount);
   useFollowTail(scrollerRef, contentRef, running);
@@ -62,10 +62,10 @@ export function Trace() {
             <kbd>j</kbd> <kbd>k</kbd> move · <kbd>Enter</kbd> open/close · <kbd>Esc</kbd> close
           </span>
           <div className="trace-actions">
-            <button type="button" className="small" onClick={traceUiActions.expandAll} disabled={stepCount === 0}>
+            <button type="button" className="small" onClick={traceUi.actions.expandAll} disabled={stepCount === 0}>
               Expand all
             </button>
-            <button type="button" className="small" onClick={traceUiActions.collapseAll} disabled={stepCount === 0}>
+            <button type="button" className="small" onClick={traceUi.actions.collapseAll} disabled={stepCount === 0}>
               Collapse all
             </button>
           </div>

@@ -1,8 +1,15 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { detailKey, isDetailOpen, isExpanded, neighbourStep, parseStepHash, traceUiActions, useTraceUi } from './traceUiStore.ts';
+import { createTraceUiStore, detailKey, isDetailOpen, isExpanded, neighbourStep, parseStepHash, type TraceUiStore } from './traceUiStore.ts';
 
 describe('trace UI state', () => {
-  beforeEach(() => traceUiActions.showRun('run-a'));
+  // Each test has a fresh store of its own.
+  let useTraceUi: TraceUiStore;
+  let traceUiActions: TraceUiStore['actions'];
+  beforeEach(() => {
+    useTraceUi = createTraceUiStore();
+    traceUiActions = useTraceUi.actions;
+    traceUiActions.showRun('run-a');
+  });
 
   it('opens and closes steps one by one over the expand/collapse-all default', () => {
     expect(isExpanded(useTraceUi.getState(), 2)).toBe(true);

@@ -2,7 +2,9 @@
 // whose prompt is open). It lives outside the cards because a virtualised card unmounts when it
 // scrolls away and must come back as it was.
 
-import { create } from 'zustand';
+import type { StoreApi } from 'zustand/vanilla';
+import { bindActions, type Bound } from '../../state/storeKit.ts';
+import { createStore } from 'zustand/vanilla';
 
 export interface FocusRequest {
   step: number;
@@ -42,8 +44,6 @@ const initialState: TraceUiState = {
   dialogStep: null,
 };
 
-export const useTraceUi = create<TraceUiState>()(() => initialState);
-
 export function isExpanded(state: TraceUiState, step: number): boolean {
   return state.overrides[step] ?? state.expandedByDefault;
 }
@@ -59,52 +59,61 @@ export function isDetailOpen(state: TraceUiState, key: string, openByDefault: bo
   return state.detailOverrides[key] ?? state.detailsOpenByDefault ?? openByDefault;
 }
 
-let focusSeq = 0;
+/** The trace's store keeps a count of focus requests beside its state (see FocusRequest.seq). */
+type Store = StoreApi<TraceUiState> & { focusSeq: number };
 
-export const traceUiActions = {
+const traceUiActions = {
   /** Forgets the previous run's layout when a new run is shown, or when the steps are to be laid
    * out otherwise (open, or closed in presenter view). */
-  showRun(runId: string | null, open = true): void {
-    const state = useTraceUi.getState();
-    if (state.runId !== runId || state.laidOutOpen !== open) useTraceUi.setState({ ...initialState, runId, laidOutOpen: open, expandedByDefault: open });
+  showRun(store: Store, runId: string | null, open = true): void {
+    const state = store.getState();
+    if (state.runId !== runId || state.laidOutOpen !== open) store.setState({ ...initialState, runId, laidOutOpen: open, expandedByDefault: open });
   },
   /** Opens every step and every block inside them. */
-  expandAll(): void {
-    useTraceUi.setState({ expandedByDefault: true, overrides: {}, detailsOpenByDefault: true, detailOverrides: {} });
+  expandAll(store: Store): void {
+    store.setState({ expandedByDefault: true, overrides: {}, detailsOpenByDefault: true, detailOverrides: {} });
   },
   /** Closes every step and every block inside them. */
-  collapseAll(): void {
-    useTraceUi.setState({ expandedByDefault: false, overrides: {}, detailsOpenByDefault: false, detailOverrides: {} });
+  collapseAll(store: Store): void {
+    store.setState({ expandedByDefault: false, overrides: {}, detailsOpenByDefault: false, detailOverrides: {} });
   },
-  setDetailOpen(key: string, open: boolean): void {
-    useTraceUi.setState((state) => ({ detailOverrides: { ...state.detailOverrides, [key]: open } }));
+  setDetailOpen(store: Store, key: string, open: boolean): void {
+    store.setState((state) => ({ detailOverrides: { ...state.detailOverrides, [key]: open } }));
   },
-  setExpanded(step: number, expanded: boolean): void {
-    useTraceUi.setState((state) => ({ overrides: { ...state.overrides, [step]: expanded } }));
+  setExpanded(store: Store, step: number, expanded: boolean): void {
+    store.setState((state) => ({ overrides: { ...state.overrides, [step]: expanded } }));
   },
-  toggle(step: number): void {
-    traceUiActions.setExpanded(step, !isExpanded(useTraceUi.getState(), step));
+  toggle(store: Store, step: number): void {
+    traceUiActions.setExpanded(store, step, !isExpanded(store.getState(), step));
   },
   /** Moves keyboard focus to a step (the card focuses itself once it is rendered). */
-  focus(step: number): void {
-    focusSeq += 1;
-    useTraceUi.setState({ focusedStep: step, focusRequest: { step, seq: focusSeq } });
+  focus(store: Store, step: number): void {
+    store.focusSeq += 1;
+    store.setState({ focusedStep: step, focusRequest: { step, seq: store.focusSeq } });
   },
   /** Records where focus went by other means (a click, Tab). */
-  focused(step: number): void {
-    if (useTraceUi.getState().focusedStep !== step) useTraceUi.setState({ focusedStep: step });
+  focused(store: Store, step: number): void {
+    if (store.getState().focusedStep !== step) store.setState({ focusedStep: step });
   },
   /** The card took the focus it was asked to: a card that scrolls back in must not take it again. */
-  focusTaken(seq: number): void {
-    if (useTraceUi.getState().focusRequest?.seq === seq) useTraceUi.setState({ focusRequest: null });
+  focusTaken(store: Store, seq: number): void {
+    if (store.getState().focusRequest?.seq === seq) store.setState({ focusRequest: null });
   },
-  openDialog(step: number): void {
-    useTraceUi.setState({ dialogStep: step });
+  openDialog(store: Store, step: number): void {
+    store.setState({ dialogStep: step });
   },
-  closeDialog(): void {
-    useTraceUi.setState({ dialogStep: null });
+  closeDialog(store: Store): void {
+    store.setState({ dialogStep: null });
   },
 };
+
+export type TraceUiStore = Store & { actions: Bound<typeof traceUiActions> };
+
+/** The trace's own store (one per set of stores: the Trace panel makes it when first shown). */
+export function createTraceUiStore(): TraceUiStore {
+  const store = Object.assign(createStore<TraceUiState>()(() => initialState), { focusSeq: 0 });
+  return Object.assign(store, { actions: bindActions(store, traceUiActions) });
+}
 
 /** `#step-3` → 3; anything else → null. */
 export function parseStepHash(hash: string): number | null {

@@ -1,13 +1,16 @@
 import { useEffect, useRef, type RefObject } from 'react';
 import { typesText } from '../../keyboard.ts';
-import { useRunStore } from '../../state/runStore.ts';
-import { neighbourStep, traceUiActions, useTraceUi } from './traceUiStore.ts';
+import { neighbourStep } from './traceUiStore.ts';
+import { useTraceUiStore } from './useTraceUi.ts';
+import { useAppStores } from '../../state/context.tsx';
 
 /**
  * j / k move focus between steps (from inside the trace, or when nothing on the page has focus),
  * Enter on a focused step opens or closes it, Esc inside a step closes it and focuses the step.
  */
 export function useTraceKeyboard(sectionRef: RefObject<HTMLElement | null>, shownSteps: number): void {
+  const stores = useAppStores();
+  const traceUi = useTraceUiStore();
   // j/k stay among the steps on screen (presenter view holds some back).
   const shown = useRef(shownSteps);
   useEffect(() => {
@@ -24,11 +27,11 @@ export function useTraceKeyboard(sectionRef: RefObject<HTMLElement | null>, show
       if ((!inTrace && !nowhere) || (target && typesText(target))) return;
 
       if (event.key === 'j' || event.key === 'k') {
-        const steps = useRunStore.getState().run?.steps.slice(0, shown.current).map((step) => step.step) ?? [];
-        const next = neighbourStep(steps, useTraceUi.getState().focusedStep, event.key === 'j' ? 1 : -1);
+        const steps = stores.run.getState().run?.steps.slice(0, shown.current).map((step) => step.step) ?? [];
+        const next = neighbourStep(steps, traceUi.getState().focusedStep, event.key === 'j' ? 1 : -1);
         if (next === null) return;
         event.preventDefault();
-        traceUiActions.focus(next);
+        traceUi.actions.focus(next);
         return;
       }
       const article = target?.closest<HTMLElement>('article[data-step]');
@@ -36,14 +39,14 @@ export function useTraceKeyboard(sectionRef: RefObject<HTMLElement | null>, show
       if (!inTrace || !Number.isInteger(step)) return;
       if (event.key === 'Enter' && target === article) {
         event.preventDefault();
-        traceUiActions.toggle(step);
+        traceUi.actions.toggle(step);
       } else if (event.key === 'Escape') {
         event.preventDefault();
-        traceUiActions.setExpanded(step, false);
-        traceUiActions.focus(step);
+        traceUi.actions.setExpanded(step, false);
+        traceUi.actions.focus(step);
       }
     };
     document.addEventListener('keydown', onKeyDown);
     return () => document.removeEventListener('keydown', onKeyDown);
-  }, [sectionRef]);
+  }, [sectionRef, stores, traceUi]);
 }

@@ -1,16 +1,16 @@
 import { lazy } from 'react';
-import { useDraftCheck } from '../../state/draftCheck.ts';
-import { setupActions, useSetupStore } from '../../state/setupStore.ts';
 import { CapabilityReport } from '../Models/CapabilityReport.tsx';
-import { tryDemo } from '../../state/session.ts';
 import { TabLink } from './TabLink.tsx';
 import './Welcome.css';
+import { useDraftCheck, useSession, useSetupActions, useSetupStore } from '../../state/context.tsx';
 
 // "Try the demo" loads beside the config check's chunk, which this screen waits for anyway.
 const TryTheDemo = lazy(() => import('./TryTheDemo.tsx').then(({ TryTheDemo }) => ({ default: TryTheDemo })));
 
 /** The first screen: what orchestration is, and what to do next with what is configured. */
 export function Welcome() {
+  const session = useSession();
+  const setupActions = useSetupActions();
   const draft = useSetupStore((state) => state.draft);
   const source = useSetupStore((state) => state.source);
   const heldKeys = useSetupStore((state) => state.heldKeys);
@@ -33,7 +33,7 @@ export function Welcome() {
         code, or hand the step to a stronger and pricier model. You see every step as it streams, what each one cost,
         and you steer its choices with your preferences for cost, speed and particular tools.
       </p>
-      <TryTheDemo tryDemo={tryDemo} models={<TabLink tab="models">Models</TabLink>} setup={<TabLink tab="setup">Setup</TabLink>} />
+      <TryTheDemo tryDemo={session.tryDemo} models={<TabLink tab="models">Models</TabLink>} setup={<TabLink tab="setup">Setup</TabLink>} />
       <h3>What to do next</h3>
       <ol className="welcome-steps">
         {setAside && (

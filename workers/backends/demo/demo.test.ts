@@ -2,16 +2,18 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadNodeCorpus, loadNodeSampleTasks } from '../../../tools/search/nodeCorpus.ts';
 import { createCorpusRetriever } from '../../../tools/search/retriever.ts';
-import { parseConfig } from '../../engine/config.ts';
+import { parseConfig } from '../../hosts/config.ts';
 import type { RunEvent } from '../../engine/events.ts';
 import { PREFERENCE_PRESETS, preferenceInstruction, type PreferenceVector } from '../../engine/preferences.ts';
 import type { PythonRunner } from '../../engine/ports.ts';
 import { runOrchestration } from '../../engine/run.ts';
-import { prepareRun } from '../../prepareRun.ts';
+import { prepareRun } from '../../hosts/prepareRun.ts';
 import { checkCode, createDemoModel } from './demoModels.ts';
 import { DEMO_NOTICE } from './notice.ts';
 import { readQuestion } from './reading.ts';
 import { chooseAlias, readPreference, strategyOf, wantsCode, type MenuAlias } from './route.ts';
+import type { LoadedBackend } from '../../engine/backendKind.ts';
+import { demoKind } from './kind.ts';
 
 const DEMO_CONFIG = JSON.parse(readFileSync(new URL('../../../cli/examples/demo.json', import.meta.url), 'utf8')) as Record<string, unknown>;
 
@@ -29,6 +31,8 @@ function recordingPython(): PythonRunner & { codes: string[] } {
 }
 
 const retriever = createCorpusRetriever(loadNodeCorpus());
+/** The demo's backend as the registry loads it, with its scripts answering at once. */
+const FAST_DEMO = new Map<string, LoadedBackend>([['demo', { kind: demoKind, create: (request) => ({ model: createDemoModel(request.model, { replyMs: 0 }) }) }]]);
 
 async function runDemo(task: string, preference: PreferenceVector | string) {
   const config = parseConfig({ ...DEMO_CONFIG, preference });
@@ -38,7 +42,7 @@ async function runDemo(task: string, preference: PreferenceVector | string) {
     retriever,
     searchUsdPerCall: 0,
     python,
-    demoModel: (id) => createDemoModel(id, { replyMs: 0 }),
+    backends: FAST_DEMO,
   });
   const events: RunEvent[] = [];
   const result = await runOrchestration({ ...prepared, task, onEvent: (event) => events.push(event) });
@@ -104,7 +108,7 @@ describe('the demo provider in a config', () => {
   });
 
   it('is refused where no host loaded the demo, saying so', () => {
-    expect(() => prepareRun(parseConfig(DEMO_CONFIG), { apiKey: () => undefined, retriever, python: recordingPython() })).toThrow(
+    expect(() => prepareRun(parseConfig(DEMO_CONFIG), { apiKey: () => undefined, backends: new Map(), retriever, python: recordingPython() })).toThrow(
       'Provider "demo" is the scripted demo, which was not loaded here.',
     );
   });
@@ -153,7 +157,7 @@ describe('the demo on the engine, over the real corpus', () => {
 
   it('says, under the function-calling protocol, that it scripts the paper protocol only', async () => {
     const config = parseConfig({ ...DEMO_CONFIG, protocol: 'function-calling' });
-    const prepared = prepareRun(config, { apiKey: () => undefined, retriever, python: recordingPython(), demoModel: (id) => createDemoModel(id, { replyMs: 0 }) });
+    const prepared = prepareRun(config, { apiKey: () => undefined, backends: FAST_DEMO, retriever, python: recordingPython() });
     const result = await runOrchestration({ ...prepared, task: tasks[0]!.question, onEvent: () => {} });
     expect(result.stopReason).toBe('final_message');
     expect(result.answer).toContain('paper protocol only');

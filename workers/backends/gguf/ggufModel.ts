@@ -1,18 +1,25 @@
 // A ChatModel over llama.cpp in this tab (wllama: llama.cpp compiled to WebAssembly, with
 // llama-server's request handling inside), for GGUF models. The engine is the model worker's
-// port (workers/models/ggufEngine.ts); this file only shapes requests and reads the stream.
+// port (workers/hosts/models/ggufEngine.ts); this file only shapes requests and reads the stream.
 //
 // As for web-llm: tools are rendered into the system prompt by the engine (toolMode "prompt") and
 // calls come back as `<tool_call>` text, parsed by our tolerant Qwen3 parser; the GGUF's own chat
 // template (Jinja, read from its metadata by llama.cpp) lays the turns out. `reasoning_format`
 // "none" at load keeps `<think>` in the text, as the parser expects. Optionally a grammar
-// (toolCallGrammar.ts) constrains the reply to one call of an offered tool.
+// (toolCallGrammar.ts) constrains the reply to one call of an offered tool, the thinking before it
+// left free.
+//
+// `cache_prompt` keeps each prompt's KV cache in llama.cpp's slot: the next request that starts
+// with the same tokens prefills only the rest. wllama loads four slots sharing one KV cache, and
+// llama-server gives a request the idle slot whose cached prompt it shares the most with (else the
+// least recently used one), so an orchestrator and the experts on the same loaded model keep
+// their own caches between turns (docs/orchestrator-8b-in-the-browser.md, Context reuse).
 
 import type { ChatCompletionChunk, ChatCompletionMessage, ChatCompletionParams, ResultTimings } from '@wllama/wllama';
 import { BackendError } from '../../engine/errors.ts';
 import type { ChatCompletion, ChatDelta, ChatMessage, ChatModel, ChatRequest, EngineTimings, FinishReason, ToolSchema, Usage } from '../../engine/types.ts';
 import { ABORTED, raceAbort } from '../../engine/abort.ts';
-import { toolsFromSystemPrompt } from '../webllm/toolCallConstraint.ts';
+import { toolsFromSystemPrompt } from '../../engine/qwen3/toolsInPrompt.ts';
 import { toPromptMessages, wrapToolResponse } from '../../engine/qwen3/render.ts';
 import { toolCallGrammar } from './toolCallGrammar.ts';
 
@@ -73,7 +80,8 @@ export function buildGgufBody(options: Pick<GgufModelOptions, 'constrainToolCall
   if (options.constrainToolCalls) {
     const first = request.messages[0];
     const listed = tools.length > 0 ? tools : first?.role === 'system' ? toolsFromSystemPrompt(first.content) : undefined;
-    const grammar = listed ? toolCallGrammar(listed) : undefined;
+    // With thinking off, Qwen3's template has already written an empty `<think>` block.
+    const grammar = listed ? toolCallGrammar(listed, { thinking: request.enableThinking === false ? 'none' : 'free' }) : undefined;
     if (grammar) body.grammar = grammar;
   }
   return body;

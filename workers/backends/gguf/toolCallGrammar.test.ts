@@ -9,8 +9,9 @@ describe('toolCallGrammar', () => {
       { alias: 'search-1', tool: 'search', model: 'm1', description: 'finds.', latencySeconds: 1, price: { inputPerM: 0, outputPerM: 0 } },
       { alias: 'answer-1', tool: 'answer', model: 'm2', description: 'answers.', latencySeconds: 1, price: { inputPerM: 0, outputPerM: 0 } },
     ] as never);
-    const grammar = toolCallGrammar(tools)!;
+    const grammar = toolCallGrammar(tools, { thinking: 'none' })!;
     expect(grammar).toContain('root ::= "<tool_call>\\n" (call-0 | call-1) "\\n</tool_call>"');
+    expect(grammar).not.toContain('think');
     // The paper's tool order: answer before search.
     expect(grammar).toContain('args-0-0 ::= "\\"answer-1\\""');
     expect(grammar).toContain('args-1-0 ::= "\\"search-1\\""');
@@ -41,6 +42,16 @@ describe('toolCallGrammar', () => {
     expect(grammar).not.toContain('note');
   });
 
+  it('leaves the thinking before the call free: a <think> block of any tokens but </think>, matched by token', () => {
+    const grammar = toolCallGrammar([{ name: 'lookup', description: '', parameters: { type: 'object', properties: {}, required: [] } }])!;
+    expect(grammar.split('\n')).toEqual([
+      'args-0 ::= "{" "}"',
+      'call-0 ::= "{\\"name\\": \\"lookup\\", \\"arguments\\": " args-0 "}"',
+      'root ::= (think "\\n"{0,2})? "<tool_call>\\n" (call-0) "\\n</tool_call>"',
+      'think ::= <think> (!</think>)* </think>',
+    ]);
+  });
+
   it('gives no grammar for a schema it does not understand, or for no tools', () => {
     expect(toolCallGrammar([])).toBeUndefined();
     expect(toolCallGrammar([{ name: 'x', description: '', parameters: { type: 'object', properties: { a: { anyOf: [] } }, required: ['a'] } }])).toBeUndefined();
@@ -54,5 +65,9 @@ describe('toolCallGrammar', () => {
     const body = buildGgufBody({ constrainToolCalls: true }, request);
     expect(body.grammar).toContain('"{\\"name\\": \\"lookup\\", \\"arguments\\": "');
     expect(body).toMatchObject({ max_tokens: 5, chat_template_kwargs: { enable_thinking: false }, cache_prompt: true });
+    // Thinking off: the template wrote an empty block, so the grammar offers none.
+    expect(body.grammar).not.toContain('think');
+    const { enableThinking: _off, ...thinking } = request;
+    expect(buildGgufBody({ constrainToolCalls: true }, thinking).grammar).toContain('think ::= <think> (!</think>)* </think>');
   });
 });

@@ -1,6 +1,11 @@
 // A GBNF grammar (llama.cpp's grammar language) that makes a reply one Qwen3 tool call to one of
 // the offered tools: `<tool_call>\n{"name": …, "arguments": {…}}\n</tool_call>`, optionally after
-// a `<think>` block. Arguments follow each tool's schema as far as this builder understands it
+// a `<think>` block that stays free: only the call is constrained, so a finished reply is always
+// one valid call, and the reasoning before it is the model's own, bounded by the request's token
+// budget alone. (llama.cpp's lazy grammars, which wait for a trigger such as `<tool_call>`, are not
+// used: llama-server's chat endpoint sets `grammar_lazy` and its triggers from the chat template,
+// overriding a request's, and a lazy grammar would let a reply end without any call.)
+// Arguments follow each tool's schema as far as this builder understands it
 // (objects of strings, enums, numbers, integers, booleans and arrays of those); a schema it does
 // not understand yields no grammar, so a request is never constrained to the wrong shape.
 //
@@ -15,9 +20,19 @@ export interface ToolCallGrammarOptions {
   /** Longest free string argument, in characters (default 400). Keeps a model that never closes
    * its quote from spending the whole token budget inside one string. */
   maxStringChars?: number;
-  /** Longest reasoning before the call, in characters (default 0: no `<think>` block). */
-  maxThinkingChars?: number;
+  /** 'free' (the default): the reply may open with a `<think>` block, unconstrained until the
+   * model writes `</think>` (only the request's token budget bounds it). 'none': no block, as when
+   * the chat template already wrote an empty one (thinking turned off). */
+  thinking?: 'free' | 'none';
 }
+
+/** The thinking block, matched by token: Qwen3's `<think>` token, any tokens but `</think>`, then
+ * `</think>` (GBNF's token syntax: the model's vocabulary must have both as single tokens, as
+ * Qwen3's has). By token rather than by text, so the block costs one cheap check per token (every
+ * token the model samples inside it is accepted at once, never resampled), and a model only
+ * enters it with the `<think>` token itself, never by spelling the tag out character by character
+ * (which a model with random weights would often do). */
+const THINK_RULE = 'think ::= <think> (!</think>)* </think>';
 
 const literal = (text: string) => JSON.stringify(text);
 /** The GBNF literal of a JSON value's text (JSON.stringify twice: once for JSON, once for GBNF). */
@@ -86,7 +101,7 @@ function objectRule(schema: JsonSchema, rules: Rules, name: string, options: Req
 /** The grammar, or undefined when there is no tool or a tool's schema is beyond this builder. */
 export function toolCallGrammar(tools: readonly ToolSchema[], options: ToolCallGrammarOptions = {}): string | undefined {
   if (tools.length === 0) return undefined;
-  const settings: Required<ToolCallGrammarOptions> = { maxStringChars: 400, maxThinkingChars: 0, ...options };
+  const settings: Required<ToolCallGrammarOptions> = { maxStringChars: 400, thinking: 'free', ...options };
   const rules = new Rules();
   const calls: string[] = [];
   for (const [index, tool] of tools.entries()) {
@@ -94,7 +109,8 @@ export function toolCallGrammar(tools: readonly ToolSchema[], options: ToolCallG
     if (!args) return undefined;
     calls.push(rules.add(`call-${index}`, `${literal(`{"name": ${JSON.stringify(tool.name)}, "arguments": `)} ${args} "}"`));
   }
-  const think = settings.maxThinkingChars > 0 ? `("<think>\\n" [^<]{0,${settings.maxThinkingChars}} "\\n</think>\\n\\n")? ` : '';
+  // After the block, the blank line Qwen3 writes before its call.
+  const think = settings.thinking === 'free' ? '(think "\\n"{0,2})? ' : '';
   rules.add('root', `${think}"<tool_call>\\n" (${calls.join(' | ')}) "\\n</tool_call>"`);
-  return rules.text();
+  return settings.thinking === 'free' ? `${rules.text()}\n${THINK_RULE}` : rules.text();
 }

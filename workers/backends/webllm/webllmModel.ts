@@ -28,7 +28,8 @@ import type {
 } from '../../engine/types.ts';
 import { BackendError } from '../../engine/errors.ts';
 import { ABORTED, raceAbort } from '../../engine/abort.ts';
-import { toolCallStructuralTag, toolsFromSystemPrompt } from './toolCallConstraint.ts';
+import { toolCallStructuralTag } from './toolCallConstraint.ts';
+import { toolsFromSystemPrompt } from '../../engine/qwen3/toolsInPrompt.ts';
 import { abortedError, PROVIDER, webLlmError } from './webllmErrors.ts';
 
 /** The part of web-llm's engine this code uses, typed from web-llm's own interface. MLCEngine,

@@ -3,7 +3,7 @@
 // of the model name (evaluation/eval_hle.py and eval_frames.py, run_single and call_tool, upstream
 // commit 74de70a / 9d34d87); these are the defaults of the per-expert settings in the config.
 
-import type { PaperToolName } from '../config.ts';
+import type { PaperToolName } from '../configBasics.ts';
 
 export type PaperVariant = 'hle' | 'frames';
 

@@ -12,17 +12,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ScriptedResponse } from '../../../e2e/fixtures/scenario.ts';
-import { startScriptedServer, type ScriptedServer } from '../../../e2e/fixtures/scriptedServer.ts';
+import type { ScriptedResponse } from '../../../cli/scripted/scenario.ts';
+import { startScriptedServer, type ScriptedServer } from '../../../cli/scripted/scriptedServer.ts';
 import { createNodeJavaScriptRunner } from '../../../tools/javascript/nodeJavaScriptRunner.ts';
 import { createNodePythonRunner } from '../../../tools/python/nodePythonRunner.ts';
 import { createCorpusRetriever } from '../../../tools/search/retriever.ts';
-import { prepareRun } from '../../prepareRun.ts';
-import { parseConfig } from '../config.ts';
+import { prepareRun } from '../../hosts/prepareRun.ts';
+import { parseConfig } from '../../hosts/config.ts';
 import type { RunEvent, RunEventOf } from '../events.ts';
 import { formatToolCall, renderChatML } from '../qwen3/render.ts';
 import { runOrchestration } from '../run.ts';
 import type { ChatMessage } from '../types.ts';
+import { loadBackends } from '../../backends/registry.ts';
+
+const backends = await loadBackends();
 
 const REFERENCE = fileURLToPath(new URL('../../../e2e/fixtures/reference/', import.meta.url));
 const GOLDEN = join(REFERENCE, 'golden');
@@ -107,7 +110,7 @@ const providers = () => ({
 async function run(config: unknown, task: string, responses: Record<string, ScriptedResponse[]>) {
   server.reset({ models: responses });
   const prepared = prepareRun(parseConfig(config), {
-    apiKey: () => undefined,
+    apiKey: () => undefined, backends,
     retriever: createCorpusRetriever(scenario.paper.corpus),
     searchUsdPerCall: 0,
     python,

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { startScriptedServer } from '../../../e2e/fixtures/scriptedServer.ts';
+import { startScriptedServer } from '../../../cli/scripted/scriptedServer.ts';
 import { createNodePythonRunner } from '../../../tools/python/nodePythonRunner.ts';
 import { createCorpusRetriever } from '../../../tools/search/retriever.ts';
-import { createOpenAICompatibleModel } from '../../backends/openaiCompatible.ts';
+import { createOpenAICompatibleModel } from '../../backends/openai-compatible/openaiCompatible.ts';
 import type { RunEvent, RunEventOf } from '../events.ts';
 import { PAPER_EXPERTS_PRESET } from '../presets.ts';
 import { REFERENCE_PRICING, lookupPrice } from '../pricing.ts';

@@ -1,0 +1,148 @@
+// The history flow (history.ts) on a fresh set of stores with a fake worker client, over a real
+// IndexedDB implementation in memory (fake-indexeddb; Node has none): runs the session records as
+// they stream are listed, opened, replayed, run again, compared, exported and imported.
+
+import 'fake-indexeddb/auto';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { testPlatform, type TestPlatform } from '../../e2e/fixtures/doubles/fakeWorkerClient.ts';
+import { syntheticRun } from '../../e2e/fixtures/syntheticRun.ts';
+import type { RunEvent } from '../../workers/engine/events.ts';
+import { parseConfig } from '../../workers/hosts/config.ts';
+import { readRunFile } from '../../workers/history/runFile.ts';
+import { deleteStoredRuns, listStoredRuns, readStoredSummary } from '../storage/runHistoryDb.ts';
+import { createAppStores, type AppStores } from './appStores.ts';
+import { createHistory, type History } from './history.ts';
+
+let platform: TestPlatform;
+let stores: AppStores;
+let history: History;
+
+beforeEach(async () => {
+  await deleteStoredRuns((await listStoredRuns()).map((run) => run.id));
+  platform = testPlatform();
+  stores = createAppStores(platform);
+  history = stores.part(createHistory);
+  await stores.checks.load();
+});
+
+/** Waits until `done` holds (the recorder writes to IndexedDB in the background). */
+async function until(done: () => boolean | Promise<boolean>): Promise<void> {
+  for (let tries = 0; tries < 400 && !(await done()); tries++) await new Promise((resolve) => setTimeout(resolve, 5));
+  expect(await done()).toBe(true);
+}
+
+/** Runs a task through the session, the fake worker streaming `events` (the engine's shapes). */
+async function recordRun(task: string, steps = 3, finished = true): Promise<{ runId: string; events: RunEvent[] }> {
+  expect(stores.session.startRun(task)).toBe('started');
+  const [runId] = platform.fake().callsOf('start').at(-1)!;
+  const events = syntheticRun(runId, 1, steps)
+    .map((event) => (event.type === 'run_started' ? { ...event, task } : event))
+    .filter((event) => finished || event.type !== 'run_finished');
+  platform.fake().worker.onEvents(events.slice(0, 4));
+  platform.fake().worker.onEvents(events.slice(4));
+  stores.session.flushEvents();
+  // Every batch is written, with the summary it updates.
+  await until(async () => (await readStoredSummary(runId))?.steps === steps && stores.history.getState().recording.includes(runId) !== finished);
+  return { runId, events };
+}
+
+describe('the history of this browser', () => {
+  it('keeps each run as it streams, lists it, and opens it as it was recorded', async () => {
+    const { runId } = await recordRun('first task');
+    history.loadHistory();
+    await until(() => stores.history.getState().runs?.length === 1);
+    expect(stores.history.getState().runs![0]).toMatchObject({ id: runId, task: 'first task', status: 'finished', steps: 3 });
+    await history.openStoredRun(runId);
+    expect(stores.run.getState().stored).toMatchObject({ mode: 'view', summary: { id: runId }, interruptedAtStep: null });
+    expect(stores.run.getState().run).toMatchObject({ runId, status: 'finished', answer: '558,457' });
+    history.closeStoredRun();
+    expect(stores.run.getState()).toMatchObject({ run: null, stored: null });
+  });
+
+  it('keeps only runs whose start this tab saw (a batch of an unknown run is not its own)', async () => {
+    platform.fake().worker.onEvents(syntheticRun('not-this-tabs', 1, 2).slice(1));
+    const { runId } = await recordRun('this tab’s');
+    expect((await listStoredRuns()).map((run) => run.id)).toEqual([runId]);
+    // Nor is it counted as being recorded here (which would hide it being cut off).
+    expect(stores.history.getState().recording).not.toContain('not-this-tabs');
+  });
+
+  it('shows a run cut off by a lost worker as interrupted at its last recorded step', async () => {
+    const { runId } = await recordRun('cut off', 3, false);
+    platform.fake().worker.onWorkerLost('the tab crashed');
+    await until(() => !stores.history.getState().recording.includes(runId));
+    await history.openStoredRun(runId);
+    expect(stores.run.getState().stored?.interruptedAtStep).toBe(3);
+    expect(stores.run.getState().run?.fatalError?.message).toContain('Interrupted at step 3');
+  });
+
+  it('does not open a stored run over a live one', async () => {
+    const { runId } = await recordRun('kept');
+    stores.session.startRun('live');
+    await history.openStoredRun(runId);
+    expect(stores.run.getState()).toMatchObject({ phase: 'starting', stored: null });
+  });
+
+  it('replays a stored run onto the run on screen, calling nothing', async () => {
+    const { runId, events } = await recordRun('replayed');
+    const calls = platform.fake().calls.length;
+    await history.replayStoredRun(runId);
+    expect(stores.run.getState().stored).toMatchObject({ mode: 'replay', summary: { id: runId } });
+    expect(history.replay.store.getState()).toMatchObject({ runId, total: events.length, steps: 3 });
+    history.replay.setSpeed('instant');
+    await until(() => history.replay.store.getState().cursor === events.length);
+    expect(stores.run.getState().run).toMatchObject({ status: 'finished', answer: '558,457' });
+    expect(platform.fake().calls).toHaveLength(calls);
+  });
+
+  it('runs a stored run again: from the start, or going on after a step with the steps before kept', async () => {
+    const { runId, events } = await recordRun('again');
+    expect(await history.runAgain(runId, 0)).toBe('started');
+    expect(platform.fake().callsOf('start').at(-1)).toEqual([expect.any(String), expect.any(Object), 'again', false, undefined]);
+    platform.fake().worker.onRejected(platform.fake().callsOf('start').at(-1)![0], ['no']);
+    expect(await history.runAgain(runId, 2)).toBe('started');
+    const [, , task, , fork] = platform.fake().callsOf('start').at(-1)!;
+    expect(task).toBe('again');
+    expect(fork).toEqual({ parentRunId: runId, throughStep: 2, events });
+    expect(await history.runAgain(runId, 2)).toBe('busy');
+  });
+
+  it('compares two to four stored runs side by side', async () => {
+    const a = await recordRun('a');
+    const b = await recordRun('b', 2);
+    await history.compareStoredRuns([a.runId]);
+    expect(stores.history.getState().notice).toEqual({ kind: 'problem', lines: ['Select two to 4 runs to compare.'] });
+    await history.compareStoredRuns([a.runId, b.runId]);
+    expect(stores.compare.getState().compared?.map((run) => [run.summary.id, run.view.steps.length])).toEqual([
+      [a.runId, 3],
+      [b.runId, 2],
+    ]);
+    history.closeComparison();
+    expect(stores.compare.getState().compared).toBeNull();
+  });
+
+  it('exports runs to a run file without keys, and imports it back', async () => {
+    stores.session.setProviderKey('openai', 'sk-never-exported', false);
+    const { runId, events } = await recordRun('exported');
+    history.loadHistory();
+    await until(() => stores.history.getState().runs?.length === 1);
+    await history.exportRuns([runId]);
+    const [download] = platform.downloads;
+    expect(download?.fileName).toMatch(/^orchestra-run-.*\.json$/);
+    expect(download?.text).not.toContain('sk-never-exported');
+    const read = readRunFile(download!.text, parseConfig);
+    expect(read.ok && read.runs.map((run) => run.events)).toEqual([events]);
+
+    await history.deleteRuns([runId]);
+    expect(stores.history.getState().runs).toEqual([]);
+    await history.importRunFile(new File([download!.text], 'mine.json'));
+    expect(stores.history.getState().notice).toMatchObject({ kind: 'ok', lines: [expect.stringContaining('Imported 1 run from "mine.json"')] });
+    expect(stores.history.getState().runs?.map((run) => run.task)).toEqual(['exported']);
+  });
+
+  it('refuses a file that is not a run file, keeping the history as it was', async () => {
+    await history.importRunFile(new File(['{"not": "a run file"}'], 'other.json'));
+    expect(stores.history.getState().notice).toMatchObject({ kind: 'problem', lines: ['"other.json" was not imported:', expect.stringContaining('this is not a run file'), expect.any(String)] });
+    expect(await listStoredRuns()).toEqual([]);
+  });
+});

@@ -1,0 +1,32 @@
+// The page's way to the orchestrator worker, as the stores and flows see it: what they ask of it
+// (WorkerClient) and what it tells them (WorkerEvents). app/worker/orchestratorClient.ts is the
+// real one (browserPlatform.ts plugs it in); tests plug in e2e/fixtures/doubles/fakeWorkerClient.ts.
+// Named here, in one place, so the client can change underneath: a new client only has to keep
+// this shape (or an adapter in browserPlatform.ts does).
+
+import type { OrchestratorClient, OrchestratorHandlers } from '../worker/orchestratorClient.ts';
+
+export type WorkerClient = Pick<
+  OrchestratorClient,
+  | 'setKey'
+  | 'bindKey'
+  | 'start'
+  | 'humanChoice'
+  | 'stop'
+  | 'loadModel'
+  | 'loadGgufModel'
+  | 'cancelLoad'
+  | 'unloadModel'
+  | 'checkModelCache'
+  | 'deleteCachedModel'
+  | 'readSuite'
+  | 'startEval'
+  | 'stopEval'
+  | 'restart'
+>;
+
+/** What the worker tells the page: runs' events, keys held, models, evaluations, its own loss. */
+export type WorkerEvents = OrchestratorHandlers;
+
+/** Makes the client; it starts its worker on first use. */
+export type ConnectWorker = (events: WorkerEvents) => WorkerClient;

@@ -1,0 +1,47 @@
+// `orchestra serve-scripted`: the scripted OpenAI-compatible server (scriptedServer.ts) as a
+// process, for trying the playground or the CLI with no model server, and for scripts.
+
+import { readFile } from 'node:fs/promises';
+import type { CliIo } from './io.ts';
+import { EXIT_CODES, parseCommandArgs, SERVE_SCRIPTED_USAGE, UsageError } from './usage.ts';
+import { parseScenario, type Scenario } from './scripted/scenario.ts';
+import { startScriptedServer } from './scripted/scriptedServer.ts';
+
+async function readScenario(path: string): Promise<Scenario> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`Cannot read the scenario ${path}: ${(error as Error).message}`);
+  }
+  try {
+    return parseScenario(JSON.parse(text));
+  } catch (error) {
+    throw new UsageError(`The scenario ${path} is not valid: ${(error as Error).message}`);
+  }
+}
+
+/** Serves until the CLI's signal aborts (Ctrl-C, or SIGTERM), then closes and exits 0. */
+export async function serveScriptedCommand(argv: string[], io: CliIo): Promise<number> {
+  const args = parseCommandArgs(
+    argv,
+    { help: { type: 'boolean', short: 'h' }, scenario: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' } } as const,
+    SERVE_SCRIPTED_USAGE,
+  );
+  if (args.help) {
+    io.stdout.write(`${SERVE_SCRIPTED_USAGE}\n`);
+    return EXIT_CODES.ok;
+  }
+  if (args.scenario === undefined) throw new UsageError('--scenario is required.', SERVE_SCRIPTED_USAGE);
+  const port = args.port === undefined ? 0 : Number(args.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number, got "${args.port}".`, SERVE_SCRIPTED_USAGE);
+  const scenario = await readScenario(args.scenario);
+  const server = await startScriptedServer({ scenario, port, ...(args.host === undefined ? {} : { host: args.host }) });
+  io.stdout.write(`${server.url}\n`);
+  await new Promise<void>((resolve) => {
+    if (io.signal.aborted) resolve();
+    else io.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await server.close();
+  return EXIT_CODES.ok;
+}

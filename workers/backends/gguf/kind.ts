@@ -1,0 +1,12 @@
+// GGUF models run in this browser tab by llama.cpp (wllama), on WebGPU or the CPU, in the GGUF
+// model worker (workers/hosts/models/): no endpoint, no key, $0. The tools go into the prompt.
+
+import { inBrowserKind } from '../../engine/backendKind.ts';
+
+const IN_BROWSER = 'is not used by a gguf provider (its models run in the browser: no endpoint, no key)';
+const MODELS = 'is only for a webllm provider (a gguf provider runs the GGUF models loaded in Models in this browser)';
+
+export const ggufKind = inBrowserKind('gguf', { title: 'a GGUF provider', engine: 'llama.cpp', family: 'GGUF' }, {
+  unusedFields: { baseUrl: IN_BROWSER, apiKeyEnv: IN_BROWSER, models: MODELS },
+  needsPromptToolMode: 'a GGUF orchestrator needs toolMode "prompt" (the tools are rendered into its prompt and its calls read from its text)',
+});

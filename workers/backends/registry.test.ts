@@ -1,0 +1,67 @@
+// A backend kind is one folder and one registry line: the test-only kind in testing/ is listed here
+// beside the real ones, and a config names it, is checked by its rules and gets its models, as
+// with any kind.
+
+import { describe, expect, it } from 'vitest';
+import { ConfigError, createConfigSchema, parseConfigWith } from '../engine/config.ts';
+import { FUNCTION_CALLING_TOOLS } from '../engine/configBasics.ts';
+import { parseConfig } from '../hosts/config.ts';
+import { createModel } from '../hosts/prepareRun.ts';
+import { BACKEND_KINDS, backendKind, loadBackends } from './registry.ts';
+import { echoKind } from './testing/kind.ts';
+
+const KINDS = [...BACKEND_KINDS, echoKind];
+const schema = createConfigSchema({ providerKinds: KINDS, tools: FUNCTION_CALLING_TOOLS });
+
+const echoConfig = (provider: Record<string, unknown> = {}, toolMode = 'prompt') => ({
+  providers: { e: { kind: 'echo', ...provider } },
+  orchestrator: { provider: 'e', model: 'parrot', toolMode },
+  experts: {
+    searcher: { tool: 'search', provider: 'e', model: 'parrot' },
+    reasoner: { tool: 'enhance_reasoning', provider: 'e', model: 'parrot' },
+    answerer: { tool: 'answer', provider: 'e', model: 'parrot' },
+  },
+});
+
+function problems(parse: () => unknown): string[] {
+  try {
+    parse();
+    return [];
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+}
+
+describe('the backend registry', () => {
+  it('lists every kind once, in the order the schema names them', () => {
+    expect(BACKEND_KINDS.map((kind) => kind.kind)).toEqual(['openai-compatible', 'anthropic', 'webllm', 'gguf', 'demo']);
+    expect(backendKind('anthropic')?.needs).toEqual({ apiKey: true, defaultBaseUrl: 'https://api.anthropic.com', connects: 'base-url' });
+    expect(backendKind('echo')).toBeUndefined();
+  });
+
+  it('takes a kind added as a folder and a line: the config names it, its rules hold, its models answer', async () => {
+    expect(problems(() => parseConfig(echoConfig()))[0]).toMatch(/^providers\.e\.kind: /);
+    const config = parseConfigWith(schema, echoConfig());
+    expect(problems(() => parseConfigWith(schema, echoConfig({ baseUrl: 'http://127.0.0.1:1/v1' }), ))).toEqual([
+      'providers.e.baseUrl: is not used by an echo provider (it answers from the request itself)',
+    ]);
+    expect(problems(() => parseConfigWith(schema, echoConfig({}, 'server')))).toEqual([
+      'orchestrator.toolMode: an echo orchestrator needs toolMode "prompt" (it takes no tools)',
+    ]);
+
+    const environment = {
+      apiKey: () => {
+        throw new Error('an echo provider needs no key');
+      },
+      backends: await loadBackends(['echo'], KINDS),
+      retriever: { search: async () => [] },
+      python: { run: () => Promise.reject(new Error('no Python here')), dispose: async () => undefined },
+    };
+    const model = createModel(config, environment, 'e', 'parrot');
+    const reply = await model.complete({ messages: [{ role: 'user', content: 'Polly wants a cracker' }] });
+    expect(reply.content).toBe('Polly wants a cracker');
+    // Without its registry line, a host has no such backend to load.
+    expect((await loadBackends(['echo'])).size).toBe(0);
+  });
+});

@@ -1,0 +1,12 @@
+// Models run in this browser tab on WebGPU by web-llm, each in its model worker
+// (workers/hosts/models/): no endpoint, no key, $0. The orchestrator worker holds them; a run gets
+// one through the host's `localModel`.
+
+import { inBrowserKind } from '../../engine/backendKind.ts';
+
+const IN_BROWSER = 'is not used by a webllm provider (its models run in the browser: no endpoint, no key)';
+
+export const webLlmKind = inBrowserKind('webllm', { title: 'a web-llm provider', engine: 'web-llm on WebGPU', family: 'web-llm' }, {
+  unusedFields: { baseUrl: IN_BROWSER, apiKeyEnv: IN_BROWSER },
+  needsPromptToolMode: 'a web-llm orchestrator needs toolMode "prompt" (web-llm takes no tools for Qwen3)',
+});

@@ -1,0 +1,75 @@
+// A backend kind: how a provider entry of the config becomes chat models (docs/architecture.md,
+// "Registries"). Each kind is one folder, workers/backends/<kind>/, whose kind.ts exports this
+// descriptor, listed in workers/backends/registry.ts: what its provider entries may say, where it
+// runs, what it needs from the host, and (loaded only when a config names it) how it makes models.
+
+import type { ProviderConfig, ProviderKindRules } from './config.ts';
+import type { ChatModel } from './types.ts';
+
+/** A model made for a run; `contextWindow` when it runs in this browser with a fixed window that
+ * the run must fit into. */
+export interface ProvidedModel {
+  model: ChatModel;
+  contextWindow?: number;
+}
+
+/** What making one model needs: the provider entry, its key, and the host's parts. */
+export interface ModelRequest {
+  providerName: string;
+  provider: ProviderConfig;
+  model: string;
+  /** The provider's key when the kind needs one and the host holds one. Never logged. */
+  apiKey: string | undefined;
+  fetch?: typeof fetch;
+  /** The models loaded in this browser, for a kind whose models run here; absent in the CLI. */
+  localModel?(modelId: string, providerName: string, provider: ProviderConfig): Required<ProvidedModel>;
+}
+
+/** A kind's model factory: its own module, loaded when a config names the kind. */
+export interface BackendModels {
+  create(request: ModelRequest): ProvidedModel;
+}
+
+export interface BackendKind extends ProviderKindRules {
+  /** In words, after "is": "an OpenAI-compatible provider", "the scripted demo". */
+  title: string;
+  /** Where its models can be made: the browser only (a model worker), or the CLI too. */
+  runsIn: 'browser' | 'node' | 'both';
+  /** Its models run on the user's device: they cost $0 unless the config prices them. */
+  onDevice: boolean;
+  /** What it needs from the host. */
+  needs: {
+    /** A key per provider (Setup, or the variable `apiKeyEnv` names), sent to its base URL. */
+    apiKey: boolean;
+    /** Where requests go when the provider names no base URL. */
+    defaultBaseUrl?: string;
+    /** Whom the worker that calls it connects to: the provider's base URL (any http(s) origin a
+     * config names: the orchestrator worker's Content-Security-Policy allows them), or nobody. */
+    connects: 'base-url' | 'none';
+  };
+  load(): Promise<BackendModels>;
+}
+
+/** A kind whose model factory a host has loaded (workers/backends/registry.ts's loadBackends). */
+export interface LoadedBackend extends BackendModels {
+  kind: BackendKind;
+}
+
+/** A model that runs in this browser, from the host's loaded models; the CLI has none, and says
+ * so (`engine` and `family` in words: "web-llm on WebGPU", "web-llm"). */
+export function inBrowserModel(request: ModelRequest, engine: string, family: string): ProvidedModel {
+  if (!request.localModel) {
+    throw new Error(
+      `Provider "${request.providerName}" runs "${request.model}" in the browser (${engine}), and ${family} models run only in the browser: open the playground, or use a remote provider here.`,
+    );
+  }
+  return request.localModel(request.model, request.providerName, request.provider);
+}
+
+/** A kind whose models run in this browser and come from the host's loaded models, at $0, with no
+ * endpoint or key (web-llm's and llama.cpp's): its name and words, and what its entries may say. */
+export function inBrowserKind(kind: string, words: { title: string; engine: string; family: string }, rules: Omit<ProviderKindRules, 'kind'>): BackendKind {
+  const { title, engine, family } = words;
+  const create = (request: ModelRequest) => inBrowserModel(request, engine, family);
+  return { kind, title, runsIn: 'browser', onDevice: true, needs: { apiKey: false, connects: 'none' }, ...rules, load: async () => ({ create }) };
+}

@@ -1,0 +1,16 @@
+// Messages between the page and the documents worker (documents.worker.ts), which reads, cuts
+// and stores the user's documents off the page's thread.
+
+import type { StoredDocument } from '../../../tools/search/documentStore.ts';
+
+export type ToDocumentsWorker =
+  | { type: 'list' }
+  /** Files are indexed one after another, in order. */
+  | { type: 'add'; files: File[] }
+  | { type: 'remove'; id: string };
+
+export type FromDocumentsWorker =
+  /** What is stored, after every change, and the names of the files still being read. */
+  | { type: 'state'; documents: StoredDocument[]; indexing: string[] }
+  /** A file could not be added (`fileName`), or the store could not be used (no `fileName`). */
+  | { type: 'problem'; fileName?: string; message: string };

@@ -1,0 +1,147 @@
+// Evaluations in the orchestrator worker: the suite read and checked, its domains loaded in the
+// QuickJS sandbox, the policies built from the page's config through the same prepareRun as any
+// run, and workers/eval/runner.ts driving the rollouts — the very loop `orchestra eval` drives.
+// The worker loads this module with the first suite it reads, so runs alone never pay for it.
+
+import type { SampleTask } from '../../tools/search/sampleTasks.ts';
+import { parseDomain, DomainError } from '../domains/domain.ts';
+import type { JavaScriptRunner } from '../engine/ports.ts';
+import { ConfigError, type OrchestraConfig } from '../engine/config.ts';
+import { parseConfig } from './config.ts';
+import { redact } from '../engine/errors.ts';
+import type { RunEvent } from '../engine/events.ts';
+import { BUILT_IN_DOMAINS, isBuiltInDomain } from '../eval/builtInSuites.ts';
+import { createPolicies, parsePolicy } from '../eval/policies.ts';
+import { PolicyError } from '../eval/policy.ts';
+import { policyDescriptions } from '../eval/results.ts';
+import { runEvaluation } from '../eval/runner.ts';
+import { domainsOf, evalJudge } from '../eval/setup.ts';
+import { domainEnvironments } from '../domains/setup.ts';
+import { corpusSuite, parseSuite, SuiteError, type SuiteTask } from '../eval/suite.ts';
+import type { EvalRequest, EvalSuiteInput, FromWorker, SuiteReading } from './messages.ts';
+import { runFactory, type RunEnvironment } from './prepareRun.ts';
+
+export interface EvalHostOptions {
+  /** The environment of every run in this worker (keys, search, sandboxes, local models). */
+  environment(config: OrchestraConfig): Promise<RunEnvironment>;
+  javascript: JavaScriptRunner;
+  /** The built-in multi-hop questions (public/generated/sample-tasks.json). */
+  sampleTasks(): Promise<SampleTask[]>;
+  post(message: FromWorker): void;
+  /** Batches the rollouts' run events for the page (like a run's). */
+  emit(event: RunEvent): void;
+  /** The keys held, so no error message can carry one to the page. */
+  secrets(): string[];
+}
+
+interface LoadedSuite {
+  source: string;
+  tasks: SuiteTask[];
+  warnings: string[];
+}
+
+async function loadSuite(input: EvalSuiteInput, sampleTasks: () => Promise<SampleTask[]>): Promise<LoadedSuite> {
+  if (input.kind === 'file') {
+    const parsed = parseSuite(input.text, { source: input.name, requireCheck: true });
+    return { source: input.name, tasks: parsed.tasks, warnings: parsed.warnings };
+  }
+  const source = `builtin:${input.name}`;
+  if (input.name === 'corpus') return { source, tasks: corpusSuite(await sampleTasks()), warnings: [] };
+  const { BUILT_IN_DOMAIN_FILES } = await import('../domains/browserDomains.ts');
+  return { source, tasks: parseDomain(BUILT_IN_DOMAIN_FILES[input.name], source).tasks, warnings: [] };
+}
+
+/** The problems of an error the page should read (a suite's lines, a domain's files, a policy). */
+function problemsOf(error: unknown, secrets: string[]): string[] {
+  if (error instanceof SuiteError || error instanceof DomainError) return [error.message.split('\n')[0] ?? error.message, ...error.problems];
+  if (error instanceof ConfigError) return error.problems;
+  return [redact((error as Error).message, secrets)];
+}
+
+export function createEvalHost(options: EvalHostOptions) {
+  const evaluations = new Map<string, AbortController>();
+
+  async function readSuite(requestId: string, input: EvalSuiteInput): Promise<void> {
+    let reading: SuiteReading;
+    try {
+      const suite = await loadSuite(input, options.sampleTasks);
+      const checks: Record<string, number> = {};
+      for (const task of suite.tasks) if (task.check) checks[task.check.kind] = (checks[task.check.kind] ?? 0) + 1;
+      reading = { ok: true, source: suite.source, tasks: suite.tasks.length, domains: domainsOf(suite.tasks), checks, warnings: suite.warnings };
+    } catch (error) {
+      reading = { ok: false, problems: problemsOf(error, options.secrets()) };
+    }
+    options.post({ type: 'suite_read', requestId, reading });
+  }
+
+  async function start(request: EvalRequest): Promise<void> {
+    const { evalId } = request;
+    // Registered before anything is awaited, so a Stop pressed while the suite loads is not lost.
+    const controller = new AbortController();
+    evaluations.set(evalId, controller);
+    let prepared;
+    try {
+      const config = parseConfig(request.config);
+      const suite = await loadSuite(request.suite, options.sampleTasks);
+      const unknown = domainsOf(suite.tasks).filter((name) => !isBuiltInDomain(name));
+      if (unknown.length > 0) {
+        throw new SuiteError(suite.source, [`its tasks run in the domain${unknown.length === 1 ? '' : 's'} ${unknown.map((n) => `"${n}"`).join(', ')}, which the playground does not have (built in: ${BUILT_IN_DOMAINS.join(', ')}); run it with the CLI's --domain`]);
+      }
+      const { BUILT_IN_DOMAIN_FILES } = await import('../domains/browserDomains.ts');
+      const domains = domainsOf(suite.tasks).map((name) => parseDomain(BUILT_IN_DOMAIN_FILES[name as keyof typeof BUILT_IN_DOMAIN_FILES], `builtin:${name}`));
+      const environment = await options.environment(config);
+      const domainEnvs = await domainEnvironments(domains, suite.tasks, options.javascript, suite.source);
+      const specs = request.policies.map((name) => parsePolicy(name));
+      if (specs.length === 0) throw new PolicyError('Pick at least one policy.');
+      const policies = createPolicies(specs, { config, runs: runFactory(environment), domains: domainEnvs, seed: request.seed });
+      const judge = evalJudge(config, runFactory(environment), suite.tasks);
+      prepared = { suite, policies, domainEnvs, judge };
+    } catch (error) {
+      evaluations.delete(evalId);
+      options.post({ type: 'eval_rejected', evalId, problems: problemsOf(error, options.secrets()) });
+      return;
+    }
+
+    const { suite, policies, domainEnvs, judge } = prepared;
+    options.post({
+      type: 'eval_ready',
+      evalId,
+      source: suite.source,
+      taskIds: suite.tasks.map((task) => task.id),
+      policies: policyDescriptions(policies),
+      rollouts: request.rollouts,
+    });
+    try {
+      const outcome = await runEvaluation({
+        tasks: suite.tasks,
+        policies,
+        rollouts: request.rollouts,
+        concurrency: request.concurrency,
+        budgetUsd: request.budgetUsd,
+        grading: { javascript: options.javascript, domains: domainEnvs, ...(judge ? { judge } : {}) },
+        previous: request.previous,
+        signal: controller.signal,
+        // The page keeps each record from its rollout_finished event.
+        onRecord: () => {},
+        onProgress: (event) => options.post({ type: 'eval_progress', evalId, event }),
+        onRunEvent: (_key, event) => options.emit(event),
+      });
+      const { records: _records, ...end } = outcome;
+      options.post({ type: 'eval_finished', evalId, end });
+    } catch (error) {
+      options.post({ type: 'eval_failed', evalId, message: redact(`The evaluation failed unexpectedly: ${(error as Error).message}`, options.secrets()) });
+    } finally {
+      evaluations.delete(evalId);
+    }
+  }
+
+  return {
+    readSuite,
+    start,
+    stop(evalId: string): void {
+      evaluations.get(evalId)?.abort();
+    },
+  };
+}
+
+export type EvalHost = ReturnType<typeof createEvalHost>;

@@ -1,0 +1,114 @@
+// The orchestrator worker's boundary: every message the page and the worker exchange, and the
+// page's one message to a model worker. Nothing else calls postMessage by hand — the page goes through app/worker/orchestratorClient.ts, the worker
+// through workers/hosts/orchestrator.worker.ts. Keys travel only in `set_key`, page → worker, and never
+// come back: the worker answers with which providers have one and the origin each is bound to
+// (workers/hosts/keys.ts), not with the keys.
+
+import type { LoadProgress } from '../backends/webllm/loadProgress.ts';
+import type { ForkFrom, RunEvent } from '../engine/events.ts';
+import type { HumanChoice, HumanTurn } from '../engine/types.ts';
+import type { HeldKey } from './keys.ts';
+import type { LocalModelRequest, LocalModelsState } from './models/modelState.ts';
+import type { BuiltInSuite } from '../eval/builtInSuites.ts';
+import type { PolicyDescription, RolloutRecord } from '../eval/results.ts';
+import type { EvalOutcome, EvalProgressEvent } from '../eval/runner.ts';
+
+/** The suite an evaluation runs: a built-in one, or a JSONL file the user picked (its text, read
+ * by the page under the suite's size cap; the worker parses it). */
+export type EvalSuiteInput = { kind: 'builtin'; name: BuiltInSuite } | { kind: 'file'; name: string; text: string };
+
+/** A suite as the worker read it: what it holds, or every problem with its line. */
+export type SuiteReading =
+  | { ok: true; source: string; tasks: number; domains: string[]; checks: Record<string, number>; warnings: string[] }
+  | { ok: false; problems: string[] };
+
+/** An evaluation to run (workers/eval/runner.ts), with the CLI's `eval` options. */
+export interface EvalRequest {
+  evalId: string;
+  /** The config file's JSON value, validated by the worker. */
+  config: unknown;
+  suite: EvalSuiteInput;
+  /** Policy names as `--policy` takes them (workers/eval/policies.ts), sweeps spelled out. */
+  policies: string[];
+  rollouts: number;
+  concurrency: number;
+  budgetUsd: number | null;
+  seed: string;
+  /** Records an earlier session of this evaluation left: finished ones are skipped (resume). */
+  previous: RolloutRecord[];
+}
+
+/** How an evaluation ended, without its records (the page has them from each rollout_finished). */
+export type EvalEnd = Omit<EvalOutcome, 'records'>;
+import type { GgufModelRequest } from './models/modelState.ts';
+
+export type ToWorker =
+  /** Holds (or with `key: null` forgets) a provider's API key in the worker's memory, bound to the
+   * origin it was entered for (null: a key remembered before keys were bound, bound to none). */
+  | { type: 'set_key'; provider: string; key: string | null; origin: string | null }
+  /** The user agreed to send a held key to `to`: it moves there if still bound to `from`. */
+  | { type: 'bind_key'; provider: string; from: string | null; to: string }
+  /** Starts a run. `config` is the config file's JSON value, validated by the worker. With
+   * `manual`, the person takes the orchestrator's turns (each asked with `human_turn`). */
+  /** `fork`: go on from a stored run's step (workers/engine/fork.ts) instead of from the start. */
+  | { type: 'start'; runId: string; config: unknown; task: string; manual?: boolean; fork?: ForkFrom }
+  /** The person's choice for the turn `human_turn` asked (checked by the worker). */
+  | { type: 'human_choice'; runId: string; turnId: string; choice: HumanChoice }
+  | { type: 'stop'; runId: string }
+  /** Loads a model in this browser. `port` (transferred) leads to a model worker the page started
+   * for it (workers/hosts/models/webllm.worker.ts); its engine runs there. */
+  | { type: 'load_model'; model: LocalModelRequest; contextWindow: number; port: MessagePort }
+  /** Loads a GGUF model (llama.cpp) through a GGUF model worker the page started
+   * (workers/hosts/models/gguf.worker.ts); `port` leads to it. */
+  | { type: 'load_gguf'; request: GgufModelRequest; port: MessagePort }
+  | { type: 'cancel_load'; modelId: string }
+  | { type: 'unload_model'; modelId: string }
+  /** Asks which of these models' files are in the browser cache (answered by `model_cache`). */
+  | { type: 'check_model_cache'; models: LocalModelRequest[] }
+  | { type: 'delete_cached_model'; model: LocalModelRequest }
+  /** Reads a suite and says what it holds (answered by `suite_read`); nothing runs. */
+  | { type: 'read_suite'; requestId: string; suite: EvalSuiteInput }
+  /** Runs an evaluation; each rollout is an ordinary run whose events come in `eval_events`. */
+  | { type: 'start_eval'; request: EvalRequest }
+  /** Stops an evaluation: the rollouts in flight are abandoned (not recorded). */
+  | { type: 'stop_eval'; evalId: string };
+
+export type FromWorker =
+  /** Events of a run, oldest first, batched every EVENT_BATCH_MS so streaming costs the page a handful of renders a second. */
+  | { type: 'events'; events: RunEvent[] }
+  /** A manual run asks the person to take the orchestrator's turn (after posting every event
+   * before it). */
+  | { type: 'human_turn'; runId: string; turn: HumanTurn }
+  /** The run could not start (an invalid config): nothing was called or charged. */
+  | { type: 'run_rejected'; runId: string; problems: string[] }
+  /** The engine broke without finishing the run (a bug): the page says so instead of waiting. */
+  | { type: 'run_failed'; runId: string; message: string }
+  /** The providers whose key the worker holds and the origin each is bound to, after any `set_key`
+   * or `bind_key`. */
+  | { type: 'keys'; held: HeldKey[] }
+  /** How a model's load is going: one bar across web-llm's phases. */
+  | { type: 'model_progress'; modelId: string; progress: LoadProgress }
+  /** The models loaded and loading, after every change, with the failure that caused it if any. */
+  | { type: 'model_state'; state: LocalModelsState }
+  /** Which models' files are in the browser cache; `problem` when the cache could not be read or changed. */
+  | { type: 'model_cache'; cached: Record<string, boolean>; problem?: string }
+  | { type: 'suite_read'; requestId: string; reading: SuiteReading }
+  /** The evaluation is prepared (suite, domains, policies checked) and its rollouts start. */
+  | { type: 'eval_ready'; evalId: string; source: string; taskIds: string[]; policies: PolicyDescription[]; rollouts: number }
+  /** The evaluation could not start (an invalid config, suite or policy): nothing was called. */
+  | { type: 'eval_rejected'; evalId: string; problems: string[] }
+  /** The runner's progress; `rollout_finished` carries the rollout's graded record. */
+  | { type: 'eval_progress'; evalId: string; event: EvalProgressEvent }
+  /** The rollouts' run events, batched like `events`: the page keeps them in the run history
+   * without showing them in the trace. */
+  | { type: 'eval_events'; events: RunEvent[] }
+  | { type: 'eval_finished'; evalId: string; end: EvalEnd }
+  /** The evaluation broke without finishing (a bug): the page says so instead of waiting. */
+  | { type: 'eval_failed'; evalId: string; message: string };
+
+/** The messages of evaluations, which the page hands to the Evaluate tab's module. */
+export type EvalFromWorker = Extract<FromWorker, { type: 'suite_read' | 'eval_ready' | 'eval_rejected' | 'eval_progress' | 'eval_events' | 'eval_finished' | 'eval_failed' }>;
+
+/** How long the worker gathers events before posting them: short enough to feel live, long
+ * enough that 200 tokens/s of deltas cost the page a handful of renders per second. */
+export const EVENT_BATCH_MS = 50;

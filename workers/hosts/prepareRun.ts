@@ -1,0 +1,304 @@
+// The composition root: turns a validated config plus what the environment provides (keys,
+// retriever, Python, fetch, models loaded in the browser) into the parts a run needs. The CLI and
+// the browser worker both go through here, so a config means the same thing everywhere.
+
+import { createFunctionCallingTools } from '../../tools/functionTools.ts';
+import type { CalculatorRunner } from '../../tools/calculator/types.ts';
+import type { JavaScriptRunner } from '../engine/ports.ts';
+import type { PythonRunner } from '../engine/ports.ts';
+import type { Retriever } from '../engine/ports.ts';
+import { createSearchRetriever, describeSearchSources } from '../../tools/search/searchSources.ts';
+import { backendKind } from '../backends/registry.ts';
+import type { LoadedBackend, ProvidedModel } from '../engine/backendKind.ts';
+import { CALL_EXPERT_TOOL, ORCHESTRATOR_MAX_TOKENS, VARIANT_DEFAULTS, type ExpertConfig, type OrchestraConfig, type ProviderConfig } from '../engine/config.ts';
+import { protocolExperts, resolveExperts } from '../engine/configExperts.ts';
+import { fitExpertBudgets, fitPaperBudgets, replyTokens } from '../engine/contextWindow.ts';
+import { pickCounterfactualModel } from '../engine/ledger.ts';
+import { PREFERENCE_PRESETS, preferenceInstruction, type PreferenceVector } from '../engine/preferences.ts';
+import { lookupPrice, REFERENCE_PRICING, type PricingTable } from '../engine/pricing.ts';
+import type { Protocol } from '../engine/protocol.ts';
+import { createFunctionCallingProtocol } from '../engine/protocols/functionCalling.ts';
+import { referenceAnswerStyle, referenceExpertBudgets, type ExpertBudgets } from '../engine/protocols/expertFamilies.ts';
+import { buildPaperTools, createPaperProtocol, PAPER_SYSTEM_PROMPT, type PaperExpert } from '../engine/protocols/paper.ts';
+import { systemWithTools } from '../engine/qwen3/render.ts';
+import { budgetTokens } from '../engine/tokens.ts';
+import type { ChatModel } from '../engine/types.ts';
+import type { DomainTools, PreparedRun, PrepareOptions } from '../engine/preparedRun.ts';
+import type { RunFactory } from '../eval/ports.ts';
+import { formatCount } from '../engine/format.ts';
+
+/** A model loaded in this browser (web-llm, llama.cpp), with the context window it was loaded with. */
+export type LocalChatModel = Required<ProvidedModel>;
+
+export interface RunEnvironment {
+  /** The API key for a provider, or undefined when it needs none. Never logged. */
+  apiKey(providerName: string, provider: ProviderConfig): string | undefined;
+  /** The local corpus. */
+  retriever: Retriever;
+  /** The documents added in the playground (IndexedDB); absent where there are none (the CLI). */
+  documentRetriever?: Retriever;
+  /** What one search of `retriever` costs when known: 0 for the local corpus. Leave it out for a
+   * paid web search, which is then charged at the pricing table's per-call rate, as an estimate. */
+  searchUsdPerCall?: number;
+  python: PythonRunner;
+  /** The JavaScript sandbox (QuickJS), for run_javascript and custom tools. */
+  javascript?: JavaScriptRunner;
+  /** The calculator (mathjs in its own worker). */
+  calculator?: CalculatorRunner;
+  fetch?: typeof fetch;
+  /** The model factories of the backend kinds this host loaded (workers/backends/registry.ts's
+   * loadBackends): the kinds a config names, or all of them. */
+  backends: ReadonlyMap<string, LoadedBackend>;
+  /** A model of a provider whose models run in this browser (web-llm, GGUF), loaded here. Throws
+   * an error that says what to load when it is not loaded. Absent where models cannot run in the
+   * browser (the CLI). */
+  localModel?(modelId: string, providerName: string, provider: ProviderConfig): LocalChatModel;
+}
+
+const FREE = { inputPerM: 0, outputPerM: 0 };
+
+/** The models the config runs on providers whose models run on the user's own device. */
+function localModelIds(config: OrchestraConfig): string[] {
+  const onWebLlm = (provider: string) => backendKind(config.providers[provider]?.kind)?.onDevice === true;
+  const ids = protocolExperts(config)
+    .filter(([, expert]) => onWebLlm(expert.provider))
+    .map(([, expert]) => expert.model);
+  if (onWebLlm(config.orchestrator.provider)) ids.unshift(config.orchestrator.model);
+  return [...new Set(ids)];
+}
+
+/** The reference prices, then $0 for models run in the browser, then the config's own prices and
+ * rates (so a config can still charge a local model, as the paper charges its orchestrator). */
+export function effectivePricing(config: OrchestraConfig): PricingTable {
+  const local = localModelIds(config);
+  if (!config.pricing && local.length === 0) return REFERENCE_PRICING;
+  const localPrices = Object.fromEntries(local.map((id) => [id, FREE]));
+  return {
+    asOf: config.pricing?.asOf ?? REFERENCE_PRICING.asOf,
+    source: config.pricing ? (config.pricing.source ?? 'configuration') : REFERENCE_PRICING.source,
+    models: { ...REFERENCE_PRICING.models, ...localPrices, ...config.pricing?.models },
+    codePerSecond: config.pricing?.codePerSecond ?? REFERENCE_PRICING.codePerSecond,
+    searchPerCall: config.pricing?.searchPerCall ?? REFERENCE_PRICING.searchPerCall,
+  };
+}
+
+export function resolvePreference(config: OrchestraConfig): PreferenceVector {
+  return typeof config.preference === 'string' ? PREFERENCE_PRESETS[config.preference] : config.preference;
+}
+
+/** The experts a run calls: the config protocol's, or for a domain run its `call_expert` ones. */
+function runExperts(config: OrchestraConfig, domain: DomainTools | undefined): Array<[alias: string, expert: ExpertConfig]> {
+  if (!domain) return protocolExperts(config);
+  if (domain.experts === false) return [];
+  return Object.entries(resolveExperts(config)).filter(([, expert]) => expert.tool === CALL_EXPERT_TOOL);
+}
+
+/** One chat model of the config, as a run would get it: loaded in this browser for a provider
+ * whose models run here (with its context window), an API client or a script otherwise. */
+export function createModel(config: OrchestraConfig, environment: RunEnvironment, providerName: string, model: string): ChatModel {
+  return provideModel(providerName, model, config, environment).model;
+}
+
+/** Runs and models of any config in this environment, for evaluation (workers/eval/ports.ts). */
+export function runFactory(environment: RunEnvironment): RunFactory {
+  return {
+    prepare: (config, options) => prepareRun(config, environment, options),
+    model: (config, provider, model) => createModel(config, environment, provider, model),
+    pricing: effectivePricing,
+  };
+}
+
+export function prepareRun(config: OrchestraConfig, environment: RunEnvironment, options: PrepareOptions = {}): PreparedRun {
+  if (options.person && (options.domain || config.protocol !== 'paper')) {
+    throw new Error('You can take the orchestrator’s turns in the paper protocol only: switch the config’s protocol to "paper".');
+  }
+  const configPricing = effectivePricing(config);
+  const pricing = options.person
+    ? { ...configPricing, models: { ...configPricing.models, [options.person.model]: FREE } }
+    : configPricing;
+  const models = new Map<string, ChatModel>();
+  /** Models loaded in the browser have a context window the run must fit into. */
+  const windows = new Map<ChatModel, number>();
+  const modelFor = (providerName: string, model: string): ChatModel => {
+    const key = `${providerName}\u0000${model}`;
+    let chat = models.get(key);
+    if (!chat) {
+      const provided = provideModel(providerName, model, config, environment);
+      chat = provided.model;
+      if (provided.contextWindow !== undefined) windows.set(chat, provided.contextWindow);
+      models.set(key, chat);
+    }
+    return chat;
+  };
+
+  const expertParts = (alias: string, expert: ExpertConfig) => {
+    const model = modelFor(expert.provider, expert.model);
+    const window = windows.get(model);
+    return {
+      alias,
+      model,
+      description: expert.description,
+      price: lookupPrice(pricing, expert.model),
+      latencySeconds: expert.latencySeconds,
+      temperature: expert.temperature,
+      maxTokens: window === undefined ? expert.maxTokens : replyTokens(window, expert.maxTokens),
+    };
+  };
+
+  const orchestratorModel = options.person ?? modelFor(config.orchestrator.provider, config.orchestrator.model);
+  const orchestratorWindow = windows.get(orchestratorModel);
+  // A domain run speaks the function-calling protocol, whatever the config's.
+  const configuredMaxTokens = config.orchestrator.maxTokens ?? ORCHESTRATOR_MAX_TOKENS[options.domain ? 'function-calling' : config.protocol];
+  let orchestratorMaxTokens =
+    orchestratorWindow === undefined ? configuredMaxTokens : replyTokens(orchestratorWindow, configuredMaxTokens);
+
+  const experts = runExperts(config, options.domain);
+  const search = searchFor(config, environment);
+  let protocol: Protocol;
+  if (options.domain) {
+    protocol = createFunctionCallingProtocol({
+      system: options.domain.system,
+      tools: options.domain.tools,
+      experts: experts.map(([alias, expert]) => expertParts(alias, expert)),
+      toolTimeoutMs: config.paper.codeTimeoutSeconds * 1000 + 5000,
+    });
+  } else if (config.protocol === 'paper') {
+    const { variant } = config.paper;
+    const paperExperts: PaperExpert[] = experts.map(([alias, expert]) => {
+      const parts = expertParts(alias, expert);
+      const tool = expert.tool as PaperExpert['tool'];
+      const reference = referenceExpertBudgets(tool, expert.model, variant);
+      const budgets: ExpertBudgets = {
+        documentChars: expert.documentChars === undefined ? reference.documentChars : expert.documentChars,
+        codeContextTokens: expert.codeContextTokens ?? reference.codeContextTokens,
+        contextTokens: expert.contextTokens ?? reference.contextTokens,
+      };
+      const window = windows.get(parts.model);
+      return {
+        ...parts,
+        tool,
+        answerStyle: expert.answerStyle ?? referenceAnswerStyle(expert.model),
+        budgets:
+          window === undefined ? budgets : fitExpertBudgets(budgets, { label: parts.model.model, contextWindow: window, maxTokens: parts.maxTokens }),
+      };
+    });
+    const fit = fitPaperBudgets(
+      {
+        contextTokens: config.paper.contextTokens ?? VARIANT_DEFAULTS[variant].contextTokens,
+        codeContextTokens: config.paper.codeContextTokens,
+        documentChars: config.paper.documentChars ?? VARIANT_DEFAULTS[variant].documentChars,
+      },
+      orchestratorWindow === undefined
+        ? undefined
+        : {
+            label: orchestratorModel.model,
+            contextWindow: orchestratorWindow,
+            maxTokens: configuredMaxTokens,
+            fixedPromptTokens: budgetTokens(systemWithTools(PAPER_SYSTEM_PROMPT, buildPaperTools(paperExperts))),
+          },
+    );
+    orchestratorMaxTokens = fit.orchestratorMaxTokens ?? orchestratorMaxTokens;
+    protocol = createPaperProtocol({
+      experts: paperExperts,
+      retriever: search.retriever,
+      searchUsdPerCall: search.usdPerCall,
+      python: environment.python,
+      variant,
+      searchTopK: config.paper.searchTopK,
+      codeTimeoutMs: config.paper.codeTimeoutSeconds * 1000,
+      budgets: fit.budgets,
+      writtenArguments: options.person !== undefined,
+    });
+  } else {
+    protocol = createFunctionCallingProtocol({
+      system: config.functionCalling.system,
+      tools: createFunctionCallingTools(config.functionCalling.tools, {
+        retriever: search.retriever,
+        ...(search.description === undefined ? {} : { searchDescription: search.description }),
+        python: environment.python,
+        javascript: environment.javascript,
+        calculator: environment.calculator,
+        searchLimit: config.paper.searchTopK,
+        codeTimeoutMs: config.paper.codeTimeoutSeconds * 1000,
+        codeUsdPerSecond: pricing.codePerSecond,
+      }, config.customTools),
+      experts: experts.map(([alias, expert]) => expertParts(alias, expert)),
+      toolTimeoutMs: config.paper.codeTimeoutSeconds * 1000 + 5000,
+    });
+  }
+
+  const preference = resolvePreference(config);
+  return {
+    protocol,
+    orchestrator: {
+      model: orchestratorModel,
+      // A person's menu arrives structured; their choice comes back as a parsed call.
+      toolMode: options.person ? 'server' : config.orchestrator.toolMode,
+      temperature: config.orchestrator.temperature,
+      maxTokens: orchestratorMaxTokens,
+      enableThinking: config.orchestrator.enableThinking,
+    },
+    pricing,
+    counterfactualModel: pickCounterfactualModel(
+      experts.map(([, expert]) => expert.model),
+      pricing,
+    ),
+    limits: {
+      maxTurns: config.limits.maxTurns,
+      maxCostUsd: config.limits.maxCostUsd,
+      maxWallMs: config.limits.maxWallSeconds === null ? null : config.limits.maxWallSeconds * 1000,
+      maxInvalidTurns: config.limits.maxInvalidTurns,
+    },
+    preference,
+    instruction: config.preferenceInstruction ? preferenceInstruction(preference) : null,
+    config,
+  };
+}
+
+/** The retriever the config's `search` section asks for. The local corpus alone stays as it was
+ * (no source tags); other sources and mixes go through the combined retriever. The documents and
+ * Wikipedia cost nothing (Wikipedia's API is free), so only the local corpus's own rate applies. */
+function searchFor(
+  config: OrchestraConfig,
+  environment: RunEnvironment,
+): { retriever: Retriever; usdPerCall: number | undefined; description: string | undefined } {
+  const { sources } = config.search;
+  if (sources.length === 1 && sources[0] === 'local') {
+    return { retriever: environment.retriever, usdPerCall: environment.searchUsdPerCall, description: undefined };
+  }
+  return {
+    retriever: createSearchRetriever(config.search, {
+      local: environment.retriever,
+      ...(environment.documentRetriever ? { documents: environment.documentRetriever } : {}),
+      ...(environment.fetch ? { fetch: environment.fetch } : {}),
+    }),
+    usdPerCall: sources.includes('local') ? environment.searchUsdPerCall : 0,
+    description: describeSearchSources(sources),
+  };
+}
+
+/** A provider's model, made by its kind's backend (workers/backends/<kind>/); one that runs in
+ * this browser comes with its context window, checked against the one the config asks for. */
+function provideModel(providerName: string, model: string, config: OrchestraConfig, environment: RunEnvironment): ProvidedModel {
+  const provider = config.providers[providerName];
+  if (!provider) throw new Error(`Unknown provider "${providerName}"`);
+  const backend = environment.backends.get(provider.kind);
+  if (!backend) {
+    const title = backendKind(provider.kind)?.title ?? `of the kind "${provider.kind}"`;
+    throw new Error(`Provider "${providerName}" is ${title}, which was not loaded here.`);
+  }
+  const provided = backend.create({
+    providerName,
+    provider,
+    model,
+    apiKey: backend.kind.needs.apiKey ? environment.apiKey(providerName, provider) : undefined,
+    ...(environment.fetch ? { fetch: environment.fetch } : {}),
+    ...(environment.localModel ? { localModel: environment.localModel } : {}),
+  });
+  if (provided.contextWindow !== undefined && provider.contextWindow !== undefined && provided.contextWindow < provider.contextWindow) {
+    throw new Error(
+      `"${model}" is loaded with a ${formatCount(provided.contextWindow)}-token context window, and provider "${providerName}" asks for at least ${formatCount(provider.contextWindow)}. Load it again with a larger window in Models in this browser.`,
+    );
+  }
+  return provided;
+}
