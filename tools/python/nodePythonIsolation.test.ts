@@ -34,5 +34,5 @@ describe('the CLI’s Python: one run does not see another’s state', () => {
     const seen = await runner.run(LOOK, RUN);
     expect(seen.error).toBeNull();
     expect(seen.stdout).toBe(`${Math.PI}\nFalse\nFalse\nFalse\nFalse\nFalse\n`);
-  }, 120_000);
+  }, 300_000);
 });

@@ -194,6 +194,8 @@ class HostedWorker {
 export function createWorkerHost<M extends CallMap<M>>(options: WorkerHostOptions): WorkerHost<M> {
   /** The warm worker, or (one call per worker) the spares: booting or booted, never given a call yet. */
   let idle: HostedWorker[] = [];
+  /** The worker running a call now, if any. */
+  let busy: HostedWorker | null = null;
   /** Calls queued or running. */
   let calls = 0;
   /** The last call's worker could not start: no spare is booted after it (it would likely fail too). */
@@ -223,7 +225,7 @@ export function createWorkerHost<M extends CallMap<M>>(options: WorkerHostOption
     const worker = new HostedWorker(options);
     idle.push(worker);
     const bootedIn = generation;
-    // Not after a failed start: a worker that could not load would likely fail again.
+    // Once loaded, the next spare (refill checks the rest); a worker that could not load boots no other.
     worker.ready.then(
       () => {
         if (generation === bootedIn) refill();
