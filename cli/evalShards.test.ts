@@ -64,7 +64,8 @@ function withoutClock(r: EvalReport) {
     groups: r.groups.map(({ reward: _reward, ...rest }) => rest),
   };
 }
-const tableWithoutLatency = (table: string) => table.replace(/ \d+\.\d\d s /g, ' (clock) ');
+/** The latency column (formatSeconds: `0.5 s`, `0.95 s`, `12 s`, `1,234.5 s`) and the padding after it. */
+const tableWithoutLatency = (table: string) => table.replace(/ [\d,]+(?:\.\d{1,2})? s +/g, ' (clock) ');
 
 describe('orchestra eval --shard i/n, then eval merge', () => {
   it('prints the report one machine prints for the whole suite', async () => {
