@@ -82,11 +82,12 @@ describe('orchestra eval: 20 corpus tasks against the scripted server', () => {
     // The answer expert's prompt with no context: as the reference lays it out, a blank line first.
     expect(alone[0]?.body.messages[0]?.content).toMatch(/^\n\nProblem:\n.*\nWrap the thinking process/);
 
-    // One header line, then one line per rollout; every verdict says why.
+    // A header line, the plan (policies and rollouts), then one line per rollout; every verdict says why.
     const lines = readFileSync(out, 'utf8').trim().split('\n');
-    expect(lines).toHaveLength(61);
-    expect(JSON.parse(lines[0]!)).toMatchObject({ type: 'eval_started', suite: suitePath, seed: '0' });
-    const records = jsonLines<RolloutRecord>(lines.slice(1).join('\n'));
+    expect(lines).toHaveLength(62);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ type: 'eval_started', suite: suitePath, seed: '0', taskIds: TASKS.map((task) => task.id) });
+    expect(JSON.parse(lines[1]!)).toMatchObject({ type: 'eval_plan', rollouts: 1, policies: [{ name: 'orchestrator' }, { name: 'strongest' }, { name: 'cheapest' }] });
+    const records = jsonLines<RolloutRecord>(lines.slice(2).join('\n'));
     const wrong = records.find((r) => r.policy === 'orchestrator' && r.taskId === TASKS[WRONG_FROM]!.id)!;
     expect(wrong).toMatchObject({ answer: '0', correct: false, verdict: { check: 'exact', correct: false } });
     expect(wrong.verdict.reason).toBe(`"0" is not "${TASKS[WRONG_FROM]!.answer}" (normalised: "0" vs "${normalizeAnswer(TASKS[WRONG_FROM]!.answer)}")`);
@@ -176,7 +177,7 @@ describe('orchestra eval: the random policy', () => {
       const result = await runCli(['eval', '--config', path, '--suite', suitePath, '--out', join(dir, out), '--policy', 'random', '--seed', seed, '--rollouts', '2', '--concurrency', '4', '--json']);
       expect(result.stderr).not.toContain('could not start');
       expect(result.code).toBe(0);
-      const records = jsonLines<RolloutRecord>(readFileSync(join(dir, out), 'utf8')).slice(1);
+      const records = jsonLines<RolloutRecord>(readFileSync(join(dir, out), 'utf8')).filter((line) => line.type === 'rollout');
       const routes = records
         .map((r) => ({ task: r.taskId, rollout: r.rollout, tools: r.toolFeatures, answer: r.answer, correct: r.correct, cost: r.costUsd, stop: r.stopReason }))
         .sort((a, b) => (a.task === b.task ? a.rollout - b.rollout : a.task < b.task ? -1 : 1));
@@ -237,8 +238,8 @@ describe('orchestra eval: Ctrl-C', () => {
     expect(stopped.code).toBe(130);
     expect(stopped.stderr).toContain('interrupted, not recorded (it runs again next time)');
     expect(stopped.stderr).toMatch(/Interrupted: 0 rollouts run, 0 skipped, 20 not run/);
-    // Only the header: no rollout was half-written.
-    expect(readFileSync(out, 'utf8').trim().split('\n')).toHaveLength(1);
+    // Only the header and the plan: no rollout was half-written.
+    expect(readFileSync(out, 'utf8').trim().split('\n')).toHaveLength(2);
 
     const resumed = await runCli(args);
     expect(resumed.code).toBe(0);

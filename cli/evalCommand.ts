@@ -2,7 +2,7 @@
 // Everything but the files and the terminal is in workers/eval/, which the
 // playground runs too.
 
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DomainError, type Domain } from '../workers/domains/domain.ts';
 import type { DomainEnvironment } from '../workers/domains/environment.ts';
@@ -13,12 +13,14 @@ import { resolveExperts } from '../workers/engine/configExperts.ts';
 import { BUILT_IN_DOMAINS, BUILT_IN_SUITES, isBuiltInDomain } from '../workers/eval/builtInSuites.ts';
 import { createPolicies, parsePolicy, sweepPolicies } from '../workers/eval/policies.ts';
 import { PolicyError, type PolicySpec } from '../workers/eval/policy.ts';
-import { evalHeader, policyDescriptions, summarizeEval, summaryLine, summaryToCsv } from '../workers/eval/results.ts';
+import { evalHeader, evalPlan, policyDescriptions, summarizeEval } from '../workers/eval/results.ts';
 import { runEvaluation } from '../workers/eval/runner.ts';
 import { domainsOf, evalJudge } from '../workers/eval/setup.ts';
+import { formatShard, parseShard, ShardError, tasksOfShard, type Shard } from '../workers/eval/shard.ts';
 import { domainEnvironments } from '../workers/domains/setup.ts';
 import { corpusSuite, parseSuite, SuiteError, SUITE_LIMITS, type SuiteTask } from '../workers/eval/suite.ts';
-import { createEvalProgress, formatEvalEnd, formatEvalTable } from './evalOutput.ts';
+import { evalMergeCommand } from './evalMergeCommand.ts';
+import { createEvalProgress, formatEvalEnd, printReport, REPORT_OPTIONS, writeOutput } from './evalOutput.ts';
 import { openResults, readResults } from './evalStore.ts';
 import { colorWanted, createStyle } from './format.ts';
 import type { CliIo } from './io.ts';
@@ -38,14 +40,12 @@ const EVAL_OPTIONS = {
   seed: { type: 'string' },
   budget: { type: 'string' },
   domain: { type: 'string', multiple: true },
-  out: { type: 'string' },
-  json: { type: 'boolean' },
-  csv: { type: 'string' },
-  report: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
+  shard: { type: 'string' },
+  ...REPORT_OPTIONS,
 } as const;
 
 export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
+  if (argv[0] === 'merge') return evalMergeCommand(argv.slice(1), io);
   const args = parseCommandArgs(argv, EVAL_OPTIONS, EVAL_USAGE);
   if (args.help) {
     io.stdout.write(`${EVAL_USAGE}\n`);
@@ -59,16 +59,21 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
   const budgetUsd = parseBudget(args.budget);
   const seed = args.seed ?? '0';
   const specs = policySpecs(args.policy ?? [], args.sweep);
+  const shard = shardOf(args.shard);
 
   const config = await loadConfig(args.config);
   const domainDirs = (args.domain ?? []).map((dir) => resolve(dir));
-  const { tasks, source, warnings } = loadSuite(args.suite);
+  const suite = loadSuite(args.suite);
+  const { source, warnings } = suite;
   for (const warning of warnings) io.stderr.write(`orchestra: ${args.suite}: ${warning}\n`);
+  // The header names the whole suite (its hash, its order), so the parts' files merge.
+  const header = evalHeader({ suite: source, tasks: suite.tasks, config, seed, ...(shard ? { shard } : {}) });
+  const tasks = shard ? tasksOfShard(suite.tasks, shard) : suite.tasks;
+  if (shard) io.stderr.write(`Part ${formatShard(shard)} of the suite: ${formatCount(tasks.length)} of its ${formatCount(suite.tasks.length)} tasks.\n`);
   const domains = loadDomains(tasks, domainDirs);
   const missing = missingEvalKeys(config, specs, io.env);
   if (missing.length > 0) throw new UsageError(describeMissingKeys(missing));
 
-  const header = evalHeader({ suite: source, tasks, config, seed });
   const stored = readResults(args.out);
   const node = await createNodeEnvironment(io.env);
   try {
@@ -92,7 +97,7 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
       throw error;
     }
     for (const path of [args.csv, args.report]) if (path !== undefined) writeOutput(path, '');
-    const append = openResults(args.out, stored, header);
+    const append = openResults(args.out, stored, header, evalPlan(policyDescriptions(policies), rollouts));
     const style = createStyle(colorWanted(io.stderr, io.env));
     const printProgress = createEvalProgress(io.stderr, style);
     const outcome = await runEvaluation({
@@ -116,16 +121,25 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
       rollouts,
       records: outcome.records,
     });
-    if (args.csv) writeOutput(args.csv, summaryToCsv(report));
-    if (args.report) writeOutput(args.report, `${JSON.stringify(report, null, 2)}\n`);
-    if (args.json) io.stdout.write(`${JSON.stringify(summaryLine(report))}\n`);
-    else io.stdout.write(formatEvalTable(report, createStyle(colorWanted(io.stdout, io.env))));
+    printReport(report, args, io);
 
     if (outcome.interrupted) return EXIT_CODES.interrupted;
     const errors = outcome.records.some((record) => record.stopReason === 'error');
     return errors || outcome.missing > 0 ? EXIT_CODES.failed : EXIT_CODES.ok;
   } finally {
     await node.dispose();
+  }
+}
+
+/** --shard i/n; part 0 of 1 is the whole suite. */
+function shardOf(text: string | undefined): Shard | null {
+  if (text === undefined) return null;
+  try {
+    const shard = parseShard(text);
+    return shard.count === 1 ? null : shard;
+  } catch (error) {
+    if (error instanceof ShardError) throw new UsageError(error.message, EVAL_USAGE);
+    throw error;
   }
 }
 
@@ -216,12 +230,4 @@ function missingEvalKeys(config: OrchestraConfig, specs: readonly PolicySpec[], 
     const variable = config.providers[name]?.apiKeyEnv;
     return variable !== undefined && !env[variable] ? [{ provider: name, variable }] : [];
   });
-}
-
-function writeOutput(path: string, text: string): void {
-  try {
-    writeFileSync(path, text);
-  } catch (error) {
-    throw new UsageError(`Cannot write "${path}": ${(error as Error).message}.`);
-  }
 }

@@ -1,10 +1,14 @@
 // What `orchestra eval` prints: progress on stderr while it runs (a redrawn status line on a
-// terminal, one line per rollout otherwise), then the results table on stdout.
+// terminal, one line per rollout otherwise), then the results table on stdout (and the --csv and
+// --report files); `eval merge` prints the same report.
 
+import { writeFileSync } from 'node:fs';
 import { formatDuration, formatPercent, formatSeconds, formatUsd } from '../workers/engine/format.ts';
-import type { EvalSummary, PolicySummary } from '../workers/eval/results.ts';
+import { summaryLine, summaryToCsv, type EvalReport, type EvalSummary, type PolicySummary } from '../workers/eval/results.ts';
 import type { EvalProgress, EvalProgressEvent } from '../workers/eval/runner.ts';
-import { oneLine, type Style } from './format.ts';
+import { colorWanted, createStyle, oneLine, type Style } from './format.ts';
+import type { CliIo } from './io.ts';
+import { UsageError } from './usage.ts';
 
 
 function status(progress: EvalProgress): string {
@@ -82,6 +86,18 @@ function row(p: PolicySummary): string[] {
   ];
 }
 
+/** pass^1…pass^K per policy, when some policy has two rollouts of every task or more. */
+function passHatKLines(policies: readonly PolicySummary[]): string[] {
+  const most = Math.max(0, ...policies.map((p) => p.passHatK?.length ?? 0));
+  if (most < 2) return [];
+  const width = Math.max(...policies.map((p) => p.name.length));
+  return [
+    '',
+    `  pass^1…pass^${most} (τ²: the chance that k rollouts of a task are all right, averaged over tasks)`,
+    ...policies.map((p) => `    ${p.name.padEnd(width)}  ${(p.passHatK ?? []).map((value) => formatPercent(value).padStart(6)).join('  ') || '—'}`),
+  ];
+}
+
 /** The results table: one row per policy, then what the columns mean. */
 export function formatEvalTable(summary: EvalSummary, style: Style): string {
   const header = ['  Policy', 'Rollouts', 'Accuracy (95% CI)', 'Cost/task', 'Latency', 'Cost/correct', 'Tool calls'];
@@ -93,8 +109,34 @@ export function formatEvalTable(summary: EvalSummary, style: Style): string {
     ...rows.map(format),
     '',
     ...summary.policies.map((p) => `  ${p.name}: ${p.label}${p.failedChecks > 0 ? ` — ${p.failedChecks} check(s) could not run` : ''}${p.abnormalStops > 0 ? ` — ${p.abnormalStops} stopped abnormally` : ''}`),
+    ...passHatKLines(summary.policies),
     '',
     `★ on the Pareto front of cost and accuracy${summary.pareto.length > 0 ? ` (cheapest first: ${summary.pareto.join(' → ')})` : ''}. Accuracy: correct rollouts over rollouts, with the 95% Wilson interval. Cost/task includes grading (judge calls); ~ marks estimates.`,
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** The flags of a command that writes a results file and prints its report (eval, eval merge). */
+export const REPORT_OPTIONS = {
+  out: { type: 'string' },
+  json: { type: 'boolean' },
+  csv: { type: 'string' },
+  report: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** The report's outputs: the table (or the --json line) on stdout, the --csv and --report files. */
+export function printReport(report: EvalReport, args: { json?: boolean | undefined; csv?: string | undefined; report?: string | undefined }, io: CliIo): void {
+  if (args.csv) writeOutput(args.csv, summaryToCsv(report));
+  if (args.report) writeOutput(args.report, `${JSON.stringify(report, null, 2)}\n`);
+  if (args.json) io.stdout.write(`${JSON.stringify(summaryLine(report))}\n`);
+  else io.stdout.write(formatEvalTable(report, createStyle(colorWanted(io.stdout, io.env))));
+}
+
+export function writeOutput(path: string, text: string): void {
+  try {
+    writeFileSync(path, text);
+  } catch (error) {
+    throw new UsageError(`Cannot write "${path}": ${(error as Error).message}.`);
+  }
 }

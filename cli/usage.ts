@@ -139,7 +139,8 @@ export const EVAL_USAGE = `Usage:
   orchestra eval --config <file> --suite <file.jsonl | builtin:NAME> --out <results.jsonl>
                  [--policy NAME ...] [--sweep presets | cost=W,W,...] [--rollouts N]
                  [--concurrency K] [--seed S] [--budget USD] [--domain DIR ...]
-                 [--json] [--csv FILE] [--report FILE]
+                 [--shard I/N] [--json] [--csv FILE] [--report FILE]
+  orchestra eval merge <results.jsonl> ... --out <all.jsonl> [--json] [--csv FILE] [--report FILE]
 
 Runs every task of the suite under each policy, N rollouts each, grades each answer with the
 task's check, and prints the results: accuracy with its 95% Wilson interval, mean cost and
@@ -165,6 +166,10 @@ accuracy. docs/evaluation.md explains suites, checks, domains and policies.
   --budget <usd>          no new rollout starts once this run has spent this much
   --domain <dir>          a domain folder of your own (domain.json, policy.md, db.json,
                           tools.js, tasks.jsonl); repeat for several
+  --shard <i/n>           run only part i of n of the suite, counted from 0 (0/4 … 3/4), so n
+                          machines share it: --shard $JOB_COMPLETION_INDEX/4 in a Kubernetes
+                          Indexed Job. A task's part depends on its id alone. Combine the parts'
+                          --out files with "orchestra eval merge" (see "eval merge --help")
   --json                  end with one line {"type":"eval_summary","policies":[…]} instead of the
                           table
   --csv <file>            also write the per-policy table as CSV
@@ -173,6 +178,26 @@ accuracy. docs/evaluation.md explains suites, checks, domains and policies.
 
 Exit codes: 0 every rollout ran and none stopped on an error (wrong answers are results, not
 failures), 1 some stopped on an error or did not run (budget), 2 usage, 130 interrupted.`;
+
+export const EVAL_MERGE_USAGE = `Usage:
+  orchestra eval merge <results.jsonl> ... --out <all.jsonl> [--json] [--csv FILE] [--report FILE]
+
+Combines the results files of one evaluation run in parts (orchestra eval --shard i/n, one part
+per machine) into the results file one machine would have written, and prints the report one
+machine would have printed: accuracy, cost, pass^k and the rest are computed again from the
+rollouts, never from the parts' reports. Files of different evaluations (suite, configuration,
+seed, policies or rollouts) and a rollout found in two files are refused, naming both files. A
+missing part is named; the report then covers the parts given. The merged file resumes as any
+results file: "orchestra eval" on it without --shard runs only what is missing.
+
+  --out <file.jsonl>      the merged results file (a new file; never overwritten)
+  --json                  end with one line {"type":"eval_summary",…} instead of the table
+  --csv <file>            also write the per-policy table as CSV
+  --report <file>         also write the full report as JSON (with per-task groups)
+  -h, --help              show this help
+
+Exit codes: 0 every planned rollout is there and none stopped on an error, 1 some are missing or
+stopped on an error, 2 usage (a file that does not fit, named).`;
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 

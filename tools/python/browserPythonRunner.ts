@@ -12,6 +12,6 @@ const DEFAULT_START_TIMEOUT_MS = 60_000;
 export function createBrowserPythonRunner(options: PythonRunnerOptions = {}): BrowserPythonRunner {
   return createPythonRunner(
     startBrowserWorker(() => new Worker(new URL('./python.worker.ts', import.meta.url), { type: 'module', name: 'python-sandbox' })),
-    { startTimeoutMs: DEFAULT_START_TIMEOUT_MS, ...options, oneRunPerWorker: true },
+    { startTimeoutMs: DEFAULT_START_TIMEOUT_MS, ...options },
   );
 }

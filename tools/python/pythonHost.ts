@@ -1,7 +1,7 @@
 // The Python sandbox's runner, for both environments, on the sandboxes' worker host
 // (tools/sandbox/): Pyodide in a worker, so a time limit can really stop runaway code.
-// browserPythonRunner.ts and nodePythonRunner.ts say how to start the worker, and whether each
-// worker takes one run (the browser's) or stays warm (Node's).
+// browserPythonRunner.ts and nodePythonRunner.ts say how to start the worker; both give every run
+// a worker of its own.
 import type { PythonRunOptions, PythonRunResult, PythonRunner } from '../../workers/engine/ports.ts';
 import { createWorkerHost, type CallOutcome, type StartWorker } from '../sandbox/workerHost.ts';
 import type { PythonCalls, SandboxInitMessage } from './workerMessages.ts';
@@ -12,6 +12,9 @@ export interface PythonRunnerOptions {
   maxOutputBytes?: number;
   /** How long Pyodide may take to load before runs report that Python could not start; no limit when omitted. */
   startTimeoutMs?: number;
+  /** With one run per worker: how many spare interpreters to keep booted (default 1), so runs
+   * asked for back to back (rollouts run at once) each find one ready. Each holds a whole Pyodide. */
+  spares?: number;
 }
 
 export type WarmUpResult = { ready: true } | { ready: false; error: string };
@@ -60,23 +63,23 @@ function setUpInterrupt(post: (message: unknown) => void): (() => void) | null {
 }
 
 /**
- * A Python runner over workers `start` creates. With `oneRunPerWorker` (the browser's), each run
- * gets a fresh worker: whatever a run leaves behind (a timer, a callback, a changed module, a
- * bloated heap) ends with its worker, so nothing it plants reads or changes a later run; booting
- * Pyodide takes seconds, so a spare worker boots in the background (at warmUp, and again after
- * each run) and the next run finds it ready. Otherwise one worker stays warm, and is replaced when
- * a run is stopped or leaves the interpreter broken. A timeout or abort interrupts the code where
- * shared memory allows (its output so far is kept) and ends the worker if that does not stop it in
- * time (or at once elsewhere). Runs queue and execute one at a time; the time limit counts from
- * the moment a run starts executing.
+ * A Python runner over workers `start` creates. Each run gets a fresh worker: whatever a run leaves
+ * behind (a timer, a callback, a changed module, a builtin, a file, a bloated heap) ends with its
+ * worker, so nothing it plants reads or changes a later run; booting Pyodide takes seconds, so
+ * spare workers boot in the background (at warmUp, and again once the runs are done) and the next
+ * run finds one ready. A timeout or abort interrupts the code where shared memory allows (its
+ * output so far is kept) and ends the worker if that does not stop it in time (or at once
+ * elsewhere). Runs queue and execute one at a time; the time limit counts from the moment a run
+ * starts executing.
  */
-export function createPythonRunner(start: StartWorker, options: PythonRunnerOptions & { oneRunPerWorker: boolean }): WarmablePythonRunner {
+export function createPythonRunner(start: StartWorker, options: PythonRunnerOptions): WarmablePythonRunner {
   const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const host = createWorkerHost<PythonCalls>({
     start,
     runtime: 'Pyodide',
     ...(options.startTimeoutMs === undefined ? {} : { startTimeoutMs: options.startTimeoutMs }),
-    oneCallPerWorker: options.oneRunPerWorker,
+    oneCallPerWorker: true,
+    ...(options.spares === undefined ? {} : { spares: options.spares }),
     setUp: setUpInterrupt,
   });
 

@@ -3,7 +3,9 @@ import { PREFERENCE_PRESETS } from '../engine/preferences.ts';
 import { computeGroupReward } from '../engine/reward.ts';
 import { rolloutRecord } from '../../e2e/fixtures/rolloutRecord.ts';
 import {
+  evalPlan,
   headerMismatch,
+  passHatKOf,
   preferenceOfPolicyName,
   readRecord,
   readResultsText,
@@ -90,6 +92,17 @@ describe('summarizeEval', () => {
     expect(group?.reward?.normalized[0]).toMatchObject({ outcome: 1, cost: 1, latency: 1 });
   });
 
+  it("gives τ²'s pass^k from each task's rollouts: k of them all right, averaged over tasks", () => {
+    // The orchestrator: a is 1 of 2 right, b 2 of 2; pass^1 = (1/2 + 1)/2, pass^2 = (0 + 1)/2.
+    expect(report.policies.map((p) => p.passHatK)).toEqual([
+      [0.75, 0.5],
+      [0.75, 0.5],
+    ]);
+    // K is the fewest rollouts a task has; 3 of 4 right is C(3,2)/C(4,2) = 1/2 for pass^2.
+    expect(passHatKOf([{ rollouts: 4, correct: 3 }, { rollouts: 2, correct: 2 }])).toEqual([(0.75 + 1) / 2, (0.5 + 1) / 2]);
+    expect(passHatKOf([])).toEqual([]);
+  });
+
   it('keeps a policy whose costs are partly unpriced off the front', () => {
     const unpriced = summarizeEval({
       taskIds: ['a'],
@@ -113,10 +126,10 @@ describe('summaryToCsv', () => {
     const report = summarizeEval({ taskIds: ['a'], policies: hostile, rollouts: 1, records: [record('=HYPERLINK("http://x")', 'a', 1, { toolFeatures: { 'answer-1': 1 } })] });
     const [header, row] = summaryToCsv(report).trimEnd().split('\n');
     expect(header).toBe(
-      'policy,label,model,tasks,rollouts,correct,accuracy,accuracy_low_95,accuracy_high_95,mean_cost_usd,total_cost_usd,grading_cost_usd,mean_latency_ms,cost_per_correct_usd,pareto,abnormal_stops,failed_checks,unknown_cost_entries,tool_shares,model_shares',
+      'policy,label,model,tasks,rollouts,correct,accuracy,accuracy_low_95,accuracy_high_95,mean_cost_usd,total_cost_usd,grading_cost_usd,mean_latency_ms,cost_per_correct_usd,pareto,abnormal_stops,failed_checks,unknown_cost_entries,tool_shares,model_shares,pass_hat_k',
     );
     expect(row).toMatch(/^"'=HYPERLINK\(""http:\/\/x""\)","a, ""quoted"" label",'@model,1,1,1,1,/);
-    expect(row).toMatch(/,answer-1=1,$/);
+    expect(row).toMatch(/,answer-1=1,,1=1$/);
   });
 });
 
@@ -125,6 +138,8 @@ describe('results files', () => {
 
   it('say why a resumed evaluation does not fit', () => {
     expect(headerMismatch(header, { ...header, startedAt: 'later' })).toBeNull();
+    expect(headerMismatch({ ...header, shard: { index: 0, count: 3 } }, { ...header, shard: { index: 1, count: 3 } })).toBe('it holds part 0/3 of the suite, and this is part 1/3 of the suite');
+    expect(headerMismatch({ ...header, shard: { index: 0, count: 3 } }, header)).toBe('it holds part 0/3 of the suite, and this is the whole suite');
     expect(headerMismatch(header, { ...header, suiteHash: 'c', seed: '1' })).toBe('it holds results of another evaluation: the suite, the seed ("0" then, "1" now) differ');
     expect(headerMismatch(header, { ...header, version: 2 })).toMatch(/another version/);
   });
@@ -154,6 +169,18 @@ describe('reading results back', () => {
     expect(read).toMatchObject({ header, notResults: false, unterminated: true });
     expect(read.records).toEqual(records);
     expect(readResultsText('{"type": "eval_summary"}\n').notResults).toBe(true);
+  });
+
+  it("reads the last plan line: the latest session's policies and rollouts", () => {
+    const first = evalPlan(policies, 1);
+    const second = evalPlan(policies.slice(0, 1), 3);
+    const lines = [header, first, records[0], second, records[1]].map((line) => JSON.stringify(line));
+    const read = readResultsText(`${lines.join('\n')}\n`);
+    expect(read.plan).toEqual(second);
+    expect(read.records).toEqual(records.slice(0, 2));
+    // A plan line that is not well formed is no plan (nor a record).
+    const broken = readResultsText(`${JSON.stringify(header)}\n${JSON.stringify({ ...first, rollouts: 0 })}\n`);
+    expect(broken).toMatchObject({ plan: null, records: [] });
   });
 
   it('reports a results file as the CLI would from the same records, the policies labelled by name', () => {

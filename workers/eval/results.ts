@@ -9,7 +9,8 @@ import { computeGroupReward, type GroupReward } from '../engine/reward.ts';
 import type { Verdict } from './checks.ts';
 import { nestingProblem } from '../engine/jsonDepth.ts';
 import { hashText } from './policies/random/random.ts';
-import { paretoFront, wilsonInterval } from './stats.ts';
+import { formatShard, sameShard, type Shard } from './shard.ts';
+import { passHatK, paretoFront, wilsonInterval } from './stats.ts';
 import type { SuiteTask } from './suite.ts';
 
 export const RESULTS_VERSION = 1;
@@ -151,6 +152,9 @@ export interface PolicySummary {
   /** On the Pareto front of (mean cost, accuracy) among the reported policies. */
   pareto: boolean;
   preference: PreferenceVector;
+  /** τ²'s pass^1…pass^K over the tasks with rollouts (K: the fewest any has); see passHatKOf.
+   * Absent from reports written before it was added. */
+  passHatK?: number[];
 }
 
 /** One task's group of rollouts under one policy, with the paper's rewards and advantages. */
@@ -257,6 +261,7 @@ export function summarizeEval(options: {
     let unknownCostEntries = 0;
     let hasEstimates = false;
     let tasks = 0;
+    const firstGroup = groups.length;
     for (const group of byPolicy.get(policy.name) ?? []) {
       tasks += 1;
       for (const record of group) {
@@ -299,6 +304,7 @@ export function summarizeEval(options: {
       hasEstimates,
       pareto: false,
       preference: policy.preference,
+      passHatK: passHatKOf(groups.slice(firstGroup)),
     });
   }
   // A mean cost that leaves unknown prices out is no point to compare: it stays off the front.
@@ -318,6 +324,21 @@ export function summarizeEval(options: {
     pareto: front,
     groups,
   };
+}
+
+/** τ²'s pass^k for k = 1…K: per task, C(correct, k) / C(rollouts, k), the chance that k of its
+ * rollouts drawn at random are all right; averaged over the tasks. K is the fewest rollouts any task
+ * has (as τ²'s metrics cap it); none without groups. pass^1 is the mean per-task accuracy. */
+export function passHatKOf(groups: readonly Pick<TaskGroup, 'rollouts' | 'correct'>[]): number[] {
+  if (groups.length === 0) return [];
+  const most = Math.min(...groups.map((group) => group.rollouts));
+  const out: number[] = [];
+  for (let k = 1; k <= most; k++) {
+    let sum = 0;
+    for (const group of groups) sum += passHatK(group.rollouts, group.correct, k);
+    out.push(sum / groups.length);
+  }
+  return out;
 }
 
 function groupOf(policy: PolicyDescription, taskId: string, group: RolloutRecord[]): TaskGroup {
@@ -376,6 +397,7 @@ const CSV_COLUMNS = [
   'unknown_cost_entries',
   'tool_shares',
   'model_shares',
+  'pass_hat_k',
 ] as const;
 
 const sharesText = (values: Record<string, number>) =>
@@ -407,6 +429,7 @@ export function summaryToCsv(summary: EvalSummary): string {
       p.unknownCostEntries,
       sharesText(p.toolShares),
       sharesText(p.modelShares),
+      (p.passHatK ?? []).map((value, i) => `${i + 1}=${Number(value.toFixed(4))}`).join('; '),
     ]
       .map(cell)
       .join(','),
@@ -425,10 +448,16 @@ export interface EvalHeader {
   configHash: string;
   seed: string;
   startedAt: string;
+  /** The part of the suite this file holds (`--shard`); absent: the whole suite. */
+  shard?: Shard;
+  /** The whole suite's task ids in its order, which a merged report follows (absent from files
+   * written before `eval merge` existed). */
+  taskIds?: string[];
 }
 
-/** What an evaluation's header is made of: hashes of the suite's tasks and of the config. */
-export function evalHeader(options: { suite: string; tasks: readonly SuiteTask[]; config: OrchestraConfig; seed: string }): EvalHeader {
+/** What an evaluation's header is made of: hashes of the whole suite's tasks and of the config,
+ * the suite's task ids, and the part of it this file is for. */
+export function evalHeader(options: { suite: string; tasks: readonly SuiteTask[]; config: OrchestraConfig; seed: string; shard?: Shard }): EvalHeader {
   const tasks = options.tasks.map(({ line: _line, ...task }) => task);
   return {
     type: 'eval_started',
@@ -438,8 +467,13 @@ export function evalHeader(options: { suite: string; tasks: readonly SuiteTask[]
     configHash: hashText(JSON.stringify(options.config)),
     seed: options.seed,
     startedAt: new Date().toISOString(),
+    ...(options.shard && options.shard.count > 1 ? { shard: { index: options.shard.index, count: options.shard.count } } : {}),
+    taskIds: options.tasks.map((task) => task.id),
   };
 }
+
+/** Which part of the suite a header's file holds, in words. */
+export const partOf = (header: Pick<EvalHeader, 'shard'>): string => (header.shard ? `part ${formatShard(header.shard)} of the suite` : 'the whole suite');
 
 /** Why a results file's header does not fit this evaluation, or null when it does. */
 export function headerMismatch(found: EvalHeader, wanted: EvalHeader): string | null {
@@ -448,8 +482,45 @@ export function headerMismatch(found: EvalHeader, wanted: EvalHeader): string | 
   if (found.suiteHash !== wanted.suiteHash) differ.push('suite');
   if (found.configHash !== wanted.configHash) differ.push('configuration');
   if (found.seed !== wanted.seed) differ.push(`seed ("${found.seed}" then, "${wanted.seed}" now)`);
-  return differ.length === 0 ? null : `it holds results of another evaluation: the ${differ.join(', the ')} differ${differ.length === 1 ? 's' : ''}`;
+  if (differ.length > 0) return `it holds results of another evaluation: the ${differ.join(', the ')} differ${differ.length === 1 ? 's' : ''}`;
+  return sameShard(found.shard, wanted.shard) ? null : `it holds ${partOf(found)}, and this is ${partOf(wanted)}`;
 }
+
+/** A line a session of `orchestra eval` appends when it starts with other policies or rollouts
+ * than the file's last plan: what a report of the file (`eval merge`) is made for. */
+export interface EvalPlan {
+  type: 'eval_plan';
+  policies: PolicyDescription[];
+  rollouts: number;
+}
+
+export function evalPlan(policies: readonly PolicyDescription[], rollouts: number): EvalPlan {
+  return { type: 'eval_plan', policies: policyDescriptions(policies), rollouts };
+}
+
+function isPreference(value: unknown): value is PreferenceVector {
+  if (typeof value !== 'object' || value === null) return false;
+  const p = value as Partial<PreferenceVector>;
+  return [p.outcome, p.cost, p.latency].every(isFiniteNumber) && isCounts(p.tools);
+}
+
+function readPolicyDescription(value: unknown): PolicyDescription | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const p = value as Partial<PolicyDescription>;
+  return typeof p.name === 'string' && typeof p.label === 'string' && typeof p.model === 'string' && isPreference(p.preference)
+    ? { name: p.name, label: p.label, model: p.model, preference: p.preference }
+    : null;
+}
+
+export function readPlan(value: unknown): EvalPlan | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const p = value as Partial<EvalPlan>;
+  if (p.type !== 'eval_plan' || typeof p.rollouts !== 'number' || !Number.isInteger(p.rollouts) || p.rollouts < 1 || !Array.isArray(p.policies)) return null;
+  const policies = p.policies.map(readPolicyDescription);
+  return policies.every((policy) => policy !== null) ? { type: 'eval_plan', policies: policies as PolicyDescription[], rollouts: p.rollouts } : null;
+}
+
+export const samePlan = (a: EvalPlan, b: EvalPlan): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 function isCounts(value: unknown): value is Record<string, number> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((n) => typeof n === 'number' && Number.isFinite(n));
@@ -479,9 +550,21 @@ export function readRecord(value: unknown): RolloutRecord | null {
 export function readHeader(value: unknown): EvalHeader | null {
   if (typeof value !== 'object' || value === null) return null;
   const h = value as Partial<EvalHeader>;
-  return h.type === 'eval_started' && typeof h.version === 'number' && typeof h.suiteHash === 'string' && typeof h.configHash === 'string' && typeof h.seed === 'string'
-    ? (h as EvalHeader)
-    : null;
+  const ok =
+    h.type === 'eval_started' &&
+    typeof h.version === 'number' &&
+    typeof h.suiteHash === 'string' &&
+    typeof h.configHash === 'string' &&
+    typeof h.seed === 'string' &&
+    (h.shard === undefined || isShard(h.shard)) &&
+    (h.taskIds === undefined || (Array.isArray(h.taskIds) && h.taskIds.every((id) => typeof id === 'string')));
+  return ok ? (h as EvalHeader) : null;
+}
+
+function isShard(value: unknown): value is Shard {
+  if (typeof value !== 'object' || value === null) return false;
+  const { index, count } = value as Partial<Shard>;
+  return Number.isInteger(index) && Number.isInteger(count) && (index as number) >= 0 && (index as number) < (count as number);
 }
 
 /** A results file read: its header, its records, and whether its first line was no header. */
@@ -490,6 +573,8 @@ export interface ResultsText {
   /** The first line is something else: this is not a results file of `orchestra eval`. */
   notResults: boolean;
   records: RolloutRecord[];
+  /** The last plan line: the policies and rollouts of the latest session that changed them. */
+  plan: EvalPlan | null;
   /** A crash left the last line without its newline. */
   unterminated: boolean;
 }
@@ -500,6 +585,7 @@ export function readResultsText(text: string): ResultsText {
   let header: EvalHeader | null = null;
   let notResults = false;
   const records: RolloutRecord[] = [];
+  let plan: EvalPlan | null = null;
   let lines = 0;
   for (const raw of text.split('\n')) {
     if (!raw.trim()) continue;
@@ -518,8 +604,9 @@ export function readResultsText(text: string): ResultsText {
     }
     const record = readRecord(value);
     if (record) records.push(record);
+    else plan = readPlan(value) ?? plan;
   }
-  return { header, notResults, records, unterminated: text.length > 0 && !text.endsWith('\n') };
+  return { header, notResults, records, plan, unterminated: text.length > 0 && !text.endsWith('\n') };
 }
 
 /** The preference a policy's name states (orchestrator@<preset>, orchestrator@cost=<w>); null for
@@ -572,7 +659,8 @@ function readPolicySummary(value: unknown): PolicySummary | null {
     isCounts(p.toolCalls) &&
     isCounts(p.modelShares) &&
     typeof p.hasEstimates === 'boolean' &&
-    typeof p.pareto === 'boolean';
+    typeof p.pareto === 'boolean' &&
+    (p.passHatK === undefined || (Array.isArray(p.passHatK) && p.passHatK.every(isFiniteNumber)));
   return ok ? (p as PolicySummary) : null;
 }
 

@@ -57,3 +57,16 @@ export function paretoFront(points: readonly CostAccuracyPoint[]): string[] {
   }
   return front;
 }
+
+/** τ²-Bench's pass^k of one task: C(successes, k) / C(trials, k), the chance that k of its trials
+ * drawn without replacement all succeeded. */
+export function passHatK(trials: number, successes: number, k: number): number {
+  if (trials < k) throw new Error(`pass^${k} needs at least ${k} trials; this task has ${trials}`);
+  const comb = (n: number, r: number) => {
+    if (r < 0 || r > n) return 0;
+    let out = 1;
+    for (let i = 1; i <= r; i++) out = (out * (n - r + i)) / i;
+    return out;
+  };
+  return comb(successes, k) / comb(trials, k);
+}

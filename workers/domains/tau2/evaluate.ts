@@ -17,6 +17,7 @@
 // Pure TypeScript.
 
 import type { ChatModel } from '../../engine/types.ts';
+import { passHatK } from '../../eval/stats.ts';
 import { ReplayMismatch, TrajectoryError, type Tau2Environment } from './environment.ts';
 import { hasTextContent, toolCallsOf, type Tau2Message, type Tau2ToolCall } from './messages.ts';
 import { PyError } from './pyErrors.ts';
@@ -82,17 +83,8 @@ export function actionMatches(action: Action, call: Tau2ToolCall): boolean {
 /** `is_successful`: a reward of 1 within 1e-6. */
 export const isSuccessful = (reward: number | null): boolean => reward !== null && Math.abs(reward - 1) <= 1e-6;
 
-/** τ²'s pass^k of one task: C(successes, k) / C(trials, k). */
-export function passHatK(trials: number, successes: number, k: number): number {
-  if (trials < k) throw new Error(`pass^${k} needs at least ${k} trials; this task has ${trials}`);
-  const comb = (n: number, r: number) => {
-    if (r < 0 || r > n) return 0;
-    let out = 1;
-    for (let i = 1; i <= r; i++) out = (out * (n - r + i)) / i;
-    return out;
-  };
-  return comb(successes, k) / comb(trials, k);
-}
+/** τ²'s pass^k of one task (C(successes, k) / C(trials, k)): the evaluation report's own. */
+export { passHatK };
 
 /** The suite's pass^1…pass^K: each task's pass^k, averaged over tasks (K = the fewest trials any
  * task has, as τ²'s metrics cap it). */
