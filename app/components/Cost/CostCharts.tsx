@@ -12,6 +12,10 @@ import { niceTicks, type ChartPoint, type ToolCostRow } from './costData.ts';
 import { seriesColor } from './series.ts';
 
 const axisTick = { fill: 'var(--text-muted)', fontSize: 11 };
+// On a projector (presenter view) the labels are read from the back of a room: 20 px, and the
+// axes and bars made room for them.
+const LARGE = { tick: { fill: 'var(--text-muted)', fontSize: 20 }, usdAxis: 118, labelAxis: 190, stepHeight: 280, toolRow: 44, toolAxisRoom: 44, bar: 30, stepMargin: { top: 14, right: 16, bottom: 0, left: 0 }, toolMargin: { top: 0, right: 52, bottom: 0, left: 0 } };
+const SMALL = { tick: axisTick, usdAxis: 64, labelAxis: 96, stepHeight: 170, toolRow: 26, toolAxisRoom: 24, bar: 18, stepMargin: { top: 6, right: 8, bottom: 0, left: 0 }, toolMargin: { top: 0, right: 8, bottom: 0, left: 0 } };
 const tooltipStyle = {
   contentStyle: { background: 'var(--surface)', border: '1px solid var(--border)', borderRadius: 'var(--radius)', fontSize: 12 },
   labelStyle: { color: 'var(--text)', fontWeight: 600 },
@@ -25,9 +29,12 @@ interface CostChartsProps {
   /** One bar per step, or per bin of steps on a long run. */
   steps: ChartPoint[];
   tools: ToolCostRow[];
+  /** Sized for a projector. */
+  large?: boolean;
 }
 
-export const CostCharts = memo(function CostCharts({ steps, tools }: CostChartsProps) {
+export const CostCharts = memo(function CostCharts({ steps, tools, large = false }: CostChartsProps) {
+  const size = large ? LARGE : SMALL;
   const pricedTools = tools.filter((row): row is ToolCostRow & { usd: number } => row.usd !== null);
   // Round dollar ticks of our own: recharts' own split the axis at fractions like $0.00085.
   const stepTicks = niceTicks(Math.max(0, ...steps.map((point) => Math.max(point.usd, point.cumulativeUsd))));
@@ -43,18 +50,18 @@ export const CostCharts = memo(function CostCharts({ steps, tools }: CostChartsP
         </figcaption>
         <ComposedChart
           responsive
-          style={{ width: '100%', height: 170 }}
+          style={{ width: '100%', height: size.stepHeight }}
           data={steps}
-          margin={{ top: 6, right: 8, bottom: 0, left: 0 }}
+          margin={size.stepMargin}
           desc="Bars: the cost of each step. Line: the cumulative cost of the run."
         >
           <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" vertical={false} />
-          <XAxis dataKey="label" tick={axisTick} stroke="var(--border)" tickLine={false} />
+          <XAxis dataKey="label" tick={size.tick} stroke="var(--border)" tickLine={false} />
           <YAxis
-            tick={axisTick}
+            tick={size.tick}
             stroke="var(--border)"
             tickFormatter={usdTick}
-            width={64}
+            width={size.usdAxis}
             tickLine={false}
             ticks={stepTicks}
             domain={[0, stepTicks.at(-1) ?? 1]}
@@ -73,13 +80,13 @@ export const CostCharts = memo(function CostCharts({ steps, tools }: CostChartsP
           />
         </ComposedChart>
       </figure>
-      {pricedTools.length > 0 && <ToolCostChart pricedTools={pricedTools} />}
+      {pricedTools.length > 0 && <ToolCostChart pricedTools={pricedTools} size={size} />}
     </div>
   );
 });
 
 /** The run's cost by the alias, tool or kind of call it was spent on (priced ones only). */
-function ToolCostChart({ pricedTools }: { pricedTools: Array<ToolCostRow & { usd: number }> }) {
+function ToolCostChart({ pricedTools, size }: { pricedTools: Array<ToolCostRow & { usd: number }>; size: typeof SMALL }) {
   const toolTicks = niceTicks(Math.max(0, ...pricedTools.map((row) => row.usd)));
   return (
     <figure className="cost-chart">
@@ -87,15 +94,15 @@ function ToolCostChart({ pricedTools }: { pricedTools: Array<ToolCostRow & { usd
       <BarChart
         responsive
         layout="vertical"
-        style={{ width: '100%', height: 24 + pricedTools.length * 26 }}
+        style={{ width: '100%', height: size.toolAxisRoom + pricedTools.length * size.toolRow }}
         data={pricedTools}
-        margin={{ top: 0, right: 8, bottom: 0, left: 0 }}
+        margin={size.toolMargin}
         desc="The run's cost split by the alias, tool or kind of call it was spent on."
       >
         <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" horizontal={false} />
         <XAxis
           type="number"
-          tick={axisTick}
+          tick={size.tick}
           stroke="var(--border)"
           tickFormatter={usdTick}
           tickLine={false}
@@ -103,9 +110,9 @@ function ToolCostChart({ pricedTools }: { pricedTools: Array<ToolCostRow & { usd
           domain={[0, toolTicks.at(-1) ?? 1]}
           interval="preserveStartEnd"
         />
-        <YAxis type="category" dataKey="label" tick={axisTick} stroke="var(--border)" width={96} tickLine={false} />
+        <YAxis type="category" dataKey="label" tick={size.tick} stroke="var(--border)" width={size.labelAxis} tickLine={false} />
         <Tooltip {...tooltipStyle} formatter={usdValue} />
-        <Bar dataKey="usd" name="Cost" isAnimationActive={false} maxBarSize={18}>
+        <Bar dataKey="usd" name="Cost" isAnimationActive={false} maxBarSize={size.bar}>
           {pricedTools.map((row, index) => (
             <Cell key={row.label} fill={seriesColor(index)} />
           ))}

@@ -23,7 +23,7 @@ import { useElapsedMs } from '../../hooks/useElapsedMs.ts';
 import { useThrottled } from '../../hooks/useThrottled.ts';
 import { WarmUpWhenIdle } from '../Charts/WarmUpWhenIdle.tsx';
 import './Cost.css';
-import { useCompareStore, useRunStore } from '../../state/context.tsx';
+import { useCompareStore, useRunStore, useViewStore } from '../../state/context.tsx';
 
 // recharts is ~100 KB gzip: never in the first load. Its chunk loads once the page is idle after
 // the first screen, and the charts are drawn once off screen then (CostChartsWarmUp), so its
@@ -210,6 +210,7 @@ const chartsLoading = <p className="muted cost-chart-loading">Loading the charts
 const CHART_INTERVAL_MS = 1000;
 
 function Breakdown({ ledger, summary, totals }: { ledger: LedgerEntry[]; summary: LedgerSummary; totals: RunTotals | undefined }) {
+  const large = useViewStore((state) => state.presenter);
   const running = useRunStore((state) => state.run?.status === 'running');
   const wallMs = useElapsedMs() ?? 0;
   const tools = useMemo(() => costByTool(ledger), [ledger]);
@@ -228,7 +229,7 @@ function Breakdown({ ledger, summary, totals }: { ledger: LedgerEntry[]; summary
           chartsLoading
         ) : (
           <Suspense fallback={chartsLoading}>
-            <CostCharts steps={chartSteps} tools={chartTools} />
+            <CostCharts steps={chartSteps} tools={chartTools} large={large} />
           </Suspense>
         )}
       </ErrorBoundary>
