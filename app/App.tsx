@@ -18,6 +18,7 @@ import type { SideTab } from './state/viewStore.ts';
 const HumanTurnPanel = lazy(() => import('./components/HumanTurn/index.tsx').then((module) => ({ default: module.HumanTurnPanel })));
 // Presenter view (large type, the trace paced step by step) loads when it is switched on.
 const PresenterMode = lazy(() => import('./components/Presenter/index.tsx').then(({ PresenterMode }) => ({ default: PresenterMode })));
+const PresenterQuestion = lazy(() => import('./components/Presenter/index.tsx').then(({ PresenterQuestion }) => ({ default: PresenterQuestion })));
 // Only production builds register the offline service worker; its status loads with it.
 const OfflineStatus = lazy(() => import('./components/OfflineStatus/index.tsx').then((module) => ({ default: module.OfflineStatus })));
 // Panels that show the config's check (Welcome, Preferences, Setup) suspend until the check's
@@ -29,6 +30,10 @@ const HistoryPanel = lazy(() => import('./components/History/index.tsx').then((m
 const StoredRunBanner = lazy(() => import('./components/StoredRun/index.tsx').then((module) => ({ default: module.StoredRunBanner })));
 // Evaluate (its suites, the worker's evaluations and, with results, the charts) likewise.
 const EvaluatePanel = lazy(() => import('./components/Evaluate/index.tsx').then((module) => ({ default: module.EvaluatePanel })));
+// Its results take the centre while the tab is open (as Compare does), from the same chunk.
+const EvalResultsView = lazy(() => import('./components/Evaluate/index.tsx').then((module) => ({ default: module.EvalResultsView })));
+// This run against the one before: loaded once a second run has finished.
+const BeforeAfterStrip = lazy(() => import('./components/BeforeAfter/index.tsx').then((module) => ({ default: module.BeforeAfterStrip })));
 const CompareView = lazy(() => import('./components/Compare/index.tsx').then((module) => ({ default: module.CompareView })));
 // Setup is a side tab the first screen does not show; it suspends on the check's chunk as well.
 const SetupPanel = lazy(() => import('./components/Setup/index.tsx').then(({ SetupPanel }) => ({ default: SetupPanel })));
@@ -47,10 +52,19 @@ export function App() {
   useWarnBeforeLeavingRun();
   const sideTab = useViewStore((state) => state.sideTab);
   const presenter = useViewStore((state) => state.presenter);
+  // Presenter view with a run on screen is the projector's: the question on top, the trace and the
+  // cost chart, no side column (Presenter/Presenter.css). Before a run it keeps the Task tab, and
+  // another tab opened (P, then History: to replay a run to the class) keeps its column.
+  const projecting = useRunStore((state) => presenter && sideTab === 'task' && state.run !== null);
   return (
     <div className="app">
       <AppHeader presenter={presenter} />
-      <main className="workspace" data-side-tab={sideTab} data-presenter={presenter || undefined}>
+      <main className="workspace" data-side-tab={sideTab} data-presenter={presenter || undefined} data-projecting={projecting || undefined}>
+        {projecting && (
+          <Suspense fallback={null}>
+            <PresenterQuestion />
+          </Suspense>
+        )}
         <div className="column-side">
           <SidePanels sideTab={sideTab} />
         </div>
@@ -158,13 +172,25 @@ function SidePanels({ sideTab }: { sideTab: SideTab }) {
 }
 
 /** The middle column: a run (live, or from history) with its status, the person's turn and the
- * trace; or runs compared side by side. */
+ * trace; or runs compared side by side; or, while the Evaluate tab is open, the evaluation's
+ * results (until a rollout's stored run is opened from them). */
 function TraceColumn() {
+  const evaluating = useViewStore((state) => state.sideTab === 'evaluate');
   const manual = useRunStore((state) => state.manual);
   const comparing = useComparisonStore((state) => state.you !== null);
   const comparingRuns = useCompareStore((state) => state.compared !== null);
   const showingStored = useRunStore((state) => state.stored !== null);
   const hasRun = useRunStore((state) => state.run !== null || state.phase !== 'idle' || state.rejection !== null || state.stored !== null);
+  const beforeAndAfter = useRunStore((state) => state.previous !== null && state.run?.status === 'finished' && state.stored === null);
+  if (evaluating && !comparingRuns && !showingStored) {
+    return (
+      <ErrorBoundary what="Evaluation results">
+        <Suspense fallback={null}>
+          <EvalResultsView />
+        </Suspense>
+      </ErrorBoundary>
+    );
+  }
   return comparingRuns ? (
     <ErrorBoundary what="Compare runs">
       <Suspense fallback={null}>
@@ -186,6 +212,13 @@ function TraceColumn() {
         <Suspense fallback={null}>
           <Welcome />
         </Suspense>
+      )}
+      {beforeAndAfter && (
+        <ErrorBoundary what="Before and after">
+          <Suspense fallback={null}>
+            <BeforeAfterStrip />
+          </Suspense>
+        </ErrorBoundary>
       )}
       {(manual || comparing) && (
         <ErrorBoundary what="Your turn">

@@ -53,8 +53,8 @@ test('the retail suite: the golden calls solve a task, a wrong write does not an
   await panel.getByRole('button', { name: 'Run evaluation' }).click();
   await expect(panel.getByRole('status', { name: 'Evaluation notice' })).toContainText(`Done: ${retail.tasks.length} rollouts run.`, { timeout: 100_000 });
 
-  await panel.getByText(`Every rollout (${retail.tasks.length})`).click();
-  const rollouts = panel.getByRole('list', { name: 'Rollouts' });
+  await panel.page().getByRole('region', { name: 'Evaluation results' }).getByText(`Every rollout (${retail.tasks.length})`).click();
+  const rollouts = panel.page().getByRole('region', { name: 'Evaluation results' }).getByRole('list', { name: 'Rollouts' });
   const solved = rollouts.getByRole('listitem').filter({ hasText: `${SOLVED} · orchestrator` });
   await expect(solved.getByLabel('correct', { exact: true })).toBeVisible();
   await expect(solved).toContainText('the database equals the golden state');
@@ -64,7 +64,7 @@ test('the retail suite: the golden calls solve a task, a wrong write does not an
   // Tasks whose golden state is the seed (the policy says to refuse) are solved by changing nothing;
   // those that needed a write are not.
   const refusals = retail.tasks.filter((task) => task.id !== WRONG && actionsOf(task).length === 0).length;
-  const row = panel.getByRole('table', { name: 'Results per policy' }).locator('tr[data-policy="orchestrator"]');
+  const row = panel.page().getByRole('region', { name: 'Evaluation results' }).getByRole('table', { name: 'Results per policy' }).locator('tr[data-policy="orchestrator"]');
   await expect(row.locator('td').first()).toHaveText(`${refusals + 1}/${retail.tasks.length}`);
 
   // The wrong rollout's stored run: the cancel_order call and the rows it changed, before and after.
@@ -81,7 +81,9 @@ test('the retail suite: the golden calls solve a task, a wrong write does not an
   // After a reload the last results come back from this browser's storage: the table, the charts,
   // every rollout's verdict. Clear takes them away for good.
   await page.reload();
-  const again = await openEvaluate(page);
+  await openEvaluate(page);
+  // The results are in the centre while the tab is open.
+  const again = page.getByRole('region', { name: 'Evaluation results' });
   await expect(again.getByRole('heading', { name: /^Results/ })).toContainText('builtin:retail · kept from');
   await expect(again.getByRole('table', { name: 'Results per policy' }).locator('tr[data-policy="orchestrator"] td').first()).toHaveText(`${refusals + 1}/${retail.tasks.length}`);
   await expect(again.getByRole('figure', { name: 'Accuracy against cost' })).toBeVisible();
@@ -92,6 +94,6 @@ test('the retail suite: the golden calls solve a task, a wrong write does not an
   await page.reload();
   const cleared = await openEvaluate(page);
   await expect(cleared.getByRole('combobox', { name: 'Suite' })).toBeVisible();
-  await expect(cleared.getByText(/^No results yet/)).toBeVisible();
-  await expect(cleared.getByRole('table', { name: 'Results per policy' })).toHaveCount(0);
+  await expect(again.getByText(/^No results yet/)).toBeVisible();
+  await expect(again.getByRole('table', { name: 'Results per policy' })).toHaveCount(0);
 });

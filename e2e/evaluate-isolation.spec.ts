@@ -26,7 +26,7 @@ async function orchestratorOnly(page: Page): Promise<Locator> {
 
 /** The orchestrator's row of the results table, as its cells read. */
 async function orchestratorRow(panel: Locator): Promise<string[]> {
-  const row = panel.getByRole('table', { name: 'Results per policy' }).locator('tr[data-policy="orchestrator"]');
+  const row = panel.page().getByRole('region', { name: 'Evaluation results' }).getByRole('table', { name: 'Results per policy' }).locator('tr[data-policy="orchestrator"]');
   return (await row.locator('th, td').allInnerTexts()).map((text) => text.trim());
 }
 
@@ -49,8 +49,8 @@ test('under the demo, the built-in corpus and twelve copies of one question are 
   await panel.getByRole('button', { name: 'Run evaluation' }).click();
   await expect(notice).toContainText('Done: 12 rollouts run.', { timeout: 60_000 });
   expect((await orchestratorRow(panel)).slice(0, 2)).toEqual(['★ orchestrator', '12/12']);
-  await panel.getByText('Every rollout (12)').click();
-  const rollouts = panel.getByRole('list', { name: 'Rollouts' }).getByRole('listitem');
+  await panel.page().getByRole('region', { name: 'Evaluation results' }).getByText('Every rollout (12)').click();
+  const rollouts = panel.page().getByRole('region', { name: 'Evaluation results' }).getByRole('list', { name: 'Rollouts' }).getByRole('listitem');
   await expect(rollouts).toHaveCount(12);
   const costs = new Set<string>();
   for (const rollout of await rollouts.all()) {

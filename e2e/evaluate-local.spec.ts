@@ -78,10 +78,10 @@ test('Prompted Qwen3 (local): unavailable until a model is loaded, then runs two
   await panel.getByRole('button', { name: 'Run evaluation' }).click();
   await expect(panel.getByRole('status', { name: 'Evaluation notice' })).toContainText('Done: 2 rollouts run.', { timeout: 150_000 });
   // The policy as the CLI spells it, under the config's gguf provider: both rollouts graded.
-  const row = panel.getByRole('table', { name: 'Results per policy' }).locator('tr[data-policy="qwen3=tab/tiny-qwen3.gguf"]');
+  const row = panel.page().getByRole('region', { name: 'Evaluation results' }).getByRole('table', { name: 'Results per policy' }).locator('tr[data-policy="qwen3=tab/tiny-qwen3.gguf"]');
   await expect(row.locator('td').first()).toHaveText(/^[0-2]\/2$/);
-  await panel.getByText('Every rollout (2)').click();
-  const rollouts = panel.getByRole('list', { name: 'Rollouts' }).getByRole('listitem');
+  await panel.page().getByRole('region', { name: 'Evaluation results' }).getByText('Every rollout (2)').click();
+  const rollouts = panel.page().getByRole('region', { name: 'Evaluation results' }).getByRole('list', { name: 'Rollouts' }).getByRole('listitem');
   await expect(rollouts).toHaveCount(2);
   for (const rollout of await rollouts.all()) await expect(rollout).toContainText(/exact: /);
   // The local model's calls reached the scripted server only as the experts it chose.

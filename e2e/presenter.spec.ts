@@ -27,7 +27,7 @@ async function presentTheDemo(page: Page, playground: Playground): Promise<Sampl
   await page.getByRole('button', { name: 'Try the demo' }).click();
   await expect(playground.runStatus).toContainText('Running', { timeout: 15_000 });
   await playground.waitForFinish(90_000);
-  const task = await playground.task.inputValue();
+  const task = await playground.taskText();
   const sample = samples.find((candidate) => candidate.question === task);
   if (!sample) throw new Error(`"${task}" is not a sample task`);
   return sample;
@@ -102,7 +102,13 @@ test('paces a replay of a stored run the same way', async ({ page, playground })
   await pacing(page).getByRole('button', { name: 'Show all' }).click();
   const total = await playground.steps().count();
 
+  // The projector shows no side column: History is reached with presenter view off, and keeps its
+  // column with presenter view back on.
+  const toggle = page.getByRole('button', { name: 'Presenter view' });
+  await toggle.click();
   const history = await playground.openTab('History');
+  await toggle.click();
+  await expect(toggle).toHaveAttribute('aria-pressed', 'true');
   await history.getByRole('list', { name: 'Stored runs' }).getByRole('article').first().getByRole('button', { name: 'Replay' }).click();
   const banner = page.getByTestId('stored-run-banner');
   await banner.getByRole('combobox').selectOption('instant');

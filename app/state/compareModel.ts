@@ -59,6 +59,11 @@ function stepFigures(view: RunView): StepFigures[] {
 }
 
 export function columnOf({ view }: ComparedRun): RunColumn {
+  return columnOfView(view);
+}
+
+/** A run's route and figures, from its view alone (a live run has no stored summary). */
+export function columnOfView(view: RunView): RunColumn {
   const steps = stepFigures(view);
   return {
     steps,

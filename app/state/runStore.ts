@@ -40,6 +40,9 @@ export interface RunState {
   humanTurn: HumanTurn | null;
   /** Set while the run on screen comes from history (never while a run is live). */
   stored: StoredRunShown | null;
+  /** The finished run that was on screen when this one started: the Task screen's "before" to
+   * this run's "after" (state/beforeAfter.ts). */
+  previous: RunView | null;
 }
 
 export const initialRunState: RunState = {
@@ -53,6 +56,7 @@ export const initialRunState: RunState = {
   manual: false,
   humanTurn: null,
   stored: null,
+  previous: null,
 };
 
 const initialState = initialRunState;
@@ -68,7 +72,13 @@ type Store = StoreApi<RunState>;
 const runActions = {
   /** A new run replaces the last one on screen at once; its events follow. */
   starting(store: Store, runId: string, manual = false): void {
-    store.setState({ ...initialState, phase: 'starting', pendingRunId: runId, manual });
+    store.setState((state) => ({
+      ...initialState,
+      phase: 'starting',
+      pendingRunId: runId,
+      manual,
+      previous: state.run?.status === 'finished' ? state.run : state.previous,
+    }));
   },
   /** A run from history on screen (a view, or a replay's latest frame). */
   showStored(store: Store, run: RunView | null, stored: StoredRunShown): void {

@@ -120,8 +120,15 @@ export class Playground {
 
   /** Waits until Run is offered again (the run ended, however it ended). */
   async waitForFinish(timeout = 30_000): Promise<void> {
-    await expect(this.runButton).toBeEnabled({ timeout });
-    await expect(this.stopButton).toBeDisabled({ timeout });
+    // Hidden ones included: the projector (presenter view with a run) shows no side column.
+    const hidden = { exact: true, includeHidden: true };
+    await expect(this.page.getByRole('button', { name: 'Run', ...hidden })).toBeEnabled({ timeout });
+    await expect(this.page.getByRole('button', { name: 'Stop', ...hidden })).toBeDisabled({ timeout });
+  }
+
+  /** The task in the task box, also while the projector hides it. */
+  async taskText(): Promise<string> {
+    return this.page.getByRole('textbox', { name: 'Task', includeHidden: true }).inputValue();
   }
 
   /** Where the trace's step list is scrolled: its top, and how far its end is below the view. */

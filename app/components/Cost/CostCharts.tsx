@@ -14,12 +14,14 @@ interface CostChartsProps {
   /** One bar per step, or per bin of steps on a long run. */
   steps: readonly ChartPoint[];
   tools: readonly ToolCostRow[];
+  /** Sized for a projector (presenter view): labels read from the back of a room. */
+  large?: boolean;
 }
 
-export const CostCharts = memo(function CostCharts({ steps, tools }: CostChartsProps) {
+export const CostCharts = memo(function CostCharts({ steps, tools, large = false }: CostChartsProps) {
   const pricedTools = tools.filter((row): row is ToolCostRow & { usd: number } => row.usd !== null);
   return (
-    <div className="cost-charts">
+    <div className={large ? 'cost-charts cost-charts-large' : 'cost-charts'}>
       <figure className="cost-chart">
         <figcaption>
           Cost per step{' '}

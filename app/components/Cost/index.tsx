@@ -24,7 +24,7 @@ import { seriesColor } from './series.ts';
 import { useElapsedMs } from '../../hooks/useElapsedMs.ts';
 import { whenIdle } from '../../idle.ts';
 import './Cost.css';
-import { useCompareStore, useRunStore } from '../../state/context.tsx';
+import { useCompareStore, useRunStore, useViewStore } from '../../state/context.tsx';
 
 // The charts' module is small (no chart library) but not needed for the first screen: it loads
 // once the page is idle after it, at the latest when a run has a cost to draw.
@@ -219,6 +219,7 @@ const chartsLoading = <p className="muted cost-chart-loading">Loading the charts
 const LISTED_ROWS = 500;
 
 const Breakdown = memo(function Breakdown({ ledger, summary, totals }: { ledger: LedgerEntry[]; summary: LedgerSummary; totals: RunTotals | undefined }) {
+  const large = useViewStore((state) => state.presenter);
   const running = useRunStore((state) => state.run?.status === 'running');
   // The clock, like the ledger, redraws the breakdown at a lower priority while the run streams.
   const liveWallMs = useElapsedMs() ?? 0;
@@ -237,7 +238,7 @@ const Breakdown = memo(function Breakdown({ ledger, summary, totals }: { ledger:
         fallback={<p className="muted">The chart could not be loaded; the table below has the same figures.</p>}
       >
         <Suspense fallback={chartsLoading}>
-          <CostCharts steps={chartSteps} tools={tools} />
+          <CostCharts steps={chartSteps} tools={tools} large={large} />
         </Suspense>
       </ErrorBoundary>
       <WhereItWent tools={tools} time={time} entries={ledger.length} summary={summary} totals={totals} />

@@ -15,6 +15,12 @@ import { downloadChartPng, downloadChartSvg } from './chartExport.ts';
 import { scatterPoints, shareBars } from './evalView.ts';
 
 const axisTick = { fill: 'var(--text-muted)', fontSize: 11 };
+
+/** Pixels that the longest of `names` takes at the charts' 11 px labels, so none is cut. */
+function nameRoom(names: readonly string[]): number {
+  const longest = Math.max(0, ...names.map((name) => name.length));
+  return Math.min(260, Math.max(24, 16 + Math.ceil(longest * 6.6)));
+}
 const tooltipStyle = {
   contentStyle: { background: 'var(--surface)', border: '1px solid var(--border)', borderRadius: 'var(--radius)', fontSize: 12 },
   labelStyle: { color: 'var(--text)', fontWeight: 600 },
@@ -72,8 +78,9 @@ export const EvalCharts = memo(function EvalCharts({ summary, stagger = true }: 
         </figcaption>
         <ScatterChart
           responsive
-          style={{ width: '100%', height: 240 }}
-          margin={{ top: 12, right: 24, bottom: 12, left: 0 }}
+          style={{ width: '100%', height: 320 }}
+          // Room on the right for the name beside the dearest policy's point.
+          margin={{ top: 12, right: nameRoom(points.map((point) => point.name)), bottom: 12, left: 0 }}
           desc="One point per policy: its mean cost per task across, its accuracy up, with its 95% interval. The line joins the Pareto front, cheapest first."
         >
           <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" />
@@ -117,7 +124,7 @@ export const EvalCharts = memo(function EvalCharts({ summary, stagger = true }: 
             >
               <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" horizontal={false} />
               <XAxis type="number" domain={[0, 1]} ticks={[0, 0.25, 0.5, 0.75, 1]} tickFormatter={percentTick} tick={axisTick} stroke="var(--border)" />
-              <YAxis type="category" dataKey="policy" tick={axisTick} stroke="var(--border)" width={120} />
+              <YAxis type="category" dataKey="policy" tick={axisTick} stroke="var(--border)" width={nameRoom(rows.map((row) => String(row.policy)))} />
               <Tooltip {...tooltipStyle} cursor={{ fill: 'var(--muted-background)' }} formatter={(value: unknown) => (typeof value === 'number' ? percentTick(value) : String(value))} />
               <Legend wrapperStyle={{ fontSize: 11 }} />
               {features.map((feature, index) => (

@@ -5,7 +5,7 @@ import { summarizeEval, summaryLine } from '../../../workers/eval/results.ts';
 import type { EvalProgress } from '../../../workers/eval/runner.ts';
 import type { ConfigDraft } from '../../state/setupStore.ts';
 import { RESULTS_LIMITS } from '../../../workers/eval/results.ts';
-import { groupViews, localQwen3Policy, policyNames, readSavedResults, SAVED_LIMITS, savedResults, policyRow, progressView, readBudget, readImportedResults, resultsFileSizeProblem, scatterPoints, shareBars, sharesText, verdictLine } from './evalView.ts';
+import { groupViews, localQwen3Policy, perPolicyHeadline, policyNames, readSavedResults, SAVED_LIMITS, savedResults, policyRow, progressView, readBudget, readImportedResults, resultsFileSizeProblem, scatterPoints, shareBars, sharesText, verdictLine } from './evalView.ts';
 
 const describe3 = (name: string) => ({ name, label: `the ${name}`, model: `${name}-model`, preference: PREFERENCE_PRESETS.balanced });
 const records = [
@@ -61,12 +61,12 @@ describe('the policies a choice runs', () => {
 
 describe('the progress line', () => {
   const progress: EvalProgress = { total: 60, skipped: 10, finished: 2, running: 4, correct: 9, graded: 12, spentUsd: 0.0043, elapsedMs: 5000, etaMs: 20_000 };
-  it('says rollouts done, accuracy so far, money spent and time left', () => {
-    expect(progressView(progress)).toEqual({ done: 12, total: 60, fraction: 0.2, text: '12 of 60 rollouts · accuracy 75.0% (9/12) · $0.0043 spent · 4 running · 20.0 s left' });
+  it('says rollouts done, money spent and time left, and no accuracy pooled over the policies', () => {
+    expect(progressView(progress)).toEqual({ done: 12, total: 60, fraction: 0.2, text: '12 of 60 rollouts · $0.0043 spent · 4 running · 20.0 s left' });
   });
-  it('says nothing of accuracy before a grade, nor of time once all are done', () => {
-    expect(progressView({ ...progress, skipped: 0, finished: 0, correct: 0, graded: 0, etaMs: null }).text).toBe('0 of 60 rollouts · accuracy — · $0.0043 spent · 4 running');
-    expect(progressView({ ...progress, skipped: 0, finished: 60, running: 0, graded: 60, correct: 30 }).text).toBe('60 of 60 rollouts · accuracy 50.0% (30/60) · $0.0043 spent');
+  it('says nothing of time once all are done', () => {
+    expect(progressView({ ...progress, skipped: 0, finished: 0, correct: 0, graded: 0, etaMs: null }).text).toBe('0 of 60 rollouts · $0.0043 spent · 4 running');
+    expect(progressView({ ...progress, skipped: 0, finished: 60, running: 0, graded: 60, correct: 30 }).text).toBe('60 of 60 rollouts · $0.0043 spent');
   });
 });
 
@@ -88,6 +88,10 @@ describe('the results table', () => {
   });
   it('says what is not in a figure: estimates, abnormal stops, checks that could not run, unpriced calls', () => {
     expect(policyRow(report.policies[2]!)).toMatchObject({ cost: '$0.001 ≈', costPerCorrect: '$0.002', caveats: '1 stopped abnormally · 1 check could not run · 1 unpriced call left out of the cost' });
+  });
+  it('heads the results with each policy\'s accuracy, not one pooled over them', () => {
+    expect(perPolicyHeadline(report.policies)).toEqual(report.policies.map((p) => `${p.name} ${(p.accuracy * 100).toFixed(1)}% (${p.correct}/${p.rollouts})`));
+    expect(perPolicyHeadline(report.policies)[0]).toBe('orchestrator 50.0% (1/2)');
   });
   it('lists at most three shares', () => {
     expect(sharesText({ a: 0.4, b: 0.3, c: 0.2, d: 0.1 })).toBe('a 40%, b 30%, c 20%, …');

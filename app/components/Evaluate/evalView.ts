@@ -69,19 +69,19 @@ export interface ProgressView {
   total: number;
   /** 0..1, for the bar. */
   fraction: number;
-  /** "12 of 60 rollouts · accuracy 75.0% (9/12) · $0.0043 spent · 20 s left" */
+  /** "12 of 60 rollouts · $0.0043 spent · 20 s left": the accuracy is each policy's
+   * (perPolicyHeadline); pooled over policies it would mean nothing. */
   text: string;
 }
 
 export function progressView(progress: EvalProgress): ProgressView {
   const done = progress.skipped + progress.finished;
-  const accuracy = progress.graded === 0 ? '—' : `${percent(progress.correct / progress.graded)} (${progress.correct}/${progress.graded})`;
   const left = progress.etaMs !== null && progress.finished < progress.total - progress.skipped ? ` · ${formatMs(progress.etaMs)} left` : '';
   return {
     done,
     total: progress.total,
     fraction: progress.total === 0 ? 1 : done / progress.total,
-    text: `${done} of ${progress.total} rollouts · accuracy ${accuracy} · ${formatUsd(progress.spentUsd)} spent${progress.running > 0 ? ` · ${progress.running} running` : ''}${left}`,
+    text: `${done} of ${progress.total} rollouts · ${formatUsd(progress.spentUsd)} spent${progress.running > 0 ? ` · ${progress.running} running` : ''}${left}`,
   };
 }
 
@@ -346,4 +346,9 @@ export function groupViews(groups: readonly TaskGroup[]): GroupView[] {
     });
   }
   return views;
+}
+
+/** One line per policy: its name, accuracy and correct rollouts, "orchestrator 80.0% (8/10)". */
+export function perPolicyHeadline(policies: readonly PolicySummary[]): string[] {
+  return policies.map((p) => `${p.name} ${p.rollouts === 0 ? '—' : percent(p.accuracy)} (${p.correct}/${p.rollouts})`);
 }

@@ -1,8 +1,10 @@
 // The Evaluate tab: a suite (built in, or a JSONL file picked or dropped) under several policies
 // (the configured orchestrator, a preference sweep, the paper's baselines), run in the
-// orchestrator worker with one progress bar; then a table per policy, accuracy against cost with
-// the Pareto front, tool-call shares, and every rollout's verdict with the stored run behind it.
-// The CLI's results import here and draw the same. Loaded when the tab is first opened.
+// orchestrator worker with one progress bar, each policy's accuracy so far beside it. Its results
+// (EvalResultsView: a table per policy, accuracy against cost with the Pareto front, tool-call
+// shares, every rollout's verdict with the stored run behind it) take the page's wide centre while
+// the tab is open, as Compare does. The CLI's results import there and draw the same. Loaded when
+// the tab is first opened.
 
 import { lazy, Suspense, useEffect, useId, useDeferredValue, useMemo, useState, type DragEvent } from 'react';
 import { BUILT_IN_SUITES, type BuiltInSuite } from '../../../workers/eval/builtInSuites.ts';
@@ -14,7 +16,7 @@ import { WarmUpWhenIdle } from '../Charts/WarmUpWhenIdle.tsx';
 import { FileImportButton } from '../FileImportButton/index.tsx';
 import { GroupRewards } from './GroupRewards.tsx';
 import { useThrottled } from '../../hooks/useThrottled.ts';
-import { policyRow, progressView, rolloutOrder, verdictLine, type PolicyChoice } from './evalView.ts';
+import { perPolicyHeadline, policyRow, progressView, rolloutOrder, verdictLine, type PolicyChoice } from './evalView.ts';
 import './Evaluate.css';
 import { useModelsStore, usePart, useRunStore, useSelected } from '../../state/context.tsx';
 import { createHistory } from '../../state/history.ts';
@@ -57,7 +59,7 @@ export function EvaluatePanel() {
       <PolicyPicker />
       <RunControls />
       <Notice />
-      <Results />
+      <p className="eval-hint">The results, the table and the charts are in the middle of the page.</p>
       <WarmUpWhenIdle name="evaluate" load={loadWarmUp} timeoutMs={3000} fallbackMs={500} />
     </section>
   );
@@ -256,6 +258,9 @@ function RunControls() {
   const progress = useEvalStore((state) => state.progress);
   const resumable = useEvalStore((state) => state.results?.origin === 'run' && state.results.end !== undefined && state.results.end.missing > 0);
   const view = progress && progressView(progress);
+  const results = useEvalStore((state) => state.results);
+  const throttled = useThrottled(results, RESULTS_INTERVAL_MS);
+  const headline = useMemo(() => (throttled && phase !== 'idle' ? perPolicyHeadline(reportOf(throttled)?.policies ?? []) : []), [throttled, phase]);
   return (
     <div className="eval-run">
       <div className="eval-row">
@@ -275,6 +280,7 @@ function RunControls() {
         <div className="eval-progress" role="status" aria-label="Evaluation progress">
           <progress max={1} value={view?.fraction ?? 0} aria-label="Rollouts done" />
           <p>{view ? view.text : 'Preparing: reading the suite, checking its domains and policies…'}</p>
+          {headline.length > 0 && <PolicyHeadline lines={headline} />}
         </div>
       )}
     </div>
@@ -297,6 +303,28 @@ function Notice() {
 // rollout kept the page's thread busy: npm run bench -- --only eval-ui). Otherwise (an import, the
 // end of a run) at once.
 const RESULTS_INTERVAL_MS = 1000;
+
+/** Each policy's accuracy, never one pooled over them: "Orchestrator 80% (8/10)". */
+function PolicyHeadline({ lines }: { lines: string[] }) {
+  return (
+    <ul className="eval-headline" aria-label="Accuracy per policy">
+      {lines.map((line) => (
+        <li key={line}>{line}</li>
+      ))}
+    </ul>
+  );
+}
+
+/** The evaluation's results in the page's centre: the Evaluate tab's run, or the CLI's imported. */
+export function EvalResultsView() {
+  const headingId = useId();
+  return (
+    <section className="panel eval-centre" aria-labelledby={headingId}>
+      <h2 id={headingId}>Evaluation results</h2>
+      <Results />
+    </section>
+  );
+}
 
 function Results() {
   const evaluation = usePart(createEvaluation);
@@ -335,6 +363,7 @@ function Results() {
       </div>
       {shown && shown.policies.length > 0 ? (
         <>
+          <PolicyHeadline lines={perPolicyHeadline(shown.policies)} />
           <PolicyTable policies={shown.policies} />
           <p className="eval-hint">
             ★ on the Pareto front: no other policy is as cheap and as accurate. Accuracy: correct rollouts over rollouts, with the 95% Wilson interval. Cost/task

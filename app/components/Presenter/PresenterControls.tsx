@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { useShownSteps } from '../../hooks/useShownSteps.ts';
 import { useRunStore, useViewActions } from '../../state/context.tsx';
 
@@ -8,12 +9,21 @@ export function PresenterControls() {
   const running = useRunStore((state) => state.run?.status === 'running');
   // Nothing to let through yet: the next step shows as soon as it starts once asked for.
   const waiting = held === 0 && !running;
+  const runId = useRunStore((state) => state.run?.runId ?? null);
+  const next = useRef<HTMLButtonElement>(null);
+  // The run's start took the side column (and Run, Stop, "Try the demo") off the projector: the
+  // keyboard's focus goes where the next action is, to "Show next step", not to the page's body.
+  useEffect(() => {
+    const focused = document.activeElement;
+    const lost = focused === null || focused === document.body || (focused instanceof HTMLElement && !focused.checkVisibility());
+    if (lost) next.current?.focus({ preventScroll: true });
+  }, [runId, shown, running]);
   return (
     <div className="presenter-controls" role="group" aria-label="Presenter pacing">
       <span className="presenter-position" aria-live="polite">
         Step {shown} of {total}
       </span>
-      <button type="button" className="primary small" onClick={viewActions.revealNextStep} disabled={waiting} aria-keyshortcuts="Space">
+      <button ref={next} type="button" className="primary small" onClick={viewActions.revealNextStep} disabled={waiting} aria-keyshortcuts="Space">
         Show next step <kbd aria-hidden="true">Space</kbd>
       </button>
       <button type="button" className="small" onClick={viewActions.revealAllSteps} disabled={held === 0}>

@@ -1,5 +1,6 @@
-// Presenter view, for projecting to a class: large type, the cost beside the trace, the trace
-// paced step by step (app/state/pacing.ts). Loaded only while it is on; the toggle
+// Presenter view, for projecting to a class: with a run on screen the question large on top, the
+// trace paced step by step (app/state/pacing.ts) and the cost chart beside it, no side column, text
+// of 24 px and more (Presenter.css; e2e/projector.spec.ts checks it at 1920 × 1080 and 1280 × 720). Loaded only while it is on; the toggle
 // (PresenterToggle.tsx) is all of it in the first load.
 
 import { useEffect } from 'react';
@@ -41,3 +42,4 @@ export function PresenterMode() {
 }
 
 export { PresenterOutcome } from './PresenterOutcome.tsx';
+export { PresenterQuestion } from './PresenterQuestion.tsx';

@@ -5,6 +5,8 @@ import { useElapsedMs } from '../../hooks/useElapsedMs.ts';
 import { useShownSteps } from '../../hooks/useShownSteps.ts';
 import { costFigure } from '../Trace/summary.ts';
 import './RunStatus.css';
+import { DEMO_NOTICE } from '../../../workers/backends/demo/notice.ts';
+import { useSampleTasks } from '../TaskPanel/useSampleTasks.ts';
 import { useRunStore, useViewActions, useViewStore } from '../../state/context.tsx';
 
 // Presenter view's answer line loads with presenter view (its chunk is loaded while it is on).
@@ -32,6 +34,9 @@ export function RunStatus() {
   const interruptedAtStep = useRunStore((state) => state.stored?.interruptedAtStep ?? null);
   const reading = useRunStore((state) => state.stored?.reading === true);
   const notice = useRunStore((state) => state.run?.orchestratorNotice);
+  // The scripted demo answers "unknown" to a question that is not one of its samples
+  // (workers/backends/demo/demoModels.ts): that is no answer, and it is said so.
+  const demoCouldNotAnswer = useRunStore((state) => state.run?.orchestratorNotice === DEMO_NOTICE && isAnswered(state.run.stopReason ?? 'error') && state.run.answer?.trim() === 'unknown');
   const presenter = useViewStore((state) => state.presenter);
   // Presenter view holds the outcome back until the class has seen every step.
   const { shown, held } = useShownSteps();
@@ -60,6 +65,15 @@ export function RunStatus() {
     announced = `Recorded · opening: ${stepCount} ${stepCount === 1 ? 'step' : 'steps'} read so far…`;
   } else if (storedMode === 'replay' && !stopReason) {
     announced = `Replay · step ${stepCount} · ${totalCost.text}`;
+  } else if (stopReason && demoCouldNotAnswer) {
+    // Not green: the scripted demo reads only the sample questions, and says "unknown" to any other.
+    tone = 'warning';
+    announced = (
+      <>
+        <strong>The demo could not answer this</strong> · {stepCount} {stepCount === 1 ? 'step' : 'steps'} · {totalCost.text} · {formatMs(elapsedMs)}
+        <DemoOnlySamples />
+      </>
+    );
   } else if (stopReason) {
     tone = interruptedAtStep !== null ? 'warning' : isAnswered(stopReason) ? 'success' : stopReason === 'aborted' ? 'neutral' : stopReason === 'error' ? 'danger' : 'warning';
     announced = (
@@ -93,6 +107,30 @@ export function RunStatus() {
       )}
       {notice && hasRun && <OrchestratorNotice notice={notice} />}
     </div>
+  );
+}
+
+/** Why the demo had no answer, and a sample question to run instead (into the task box, in the Task tab). */
+function DemoOnlySamples() {
+  const viewActions = useViewActions();
+  const samples = useSampleTasks();
+  const sample = samples.status === 'ready' ? samples.tasks[0] : undefined;
+  return (
+    <span className="run-status-detail">
+      The scripted demo reads only the built-in sample questions; a real model (Models or Setup) can take any task.{' '}
+      {sample && (
+        <button
+          type="button"
+          className="link-button"
+          onClick={() => {
+            viewActions.openSideTab('task');
+            viewActions.setTask(sample.question);
+          }}
+        >
+          Use a sample question
+        </button>
+      )}
+    </span>
   );
 }
 
