@@ -35,14 +35,10 @@ export interface WorkerHostOptions {
   startTimeoutMs?: number;
   /**
    * Each worker takes one call and is ended after it: whatever a call leaves behind ends with its
-   * worker. Spares boot in the background after each call (and at warmUp), so the next call
-   * finds one ready. Otherwise one worker stays warm and takes call after call.
+   * worker. A spare boots in the background after each call (and at warmUp), so the next call
+   * finds it ready. Otherwise one worker stays warm and takes call after call.
    */
   oneCallPerWorker?: boolean;
-  /** With oneCallPerWorker: how many spares to keep booted (default 1), so that calls asked for
-   * together (several runs of a batch) find one each. They boot one after another, never two at
-   * once. Each is a whole runtime in memory: keep this small. */
-  spares?: number;
   /** Run once per started worker, before any call: may post it a first message, and returns how
    * to interrupt its running code gently (Python's SIGINT through shared memory), or null. */
   setUp?: (post: (message: unknown) => void) => (() => void) | null;
@@ -96,7 +92,6 @@ class HostedWorker {
   private nextId = 1;
   /** Resolves once the runtime has loaded; rejects with the reason it could not. */
   readonly ready: Promise<void>;
-  loaded = false;
   stopped = false;
 
   constructor(private readonly options: WorkerHostOptions) {
@@ -122,7 +117,6 @@ class HostedWorker {
         if (!isWorkerReply(message)) return;
         if (message.type === 'ready') {
           clearTimeout(startTimer);
-          this.loaded = true;
           onReady();
         } else if (message.type === 'load-failed') fail(`${runtime} failed to load: ${message.error}`);
         else {
@@ -192,66 +186,42 @@ class HostedWorker {
 
 /** A host of workers `options.start` creates; see the top of this file. */
 export function createWorkerHost<M extends CallMap<M>>(options: WorkerHostOptions): WorkerHost<M> {
-  /** The warm worker, or (one call per worker) the spares: booting or booted, never given a call yet. */
-  let idle: HostedWorker[] = [];
-  /** Calls queued or running. */
-  let calls = 0;
-  /** The last call's worker could not start: no spare is booted after it (it would likely fail too). */
-  let startFailed = false;
+  /** The warm worker, or (one call per worker) the spare: booting or booted, never given a call yet. */
+  let idle: HostedWorker | null = null;
+  /** The worker running a call now, if any. */
+  let busy: HostedWorker | null = null;
   /** Moves on at each dispose, so a call that ends after it does not boot a new spare. */
   let generation = 0;
   let queue: Promise<unknown> = Promise.resolve();
   const oneCall = options.oneCallPerWorker === true;
-  const spares = oneCall ? Math.max(1, Math.floor(options.spares ?? 1)) : 1;
 
-  /** A worker for the next call: the warm one or the first spare, booting one if there is none. */
   function boot(): HostedWorker {
-    idle = idle.filter((worker) => !worker.stopped);
-    if (idle.length === 0) spawn();
-    return idle[0]!;
-  }
-
-  /** More spares in the background, one at a time (the next once the last has loaded), and only
-   * while no call runs or waits, so a boot never takes CPU from code under its time limit. */
-  function refill(): void {
-    idle = idle.filter((worker) => !worker.stopped);
-    if (!oneCall || calls > 0 || startFailed || idle.length >= spares || !idle.every((worker) => worker.loaded)) return;
-    spawn();
-  }
-
-  function spawn(): void {
-    const worker = new HostedWorker(options);
-    idle.push(worker);
-    const bootedIn = generation;
-    // Not after a failed start: a worker that could not load would likely fail again.
-    worker.ready.then(
-      () => {
-        if (generation === bootedIn) refill();
-      },
-      () => undefined,
-    );
+    if (!idle || idle.stopped) idle = new HostedWorker(options);
+    return idle;
   }
 
   async function execute(name: string, request: unknown, callOptions: CallOptions): Promise<CallOutcome<unknown>> {
     const { signal } = callOptions;
     if (signal?.aborted) return { kind: 'aborted', durationMs: 0, startupMs: 0 };
+    const startedIn = generation;
     const target = boot();
-    if (oneCall) idle = idle.filter((worker) => worker !== target);
+    if (oneCall) idle = null;
     busy = target;
-    startFailed = false;
     const waitedFrom = performance.now();
     const startupMs = () => Math.round(performance.now() - waitedFrom);
     try {
       try {
         if (await settledOrAborted(target.ready, signal)) return { kind: 'aborted', durationMs: 0, startupMs: startupMs() };
       } catch (error) {
-        startFailed = true;
-        idle = idle.filter((worker) => worker !== target);
+        if (idle === target) idle = null;
         await target.terminate();
         return { kind: 'not-started', reason: messageOf(error), durationMs: 0, startupMs: startupMs() };
       }
       const waited = startupMs();
       const outcome = await target.call(name, request, callOptions);
+      // Booted after the call, not during it, so the boot never competes with the code for CPU.
+      // Not after a failed start (above): a worker that could not load would likely fail again.
+      if (oneCall && generation === startedIn) boot();
       return { ...outcome, startupMs: waited };
     } finally {
       if (oneCall) void target.terminate();
@@ -262,15 +232,9 @@ export function createWorkerHost<M extends CallMap<M>>(options: WorkerHostOption
   return {
     call(name, request, callOptions) {
       const previous = queue;
-      const startedIn = generation;
-      calls += 1;
-      const result = settledOrAborted(previous.catch(() => undefined), callOptions.signal)
-        .then((aborted) => (aborted ? { kind: 'aborted' as const, durationMs: 0, startupMs: 0 } : execute(name, request, callOptions)))
-        .finally(() => {
-          calls -= 1;
-          // Spares boot once the calls are done, not during them.
-          if (generation === startedIn) refill();
-        });
+      const result = settledOrAborted(previous.catch(() => undefined), callOptions.signal).then((aborted) =>
+        aborted ? { kind: 'aborted' as const, durationMs: 0, startupMs: 0 } : execute(name, request, callOptions),
+      );
       // The next call waits for this one and for everything queued before it.
       queue = Promise.allSettled([previous, result]);
       return result as Promise<CallOutcome<M[typeof name]['response']>>;
@@ -280,8 +244,8 @@ export function createWorkerHost<M extends CallMap<M>>(options: WorkerHostOption
     },
     async dispose() {
       generation++;
-      const targets = new Set([...idle, busy]);
-      idle = [];
+      const targets = new Set([idle, busy]);
+      idle = null;
       busy = null;
       for (const target of targets) await target?.dispose();
     },
