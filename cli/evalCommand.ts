@@ -13,7 +13,7 @@ import { resolveExperts } from '../workers/engine/configExperts.ts';
 import { BUILT_IN_DOMAINS, BUILT_IN_SUITES, isBuiltInDomain } from '../workers/eval/builtInSuites.ts';
 import { createPolicies, parsePolicy, sweepPolicies } from '../workers/eval/policies.ts';
 import { PolicyError, type PolicySpec } from '../workers/eval/policy.ts';
-import { evalHeader, evalPlan, policyDescriptions, summarizeEval, summaryLine, summaryToCsv } from '../workers/eval/results.ts';
+import { evalHeader, evalPlan, policyDescriptions, summarizeEval } from '../workers/eval/results.ts';
 import { runEvaluation } from '../workers/eval/runner.ts';
 import { domainsOf, evalJudge } from '../workers/eval/setup.ts';
 import { formatShard, parseShard, ShardError, tasksOfShard, type Shard } from '../workers/eval/shard.ts';
