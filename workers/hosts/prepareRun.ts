@@ -160,6 +160,7 @@ export function prepareRun(config: OrchestraConfig, environment: RunEnvironment,
       system: options.domain.system,
       tools: options.domain.tools,
       experts: experts.map(([alias, expert]) => expertParts(alias, expert)),
+      ...(options.domain.partner ? { partner: options.domain.partner } : {}),
       toolTimeoutMs: config.paper.codeTimeoutSeconds * 1000 + 5000,
     });
   } else if (config.protocol === 'paper') {
@@ -244,7 +245,7 @@ export function prepareRun(config: OrchestraConfig, environment: RunEnvironment,
       pricing,
     ),
     limits: {
-      maxTurns: config.limits.maxTurns,
+      maxTurns: options.domain?.maxTurns ?? config.limits.maxTurns,
       maxCostUsd: config.limits.maxCostUsd,
       maxWallMs: config.limits.maxWallSeconds === null ? null : config.limits.maxWallSeconds * 1000,
       maxInvalidTurns: config.limits.maxInvalidTurns,

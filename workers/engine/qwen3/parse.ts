@@ -8,6 +8,8 @@ export interface TextCall {
   name: string;
   arguments: Record<string, unknown>;
   origin: 'text' | 'think';
+  /** The call's JSON text, when asked for (`keepRaw`). */
+  raw?: string;
 }
 
 export interface ParsedModelOutput {
@@ -259,7 +261,7 @@ function firstOf(...positions: number[]): number {
  *   reasoning; otherwise it is rejected;
  * - a `<tool_call>` without `</tool_call>` takes the JSON object that follows it.
  * Limitation: a literal `<tool_call>` inside a call's JSON string ends that call. */
-export function parseModelOutput(raw: string): ParsedModelOutput {
+export function parseModelOutput(raw: string, options: { keepRaw?: boolean } = {}): ParsedModelOutput {
   const text = typeof raw === 'string' ? raw : String(raw);
   const nextThinkOpen = tagFinder(text, THINK_OPEN);
   const nextThinkClose = tagFinder(text, THINK_CLOSE);
@@ -335,7 +337,7 @@ export function parseModelOutput(raw: string): ParsedModelOutput {
         reason: 'this call was written inside <think>, and the output also has calls outside it; only those count',
       });
     } else {
-      calls.push({ name: item.name, arguments: item.arguments, origin: item.origin });
+      calls.push({ name: item.name, arguments: item.arguments, origin: item.origin, ...(options.keepRaw ? { raw: item.raw } : {}) });
     }
   }
 
