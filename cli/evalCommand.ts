@@ -5,7 +5,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DomainError, type Domain } from '../workers/domains/domain.ts';
-import type { DomainEnvironment } from '../workers/domains/environment.ts';
 import { builtInDomainDir, loadDomainDir } from './nodeDomains.ts';
 import { loadNodeSampleTasks } from '../tools/search/nodeCorpus.ts';
 import { CALL_EXPERT_TOOL, type OrchestraConfig } from '../workers/engine/config.ts';
@@ -29,6 +28,10 @@ import { createNodeEnvironment, describeMissingKeys, providersInUse, type Missin
 import { EVAL_USAGE, EXIT_CODES, parseCommandArgs, positiveInteger, UsageError } from './usage.ts';
 import { formatCount } from '../workers/engine/format.ts';
 import { runFactory } from '../workers/hosts/prepareRun.ts';
+import type { RunFactory, TaskDomain } from '../workers/eval/ports.ts';
+import type { LoadedTau2Domain } from '../workers/domains/tau2/domains.ts';
+import { TAU2_SUITE_NAMES, tau2DomainOfSuite, tau2Suite, tau2SuiteName, tau2TaskDomain } from '../workers/domains/tau2/taskDomain.ts';
+import { readTau2Domain, readTau2Guidelines } from './nodeTau2.ts';
 
 const EVAL_OPTIONS = {
   config: { type: 'string' },
@@ -41,6 +44,9 @@ const EVAL_OPTIONS = {
   budget: { type: 'string' },
   domain: { type: 'string', multiple: true },
   shard: { type: 'string' },
+  user: { type: 'string' },
+  task: { type: 'string', multiple: true },
+  limit: { type: 'string' },
   ...REPORT_OPTIONS,
 } as const;
 
@@ -63,15 +69,17 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
 
   const config = await loadConfig(args.config);
   const domainDirs = (args.domain ?? []).map((dir) => resolve(dir));
-  const suite = loadSuite(args.suite);
+  const suite = selectTasks(loadSuite(args.suite), args.task, args.limit);
   const { source, warnings } = suite;
   for (const warning of warnings) io.stderr.write(`orchestra: ${args.suite}: ${warning}\n`);
   // The header names the whole suite (its hash, its order), so the parts' files merge.
   const header = evalHeader({ suite: source, tasks: suite.tasks, config, seed, ...(shard ? { shard } : {}) });
   const tasks = shard ? tasksOfShard(suite.tasks, shard) : suite.tasks;
   if (shard) io.stderr.write(`Part ${formatShard(shard)} of the suite: ${formatCount(tasks.length)} of its ${formatCount(suite.tasks.length)} tasks.\n`);
-  const domains = loadDomains(tasks, domainDirs);
-  const missing = missingEvalKeys(config, specs, io.env);
+  const domains = suite.tau2 ? [] : loadDomains(tasks, domainDirs);
+  const userAlias = suite.tau2 ? tau2UserAlias(config, args.user) : null;
+  if (!suite.tau2 && args.user !== undefined) throw new UsageError('--user is for τ² and ToolScale suites (builtin:tau2-retail, …), whose tasks talk with a simulated user.', EVAL_USAGE);
+  const missing = missingEvalKeys(config, specs, io.env, userAlias);
   if (missing.length > 0) throw new UsageError(describeMissingKeys(missing));
 
   const stored = readResults(args.out);
@@ -79,9 +87,11 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
   try {
     const javascript = node.environment.javascript;
     if (!javascript) throw new Error('The CLI environment has no JavaScript sandbox.');
-    let environments: Map<string, DomainEnvironment>;
+    let environments: Map<string, TaskDomain>;
     try {
-      environments = await domainEnvironments(domains, tasks, javascript, source);
+      environments = suite.tau2
+        ? new Map([[tau2SuiteName(suite.tau2.name), tau2Domain(suite.tau2, config, runFactory(node.environment), userAlias)]])
+        : await domainEnvironments(domains, tasks, javascript, source);
     } catch (error) {
       if (error instanceof DomainError || error instanceof SuiteError) throw new UsageError(error.message);
       throw error;
@@ -161,13 +171,63 @@ function policySpecs(names: string[], sweep: string | undefined): PolicySpec[] {
   }
 }
 
-/** A built-in suite (builtin:corpus, builtin:retail, builtin:clinic) or a JSONL file. */
-function loadSuite(spec: string): { tasks: SuiteTask[]; source: string; warnings: string[] } {
+interface LoadedSuite {
+  tasks: SuiteTask[];
+  source: string;
+  warnings: string[];
+  /** A τ² or ToolScale suite's domain. */
+  tau2?: LoadedTau2Domain;
+}
+
+/** --task and --limit: the suite's tasks to run (the header still names the whole suite's
+ * source; its hash covers the tasks chosen, so a resumed run must choose the same). */
+function selectTasks(suite: LoadedSuite, ids: string[] | undefined, limit: string | undefined): LoadedSuite {
+  let tasks = suite.tasks;
+  if (ids && ids.length > 0) {
+    const known = new Set(tasks.map((task) => task.id));
+    const unknown = ids.filter((id) => !known.has(id));
+    if (unknown.length > 0) throw new UsageError(`--task: the suite has no task ${unknown.map((id) => `"${id}"`).join(', ')}.`, EVAL_USAGE);
+    tasks = tasks.filter((task) => ids.includes(task.id));
+  }
+  if (limit !== undefined) tasks = tasks.slice(0, positiveInteger(limit, '--limit', 1, EVAL_USAGE));
+  return { ...suite, tasks };
+}
+
+/** The config's expert alias whose model plays the simulated user, or null for the scripted user. */
+function tau2UserAlias(config: OrchestraConfig, user: string | undefined): string | null {
+  const aliases = Object.keys(resolveExperts(config));
+  if (user === undefined) {
+    throw new UsageError(`A τ² suite needs a simulated user: --user <alias> (one of the config's experts: ${aliases.join(', ') || 'none'}) or --user scripted.`, EVAL_USAGE);
+  }
+  if (user === 'scripted') return null;
+  if (!aliases.includes(user)) throw new UsageError(`--user ${user}: the config has no expert "${user}" (it has ${aliases.join(', ') || 'none'}), nor is it "scripted".`, EVAL_USAGE);
+  return user;
+}
+
+/** A τ² domain as the evaluation's TaskDomain: its user, the config's judge for NL_ASSERTION. */
+function tau2Domain(domain: LoadedTau2Domain, config: OrchestraConfig, runs: RunFactory, userAlias: string | null): TaskDomain {
+  const expert = userAlias === null ? undefined : resolveExperts(config)[userAlias];
+  const judge = config.evaluation?.judge;
+  return tau2TaskDomain(domain, {
+    user: expert ? { kind: 'model', model: runs.model(config, expert.provider, expert.model), ...(expert.temperature === undefined ? {} : { temperature: expert.temperature }) } : { kind: 'scripted' },
+    guidelines: readTau2Guidelines(),
+    pricing: runs.pricing(config),
+    ...(judge ? { judge: runs.model(config, judge.provider, judge.model) } : {}),
+  });
+}
+
+/** A built-in suite (builtin:corpus, builtin:retail, builtin:clinic, builtin:tau2-retail…) or a JSONL file. */
+function loadSuite(spec: string): LoadedSuite {
   if (spec.startsWith('builtin:')) {
     const name = spec.slice('builtin:'.length);
     if (name === 'corpus') return { tasks: corpusSuite(loadNodeSampleTasks()), source: spec, warnings: [] };
     if (isBuiltInDomain(name)) return { tasks: loadDomainDir(builtInDomainDir(name)).tasks, source: spec, warnings: [] };
-    throw new UsageError(`There is no built-in suite "${name}"; built in: ${BUILT_IN_SUITES.map((s) => `builtin:${s}`).join(', ')}.`);
+    const tau2 = tau2DomainOfSuite(name);
+    if (tau2) {
+      const domain = readTau2Domain(tau2);
+      return { tasks: tau2Suite(domain), source: spec, warnings: [], tau2: domain };
+    }
+    throw new UsageError(`There is no built-in suite "${name}"; built in: ${[...BUILT_IN_SUITES, ...TAU2_SUITE_NAMES].map((s) => `builtin:${s}`).join(', ')}.`);
   }
   let text: string;
   try {
@@ -221,8 +281,10 @@ function loadDomains(tasks: readonly SuiteTask[], dirs: readonly string[]): Doma
 
 /** Key variables the evaluation needs and the environment lacks: the run's providers, the judge's,
  * a prompted Qwen3's, and call_expert experts' (domain tasks use them whatever the protocol). */
-function missingEvalKeys(config: OrchestraConfig, specs: readonly PolicySpec[], env: NodeJS.ProcessEnv): MissingKey[] {
+function missingEvalKeys(config: OrchestraConfig, specs: readonly PolicySpec[], env: NodeJS.ProcessEnv, userAlias: string | null): MissingKey[] {
   const providers = new Set(providersInUse(config));
+  const user = userAlias === null ? undefined : resolveExperts(config)[userAlias];
+  if (user) providers.add(user.provider);
   if (config.evaluation?.judge) providers.add(config.evaluation.judge.provider);
   for (const spec of specs) if (spec.provider !== undefined) providers.add(spec.provider);
   for (const expert of Object.values(resolveExperts(config))) if (expert.tool === CALL_EXPERT_TOOL || expert.tool === 'answer') providers.add(expert.provider);

@@ -98,6 +98,23 @@ function passHatKLines(policies: readonly PolicySummary[]): string[] {
   ];
 }
 
+/** τ²'s criteria per policy: passed / failed / not graded, over the rollouts graded by them. */
+function criterionLines(policies: readonly PolicySummary[]): string[] {
+  const graded = policies.filter((p) => p.criteria !== undefined);
+  if (graded.length === 0) return [];
+  const width = Math.max(...graded.map((p) => p.name.length));
+  return [
+    '',
+    '  τ² criteria (passed / failed / not graded, over rollouts)',
+    ...graded.map(
+      (p) =>
+        `    ${p.name.padEnd(width)}  ${Object.entries(p.criteria ?? {})
+          .map(([name, s]) => `${name} ${s.passed}/${s.failed}/${s.notGraded}`)
+          .join('  ')}${p.userCostUsd === undefined ? '' : `  (simulated user: ${formatUsd(p.userCostUsd)}, not in the reward's cost)`}`,
+    ),
+  ];
+}
+
 /** The results table: one row per policy, then what the columns mean. */
 export function formatEvalTable(summary: EvalSummary, style: Style): string {
   const header = ['  Policy', 'Rollouts', 'Accuracy (95% CI)', 'Cost/task', 'Latency', 'Cost/correct', 'Tool calls'];
@@ -110,6 +127,7 @@ export function formatEvalTable(summary: EvalSummary, style: Style): string {
     '',
     ...summary.policies.map((p) => `  ${p.name}: ${p.label}${p.failedChecks > 0 ? ` — ${p.failedChecks} check(s) could not run` : ''}${p.abnormalStops > 0 ? ` — ${p.abnormalStops} stopped abnormally` : ''}`),
     ...passHatKLines(summary.policies),
+    ...criterionLines(summary.policies),
     '',
     `★ on the Pareto front of cost and accuracy${summary.pareto.length > 0 ? ` (cheapest first: ${summary.pareto.join(' → ')})` : ''}. Accuracy: correct rollouts over rollouts, with the 95% Wilson interval. Cost/task includes grading (judge calls); ~ marks estimates.`,
   ];

@@ -5,7 +5,7 @@
 import type { RunEvent, RunEventOf, StopReason } from '../../workers/engine/events.ts';
 import { ViewDraft } from './viewDraft.ts';
 
-export type { ErrorView, RetryView, ModelRequestView, ModelOutputView, ToolResultView, CallView, StepStatus, StepView, RunStatus, RunView } from './runViewTypes.ts';
+export type { ErrorView, RetryView, ModelRequestView, ModelOutputView, UserTurnView, ToolResultView, CallView, StepStatus, StepView, RunStatus, RunView } from './runViewTypes.ts';
 import type { CallView, ErrorView, RetryView, RunView, StepView } from './runViewTypes.ts';
 
 export function startView(event: RunEventOf<'run_started'>): RunView {
@@ -120,6 +120,13 @@ function foldEvent(draft: ViewDraft, event: RunEvent): void {
       const parent = event.parentCallId && event.parentCallId !== event.callId ? draft.call(event.parentCallId) : undefined;
       if (parent) parent.childCallIds.push(event.callId);
       else draft.step(event.step)?.callIds.push(event.callId);
+      return;
+    }
+    case 'user_turn': {
+      const step = draft.step(event.step);
+      if (!step) return;
+      const { type: _type, step: _step, runId: _runId, ...turn } = event;
+      (step.userTurns ??= []).push(turn);
       return;
     }
     case 'tool_result': {

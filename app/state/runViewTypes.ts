@@ -14,6 +14,9 @@ export type ModelRequestView = Pick<RunEventOf<'model_request'>, 'messages' | 't
 
 export type ModelOutputView = Omit<RunEventOf<'model_output'>, 'type' | 'step' | 'runId' | 't'>;
 
+/** A τ² conversation's simulated user speaking (or acting on its phone) after the agent. */
+export type UserTurnView = Omit<RunEventOf<'user_turn'>, 'type' | 'step' | 'runId'>;
+
 export type ToolResultView = Pick<RunEventOf<'tool_result'>, 'ok' | 'content' | 'detail' | 'error' | 'latencyMs'>;
 
 /** A call as its tool_call event recorded it, and what followed. */
@@ -42,6 +45,8 @@ export interface StepView {
   output?: ModelOutputView;
   /** Top-level calls of this turn, in order (an expert's own calls hang off their parent). */
   callIds: string[];
+  /** What the simulated user said after this turn (τ² conversations), in order. */
+  userTurns?: UserTurnView[];
   /** The orchestrator's own ledger entries for this turn. */
   orchestratorCosts: LedgerEntry[];
   /** Known cost of the step so far; final once the step finished. */

@@ -81,6 +81,7 @@ export class ViewDraft {
       orchestratorCosts: step.orchestratorCosts.slice(),
       retries: step.retries.slice(),
       errors: step.errors.slice(),
+      ...(step.userTurns ? { userTurns: step.userTurns.slice() } : {}),
     };
     this.steps()[index] = copy;
     this.ownSteps.add(copy);

@@ -19,17 +19,14 @@ interface Response {
   startedAt?: number;
   endedAt?: number;
   interrupted?: boolean;
-  /** When the worker's thread started, and when its runtime had loaded. */
-  bornAt: number;
-  loadedAt: number;
 }
 type TestCalls = { do: { request: Request; response: Response } };
 
 const WORKER = new URL('../../e2e/fixtures/doubles/scriptedSandboxWorker.mjs', import.meta.url);
 const hosts: Array<WorkerHost<TestCalls>> = [];
 
-function host(load: 'ready' | 'fail' | 'never', options: Partial<WorkerHostOptions> = {}, loadMs = 0): WorkerHost<TestCalls> {
-  const created = createWorkerHost<TestCalls>({ start: startNodeWorker(WORKER, { workerData: { load, loadMs } }), runtime: 'TestRuntime', startTimeoutMs: 20_000, ...options });
+function host(load: 'ready' | 'fail' | 'never', options: Partial<WorkerHostOptions> = {}): WorkerHost<TestCalls> {
+  const created = createWorkerHost<TestCalls>({ start: startNodeWorker(WORKER, { workerData: { load } }), runtime: 'TestRuntime', startTimeoutMs: 20_000, ...options });
   hosts.push(created);
   return created;
 }
@@ -140,29 +137,6 @@ describe('createWorkerHost', () => {
     expect(answerOf(second).threadId).not.toBe(answerOf(first).threadId);
     expect([answerOf(first).served, answerOf(second).served]).toEqual([1, 1]);
     expect(second.startupMs).toBeLessThan(100);
-  });
-
-  it('keeps several spares when asked, booting them one at a time and never while a call runs', async () => {
-    const tested = host('ready', { oneCallPerWorker: true, spares: 3 }, 300);
-    await tested.warmUp();
-    // The three spares boot one after another: 3 × 300 ms of load.
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-    const started = performance.now();
-    const together = await Promise.all([1, 2, 3].map(() => tested.call('do', { op: 'timed', delayMs: 200 }, CALL)));
-    const answers = together.map(answerOf);
-    // Three calls asked for together each found a spare ready: none waited for a load.
-    for (const outcome of together) expect(outcome.startupMs).toBeLessThan(100);
-    expect(performance.now() - started).toBeLessThan(3 * 200 + 250);
-    expect(new Set(answers.map((answer) => answer.threadId)).size).toBe(3);
-    const boots = answers.map((answer) => [answer.bornAt, answer.loadedAt] as const).sort((a, b) => a[0] - b[0]);
-    for (let i = 1; i < boots.length; i++) expect(boots[i]![0]).toBeGreaterThanOrEqual(boots[i - 1]![1]);
-
-    // The spares that replace them boot after the calls, not during them.
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-    const next = answerOf(await tested.call('do', { op: 'echo' }, CALL));
-    const lastCallEnded = Math.max(...answers.map((answer) => answer.endedAt ?? Infinity));
-    expect(next.bornAt).toBeGreaterThanOrEqual(lastCallEnded - 5);
-    for (const answer of answers) expect(next.bornAt < answer.startedAt! || next.bornAt > answer.endedAt!).toBe(true);
   });
 
   it('reports a call in progress as aborted when the host is disposed, and starts afresh after', async () => {

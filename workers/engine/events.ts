@@ -32,7 +32,8 @@ export type StopReason =
  * per-call rate. A figure whose price is unknown has `usd: null`, never 0. */
 export type CostBasis = 'measured' | 'estimated';
 
-export type LedgerKind = 'orchestrator' | 'expert' | 'code' | 'search' | 'tool';
+/** `user`: the simulated user of a τ² conversation, kept apart from the agent's side. */
+export type LedgerKind = 'orchestrator' | 'expert' | 'code' | 'search' | 'tool' | 'user';
 
 export interface LedgerEntry {
   step: number;
@@ -86,6 +87,9 @@ export interface RunTotals {
   toolCounts: ToolCounts;
   promptTokens: number;
   completionTokens: number;
+  /** The simulated user's share of costUsd (τ² conversations only; absent elsewhere). The
+   * reward's cost term leaves it out: it is the benchmark's cost, not the agent's. */
+  userCostUsd?: number;
 }
 
 export interface ParsedCall {
@@ -95,6 +99,10 @@ export interface ParsedCall {
   arguments: Record<string, unknown>;
   /** Where the call was found. */
   origin: 'text' | 'server' | 'think';
+  /** The JSON text it was read from: a server call's arguments string, or a text call's whole
+   * `{"name", "arguments"}` object. Tools that read their own arguments (τ²'s) parse it again,
+   * keeping what JSON.parse loses (2.0 stays a float). */
+  raw?: string;
 }
 
 export interface RejectedCall {
@@ -148,6 +156,20 @@ export type RunEvent = Base &
         /** Whether tools went to the server (`server`) or were rendered into the prompt. */
         toolMode: 'server' | 'prompt';
         renderedPrompt: string;
+      }
+    | {
+        /** One turn of a τ² conversation's simulated user: what it said to the agent, or the
+         * calls it made on its own phone (telecom) and their results; its tokens and cost. */
+        type: 'user_turn';
+        step: number;
+        content: string | null;
+        toolCalls: { name: string; arguments: Record<string, unknown>; result: string; error: boolean }[];
+        /** The user model, or null for a scripted user. */
+        model: string | null;
+        promptTokens: number;
+        completionTokens: number;
+        /** null when the price is unknown. */
+        costUsd: number | null;
       }
     | { type: 'reasoning_delta'; step: number; callId?: string; text: string }
     | { type: 'content_delta'; step: number; callId?: string; text: string }

@@ -7,12 +7,16 @@ import { parseModelOutput, parseServerToolCalls } from './qwen3/parse.ts';
 import type { ChatCompletion } from './types.ts';
 
 export function interpretCompletion(completion: ChatCompletion, newCallId: () => string): OrchestratorOutput {
-  const parsed = parseModelOutput(completion.content);
+  const parsed = parseModelOutput(completion.content, { keepRaw: true });
   const server = completion.toolCalls?.length
     ? parseServerToolCalls(completion.toolCalls)
     : { calls: [], rejected: [] };
   // Server ids are not unique across turns or models, so every call gets one of ours.
-  const calls: ParsedCall[] = server.calls.map((call) => ({ ...call, id: newCallId(), origin: 'server' }));
+  const rawOf = (id: string) => completion.toolCalls?.find((call) => call.id === id)?.arguments;
+  const calls: ParsedCall[] = server.calls.map((call) => {
+    const raw = rawOf(call.id);
+    return { ...call, id: newCallId(), origin: 'server', ...(typeof raw === 'string' ? { raw } : {}) };
+  });
   for (const call of parsed.calls) {
     const duplicate = calls.some(
       (c) => c.name === call.name && JSON.stringify(c.arguments) === JSON.stringify(call.arguments),

@@ -16,7 +16,7 @@ export interface LedgerOptions {
 export interface ModelCallRecord {
   step: number;
   callId?: string;
-  kind: 'orchestrator' | 'expert';
+  kind: 'orchestrator' | 'expert' | 'user';
   model: string;
   alias?: string;
   usage?: Usage;
@@ -143,6 +143,11 @@ export class Ledger {
   /** The sum of every known cost; unknown ones are counted by `unknownCount`. */
   totalUsd(): number {
     return sumKnown(this.#entries);
+  }
+
+  /** What the simulated user's model calls cost (τ² conversations). */
+  userUsd(): number {
+    return sumKnown(this.#entries.filter((entry) => entry.kind === 'user'));
   }
 
   unknownCount(): number {

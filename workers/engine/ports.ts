@@ -3,6 +3,33 @@
 // (`npm run lint` holds it to that); the composition root (workers/hosts/prepareRun.ts) plugs the
 // implementations in.
 
+import type { ParsedCall } from './events.ts';
+import type { ChatMessage } from './types.ts';
+import type { TurnContext } from './protocol.ts';
+
+/* ---- The other side of a conversation (τ²'s simulated user) ---- */
+
+/** What the conversation's other side says next: messages the agent's history gains (the
+ * agent's own greeting, the user's reply), or the end of the conversation. */
+export type PartnerReply = { kind: 'say'; messages: ChatMessage[] } | { kind: 'end'; reason: string };
+
+/**
+ * The user of a multi-turn conversation (workers/domains/tau2/rollout.ts implements it for τ²):
+ * the function-calling protocol opens with it instead of the task, hands it every message the
+ * agent writes to the user, and tells it the agent's tool calls before they run, so that it
+ * records the conversation as the benchmark grades it. Its model calls go through the turn's
+ * context (ledger kind `user`), each of its turns leaves a `user_turn` event.
+ */
+export interface ConversationPartner {
+  open(context: TurnContext): Promise<PartnerReply>;
+  /** The agent's message to the user; the user's reply, or the end. */
+  answer(message: string, context: TurnContext): Promise<PartnerReply>;
+  /** The agent's turn of tool calls (domain tools only), before any runs. */
+  agentCalls(content: string, calls: readonly ParsedCall[]): void;
+  /** Why the conversation has ended on its own (a step or error limit), or null. */
+  ended(): string | null;
+}
+
 /* ---- Python (behind the paper's enhance_reasoning) ---- */
 
 /** Runs self-contained Python code with a hard time limit; behind the `enhance_reasoning` tool. */

@@ -7,6 +7,7 @@ import type { PricingTable } from './pricing.ts';
 import type { Protocol } from './protocol.ts';
 import type { OrchestratorOptions, RunLimits } from './run.ts';
 import type { Secret } from './redact.ts';
+import type { ConversationPartner } from './ports.ts';
 import type { ChatModel, Tool } from './types.ts';
 
 /** The parts of one run. Prepare again for every run, rollout or task: the models made here may
@@ -33,6 +34,11 @@ export interface DomainTools {
   tools: Tool[];
   /** Offer the config's `call_expert` experts (default true; false for a model acting alone). */
   experts?: boolean;
+  /** The conversation's user (τ²): see FunctionCallingOptions.partner. */
+  partner?: ConversationPartner;
+  /** Orchestrator turns allowed instead of the config's (a τ² conversation's own step limit
+   * governs it). */
+  maxTurns?: number;
 }
 
 export interface PrepareOptions {

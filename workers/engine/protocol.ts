@@ -17,7 +17,8 @@ export interface OrchestratorOutput {
 
 export interface ModelCallOptions {
   callId?: string;
-  kind: 'orchestrator' | 'expert';
+  /** `user`: a τ² conversation's simulated user (its cost is kept apart, ledger kind `user`). */
+  kind: 'orchestrator' | 'expert' | 'user';
   alias?: string;
   model: ChatModel;
   request: Omit<ChatRequest, 'signal'>;
@@ -57,6 +58,9 @@ export interface ProtocolSession {
   /** The orchestrator's messages this turn. */
   messages(): ChatMessage[];
   handleOutput(output: OrchestratorOutput, context: TurnContext): Promise<TurnOutcome>;
+  /** Work before a turn's request (a conversation's opening: the simulated user's first
+   * message); an outcome ends the run before the orchestrator is asked. */
+  beforeTurn?(context: TurnContext): Promise<TurnOutcome | null>;
   /** Rebuilds the session's state after a fork's kept steps, from what they recorded; throws an
    * Error that says why when the record does not allow it. */
   restore(recorded: RecordedSteps): void;

@@ -166,6 +166,8 @@ export async function runOrchestration(options: RunOptions): Promise<RunResult> 
  * the protocol's handling of it. */
 async function runTurn(run: RunContext, session: ProtocolSession, orchestrator: OrchestratorOptions, step: number): Promise<TurnResult> {
   const context = run.turn(step);
+  const before = session.beforeTurn ? await session.beforeTurn(context) : null;
+  if (before?.kind === 'done') return { stop: before.stopReason, answer: before.answer };
   const tools = session.tools();
   const messages = session.messages();
   const toolMode = orchestrator.toolMode === 'server' && orchestrator.model.supportsServerTools ? 'server' : 'prompt';

@@ -231,6 +231,7 @@ export class RunContext {
       counterfactualUsd: this.ledger.counterfactualUsd(),
       promptTokens,
       completionTokens,
+      ...(this.ledger.entries.some((entry) => entry.kind === 'user') ? { userCostUsd: this.ledger.userUsd() } : {}),
       latencyMs: Math.round(this.now()),
       toolLatencyMs: Math.round(this.toolLatencyMs),
       turns,

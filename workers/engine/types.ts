@@ -120,6 +120,8 @@ export interface ChatModel {
 
 export interface ToolRunContext {
   signal: AbortSignal;
+  /** The call as the model wrote it: its id, and the JSON text it was read from (ParsedCall.raw). */
+  call?: { id: string; raw?: string; origin: 'text' | 'server' | 'think' };
 }
 
 /** What a tool returns. `content` is what the model sees. */
@@ -148,6 +150,9 @@ export interface Tool {
   name: string;
   description: string;
   parameters: JsonSchema;
+  /** The tool checks its own arguments (τ²'s tools, as pydantic does, with their own errors):
+   * the protocol hands them over unchecked against `parameters`. */
+  checksOwnArguments?: boolean;
   run(args: Record<string, unknown>, context: ToolRunContext): Promise<ToolOutput>;
 }
 

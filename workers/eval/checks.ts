@@ -134,8 +134,18 @@ export function resolveCheck(check: Check | undefined, answer: string | undefine
   }
 }
 
+/** One of τ²'s criteria as a verdict names it (evaluate.ts): 1 passed, 0 failed, null not graded. */
+export interface CriterionResult {
+  criterion: string;
+  /** Whether the task's reward_basis counts it. */
+  counted: boolean;
+  reward: number | null;
+  reason: string;
+}
+
 export interface Verdict {
-  check: CheckKind;
+  /** `tau2`: graded by τ²'s criteria (a τ² or ToolScale domain's session), not by a suite check. */
+  check: CheckKind | 'tau2';
   correct: boolean;
   /** Why, in words. */
   reason: string;
@@ -146,6 +156,8 @@ export interface Verdict {
   costUsd?: number | null;
   /** The rows where the database differs from the golden state (db checks). */
   rows?: RowMismatch[];
+  /** τ²'s criteria, each with its reward and why. */
+  criteria?: CriterionResult[];
 }
 
 /** One row where the run's database and the golden one differ. */

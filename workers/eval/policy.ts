@@ -122,8 +122,15 @@ export function configuredPolicy(name: string, kind: string, label: string, conf
         return { run: runOf(context.runs.prepare(config)), expertTools: PAPER_EXPERT_TOOLS(config) };
       }
       const domain = domainOf(context, task);
-      const session = domain.newSession();
-      const prepared = context.runs.prepare(config, { domain: { system: domain.domain.policy, tools: session.tools } });
+      const session = domain.newSession(task);
+      const prepared = context.runs.prepare(config, {
+        domain: {
+          system: domain.domain.policy,
+          tools: session.tools,
+          ...(session.partner ? { partner: session.partner } : {}),
+          ...(session.maxTurns === undefined ? {} : { maxTurns: session.maxTurns }),
+        },
+      });
       return { run: runOf(prepared), expertTools: DOMAIN_EXPERT_TOOLS, session };
     },
   };

@@ -92,6 +92,27 @@ describe('summarizeEval', () => {
     expect(group?.reward?.normalized[0]).toMatchObject({ outcome: 1, cost: 1, latency: 1 });
   });
 
+  it("weighs only the agent's cost in the reward, as τ² reports agent_cost apart from user_cost, and counts τ²'s criteria", () => {
+    const criteria = (communicate: number | null) => [
+      { criterion: 'DB', counted: true, reward: 1, reason: 'equal' },
+      { criterion: 'COMMUNICATE', counted: true, reward: communicate, reason: 'r' },
+    ];
+    const tau2 = (rollout: number, costUsd: number, userCostUsd: number, communicate: number | null) =>
+      record('orchestrator', 't', rollout, { costUsd, userCostUsd, correct: communicate === 1, verdict: { check: 'tau2', correct: communicate === 1, reason: 'r', criteria: criteria(communicate) } });
+    // Rollout 1 spent more in all, but its agent only $0.001 (the user the rest); rollout 2's agent $0.003.
+    const records = [tau2(1, 0.01, 0.009, 1), tau2(2, 0.004, 0.001, 1), tau2(3, 0.002, 0.001, 0), tau2(4, 0.002, 0.001, null)];
+    const summary = summarizeEval({ taskIds: ['t'], policies: policies.slice(0, 1), rollouts: 4, records });
+    const group = summary.groups[0];
+    const expected = computeGroupReward(
+      records.map((r) => ({ correct: r.correct, costUsd: r.costUsd - r.userCostUsd!, latencyMs: r.latencyMs, toolCounts: r.toolFeatures })),
+      PREFERENCE_PRESETS.balanced,
+    );
+    expect(group?.reward?.rewards).toEqual(expected.rewards);
+    expect(group?.reward?.normalized[0]?.cost).toBeCloseTo(1, 12);
+    expect(summary.policies[0]?.criteria).toEqual({ DB: { passed: 4, failed: 0, notGraded: 0 }, COMMUNICATE: { passed: 2, failed: 1, notGraded: 1 } });
+    expect(summary.policies[0]?.userCostUsd).toBeCloseTo(0.012, 12);
+  });
+
   it("gives τ²'s pass^k from each task's rollouts: k of them all right, averaged over tasks", () => {
     // The orchestrator: a is 1 of 2 right, b 2 of 2; pass^1 = (1/2 + 1)/2, pass^2 = (0 + 1)/2.
     expect(report.policies.map((p) => p.passHatK)).toEqual([

@@ -86,7 +86,13 @@ export interface RolloutRecord {
   modelCalls: Record<string, number>;
   promptTokens: number;
   completionTokens: number;
+  /** What the simulated user of a τ² conversation cost (part of runCostUsd; the reward's cost
+   * leaves it out, as the reference counts only the agent's cost). Absent elsewhere. */
+  userCostUsd?: number;
 }
+
+/** The cost the reward weighs: everything but a simulated user's share. */
+export const agentCostUsd = (record: Pick<RolloutRecord, 'costUsd' | 'userCostUsd'>): number => record.costUsd - (record.userCostUsd ?? 0);
 
 /** The identity of a rollout: what a resumed evaluation skips when it is done. */
 export function rolloutKey(record: Pick<RolloutRecord, 'policy' | 'taskId' | 'rollout'>): string {
@@ -155,6 +161,32 @@ export interface PolicySummary {
   /** τ²'s pass^1…pass^K over the tasks with rollouts (K: the fewest any has); see passHatKOf.
    * Absent from reports written before it was added. */
   passHatK?: number[];
+  /** τ²'s criteria over the rollouts graded by them: how many passed, failed, were not graded
+   * (NL_ASSERTION without a judge). Absent when no rollout was. */
+  criteria?: Record<string, CriterionShare>;
+  /** What the simulated users of τ² conversations cost, in total (part of totalCostUsd). */
+  userCostUsd?: number;
+}
+
+export interface CriterionShare {
+  passed: number;
+  failed: number;
+  notGraded: number;
+}
+
+/** Counts each τ² criterion's verdicts over records (every criterion τ² computes, counted in
+ * the reward or not); undefined when none has any. */
+export function criterionShares(records: readonly RolloutRecord[]): Record<string, CriterionShare> | undefined {
+  const shares: Record<string, CriterionShare> = {};
+  for (const record of records) {
+    for (const c of record.verdict.criteria ?? []) {
+      const share = (shares[c.criterion] ??= { passed: 0, failed: 0, notGraded: 0 });
+      if (c.reward === null) share.notGraded += 1;
+      else if (c.reward === 1) share.passed += 1;
+      else share.failed += 1;
+    }
+  }
+  return Object.keys(shares).length > 0 ? shares : undefined;
 }
 
 /** One task's group of rollouts under one policy, with the paper's rewards and advantages. */
@@ -239,6 +271,9 @@ function planRecordsByPolicy(options: { taskIds: readonly string[]; rollouts: nu
  * and per task, the group's rewards and advantages under the policy's preference. Only rollouts of
  * the given tasks, policies and rollout count are counted, each once (its latest record).
  */
+const optional = <K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> =>
+  (value === undefined ? {} : { [key]: value }) as Partial<Record<K, V>>;
+
 export function summarizeEval(options: {
   taskIds: readonly string[];
   policies: readonly PolicyDescription[];
@@ -261,11 +296,15 @@ export function summarizeEval(options: {
     let unknownCostEntries = 0;
     let hasEstimates = false;
     let tasks = 0;
+    let userCostUsd: number | undefined;
+    const policyRecords: RolloutRecord[] = [];
     const firstGroup = groups.length;
     for (const group of byPolicy.get(policy.name) ?? []) {
       tasks += 1;
       for (const record of group) {
         rollouts += 1;
+        policyRecords.push(record);
+        if (record.userCostUsd !== undefined) userCostUsd = (userCostUsd ?? 0) + record.userCostUsd;
         if (record.correct) correct += 1;
         totalCostUsd += record.costUsd;
         gradingCostUsd += record.gradingCostUsd;
@@ -305,6 +344,8 @@ export function summarizeEval(options: {
       pareto: false,
       preference: policy.preference,
       passHatK: passHatKOf(groups.slice(firstGroup)),
+      ...optional('criteria', criterionShares(policyRecords)),
+      ...optional('userCostUsd', userCostUsd),
     });
   }
   // A mean cost that leaves unknown prices out is no point to compare: it stays off the front.
@@ -345,7 +386,7 @@ function groupOf(policy: PolicyDescription, taskId: string, group: RolloutRecord
   const result: TaskGroup = { policy: policy.name, taskId, rollouts: group.length, correct: group.filter((r) => r.correct).length };
   if (group.length < 2) return result;
   const reward = computeGroupReward(
-    group.map((record) => ({ correct: record.correct, costUsd: record.costUsd, latencyMs: record.latencyMs, toolCounts: record.toolFeatures })),
+    group.map((record) => ({ correct: record.correct, costUsd: agentCostUsd(record), latencyMs: record.latencyMs, toolCounts: record.toolFeatures })),
     policy.preference,
   );
   result.reward = {

@@ -181,7 +181,9 @@ export async function runEvaluation(options: RunEvalOptions): Promise<EvalOutcom
       return;
     }
     const domain = task.domain === undefined ? undefined : options.grading.domains.get(task.domain);
-    const verdict: Verdict = task.check
+    const verdict: Verdict = prepared.session?.grade
+      ? await prepared.session.grade(options.signal)
+      : task.check
       ? await grade(task.check, {
           task: task.task,
           answer: result.answer,
@@ -223,6 +225,7 @@ export async function runEvaluation(options: RunEvalOptions): Promise<EvalOutcom
       modelCalls,
       promptTokens: totals.promptTokens,
       completionTokens: totals.completionTokens,
+      ...(totals.userCostUsd === undefined ? {} : { userCostUsd: totals.userCostUsd }),
     };
     options.onRecord(record);
     latest.set(rolloutKey(record), record);

@@ -86,7 +86,7 @@ const stopReasonSchema = z.enum(['answered', 'final_message', 'max_turns', 'max_
 const ledgerEntrySchema = z.object({
   step: count,
   callId: text.optional(),
-  kind: z.enum(['orchestrator', 'expert', 'code', 'search', 'tool']),
+  kind: z.enum(['orchestrator', 'expert', 'code', 'search', 'tool', 'user']),
   model: text.optional(),
   alias: text.optional(),
   tool: text.optional(),
@@ -110,6 +110,7 @@ const totalsSchema = z.object({
   toolCounts: z.object({ tools: z.record(z.string(), count), aliases: z.record(z.string(), count) }),
   promptTokens: count,
   completionTokens: count,
+  userCostUsd: finite.optional(),
 });
 const base = { runId: text, t: finite };
 
@@ -137,6 +138,17 @@ const eventSchema = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('step_started'), step }),
   z.object({
     ...base,
+    type: z.literal('user_turn'),
+    step,
+    content: text.nullable(),
+    toolCalls: z.array(z.object({ name: text, arguments: z.record(z.string(), json), result: text, error: z.boolean() })),
+    model: text.nullable(),
+    promptTokens: count,
+    completionTokens: count,
+    costUsd: finite.nullable(),
+  }),
+  z.object({
+    ...base,
     type: z.literal('model_request'),
     step,
     messages: z.array(messageSchema),
@@ -153,7 +165,7 @@ const eventSchema = z.discriminatedUnion('type', [
     raw: text,
     reasoning: text,
     message: text,
-    calls: z.array(z.object({ id: text, name: text, arguments: z.record(z.string(), json), origin: z.enum(['text', 'server', 'think']) })),
+    calls: z.array(z.object({ id: text, name: text, arguments: z.record(z.string(), json), origin: z.enum(['text', 'server', 'think']), raw: text.optional() })),
     rejected: z.array(z.object({ raw: text, reason: text })),
     finishReason: z.enum(['stop', 'length', 'tool_calls', 'abort', 'error', 'unknown']),
     latencyMs: finite,

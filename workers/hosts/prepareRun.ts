@@ -162,6 +162,7 @@ export function prepareRun(config: OrchestraConfig, given: RunEnvironment, optio
       system: options.domain.system,
       tools: options.domain.tools,
       experts: experts.map(([alias, expert]) => expertParts(alias, expert)),
+      ...(options.domain.partner ? { partner: options.domain.partner } : {}),
       toolTimeoutMs: config.paper.codeTimeoutSeconds * 1000 + 5000,
     });
   } else if (config.protocol === 'paper') {
@@ -246,7 +247,7 @@ export function prepareRun(config: OrchestraConfig, given: RunEnvironment, optio
       pricing,
     ),
     limits: {
-      maxTurns: config.limits.maxTurns,
+      maxTurns: options.domain?.maxTurns ?? config.limits.maxTurns,
       maxCostUsd: config.limits.maxCostUsd,
       maxWallMs: config.limits.maxWallSeconds === null ? null : config.limits.maxWallSeconds * 1000,
       maxInvalidTurns: config.limits.maxInvalidTurns,

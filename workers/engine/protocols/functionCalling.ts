@@ -22,6 +22,7 @@ import { pythonStrip } from '../pythonStrings.ts';
 import { toPromptMessages, wrapToolResponse } from '../qwen3/render.ts';
 import { isStop, withToolCall } from '../toolStep.ts';
 import { MAX_TOOL_RESULT_CHARS } from '../truncate.ts';
+import type { ConversationPartner } from '../ports.ts';
 import type { ChatMessage, ChatModel, Tool, ToolCallRequest, ToolSchema } from '../types.ts';
 import { validateArguments } from '../validateArguments.ts';
 import { describeAliases, type AliasDescription } from './paper.ts';
@@ -39,6 +40,9 @@ export interface FunctionCallingOptions {
   experts: FunctionCallingExpert[];
   /** A tool that takes longer is stopped and reported as timed out. */
   toolTimeoutMs: number;
+  /** The conversation's user (τ²'s simulated user): the run opens with it instead of the task,
+   * and a message to the user goes to it instead of ending the run. */
+  partner?: ConversationPartner;
 }
 
 /** What the reference appends to the policy in the orchestrator's system turn (to_litellm_messages;
@@ -147,10 +151,33 @@ export function createFunctionCallingProtocol(options: FunctionCallingOptions): 
   return {
     name: 'function-calling',
     start(task: string, instruction: string | null): ProtocolSession {
-      const history: ChatMessage[] = [
-        { role: 'system', content: system },
-        { role: 'user', content: instruction ? `${task}\n\n${instruction}` : task },
-      ];
+      const { partner } = options;
+      // With a partner the conversation opens with what it says, as the reference's does (the
+      // agent's greeting, the user's first message); the task is the scenario it plays.
+      const history: ChatMessage[] = partner
+        ? [{ role: 'system', content: system }]
+        : [
+            { role: 'system', content: system },
+            { role: 'user', content: instruction ? `${task}\n\n${instruction}` : task },
+          ];
+      let opened = false;
+
+      /** The agent's message to the user: with a partner, its reply goes on the conversation. */
+      const toUser = async (message: string, answer: string, context: TurnContext): Promise<TurnOutcome> => {
+        if (!partner) return { kind: 'done', stopReason: 'final_message', answer };
+        const reply = await partner.answer(message, context);
+        if (reply.kind === 'end') return { kind: 'done', stopReason: 'final_message', answer };
+        history.push(...reply.messages);
+        return { kind: 'continue', validCall: true };
+      };
+      /** Tells the partner of a turn's domain calls before they run. */
+      const callsToPartner = (content: string, calls: readonly ParsedCall[]) => {
+        const domainCalls = calls.filter((c) => c.name !== CALL_EXPERT_TOOL);
+        if (partner && domainCalls.length > 0) partner.agentCalls(content, domainCalls);
+      };
+      /** A conversation that ended on its own after the calls (τ²'s step or error limit). */
+      const endedAfterCalls = (content: string): TurnOutcome | null =>
+        partner?.ended() ? { kind: 'done', stopReason: 'final_message', answer: pythonStrip(content) } : null;
 
       /** Runs one domain tool call, reporting it as events, and returns what the model will see. */
       const runDomainCall = (call: ParsedCall, context: TurnContext, offered: string[], parentCallId?: string): Promise<CallResult> =>
@@ -159,13 +186,17 @@ export function createFunctionCallingProtocol(options: FunctionCallingOptions): 
           if (!tool) {
             return report({ ok: false, invalid: true, content: `Error: there is no tool named "${call.name}". Available: ${offered.join(', ')}.` });
           }
-          const problems = validateArguments(call.arguments, tool.parameters);
+          const problems = tool.checksOwnArguments ? [] : validateArguments(call.arguments, tool.parameters);
           if (problems.length > 0) {
             return report({ ok: false, invalid: true, content: `Error: invalid arguments for ${call.name}: ${problems.join('; ')}.` });
           }
           const started = performance.now();
           try {
-            const output = await runWithDeadline((signal) => tool.run(call.arguments, { signal }), options.toolTimeoutMs, context);
+            const output = await runWithDeadline(
+              (signal) => tool.run(call.arguments, { signal, call: { id: call.id, origin: call.origin, ...(call.raw === undefined ? {} : { raw: call.raw }) } }),
+              options.toolTimeoutMs,
+              context,
+            );
             context.chargeTool({
               callId: call.id,
               tool: call.name,
@@ -252,12 +283,13 @@ export function createFunctionCallingProtocol(options: FunctionCallingOptions): 
             if (reply.message && reply.rejected.length === 0) {
               report({ ok: true, content: `${expert.alias} replied: ${reply.message}` });
               history.push({ role: 'assistant', content });
-              return { kind: 'done', stopReason: 'final_message', answer: cutText(reply.message, MAX_TOOL_RESULT_CHARS) };
+              return toUser(content, cutText(reply.message, MAX_TOOL_RESULT_CHARS), context);
             }
             const why = reply.rejected.map((r) => r.reason).join('; ') || 'an empty reply';
             return failed(`Error: ${expert.alias} replied with neither a message nor a valid call (${why}).`);
           }
           // A stop or fatal error among the expert's calls ends the turn; withToolCall reports it.
+          callsToPartner(content, calls);
           const outcomes = await runTurnCalls({ content, calls }, context, (c) => runDomainCall(c, context, domainNames, call.id));
           const lines = calls.map((c, i) => `${c.name}(${JSON.stringify(c.arguments)}) -> ${outcomes[i]?.content ?? ''}`);
           report({
@@ -266,6 +298,8 @@ export function createFunctionCallingProtocol(options: FunctionCallingOptions): 
               .filter(Boolean)
               .join('\n'),
           });
+          const ended = endedAfterCalls(content);
+          if (ended) return ended;
           return outcomes.some((r) => !r.invalid)
             ? { kind: 'continue', validCall: true }
             : { kind: 'continue', validCall: false, invalidReason: outcomes.map((r) => r.content).join('; ') };
@@ -276,6 +310,14 @@ export function createFunctionCallingProtocol(options: FunctionCallingOptions): 
         name: 'function-calling',
         tools: () => menu,
         messages: () => history,
+        async beforeTurn(context: TurnContext): Promise<TurnOutcome | null> {
+          if (!partner || opened) return null;
+          opened = true;
+          const reply = await partner.open(context);
+          if (reply.kind === 'end') return { kind: 'done', stopReason: 'final_message', answer: '' };
+          history.push(...reply.messages);
+          return null;
+        },
         // A fork's kept steps: the conversation as the orchestrator was sent it on the step after
         // them (the parent recorded that request), after this run's own system prompt and task
         // (which carry the new preference).
@@ -300,7 +342,7 @@ export function createFunctionCallingProtocol(options: FunctionCallingOptions): 
           if (output.calls.length === 0) {
             if (output.rejected.length === 0 && content) {
               history.push({ role: 'assistant', content });
-              return { kind: 'done', stopReason: 'final_message', answer: pythonStrip(content) };
+              return toUser(content, pythonStrip(content), context);
             }
             const reason = output.rejected.map((r) => r.reason).join('; ') || 'the reply had neither a message nor a tool call';
             history.push({ role: 'assistant', content });
@@ -326,10 +368,13 @@ export function createFunctionCallingProtocol(options: FunctionCallingOptions): 
           }
 
           const offered = menu.map((t) => t.name);
+          callsToPartner(content, calls);
           const results = await runTurnCalls({ content, calls }, context, (call) =>
             call.name === CALL_EXPERT_TOOL ? unknownExpert(call, context, offered) : runDomainCall(call, context, offered),
           );
           reportRejections();
+          const ended = endedAfterCalls(content);
+          if (ended) return ended;
           return results.some((r) => !r.invalid)
             ? { kind: 'continue', validCall: true }
             : { kind: 'continue', validCall: false, invalidReason: results.map((r) => r.content).join('; ') };

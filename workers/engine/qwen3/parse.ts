@@ -8,6 +8,8 @@ export interface TextCall {
   name: string;
   arguments: Record<string, unknown>;
   origin: 'text' | 'think';
+  /** The call's JSON text, when asked for (`keepRaw`). */
+  raw?: string;
 }
 
 export interface ParsedModelOutput {
@@ -314,7 +316,7 @@ function scanThinkAndCalls(scanner: Scanner): { thinkBlocks: string[][]; outside
 
 /** The calls that count, and those refused with why: a call inside <think> counts only when the
  * output has none outside it. */
-function sortCalls(found: Scanner['found']): { calls: TextCall[]; rejected: RejectedCall[] } {
+function sortCalls(found: Scanner['found'], keepRaw: boolean): { calls: TextCall[]; rejected: RejectedCall[] } {
   const hasCallOutsideThink = found.some((item) => item.kind === 'call' && item.origin === 'text');
   const calls: TextCall[] = [];
   const rejected: RejectedCall[] = [];
@@ -327,7 +329,7 @@ function sortCalls(found: Scanner['found']): { calls: TextCall[]; rejected: Reje
         reason: 'this call was written inside <think>, and the output also has calls outside it; only those count',
       });
     } else {
-      calls.push({ name: item.name, arguments: item.arguments, origin: item.origin });
+      calls.push({ name: item.name, arguments: item.arguments, origin: item.origin, ...(keepRaw ? { raw: item.raw } : {}) });
     }
   }
   return { calls, rejected };
@@ -342,7 +344,7 @@ function sortCalls(found: Scanner['found']): { calls: TextCall[]; rejected: Reje
  *   reasoning; otherwise it is rejected;
  * - a `<tool_call>` without `</tool_call>` takes the JSON object that follows it.
  * Limitation: a literal `<tool_call>` inside a call's JSON string ends that call. */
-export function parseModelOutput(raw: string): ParsedModelOutput {
+export function parseModelOutput(raw: string, options: { keepRaw?: boolean } = {}): ParsedModelOutput {
   const text = typeof raw === 'string' ? raw : String(raw);
   const scanner: Scanner = {
     text,
@@ -351,7 +353,7 @@ export function parseModelOutput(raw: string): ParsedModelOutput {
     found: [],
   };
   const { thinkBlocks, outsideText } = scanThinkAndCalls(scanner);
-  const { calls, rejected } = sortCalls(scanner.found);
+  const { calls, rejected } = sortCalls(scanner.found, options.keepRaw === true);
   const reasoning = thinkBlocks
     .map((pieces) => pieces.join('').replace(STRAY_IN_THINK, '').trim())
     .filter((piece) => piece !== '')
