@@ -47,6 +47,8 @@ afterAll(async () => {
 describe('the tool registry', () => {
   it('lists every tool once, in the order a config offers them, as the config schema names them', () => {
     expect(TOOL_NAMES).toEqual(['search_corpus', 'run_python', 'run_javascript', 'calculator']);
+    // toolNames.ts, read by hosts that load no tool, lists the registry's tools in its order.
+    expect(TOOL_KINDS.map((kind) => kind.name)).toEqual(TOOL_NAMES);
     expect(toolKind('calculator')?.needs).toEqual(['calculator']);
     expect(toolKind('uppercase')).toBeUndefined();
   });

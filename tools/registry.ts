@@ -8,11 +8,13 @@ import { calculatorTool } from './calculator/tool.ts';
 import { runJavaScriptTool } from './javascript/tool.ts';
 import { runPythonTool } from './python/tool.ts';
 import { searchCorpusTool } from './search/tool.ts';
+import { TOOL_NAMES } from './toolNames.ts';
 
 export const TOOL_KINDS: readonly ToolKind[] = [searchCorpusTool, runPythonTool, runJavaScriptTool, calculatorTool];
 
-/** The built-in tools' names: what a config's `functionCalling.tools` may list. */
-export const TOOL_NAMES: readonly string[] = TOOL_KINDS.map((kind) => kind.name);
+/** The built-in tools' names: what a config's `functionCalling.tools` may list (kept apart from
+ * the tools' code in toolNames.ts, for hosts that read configs without loading a tool). */
+export { TOOL_NAMES };
 
 /** The names a custom tool may not take: the built-in tools' and call_expert. */
 export const BUILT_IN_TOOL_NAMES: readonly string[] = [...TOOL_NAMES, CALL_EXPERT_TOOL];
