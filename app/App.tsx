@@ -21,8 +21,8 @@ const PresenterMode = lazy(() => import('./components/Presenter/index.tsx').then
 const PresenterQuestion = lazy(() => import('./components/Presenter/index.tsx').then(({ PresenterQuestion }) => ({ default: PresenterQuestion })));
 // Only production builds register the offline service worker; its status loads with it.
 const OfflineStatus = lazy(() => import('./components/OfflineStatus/index.tsx').then((module) => ({ default: module.OfflineStatus })));
-// Panels that show the config's check (Welcome, Preferences, Setup) suspend until the check's
-// chunk loads, just after the first paint (state/draftCheck.ts). The trace (and its virtualiser)
+// Panels that show the config's check (Welcome's next steps, Preferences, Setup) suspend until the check's
+// chunk loads, just after the first paint (state/draftCheck.ts); "Try the demo" does not wait for it. The trace (and its virtualiser)
 // has nothing to show before the first run, so its chunk loads when a run starts, not with the
 // first screen (docs/benchmarks.md, first-load JavaScript).
 // History (and the replay and files it drives) loads when its tab is first opened.

@@ -7,6 +7,7 @@
 //   npm run bench -- --only ui --dist dist         measure and serve an existing build
 //   npm run bench -- --only sandbox --dist dist-e2e  the same with the harness pages (vite build --mode e2e)
 //   npm run bench -- --only stream --profile       say where long tasks spend their time
+//   npm run bench -- --only first-screen           seconds to a clickable "Try the demo", 5 fresh loads
 //   npm run bench -- --only history                the History list with 5,000 stored runs
 //   npm run bench -- --only eval-ui                the Evaluate tab running 200 tasks at concurrency 8 (--profile too)
 //   npm run bench -- --only gguf                   llama.cpp (wllama) on the CPU: our worker and ChatModel against wllama directly,
@@ -20,6 +21,7 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { runEngineBenchmarks } from './engine.bench.ts';
 import { formatHistoryReport, runHistoryBenchmark } from './history.bench.ts';
+import { formatFirstScreenReport, runFirstScreenBenchmark } from './firstScreen.bench.ts';
 import { formatEvalReport, runEvalBenchmarks } from './eval.bench.ts';
 import { formatEvalUiReport, runEvalUiBenchmark } from './evalUi.bench.ts';
 import { formatGgufReport, runGgufBenchmark } from './gguf.bench.ts';
@@ -32,7 +34,7 @@ import { formatUiReport, runUiBenchmarks } from './ui.bench.ts';
 
 const TARGET_TURN_OVERHEAD_MS = 0.2;
 const TARGET_CONTEXT_MS = 2;
-const PARTS = ['engine', 'eval', 'ui', 'bundle', 'stream', 'sandbox', 'history', 'eval-ui', 'gguf', 'tau2-env'] as const;
+const PARTS = ['engine', 'eval', 'ui', 'bundle', 'stream', 'sandbox', 'history', 'eval-ui', 'gguf', 'tau2-env', 'first-screen'] as const;
 type Part = (typeof PARTS)[number];
 
 const fmt = (ms: number) => `${ms.toFixed(4)} ms`;
@@ -95,6 +97,10 @@ async function main() {
     ? await runSandboxBenchmarks({ log, ...(options.distDir !== undefined ? { distDir: options.distDir } : {}) })
     : undefined;
 
+  const firstScreen = wants('first-screen')
+    ? await runFirstScreenBenchmark({ log, ...(options.distDir !== undefined ? { distDir: options.distDir } : {}) })
+    : undefined;
+
   const history = wants('history')
     ? await runHistoryBenchmark({ log, ...(options.distDir !== undefined ? { distDir: options.distDir } : {}) })
     : undefined;
@@ -119,7 +125,7 @@ async function main() {
   }
 
   if (options.json) {
-    console.log(JSON.stringify({ machine: machine(), date: new Date().toISOString(), engine, evaluation, tau2Env, ui, sandbox, history, evalUi, gguf, ggufTargets }, null, 2));
+    console.log(JSON.stringify({ machine: machine(), date: new Date().toISOString(), engine, evaluation, tau2Env, ui, sandbox, firstScreen, history, evalUi, gguf, ggufTargets }, null, 2));
     return;
   }
   console.log(`Benchmarks on ${machine()}, ${new Date().toISOString().slice(0, 10)}\n`);
@@ -132,6 +138,7 @@ async function main() {
   if ((engine || evaluation || ui) && sandbox) console.log('');
   if (sandbox) console.log(formatSandboxReport(sandbox));
   if (history) console.log(`\n${formatHistoryReport(history)}`);
+  if (firstScreen) console.log(`\n${formatFirstScreenReport(firstScreen)}`);
   if (evalUi) console.log(formatEvalUiReport(evalUi));
   if (gguf) console.log(formatGgufReport(gguf));
   if (ggufTargets) console.log(formatGgufTargetsReport(ggufTargets));

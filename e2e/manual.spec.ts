@@ -39,6 +39,9 @@ test('a person’s choices make the route: their own query, then the cheap answe
 
   const turn = yourTurn(playground);
   await expect(turn).toContainText('Your turn');
+  // The person's thinking time is the run's time: said where they choose, and where they opt in (issue 24, item 6).
+  await expect(turn).toContainText('The time you take to choose counts in the run’s time');
+  await expect(playground.page.getByRole('checkbox', { name: /You are the orchestrator/, includeHidden: true })).toHaveAccessibleDescription(/Your thinking time counts in the run’s time/);
   // The menu the model reads: the paper's tools, each alias with its prices and latency.
   await turn.getByRole('radio', { name: /^search/ }).check();
   await expect(turn.getByRole('radio', { name: /search-1/ })).toBeVisible();

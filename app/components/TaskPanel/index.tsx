@@ -77,7 +77,7 @@ export function TaskPanel() {
           <span>
             <strong>You are the orchestrator</strong>
             <span id={`${taskId}-manual-hint`} className="muted task-hint">
-              Pick each turn’s tool and model yourself (paper protocol); experts still answer.
+              Pick each turn’s tool and model yourself (paper protocol); experts still answer. Your thinking time counts in the run’s time.
             </span>
           </span>
         </label>

@@ -1,15 +1,35 @@
-import { lazy } from 'react';
+import { Suspense } from 'react';
 import { CapabilityReport } from '../Models/CapabilityReport.tsx';
 import { TabLink } from './TabLink.tsx';
+import { TryTheDemo } from './TryTheDemo.tsx';
 import './Welcome.css';
 import { useDraftCheck, useSession, useSetupActions, useSetupStore } from '../../state/context.tsx';
 
-// "Try the demo" loads beside the config check's chunk, which this screen waits for anyway.
-const TryTheDemo = lazy(() => import('./TryTheDemo.tsx').then(({ TryTheDemo }) => ({ default: TryTheDemo })));
-
-/** The first screen: what orchestration is, and what to do next with what is configured. */
+/** The first screen: what orchestration is, "Try the demo" (with the first paint: a presenter
+ * clicks it at once; what it runs loads on the click), and, once the config's check has loaded
+ * just after, what to do next with what is configured. */
 export function Welcome() {
   const session = useSession();
+  return (
+    <section className="panel welcome" aria-labelledby="welcome-heading">
+      <h2 id="welcome-heading">Watch a small model orchestrate bigger ones</h2>
+      <p>
+        An orchestrator is a small model that solves a task step by step, choosing at each step whether to search, run
+        code, or hand the step to a stronger and pricier model. You see every step as it streams, what each one cost,
+        and you steer its choices with your preferences for cost, speed and particular tools.
+      </p>
+      <TryTheDemo tryDemo={session.tryDemo} models={<TabLink tab="models">Models</TabLink>} setup={<TabLink tab="setup">Setup</TabLink>} />
+      <Suspense fallback={null}>
+        <NextSteps />
+      </Suspense>
+      <h3>Models in this browser</h3>
+      <CapabilityReport place="welcome" />
+    </section>
+  );
+}
+
+/** What to do next with the config now loaded: it waits for the config check's chunk. */
+function NextSteps() {
   const setupActions = useSetupActions();
   const draft = useSetupStore((state) => state.draft);
   const source = useSetupStore((state) => state.source);
@@ -26,14 +46,7 @@ export function Welcome() {
     : [];
 
   return (
-    <section className="panel welcome" aria-labelledby="welcome-heading">
-      <h2 id="welcome-heading">Watch a small model orchestrate bigger ones</h2>
-      <p>
-        An orchestrator is a small model that solves a task step by step, choosing at each step whether to search, run
-        code, or hand the step to a stronger and pricier model. You see every step as it streams, what each one cost,
-        and you steer its choices with your preferences for cost, speed and particular tools.
-      </p>
-      <TryTheDemo tryDemo={session.tryDemo} models={<TabLink tab="models">Models</TabLink>} setup={<TabLink tab="setup">Setup</TabLink>} />
+    <>
       <h3>What to do next</h3>
       <ol className="welcome-steps">
         {setAside && (
@@ -80,8 +93,6 @@ export function Welcome() {
         )}
         <li>Type a task or pick a sample, choose your preferences, and press Run.</li>
       </ol>
-      <h3>Models in this browser</h3>
-      <CapabilityReport place="welcome" />
-    </section>
+    </>
   );
 }
