@@ -50,11 +50,12 @@ const PLAN: Array<{ id: string; ending: (task: Tau2Task) => string }> = [
   { id: '5', ending: communicateMessage },
 ];
 
-function scenario(): Scenario {
+/** The scripted agent's and user's turns, served in order: the rollouts must run in `plan`'s order. */
+function scenario(plan: typeof PLAN = PLAN): Scenario {
   return {
     models: {
-      [AGENT]: PLAN.flatMap(({ id, ending }) => agentTurns(taskOf(id), ending(taskOf(id)))),
-      [USER]: PLAN.flatMap(({ id }) => userTurns(taskOf(id))),
+      [AGENT]: plan.flatMap(({ id, ending }) => agentTurns(taskOf(id), ending(taskOf(id)))),
+      [USER]: plan.flatMap(({ id }) => userTurns(taskOf(id))),
     },
   };
 }
@@ -148,7 +149,8 @@ describe('orchestra eval --suite builtin:tau2-retail', () => {
   }, 120_000);
 
   it('makes a user model that fails an error of that rollout, and runs it again on resume', async () => {
-    const failing = scenario();
+    // Only task 5 runs here: its turns alone (the user's first reply is served twice: once failing).
+    const failing = scenario([{ id: '5', ending: communicateMessage }]);
     // The first rollout's user fails at its first turn: HTTP 500 (maxRetries 0).
     failing.models[USER]![0] = { ...failing.models[USER]![0]!, fault: { kind: 'status', status: 500, message: 'user model down' } };
     server.reset(failing);
