@@ -117,8 +117,13 @@ async function importResults(page: Page, name: string, text: string): Promise<Lo
   await page.goto('/');
   const panel = await openEvaluate(page);
   await forgetStalls(page);
-  await panel.getByLabel('Results file to import').setInputFiles(path);
+  await resultsOf(page).getByLabel('Results file to import').setInputFiles(path);
   return panel;
+}
+
+/** Evaluate's results, drawn in the page's centre while the tab is open. */
+function resultsOf(page: Page): Locator {
+  return page.getByRole('region', { name: 'Evaluation results' });
 }
 
 test.describe('results files', () => {
@@ -131,20 +136,20 @@ test.describe('results files', () => {
     await expect(notice).toContainText('40,000 policies');
     // Nothing was kept to freeze the next visit.
     await page.reload();
-    const again = await openEvaluate(page);
-    await expect(again).toContainText('No results yet');
+    await openEvaluate(page);
+    await expect(resultsOf(page)).toContainText('No results yet');
   });
 
   test('40,000 rollouts over the most policies a file may hold import, draw and come back on the next visit, never stalling the page', async ({ page, sink }) => {
     const panel = await importResults(page, 'many-policies.jsonl', resultsFile(sink.url, 40_000, 100));
     await expect(panel.getByRole('status', { name: 'Evaluation notice' })).toContainText('Imported "many-policies.jsonl": 100 policies, 40,000 rollouts.', { timeout: 60_000 });
-    const table = panel.getByRole('table', { name: 'Results per policy' });
+    const table = resultsOf(page).getByRole('table', { name: 'Results per policy' });
     await expect(table.locator('tbody tr')).toHaveCount(100);
-    await expect(panel.getByRole('figure', { name: 'Accuracy against cost' })).toBeVisible();
+    await expect(resultsOf(page).getByRole('figure', { name: 'Accuracy against cost' })).toBeVisible();
 
     await page.reload();
-    const again = await openEvaluate(page);
-    await expect(again.getByRole('table', { name: 'Results per policy' }).locator('tbody tr')).toHaveCount(100, { timeout: 60_000 });
+    await openEvaluate(page);
+    await expect(resultsOf(page).getByRole('table', { name: 'Results per policy' }).locator('tbody tr')).toHaveCount(100, { timeout: 60_000 });
   });
 });
 
