@@ -122,14 +122,14 @@ describe('the history of this browser', () => {
   });
 
   it('exports runs to a run file without keys, and imports it back', async () => {
-    stores.session.setProviderKey('openai', 'sk-never-exported', false);
+    stores.session.setProviderKey('openai', 'test-key-never-exported', false);
     const { runId, events } = await recordRun('exported');
     history.loadHistory();
     await until(() => stores.history.getState().runs?.length === 1);
     await history.exportRuns([runId]);
     const [download] = platform.downloads;
     expect(download?.fileName).toMatch(/^orchestra-run-.*\.json$/);
-    expect(download?.text).not.toContain('sk-never-exported');
+    expect(download?.text).not.toContain('test-key-never-exported');
     const read = readRunFile(download!.text, parseConfig);
     expect(read.ok && read.runs.map((run) => run.events)).toEqual([events]);
 
@@ -160,7 +160,7 @@ describe('the history of this browser', () => {
   it('does not write an export that still holds a key the worker holds (a run recorded before redaction)', async () => {
     const { runId } = await recordRun('leaky');
     // A run kept before keys were redacted from runs: its answer holds the key.
-    const key = 'sk-held-by-the-worker-123';
+    const key = 'test-key-held-by-the-worker';
     stores.session.setProviderKey('openai', key, false);
     const text = (await readStoredEvents(runId)).map((event) => (event.type === 'run_finished' ? { ...event, answer: `echo ${key}` } : event));
     await appendRunEvents(runId, 1_000, text.slice(-1), (await readStoredSummary(runId))!);
