@@ -142,257 +142,291 @@ async function settleAll<T>(work: Promise<T>[]): Promise<T[]> {
 }
 
 export function createFunctionCallingProtocol(options: FunctionCallingOptions): Protocol {
-  const toolsByName = new Map(options.tools.map((tool) => [tool.name, tool]));
   const domainSchemas: ToolSchema[] = options.tools.map(({ name, description, parameters }) => ({ name, description, parameters }));
-  const domainNames = domainSchemas.map((t) => t.name);
-  const menu = options.experts.length > 0 ? [...domainSchemas, buildCallExpertTool(options.experts)] : domainSchemas;
+  const menu = {
+    toolsByName: new Map(options.tools.map((tool) => [tool.name, tool])),
+    domainSchemas,
+    domainNames: domainSchemas.map((t) => t.name),
+    offered: options.experts.length > 0 ? [...domainSchemas, buildCallExpertTool(options.experts)] : domainSchemas,
+  };
   const system = options.system + SYSTEM_SUFFIX;
-
   return {
     name: 'function-calling',
-    start(task: string, instruction: string | null): ProtocolSession {
-      const { partner } = options;
-      // With a partner the conversation opens with what it says, as the reference's does (the
-      // agent's greeting, the user's first message); the task is the scenario it plays.
-      const history: ChatMessage[] = partner
-        ? [{ role: 'system', content: system }]
-        : [
-            { role: 'system', content: system },
-            { role: 'user', content: instruction ? `${task}\n\n${instruction}` : task },
-          ];
-      let opened = false;
+    start: (task: string, instruction: string | null): ProtocolSession => new Conversation(options, menu, system, task, instruction),
+  };
+}
 
-      /** The agent's message to the user: with a partner, its reply goes on the conversation. */
-      const toUser = async (message: string, answer: string, context: TurnContext): Promise<TurnOutcome> => {
-        if (!partner) return { kind: 'done', stopReason: 'final_message', answer };
-        const reply = await partner.answer(message, context);
-        if (reply.kind === 'end') return { kind: 'done', stopReason: 'final_message', answer };
-        history.push(...reply.messages);
+/** The tools of a function-calling run, as the orchestrator is offered them. */
+interface Menu {
+  toolsByName: ReadonlyMap<string, Tool>;
+  /** The domain's tools, without call_expert. */
+  domainSchemas: ToolSchema[];
+  domainNames: string[];
+  /** What the orchestrator is offered: the domain's tools and, with experts, call_expert. */
+  offered: ToolSchema[];
+}
+
+type Turn = { content: string; calls: ParsedCall[] };
+
+/** One task under the function-calling protocol: the conversation, which only grows at the end. */
+class Conversation implements ProtocolSession {
+  readonly name = 'function-calling';
+  private readonly history: ChatMessage[];
+  private readonly partner: ConversationPartner | undefined;
+  private opened = false;
+
+  constructor(
+    private readonly options: FunctionCallingOptions,
+    private readonly menu: Menu,
+    system: string,
+    task: string,
+    instruction: string | null,
+  ) {
+    this.partner = options.partner;
+    // With a partner the conversation opens with what it says, as the reference's does (the
+    // agent's greeting, the user's first message); the task is the scenario it plays.
+    this.history = this.partner
+      ? [{ role: 'system', content: system }]
+      : [
+          { role: 'system', content: system },
+          { role: 'user', content: instruction ? `${task}\n\n${instruction}` : task },
+        ];
+  }
+
+  tools(): ToolSchema[] {
+    return this.menu.offered;
+  }
+
+  messages(): ChatMessage[] {
+    return this.history;
+  }
+
+  async beforeTurn(context: TurnContext): Promise<TurnOutcome | null> {
+    if (!this.partner || this.opened) return null;
+    this.opened = true;
+    const reply = await this.partner.open(context);
+    if (reply.kind === 'end') return { kind: 'done', stopReason: 'final_message', answer: '' };
+    this.history.push(...reply.messages);
+    return null;
+  }
+
+  // A fork's kept steps: the conversation as the orchestrator was sent it on the step after
+  // them (the parent recorded that request), after this run's own system prompt and task
+  // (which carry the new preference).
+  restore({ throughStep, nextRequest }: RecordedSteps): void {
+    if (!nextRequest) {
+      throw new Error(`the recording has no orchestrator request after step ${throughStep}, so the conversation there is not known: fork from an earlier step`);
+    }
+    // Rendered into the prompt, tool results became user turns: the conversation cannot be
+    // read back from that form.
+    if (nextRequest.toolMode !== 'server') {
+      throw new Error('its orchestrator had the tools rendered into its prompt (toolMode "prompt"), from which the conversation cannot be read back; a function-calling run can be forked when its tools went to the server');
+    }
+    this.history.push(...nextRequest.messages.slice(this.history.length));
+  }
+
+  async handleOutput(output: OrchestratorOutput, context: TurnContext): Promise<TurnOutcome> {
+    const content = orchestratorTurnContent(output.completion.content, output.calls.some((c) => c.origin !== 'server'));
+    if (output.calls.length === 0) return this.turnWithoutCalls(output, content, context);
+
+    context.assertBudget();
+    // As in the reference, a call_expert naming a known expert (the last one, if several)
+    // hands the whole turn over; the orchestrator's other calls do not run.
+    const { experts } = this.options;
+    const expertCall = output.calls.findLast((call) => call.name === CALL_EXPERT_TOOL && experts.some((e) => e.alias === call.arguments.expert));
+    const calls = output.calls.slice(0, MAX_CALLS_PER_TURN);
+    if (expertCall) {
+      const expert = experts.find((e) => e.alias === expertCall.arguments.expert)!;
+      return this.runExpertTurn(expertCall, expert, { content, calls }, context);
+    }
+
+    const offered = this.menu.offered.map((t) => t.name);
+    this.callsToPartner(content, calls);
+    const results = await this.runTurnCalls({ content, calls }, (call) =>
+      call.name === CALL_EXPERT_TOOL ? this.unknownExpert(call, context, offered) : this.runDomainCall(call, context, offered),
+    );
+    const rejections = rejectionNotes(output);
+    if (rejections.length > 0) this.history.push({ role: 'user', content: rejections.join('\n') });
+    return this.endedAfterCalls(content) ?? afterCalls(results);
+  }
+
+  /** A turn with no valid call: a message to the user, or a reply the orchestrator must correct. */
+  private turnWithoutCalls(output: OrchestratorOutput, content: string, context: TurnContext): Promise<TurnOutcome> | TurnOutcome {
+    if (output.rejected.length === 0 && content) {
+      this.history.push({ role: 'assistant', content });
+      return this.toUser(content, pythonStrip(content), context);
+    }
+    const reason = output.rejected.map((r) => r.reason).join('; ') || 'the reply had neither a message nor a tool call';
+    this.history.push({ role: 'assistant', content });
+    this.history.push({
+      role: 'user',
+      content: rejectionNotes(output).join('\n') || wrapToolResponse(`Error: ${reason}. Reply with a <message> to the user or a valid <tool_call>.`),
+    });
+    return { kind: 'continue', validCall: false, invalidReason: reason };
+  }
+
+  /** The agent's message to the user: with a partner, its reply goes on the conversation. */
+  private async toUser(message: string, answer: string, context: TurnContext): Promise<TurnOutcome> {
+    if (!this.partner) return { kind: 'done', stopReason: 'final_message', answer };
+    const reply = await this.partner.answer(message, context);
+    if (reply.kind === 'end') return { kind: 'done', stopReason: 'final_message', answer };
+    this.history.push(...reply.messages);
+    return { kind: 'continue', validCall: true };
+  }
+
+  /** Tells the partner of a turn's domain calls before they run. */
+  private callsToPartner(content: string, calls: readonly ParsedCall[]): void {
+    const domainCalls = calls.filter((c) => c.name !== CALL_EXPERT_TOOL);
+    if (this.partner && domainCalls.length > 0) this.partner.agentCalls(content, domainCalls);
+  }
+
+  /** A conversation that ended on its own after the calls (τ²'s step or error limit). */
+  private endedAfterCalls(content: string): TurnOutcome | null {
+    return this.partner?.ended() ? { kind: 'done', stopReason: 'final_message', answer: pythonStrip(content) } : null;
+  }
+
+  /** Runs one domain tool call, reporting it as events, and returns what the model will see. */
+  private runDomainCall(call: ParsedCall, context: TurnContext, offered: string[], parentCallId?: string): Promise<CallResult> {
+    return withToolCall(context, { callId: call.id, name: call.name, arguments: call.arguments, offered, parentCallId }, async (report) => {
+      const tool = this.menu.toolsByName.get(call.name);
+      if (!tool) {
+        return report({ ok: false, invalid: true, content: `Error: there is no tool named "${call.name}". Available: ${offered.join(', ')}.` });
+      }
+      const problems = tool.checksOwnArguments ? [] : validateArguments(call.arguments, tool.parameters);
+      if (problems.length > 0) {
+        return report({ ok: false, invalid: true, content: `Error: invalid arguments for ${call.name}: ${problems.join('; ')}.` });
+      }
+      const started = performance.now();
+      try {
+        const output = await runWithDeadline(
+          (signal) => tool.run(call.arguments, { signal, call: { id: call.id, origin: call.origin, ...(call.raw === undefined ? {} : { raw: call.raw }) } }),
+          this.options.toolTimeoutMs,
+          context,
+        );
+        context.chargeTool({
+          callId: call.id,
+          tool: call.name,
+          usd: output.costUsd,
+          basis: output.costBasis,
+          latencyMs: performance.now() - started,
+          startup: output.startup,
+        });
+        return report({ ok: !output.isError, content: output.content, detail: output.detail });
+      } catch (error) {
+        if (isStop(error, context)) throw error;
+        const message = error instanceof Error ? error.message : String(error);
+        return report({ ok: false, content: `Error: ${call.name} failed: ${message}`, error: message });
+      }
+    });
+  }
+
+  /** Runs a turn's calls concurrently and appends the turn and its results to the history. */
+  private async runTurnCalls(turn: Turn, run: (call: ParsedCall) => Promise<CallResult>): Promise<CallResult[]> {
+    this.history.push({ role: 'assistant', content: turn.content, toolCalls: turn.calls.map(asRequest) });
+    const results = await settleAll(turn.calls.map(run));
+    turn.calls.forEach((call, i) => this.history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: results[i]?.content ?? '' }));
+    return results;
+  }
+
+  /**
+   * Hands the turn to an expert, as the reference does: the expert reads the conversation so far
+   * (not this turn), and its reply stands as the turn: its calls run and its message ends the
+   * run. The orchestrator's own turn, call_expert included, is not kept.
+   */
+  private runExpertTurn(call: ParsedCall, expert: FunctionCallingExpert, fallback: Turn, context: TurnContext): Promise<TurnOutcome> {
+    const offered = this.menu.offered.map((t) => t.name);
+    const record = { callId: call.id, name: call.name, arguments: call.arguments, alias: expert.alias, model: expert.model.model, offered };
+    return withToolCall(context, record, async (report): Promise<TurnOutcome> => {
+      /** An expert that failed: the orchestrator's own turn stays, with the failure as the result. */
+      const failed = (content: string): TurnOutcome => {
+        const reported = report({ ok: false, content });
+        this.history.push({ role: 'assistant', content: fallback.content, toolCalls: [asRequest(call)] });
+        this.history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: reported.content });
         return { kind: 'continue', validCall: true };
       };
-      /** Tells the partner of a turn's domain calls before they run. */
-      const callsToPartner = (content: string, calls: readonly ParsedCall[]) => {
-        const domainCalls = calls.filter((c) => c.name !== CALL_EXPERT_TOOL);
-        if (partner && domainCalls.length > 0) partner.agentCalls(content, domainCalls);
-      };
-      /** A conversation that ended on its own after the calls (τ²'s step or error limit). */
-      const endedAfterCalls = (content: string): TurnOutcome | null =>
-        partner?.ended() ? { kind: 'done', stopReason: 'final_message', answer: pythonStrip(content) } : null;
-
-      /** Runs one domain tool call, reporting it as events, and returns what the model will see. */
-      const runDomainCall = (call: ParsedCall, context: TurnContext, offered: string[], parentCallId?: string): Promise<CallResult> =>
-        withToolCall(context, { callId: call.id, name: call.name, arguments: call.arguments, offered, parentCallId }, async (report) => {
-          const tool = toolsByName.get(call.name);
-          if (!tool) {
-            return report({ ok: false, invalid: true, content: `Error: there is no tool named "${call.name}". Available: ${offered.join(', ')}.` });
-          }
-          const problems = tool.checksOwnArguments ? [] : validateArguments(call.arguments, tool.parameters);
-          if (problems.length > 0) {
-            return report({ ok: false, invalid: true, content: `Error: invalid arguments for ${call.name}: ${problems.join('; ')}.` });
-          }
-          const started = performance.now();
-          try {
-            const output = await runWithDeadline(
-              (signal) => tool.run(call.arguments, { signal, call: { id: call.id, origin: call.origin, ...(call.raw === undefined ? {} : { raw: call.raw }) } }),
-              options.toolTimeoutMs,
-              context,
-            );
-            context.chargeTool({
-              callId: call.id,
-              tool: call.name,
-              usd: output.costUsd,
-              basis: output.costBasis,
-              latencyMs: performance.now() - started,
-              startup: output.startup,
-            });
-            return report({ ok: !output.isError, content: output.content, detail: output.detail });
-          } catch (error) {
-            if (isStop(error, context)) throw error;
-            const message = error instanceof Error ? error.message : String(error);
-            return report({ ok: false, content: `Error: ${call.name} failed: ${message}`, error: message });
-          }
-        });
-
-      /** Runs a turn's calls concurrently and appends the turn and its results to the history. */
-      const runTurnCalls = async (
-        turn: { content: string; calls: ParsedCall[] },
-        context: TurnContext,
-        run: (call: ParsedCall) => Promise<CallResult>,
-      ): Promise<CallResult[]> => {
-        history.push({ role: 'assistant', content: turn.content, toolCalls: turn.calls.map(asRequest) });
-        const results = await settleAll(turn.calls.map(run));
-        turn.calls.forEach((call, i) => history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: results[i]?.content ?? '' }));
-        return results;
-      };
-
-      /**
-       * Hands the turn to an expert, as the reference does: the expert reads the conversation so far
-       * (not this turn), and its reply stands as the turn: its calls run and its message ends the
-       * run. The orchestrator's own turn, call_expert included, is not kept.
-       */
-      const runExpertTurn = async (
-        call: ParsedCall,
-        expert: FunctionCallingExpert,
-        fallback: { content: string; calls: ParsedCall[] },
-        context: TurnContext,
-      ): Promise<TurnOutcome> => {
-        const offered = menu.map((t) => t.name);
-        const record = { callId: call.id, name: call.name, arguments: call.arguments, alias: expert.alias, model: expert.model.model, offered };
-        return withToolCall(context, record, async (report): Promise<TurnOutcome> => {
-          /** An expert that failed: the orchestrator's own turn stays, with the failure as the result. */
-          const failed = (content: string): TurnOutcome => {
-            const reported = report({ ok: false, content });
-            history.push({ role: 'assistant', content: fallback.content, toolCalls: [asRequest(call)] });
-            history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: reported.content });
-            return { kind: 'continue', validCall: true };
-          };
-          const { messages, ...how } = expertRequest(history, options.system, expert.model.model);
-          const serverTools = expert.model.supportsServerTools;
-          let reply: OrchestratorOutput;
-          try {
-            const completion = await context.callModel({
-              callId: call.id,
-              kind: 'expert',
-              alias: expert.alias,
-              model: expert.model,
-              request: {
-                messages: serverTools ? messages : toPromptMessages(messages, domainSchemas),
-                tools: serverTools && domainSchemas.length > 0 ? domainSchemas : undefined,
-                temperature: expert.temperature,
-                maxTokens: expert.maxTokens,
-                ...how,
-              },
-            });
-            reply = context.interpret(completion);
-          } catch (error) {
-            if (isStop(error, context)) throw error;
-            const outcome = failed(`Error: ${expert.alias} failed: ${toErrorInfo(error).message}`);
-            if (needsUserAction(error)) throw error;
-            return outcome;
-          }
-          const calls = reply.calls.filter((c) => c.name !== CALL_EXPERT_TOOL).slice(0, MAX_CALLS_PER_TURN);
-          const raw = reply.completion.content;
-          // The expert's text stands as it wrote it (the reference keeps it whole), less any calls
-          // written as text, which become structured calls as a server's parser would make them; and
-          // cut, with a note, past MAX_TOOL_RESULT_CHARS, like any answer (docs/protocol.md).
-          const content = cutText(
-            calls.some((c) => c.origin !== 'server') && raw.includes('<tool_call>') ? raw.slice(0, raw.indexOf('<tool_call>')) : raw,
-            MAX_TOOL_RESULT_CHARS,
-          );
-          if (calls.length === 0) {
-            if (reply.message && reply.rejected.length === 0) {
-              report({ ok: true, content: `${expert.alias} replied: ${reply.message}` });
-              history.push({ role: 'assistant', content });
-              return toUser(content, cutText(reply.message, MAX_TOOL_RESULT_CHARS), context);
-            }
-            const why = reply.rejected.map((r) => r.reason).join('; ') || 'an empty reply';
-            return failed(`Error: ${expert.alias} replied with neither a message nor a valid call (${why}).`);
-          }
-          // A stop or fatal error among the expert's calls ends the turn; withToolCall reports it.
-          callsToPartner(content, calls);
-          const outcomes = await runTurnCalls({ content, calls }, context, (c) => runDomainCall(c, context, domainNames, call.id));
-          const lines = calls.map((c, i) => `${c.name}(${JSON.stringify(c.arguments)}) -> ${outcomes[i]?.content ?? ''}`);
-          report({
-            ok: true,
-            content: [`${expert.alias} called:`, ...lines, reply.message ? `${expert.alias} said: ${reply.message}` : '']
-              .filter(Boolean)
-              .join('\n'),
-          });
-          const ended = endedAfterCalls(content);
-          if (ended) return ended;
-          return outcomes.some((r) => !r.invalid)
-            ? { kind: 'continue', validCall: true }
-            : { kind: 'continue', validCall: false, invalidReason: outcomes.map((r) => r.content).join('; ') };
-        });
-      };
-
-      return {
-        name: 'function-calling',
-        tools: () => menu,
-        messages: () => history,
-        async beforeTurn(context: TurnContext): Promise<TurnOutcome | null> {
-          if (!partner || opened) return null;
-          opened = true;
-          const reply = await partner.open(context);
-          if (reply.kind === 'end') return { kind: 'done', stopReason: 'final_message', answer: '' };
-          history.push(...reply.messages);
-          return null;
-        },
-        // A fork's kept steps: the conversation as the orchestrator was sent it on the step after
-        // them (the parent recorded that request), after this run's own system prompt and task
-        // (which carry the new preference).
-        restore({ throughStep, nextRequest }: RecordedSteps): void {
-          if (!nextRequest) {
-            throw new Error(`the recording has no orchestrator request after step ${throughStep}, so the conversation there is not known: fork from an earlier step`);
-          }
-          // Rendered into the prompt, tool results became user turns: the conversation cannot be
-          // read back from that form.
-          if (nextRequest.toolMode !== 'server') {
-            throw new Error('its orchestrator had the tools rendered into its prompt (toolMode "prompt"), from which the conversation cannot be read back; a function-calling run can be forked when its tools went to the server');
-          }
-          history.push(...nextRequest.messages.slice(history.length));
-        },
-        async handleOutput(output: OrchestratorOutput, context: TurnContext): Promise<TurnOutcome> {
-          const content = orchestratorTurnContent(output.completion.content, output.calls.some((c) => c.origin !== 'server'));
-          const rejections = output.rejected.map((r) => wrapToolResponse(`Error: ${r.reason}. Send the call again as valid JSON.`));
-          const reportRejections = () => {
-            if (rejections.length > 0) history.push({ role: 'user', content: rejections.join('\n') });
-          };
-
-          if (output.calls.length === 0) {
-            if (output.rejected.length === 0 && content) {
-              history.push({ role: 'assistant', content });
-              return toUser(content, pythonStrip(content), context);
-            }
-            const reason = output.rejected.map((r) => r.reason).join('; ') || 'the reply had neither a message nor a tool call';
-            history.push({ role: 'assistant', content });
-            history.push({
-              role: 'user',
-              content:
-                rejections.join('\n') ||
-                wrapToolResponse(`Error: ${reason}. Reply with a <message> to the user or a valid <tool_call>.`),
-            });
-            return { kind: 'continue', validCall: false, invalidReason: reason };
-          }
-
-          context.assertBudget();
-          // As in the reference, a call_expert naming a known expert (the last one, if several)
-          // hands the whole turn over; the orchestrator's other calls do not run.
-          const expertCall = output.calls.findLast(
-            (call) => call.name === CALL_EXPERT_TOOL && options.experts.some((e) => e.alias === call.arguments.expert),
-          );
-          const calls = output.calls.slice(0, MAX_CALLS_PER_TURN);
-          if (expertCall) {
-            const expert = options.experts.find((e) => e.alias === expertCall.arguments.expert)!;
-            return runExpertTurn(expertCall, expert, { content, calls }, context);
-          }
-
-          const offered = menu.map((t) => t.name);
-          callsToPartner(content, calls);
-          const results = await runTurnCalls({ content, calls }, context, (call) =>
-            call.name === CALL_EXPERT_TOOL ? unknownExpert(call, context, offered) : runDomainCall(call, context, offered),
-          );
-          reportRejections();
-          const ended = endedAfterCalls(content);
-          if (ended) return ended;
-          return results.some((r) => !r.invalid)
-            ? { kind: 'continue', validCall: true }
-            : { kind: 'continue', validCall: false, invalidReason: results.map((r) => r.content).join('; ') };
-        },
-      };
-
-      /** A call_expert naming no configured expert: an error the orchestrator can correct. */
-      function unknownExpert(call: ParsedCall, context: TurnContext, offered: string[]): Promise<CallResult> {
-        return withToolCall(context, { callId: call.id, name: call.name, arguments: call.arguments, offered }, async (report) =>
-          report({
-            ok: false,
-            invalid: true,
-            content: `Error: "expert" must be one of ${options.experts.map((e) => e.alias).join(', ')}; got ${JSON.stringify(call.arguments.expert ?? null)}.`,
-          }),
-        );
+      let reply: OrchestratorOutput;
+      try {
+        reply = await this.askExpert(call, expert, context);
+      } catch (error) {
+        if (isStop(error, context)) throw error;
+        const outcome = failed(`Error: ${expert.alias} failed: ${toErrorInfo(error).message}`);
+        if (needsUserAction(error)) throw error;
+        return outcome;
       }
-    },
-  };
+      const calls = reply.calls.filter((c) => c.name !== CALL_EXPERT_TOOL).slice(0, MAX_CALLS_PER_TURN);
+      const content = expertTurnContent(reply, calls);
+      if (calls.length === 0) {
+        if (reply.message && reply.rejected.length === 0) {
+          report({ ok: true, content: `${expert.alias} replied: ${reply.message}` });
+          this.history.push({ role: 'assistant', content });
+          return this.toUser(content, cutText(reply.message, MAX_TOOL_RESULT_CHARS), context);
+        }
+        const why = reply.rejected.map((r) => r.reason).join('; ') || 'an empty reply';
+        return failed(`Error: ${expert.alias} replied with neither a message nor a valid call (${why}).`);
+      }
+      // A stop or fatal error among the expert's calls ends the turn; withToolCall reports it.
+      this.callsToPartner(content, calls);
+      const outcomes = await this.runTurnCalls({ content, calls }, (c) => this.runDomainCall(c, context, this.menu.domainNames, call.id));
+      const lines = calls.map((c, i) => `${c.name}(${JSON.stringify(c.arguments)}) -> ${outcomes[i]?.content ?? ''}`);
+      report({
+        ok: true,
+        content: [`${expert.alias} called:`, ...lines, reply.message ? `${expert.alias} said: ${reply.message}` : ''].filter(Boolean).join('\n'),
+      });
+      return this.endedAfterCalls(content) ?? afterCalls(outcomes);
+    });
+  }
+
+  /** Asks the expert to take the turn, with the conversation as the reference lays it out for it. */
+  private async askExpert(call: ParsedCall, expert: FunctionCallingExpert, context: TurnContext): Promise<OrchestratorOutput> {
+    const { domainSchemas } = this.menu;
+    const { messages, ...how } = expertRequest(this.history, this.options.system, expert.model.model);
+    const serverTools = expert.model.supportsServerTools;
+    const completion = await context.callModel({
+      callId: call.id,
+      kind: 'expert',
+      alias: expert.alias,
+      model: expert.model,
+      request: {
+        messages: serverTools ? messages : toPromptMessages(messages, domainSchemas),
+        tools: serverTools && domainSchemas.length > 0 ? domainSchemas : undefined,
+        temperature: expert.temperature,
+        maxTokens: expert.maxTokens,
+        ...how,
+      },
+    });
+    return context.interpret(completion);
+  }
+
+  /** A call_expert naming no configured expert: an error the orchestrator can correct. */
+  private unknownExpert(call: ParsedCall, context: TurnContext, offered: string[]): Promise<CallResult> {
+    return withToolCall(context, { callId: call.id, name: call.name, arguments: call.arguments, offered }, async (report) =>
+      report({
+        ok: false,
+        invalid: true,
+        content: `Error: "expert" must be one of ${this.options.experts.map((e) => e.alias).join(', ')}; got ${JSON.stringify(call.arguments.expert ?? null)}.`,
+      }),
+    );
+  }
+}
+
+/** The orchestrator's rejected calls, as the notes it is sent back. */
+function rejectionNotes(output: OrchestratorOutput): string[] {
+  return output.rejected.map((r) => wrapToolResponse(`Error: ${r.reason}. Send the call again as valid JSON.`));
+}
+
+/** A turn whose calls ran: valid when one of them was. */
+function afterCalls(results: readonly CallResult[]): TurnOutcome {
+  return results.some((r) => !r.invalid)
+    ? { kind: 'continue', validCall: true }
+    : { kind: 'continue', validCall: false, invalidReason: results.map((r) => r.content).join('; ') };
+}
+
+/** The expert's text stands as it wrote it (the reference keeps it whole), less any calls written
+ * as text, which become structured calls as a server's parser would make them; and cut, with a
+ * note, past MAX_TOOL_RESULT_CHARS, like any answer (docs/protocol.md). */
+function expertTurnContent(reply: OrchestratorOutput, calls: readonly ParsedCall[]): string {
+  const raw = reply.completion.content;
+  return cutText(calls.some((c) => c.origin !== 'server') && raw.includes('<tool_call>') ? raw.slice(0, raw.indexOf('<tool_call>')) : raw, MAX_TOOL_RESULT_CHARS);
 }
 
 function asRequest(call: ParsedCall): ToolCallRequest {

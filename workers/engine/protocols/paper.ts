@@ -356,196 +356,229 @@ export function createPaperProtocol(options: PaperProtocolOptions): Protocol {
     aliasesByTool.set(expert.tool, [...(aliasesByTool.get(expert.tool) ?? []), expert]);
   }
   const allTools = buildPaperTools(options.experts);
-  const toolsWithoutSearch = allTools.filter((t) => t.name !== 'search');
-
+  const menus = { all: allTools, withoutSearch: allTools.filter((t) => t.name !== 'search') };
   return {
     name: 'paper',
-    start(task: string, instruction: string | null): ProtocolSession {
-      const problem = instruction ? `${task}\n\n${instruction}` : task;
-      const documents: GatheredDocument[] = [];
-      const codeRuns: CodeRun[] = [];
-
-      /** Adds search results to the gathered documents as the reference does: in reverse rank
-       * order, skipping texts it already has. Returns how many were new. */
-      const gather = (found: readonly GatheredDocument[]): number => {
-        let added = 0;
-        for (const doc of [...found].reverse()) {
-          if (documents.some((d) => d.text === doc.text)) continue;
-          documents.push({ id: doc.id, title: doc.title, text: doc.text });
-          added++;
-        }
-        return added;
-      };
-
-      /** As in the reference: only stdout is kept, read as Python's text mode reads a pipe
-       * (universal newlines); a run with no output, or one that timed out, adds nothing. */
-      const keepCodeRun = (code: string, rawStdout: string, timedOut: boolean): void => {
-        const stdout = rawStdout.replace(/\r\n?/g, '\n');
-        if (!timedOut && pythonStrip(stdout)) codeRuns.push({ code, output: stdout });
-      };
-
-      const layout = VARIANTS[options.variant];
-      const tools = () =>
-        options.variant === 'frames' && documents.length > 0 ? toolsWithoutSearch : allTools;
-
-      const askExpert = (expert: PaperExpert, callId: string, context: TurnContext, messages: ChatMessage[]) =>
-        context.callModel({
-          callId,
-          kind: 'expert',
-          alias: expert.alias,
-          model: expert.model,
-          request: { messages, temperature: expert.temperature, maxTokens: expert.maxTokens },
-        });
-
-      /** The expert's context, as it stands when the expert is called. */
-      const contextFor = (expert: PaperExpert) => buildExpertContext(task, documents, codeRuns, expert.budgets);
-      const instructed = (expert: PaperExpert, instructionText: string): ChatMessage[] => [
-        { role: 'user', content: expertPrompt(contextFor(expert), `Question: ${task}\n${instructionText}`) },
-      ];
-
-      /** What the person wrote in `field` themselves, when a person orchestrates (else null). */
-      const written = (args: Record<string, unknown>, field: 'query' | 'code'): string | null => {
-        const value = args[field];
-        return options.writtenArguments && typeof value === 'string' && value.trim() ? value : null;
-      };
-
-      const runSearch = async (expert: PaperExpert, callId: string, context: TurnContext, args: Record<string, unknown>): Promise<ToolOutcome> => {
-        const own = written(args, 'query');
-        const raw = own ?? (await askExpert(expert, callId, context, instructed(expert, layout.searchInstruction))).content;
-        const query = own ?? extractQuery(raw);
-        if (pythonLength(query) < layout.minQueryChars) {
-          return { ok: false, content: 'The expert wrote no usable query.', detail: { query, raw } };
-        }
-        const started = performance.now();
-        const problems: SourceFailure[] = [];
-        const found = await context.race(
-          options.retriever.search(pythonPrefix(query, MAX_QUERY_CHARS), {
-            limit: options.searchTopK,
-            signal: context.signal,
-            onSourceFailure: (failure) => problems.push(failure),
-          }),
-        );
-        context.chargeSearch({ callId, latencyMs: performance.now() - started, usd: options.searchUsdPerCall });
-        const added = gather(found);
-        const titles = found.map((d) => d.title).join('; ');
-        const notSearched = problems.map((p) => `\nNot searched: ${p.source}: ${p.message}`).join('');
-        return {
-          ok: true,
-          content: `Query: ${query.trim()}\nFound ${found.length} document(s), ${added} new: ${titles || 'none'}${notSearched}`,
-          detail: { query, documents: found, added, ...(problems.length > 0 ? { problems } : {}) },
-        };
-      };
-
-      const runCode = async (expert: PaperExpert, callId: string, context: TurnContext, args: Record<string, unknown>): Promise<ToolOutcome> => {
-        const own = written(args, 'code');
-        const raw = own ?? (await askExpert(expert, callId, context, instructed(expert, CODE_INSTRUCTION))).content;
-        const code = own ?? extractCode(raw);
-        if (!code) return { ok: false, content: 'The expert wrote no Python code.', detail: { code, raw } };
-        const result = await context.race(options.python.run(code, { timeoutMs: options.codeTimeoutMs, signal: context.signal }));
-        const startupMs = result.startupMs ?? 0;
-        context.chargeCode({
-          callId,
-          seconds: result.durationMs / 1000,
-          latencyMs: startupMs + result.durationMs,
-          startup: { sandbox: 'Python', ms: startupMs },
-        });
-        if (result.aborted) throw new RunStop('aborted');
-        keepCodeRun(code, result.stdout, result.timedOut);
-        const error = result.timedOut
-          ? `Python timed out after ${formatSeconds(options.codeTimeoutMs)} and was stopped`
-          : (result.error ?? undefined);
-        return {
-          ok: !result.timedOut && !result.error,
-          content: result.stdout || error || '(no output)',
-          detail: { code, ...result },
-          error,
-        };
-      };
-
-      const runAnswer = async (expert: PaperExpert, callId: string, context: TurnContext, _args: Record<string, unknown>): Promise<ToolOutcome> => {
-        const messages = answerMessages(expert.answerStyle, options.variant, contextFor(expert), task);
-        const completion = await askExpert(expert, callId, context, messages);
-        const answer = extractAnswer(expert.answerStyle, completion.content);
-        return { ok: true, content: answer, detail: { answer, raw: completion.content } };
-      };
-
-      const runners: Record<PaperToolName, typeof runSearch> = {
-        search: runSearch,
-        enhance_reasoning: runCode,
-        answer: runAnswer,
-      };
-
-      return {
-        name: 'paper',
-        tools,
-        messages: () => [
-          { role: 'system', content: PAPER_SYSTEM_PROMPT },
-          {
-            role: 'user',
-            content: `Problem: ${problem}\n\n${buildOrchestratorContext(problem, documents, codeRuns, options.budgets, options.variant)}${layout.turnEnd}`,
-          },
-        ],
-        // A fork's kept steps: the documents their searches found and the code runs they kept, as
-        // recorded in their results (each cut to the trace's sizes, so a very long document comes
-        // back shortened). The record is untrusted (an imported file): odd shapes are skipped.
-        restore({ events }: RecordedSteps): void {
-          for (const event of events) {
-            if (event.type !== 'tool_result' || !event.ok || event.parentCallId !== undefined) continue;
-            const detail = (event.detail ?? {}) as Record<string, unknown>;
-            if (event.name === 'search' && Array.isArray(detail.documents)) {
-              gather(detail.documents.filter(isGatheredDocument));
-            } else if (event.name === 'enhance_reasoning' && typeof detail.code === 'string' && typeof detail.stdout === 'string') {
-              keepCodeRun(detail.code, detail.stdout, detail.timedOut === true);
-            }
-          }
-        },
-        async handleOutput(output: OrchestratorOutput, context: TurnContext): Promise<TurnOutcome> {
-          const offered = tools().map((t) => t.name);
-          const problems = output.rejected.map((r) => r.reason);
-          let chosen: { callId: string; tool: PaperToolName; expert: PaperExpert; args: Record<string, unknown> } | null =
-            null;
-          for (const call of output.calls) {
-            // As in the reference, a call is checked against all the paper's tools, not only the
-            // ones offered this turn (FRAMES stops listing `search`, but still runs it).
-            const experts = aliasesByTool.get(call.name);
-            if (!experts) {
-              problems.push(`"${call.name}" is not one of the tools (${[...aliasesByTool.keys()].join(', ')})`);
-              continue;
-            }
-            const expert = experts.find((e) => e.alias === call.arguments.model);
-            if (!expert) {
-              problems.push(
-                `${call.name}: "model" must be one of ${experts.map((e) => e.alias).join(', ')}; got ${JSON.stringify(call.arguments.model ?? null)}`,
-              );
-              continue;
-            }
-            // Only the first valid call of a turn runs, as in the reference loop.
-            chosen = { callId: call.id, tool: call.name as PaperToolName, expert, args: call.arguments };
-            break;
-          }
-          if (!chosen) {
-            return { kind: 'continue', validCall: false, invalidReason: problems.join('; ') || 'the output had no tool call' };
-          }
-
-          const { callId, tool, expert } = chosen;
-          context.assertBudget();
-          const call = { callId, name: tool, arguments: chosen.args, alias: expert.alias, model: expert.model.model, offered };
-          return withToolCall(context, call, async (report): Promise<TurnOutcome> => {
-            try {
-              const result = report(await runners[tool](expert, callId, context, chosen.args));
-              if (tool === 'answer') return { kind: 'done', stopReason: 'answered', answer: result.content };
-              return { kind: 'continue', validCall: true };
-            } catch (error) {
-              if (isStop(error, context)) throw error;
-              const info = toErrorInfo(error);
-              report({ ok: false, content: `The ${tool} call failed: ${info.message}`, error: info.message });
-              if (needsUserAction(error)) throw error;
-              // A transient failure (after the backend's own retries) costs the turn, as in the reference.
-              return { kind: 'continue', validCall: true };
-            }
-          });
-        },
-      };
-    },
+    start: (task: string, instruction: string | null): ProtocolSession => new PaperSession(options, aliasesByTool, menus, task, instruction),
   };
+}
+
+/** The call a paper turn runs: its first valid one. */
+interface ChosenCall {
+  callId: string;
+  tool: PaperToolName;
+  expert: PaperExpert;
+  args: Record<string, unknown>;
+}
+
+type PaperToolRunner = (expert: PaperExpert, callId: string, context: TurnContext, args: Record<string, unknown>) => Promise<ToolOutcome>;
+
+/** One task under the paper protocol: what it gathered (documents, code runs) and its turns. */
+class PaperSession implements ProtocolSession {
+  readonly name = 'paper';
+  private readonly problem: string;
+  private readonly documents: GatheredDocument[] = [];
+  private readonly codeRuns: CodeRun[] = [];
+  private readonly layout: VariantLayout;
+  private readonly runners: Record<PaperToolName, PaperToolRunner> = {
+    search: (expert, callId, context, args) => this.runSearch(expert, callId, context, args),
+    enhance_reasoning: (expert, callId, context, args) => this.runCode(expert, callId, context, args),
+    answer: (expert, callId, context) => this.runAnswer(expert, callId, context),
+  };
+
+  constructor(
+    private readonly options: PaperProtocolOptions,
+    private readonly aliasesByTool: ReadonlyMap<string, PaperExpert[]>,
+    private readonly menus: { all: ToolSchema[]; withoutSearch: ToolSchema[] },
+    private readonly task: string,
+    instruction: string | null,
+  ) {
+    this.problem = instruction ? `${task}\n\n${instruction}` : task;
+    this.layout = VARIANTS[options.variant];
+  }
+
+  tools(): ToolSchema[] {
+    return this.options.variant === 'frames' && this.documents.length > 0 ? this.menus.withoutSearch : this.menus.all;
+  }
+
+  messages(): ChatMessage[] {
+    const { problem, documents, codeRuns, options } = this;
+    return [
+      { role: 'system', content: PAPER_SYSTEM_PROMPT },
+      {
+        role: 'user',
+        content: `Problem: ${problem}\n\n${buildOrchestratorContext(problem, documents, codeRuns, options.budgets, options.variant)}${this.layout.turnEnd}`,
+      },
+    ];
+  }
+
+  // A fork's kept steps: the documents their searches found and the code runs they kept, as
+  // recorded in their results (each cut to the trace's sizes, so a very long document comes
+  // back shortened). The record is untrusted (an imported file): odd shapes are skipped.
+  restore({ events }: RecordedSteps): void {
+    for (const event of events) {
+      if (event.type !== 'tool_result' || !event.ok || event.parentCallId !== undefined) continue;
+      const detail = (event.detail ?? {}) as Record<string, unknown>;
+      if (event.name === 'search' && Array.isArray(detail.documents)) {
+        this.gather(detail.documents.filter(isGatheredDocument));
+      } else if (event.name === 'enhance_reasoning' && typeof detail.code === 'string' && typeof detail.stdout === 'string') {
+        this.keepCodeRun(detail.code, detail.stdout, detail.timedOut === true);
+      }
+    }
+  }
+
+  async handleOutput(output: OrchestratorOutput, context: TurnContext): Promise<TurnOutcome> {
+    const offered = this.tools().map((t) => t.name);
+    const problems = output.rejected.map((r) => r.reason);
+    const chosen = this.chooseCall(output, problems);
+    if (!chosen) {
+      return { kind: 'continue', validCall: false, invalidReason: problems.join('; ') || 'the output had no tool call' };
+    }
+    const { callId, tool, expert } = chosen;
+    context.assertBudget();
+    const call = { callId, name: tool, arguments: chosen.args, alias: expert.alias, model: expert.model.model, offered };
+    return withToolCall(context, call, async (report): Promise<TurnOutcome> => {
+      try {
+        const result = report(await this.runners[tool](expert, callId, context, chosen.args));
+        if (tool === 'answer') return { kind: 'done', stopReason: 'answered', answer: result.content };
+        return { kind: 'continue', validCall: true };
+      } catch (error) {
+        if (isStop(error, context)) throw error;
+        const info = toErrorInfo(error);
+        report({ ok: false, content: `The ${tool} call failed: ${info.message}`, error: info.message });
+        if (needsUserAction(error)) throw error;
+        // A transient failure (after the backend's own retries) costs the turn, as in the reference.
+        return { kind: 'continue', validCall: true };
+      }
+    });
+  }
+
+  /** The turn's first valid call, as in the reference loop; what is wrong with the calls before
+   * it goes into `problems`. */
+  private chooseCall(output: OrchestratorOutput, problems: string[]): ChosenCall | null {
+    for (const call of output.calls) {
+      // As in the reference, a call is checked against all the paper's tools, not only the
+      // ones offered this turn (FRAMES stops listing `search`, but still runs it).
+      const experts = this.aliasesByTool.get(call.name);
+      if (!experts) {
+        problems.push(`"${call.name}" is not one of the tools (${[...this.aliasesByTool.keys()].join(', ')})`);
+        continue;
+      }
+      const expert = experts.find((e) => e.alias === call.arguments.model);
+      if (!expert) {
+        problems.push(
+          `${call.name}: "model" must be one of ${experts.map((e) => e.alias).join(', ')}; got ${JSON.stringify(call.arguments.model ?? null)}`,
+        );
+        continue;
+      }
+      return { callId: call.id, tool: call.name as PaperToolName, expert, args: call.arguments };
+    }
+    return null;
+  }
+
+  /** Adds search results to the gathered documents as the reference does: in reverse rank
+   * order, skipping texts it already has. Returns how many were new. */
+  private gather(found: readonly GatheredDocument[]): number {
+    let added = 0;
+    for (const doc of [...found].reverse()) {
+      if (this.documents.some((d) => d.text === doc.text)) continue;
+      this.documents.push({ id: doc.id, title: doc.title, text: doc.text });
+      added++;
+    }
+    return added;
+  }
+
+  /** As in the reference: only stdout is kept, read as Python's text mode reads a pipe
+   * (universal newlines); a run with no output, or one that timed out, adds nothing. */
+  private keepCodeRun(code: string, rawStdout: string, timedOut: boolean): void {
+    const stdout = rawStdout.replace(/\r\n?/g, '\n');
+    if (!timedOut && pythonStrip(stdout)) this.codeRuns.push({ code, output: stdout });
+  }
+
+  private askExpert(expert: PaperExpert, callId: string, context: TurnContext, messages: ChatMessage[]) {
+    return context.callModel({
+      callId,
+      kind: 'expert',
+      alias: expert.alias,
+      model: expert.model,
+      request: { messages, temperature: expert.temperature, maxTokens: expert.maxTokens },
+    });
+  }
+
+  /** The expert's context, as it stands when the expert is called. */
+  private contextFor(expert: PaperExpert): string {
+    return buildExpertContext(this.task, this.documents, this.codeRuns, expert.budgets);
+  }
+
+  private instructed(expert: PaperExpert, instructionText: string): ChatMessage[] {
+    return [{ role: 'user', content: expertPrompt(this.contextFor(expert), `Question: ${this.task}\n${instructionText}`) }];
+  }
+
+  /** What the person wrote in `field` themselves, when a person orchestrates (else null). */
+  private written(args: Record<string, unknown>, field: 'query' | 'code'): string | null {
+    const value = args[field];
+    return this.options.writtenArguments && typeof value === 'string' && value.trim() ? value : null;
+  }
+
+  private async runSearch(expert: PaperExpert, callId: string, context: TurnContext, args: Record<string, unknown>): Promise<ToolOutcome> {
+    const { options, layout } = this;
+    const own = this.written(args, 'query');
+    const raw = own ?? (await this.askExpert(expert, callId, context, this.instructed(expert, layout.searchInstruction))).content;
+    const query = own ?? extractQuery(raw);
+    if (pythonLength(query) < layout.minQueryChars) {
+      return { ok: false, content: 'The expert wrote no usable query.', detail: { query, raw } };
+    }
+    const started = performance.now();
+    const problems: SourceFailure[] = [];
+    const found = await context.race(
+      options.retriever.search(pythonPrefix(query, MAX_QUERY_CHARS), {
+        limit: options.searchTopK,
+        signal: context.signal,
+        onSourceFailure: (failure) => problems.push(failure),
+      }),
+    );
+    context.chargeSearch({ callId, latencyMs: performance.now() - started, usd: options.searchUsdPerCall });
+    const added = this.gather(found);
+    const titles = found.map((d) => d.title).join('; ');
+    const notSearched = problems.map((p) => `\nNot searched: ${p.source}: ${p.message}`).join('');
+    return {
+      ok: true,
+      content: `Query: ${query.trim()}\nFound ${found.length} document(s), ${added} new: ${titles || 'none'}${notSearched}`,
+      detail: { query, documents: found, added, ...(problems.length > 0 ? { problems } : {}) },
+    };
+  }
+
+  private async runCode(expert: PaperExpert, callId: string, context: TurnContext, args: Record<string, unknown>): Promise<ToolOutcome> {
+    const { options } = this;
+    const own = this.written(args, 'code');
+    const raw = own ?? (await this.askExpert(expert, callId, context, this.instructed(expert, CODE_INSTRUCTION))).content;
+    const code = own ?? extractCode(raw);
+    if (!code) return { ok: false, content: 'The expert wrote no Python code.', detail: { code, raw } };
+    const result = await context.race(options.python.run(code, { timeoutMs: options.codeTimeoutMs, signal: context.signal }));
+    const startupMs = result.startupMs ?? 0;
+    context.chargeCode({
+      callId,
+      seconds: result.durationMs / 1000,
+      latencyMs: startupMs + result.durationMs,
+      startup: { sandbox: 'Python', ms: startupMs },
+    });
+    if (result.aborted) throw new RunStop('aborted');
+    this.keepCodeRun(code, result.stdout, result.timedOut);
+    const error = result.timedOut
+      ? `Python timed out after ${formatSeconds(options.codeTimeoutMs)} and was stopped`
+      : (result.error ?? undefined);
+    return {
+      ok: !result.timedOut && !result.error,
+      content: result.stdout || error || '(no output)',
+      detail: { code, ...result },
+      error,
+    };
+  }
+
+  private async runAnswer(expert: PaperExpert, callId: string, context: TurnContext): Promise<ToolOutcome> {
+    const messages = answerMessages(expert.answerStyle, this.options.variant, this.contextFor(expert), this.task);
+    const completion = await this.askExpert(expert, callId, context, messages);
+    const answer = extractAnswer(expert.answerStyle, completion.content);
+    return { ok: true, content: answer, detail: { answer, raw: completion.content } };
+  }
 }
