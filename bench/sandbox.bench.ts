@@ -114,54 +114,10 @@ export async function runSandboxBenchmarks(options: SandboxBenchOptions): Promis
       browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-background-networking'] });
       const open = (context: BrowserContext, path: string) => openPage(context, `${preview.url}${path}`, pageErrors);
 
-      log(`Python: cold boot in ${COLD_SAMPLES} fresh browser contexts …`);
-      const coldBoots: number[] = [];
-      for (let sample = 0; sample < COLD_SAMPLES; sample++) {
-        await withContext(browser, async (context) => coldBoots.push(await bootPython(await open(context, PYTHON_HARNESS))));
-      }
-      log(`Python: ${RUN_SAMPLES} runs each with a spare interpreter ready and back to back …`);
-      const fresh = await withContext(browser, async (context) => freshInterpreterCost(await open(context, PYTHON_HARNESS)));
-      log(`Python: a first and a second visit in ${COLD_SAMPLES} fresh browser profiles (on disk, as a person's) …`);
-      const secondVisit = await secondVisits(preview.url, pageErrors);
-      log(`Python: ${RUN_SAMPLES} runaway loops without cross-origin isolation …`);
-      const terminate = await withContext(browser, async (context) => {
-        await serveWithoutIsolation(context, preview.url);
-        return pythonStops(await open(context, PYTHON_HARNESS), false);
-      });
-      log(`Python: ${RUN_SAMPLES} runaway loops with cross-origin isolation (the app's own headers) …`);
-      const interrupt = await withContext(browser, async (context) => pythonStops(await open(context, PYTHON_HARNESS), true));
-
-      log(`JavaScript: worker start in ${COLD_SAMPLES} fresh browser contexts …`);
-      const workerStarts: number[] = [];
-      for (let sample = 0; sample < COLD_SAMPLES; sample++) {
-        await withContext(browser, async (context) => workerStarts.push(await startJavaScript(await open(context, JAVASCRIPT_HARNESS))));
-      }
-      log(`JavaScript: ${RUN_SAMPLES} each of a warm run, a runaway loop, a memory bomb and a stuck native call …`);
-      const javascript = await withContext(browser, async (context) => {
-        const page = await open(context, JAVASCRIPT_HARNESS);
-        await startJavaScript(page);
-        return {
-          warmRunMs: summarize(await repeat(async () => (await jsTrial(page, '1 + 1', 5_000)).totalMs)),
-          loop: await jsStops(page, JS_LOOP, SANDBOX_LIMIT_MS, /^Stopped: the code ran longer than 0\.5 s\.$/),
-          memoryBomb: await jsMemoryBomb(page),
-          backstop: await jsStops(page, JS_STUCK_NATIVE_CALL, SANDBOX_LIMIT_MS, /could not be interrupted, so the sandbox was restarted/),
-        };
-      });
-
-      log(`Calculator: worker start in ${COLD_SAMPLES} fresh browser contexts, then ${RUN_SAMPLES} warm calls and runaway expressions …`);
-      const calculatorStarts: number[] = [];
-      for (let sample = 0; sample < COLD_SAMPLES; sample++) {
-        await withContext(browser, async (context) => calculatorStarts.push(await startCalculator(await open(context, CALCULATOR_HARNESS))));
-      }
-      const calculator = await withContext(browser, async (context) => {
-        const page = await open(context, CALCULATOR_HARNESS);
-        await startCalculator(page);
-        return {
-          workerStartMs: summarize(calculatorStarts),
-          warmCallMs: summarize(await repeat(async () => (await calculatorTrial(page, '1 + 1', 5_000)).totalMs)),
-          runaway: await calculatorStops(page),
-        };
-      });
+      const bench: SandboxBench = { browser, log, url: preview.url, pageErrors, open };
+      const python = await benchPython(bench);
+      const javascript = await benchJavaScript(bench);
+      const calculator = await benchCalculator(bench);
 
       return {
         chromium: browser.version(),
@@ -170,8 +126,8 @@ export async function runSandboxBenchmarks(options: SandboxBenchOptions): Promis
         limitMs: SANDBOX_LIMIT_MS,
         coldSamples: COLD_SAMPLES,
         runSamples: RUN_SAMPLES,
-        python: { coldBootMs: summarize(coldBoots), fresh, terminate, interrupt, secondVisit },
-        javascript: { workerStartMs: summarize(workerStarts), ...javascript },
+        python,
+        javascript,
         calculator,
         loadAverage: [loadBefore, loadavg()[0] ?? 0],
         pageErrors,
@@ -183,6 +139,74 @@ export async function runSandboxBenchmarks(options: SandboxBenchOptions): Promis
   } finally {
     if (built) rmSync(distDir, { recursive: true, force: true });
   }
+}
+
+/** What each sandbox's part of the bench works with: the browser, the app served, a page opener. */
+interface SandboxBench {
+  browser: Browser;
+  log: (line: string) => void;
+  url: string;
+  pageErrors: string[];
+  open: (context: BrowserContext, path: string) => Promise<Page>;
+}
+
+/** How long `start` takes on the harness page at `path`, in COLD_SAMPLES fresh browser contexts. */
+async function coldStarts(bench: SandboxBench, path: string, start: (page: Page) => Promise<number>): Promise<number[]> {
+  const times: number[] = [];
+  for (let sample = 0; sample < COLD_SAMPLES; sample++) {
+    await withContext(bench.browser, async (context) => times.push(await start(await bench.open(context, path))));
+  }
+  return times;
+}
+
+async function benchPython(bench: SandboxBench) {
+  const { browser, log, open } = bench;
+  log(`Python: cold boot in ${COLD_SAMPLES} fresh browser contexts …`);
+  const coldBoots = await coldStarts(bench, PYTHON_HARNESS, bootPython);
+  log(`Python: ${RUN_SAMPLES} runs each with a spare interpreter ready and back to back …`);
+  const fresh = await withContext(browser, async (context) => freshInterpreterCost(await open(context, PYTHON_HARNESS)));
+  log(`Python: a first and a second visit in ${COLD_SAMPLES} fresh browser profiles (on disk, as a person's) …`);
+  const secondVisit = await secondVisits(bench.url, bench.pageErrors);
+  log(`Python: ${RUN_SAMPLES} runaway loops without cross-origin isolation …`);
+  const terminate = await withContext(browser, async (context) => {
+    await serveWithoutIsolation(context, bench.url);
+    return pythonStops(await open(context, PYTHON_HARNESS), false);
+  });
+  log(`Python: ${RUN_SAMPLES} runaway loops with cross-origin isolation (the app's own headers) …`);
+  const interrupt = await withContext(browser, async (context) => pythonStops(await open(context, PYTHON_HARNESS), true));
+  return { coldBootMs: summarize(coldBoots), fresh, terminate, interrupt, secondVisit };
+}
+
+async function benchJavaScript(bench: SandboxBench) {
+  const { log, open } = bench;
+  log(`JavaScript: worker start in ${COLD_SAMPLES} fresh browser contexts …`);
+  const workerStarts = await coldStarts(bench, JAVASCRIPT_HARNESS, startJavaScript);
+  log(`JavaScript: ${RUN_SAMPLES} each of a warm run, a runaway loop, a memory bomb and a stuck native call …`);
+  const runs = await withContext(bench.browser, async (context) => {
+    const page = await open(context, JAVASCRIPT_HARNESS);
+    await startJavaScript(page);
+    return {
+      warmRunMs: summarize(await repeat(async () => (await jsTrial(page, '1 + 1', 5_000)).totalMs)),
+      loop: await jsStops(page, JS_LOOP, SANDBOX_LIMIT_MS, /^Stopped: the code ran longer than 0\.5 s\.$/),
+      memoryBomb: await jsMemoryBomb(page),
+      backstop: await jsStops(page, JS_STUCK_NATIVE_CALL, SANDBOX_LIMIT_MS, /could not be interrupted, so the sandbox was restarted/),
+    };
+  });
+  return { workerStartMs: summarize(workerStarts), ...runs };
+}
+
+async function benchCalculator(bench: SandboxBench) {
+  bench.log(`Calculator: worker start in ${COLD_SAMPLES} fresh browser contexts, then ${RUN_SAMPLES} warm calls and runaway expressions …`);
+  const calculatorStarts = await coldStarts(bench, CALCULATOR_HARNESS, startCalculator);
+  return withContext(bench.browser, async (context) => {
+    const page = await bench.open(context, CALCULATOR_HARNESS);
+    await startCalculator(page);
+    return {
+      workerStartMs: summarize(calculatorStarts),
+      warmCallMs: summarize(await repeat(async () => (await calculatorTrial(page, '1 + 1', 5_000)).totalMs)),
+      runaway: await calculatorStops(page),
+    };
+  });
 }
 
 async function withContext<T>(browser: Browser, use: (context: BrowserContext) => Promise<T>): Promise<T> {

@@ -13,7 +13,7 @@ import { BUILT_IN_DOMAINS, BUILT_IN_SUITES, isBuiltInDomain } from '../workers/e
 import { createPolicies, parsePolicy, sweepPolicies } from '../workers/eval/policies.ts';
 import { PolicyError, type PolicySpec } from '../workers/eval/policy.ts';
 import { evalHeader, evalPlan, policyDescriptions, summarizeEval } from '../workers/eval/results.ts';
-import { runEvaluation } from '../workers/eval/runner.ts';
+import { runEvaluation, type EvalOutcome } from '../workers/eval/runner.ts';
 import { domainsOf, evalJudge } from '../workers/eval/setup.ts';
 import { formatShard, parseShard, ShardError, tasksOfShard, type Shard } from '../workers/eval/shard.ts';
 import { domainEnvironments } from '../workers/domains/setup.ts';
@@ -57,9 +57,7 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(`${EVAL_USAGE}\n`);
     return EXIT_CODES.ok;
   }
-  if (!args.config) throw new UsageError('--config <file> is required.', EVAL_USAGE);
-  if (!args.suite) throw new UsageError(`--suite <file.jsonl> is required (or builtin:${BUILT_IN_SUITES.join(', builtin:')}).`, EVAL_USAGE);
-  if (!args.out) throw new UsageError('--out <file.jsonl> is required: each rollout is appended there as it finishes, so a stopped evaluation resumes.', EVAL_USAGE);
+  const { config: configPath, suite: suitePath, out } = required(args);
   const rollouts = positiveInteger(args.rollouts, '--rollouts', 1, EVAL_USAGE);
   const concurrency = positiveInteger(args.concurrency, '--concurrency', 2, EVAL_USAGE);
   const budgetUsd = parseBudget(args.budget);
@@ -67,11 +65,11 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
   const specs = policySpecs(args.policy ?? [], args.sweep);
   const shard = shardOf(args.shard);
 
-  const config = await loadConfig(args.config);
+  const config = await loadConfig(configPath);
   const domainDirs = (args.domain ?? []).map((dir) => resolve(dir));
-  const suite = selectTasks(loadSuite(args.suite), args.task, args.limit);
+  const suite = selectTasks(loadSuite(suitePath), args.task, args.limit);
   const { source, warnings } = suite;
-  for (const warning of warnings) io.stderr.write(`orchestra: ${args.suite}: ${warning}\n`);
+  for (const warning of warnings) io.stderr.write(`orchestra: ${suitePath}: ${warning}\n`);
   // The header names the whole suite (its hash, its order), so the parts' files merge.
   const header = evalHeader({ suite: source, tasks: suite.tasks, config, seed, ...(shard ? { shard } : {}) });
   const tasks = shard ? tasksOfShard(suite.tasks, shard) : suite.tasks;
@@ -82,32 +80,26 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
   const missing = missingEvalKeys(config, specs, io.env, userAlias);
   if (missing.length > 0) throw new UsageError(describeMissingKeys(missing));
 
-  const stored = readResults(args.out);
+  const stored = readResults(out);
   const node = await createNodeEnvironment(io.env);
   try {
     const javascript = node.environment.javascript;
     if (!javascript) throw new Error('The CLI environment has no JavaScript sandbox.');
-    let environments: Map<string, TaskDomain>;
-    try {
-      environments = suite.tau2
+    const environments = await asUsageError<Map<string, TaskDomain>>([DomainError, SuiteError], () =>
+      suite.tau2
         ? new Map([[tau2SuiteName(suite.tau2.name), tau2Domain(suite.tau2, config, runFactory(node.environment), userAlias)]])
-        : await domainEnvironments(domains, tasks, javascript, source);
-    } catch (error) {
-      if (error instanceof DomainError || error instanceof SuiteError) throw new UsageError(error.message);
-      throw error;
-    }
-
-    let policies;
-    let judge;
-    try {
-      policies = createPolicies(specs, { config, runs: runFactory(node.environment), domains: environments, seed });
-      judge = evalJudge(config, runFactory(node.environment), tasks);
-    } catch (error) {
-      if (error instanceof PolicyError) throw new UsageError(error.message, EVAL_USAGE);
-      throw error;
-    }
+        : domainEnvironments(domains, tasks, javascript, source),
+    );
+    const { policies, judge } = await asUsageError(
+      [PolicyError],
+      () => ({
+        policies: createPolicies(specs, { config, runs: runFactory(node.environment), domains: environments, seed }),
+        judge: evalJudge(config, runFactory(node.environment), tasks),
+      }),
+      EVAL_USAGE,
+    );
     for (const path of [args.csv, args.report]) if (path !== undefined) writeOutput(path, '');
-    const append = openResults(args.out, stored, header, evalPlan(policyDescriptions(policies), rollouts));
+    const append = openResults(out, stored, header, evalPlan(policyDescriptions(policies), rollouts));
     const style = createStyle(colorWanted(io.stderr, io.env));
     const printProgress = createEvalProgress(io.stderr, style);
     const outcome = await runEvaluation({
@@ -133,11 +125,35 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
     });
     printReport(report, args, io);
 
-    if (outcome.interrupted) return EXIT_CODES.interrupted;
-    const errors = outcome.records.some((record) => record.stopReason === 'error');
-    return errors || outcome.missing > 0 ? EXIT_CODES.failed : EXIT_CODES.ok;
+    return exitCodeOf(outcome);
   } finally {
     await node.dispose();
+  }
+}
+
+/** Interrupted, failed (a rollout stopped on an error, or one is missing) or ok. */
+function exitCodeOf(outcome: EvalOutcome): number {
+  if (outcome.interrupted) return EXIT_CODES.interrupted;
+  const errors = outcome.records.some((record) => record.stopReason === 'error');
+  return errors || outcome.missing > 0 ? EXIT_CODES.failed : EXIT_CODES.ok;
+}
+
+/** The three files an evaluation cannot go without, each asked for in words. */
+function required(args: { config?: string; suite?: string; out?: string }): { config: string; suite: string; out: string } {
+  if (!args.config) throw new UsageError('--config <file> is required.', EVAL_USAGE);
+  if (!args.suite) throw new UsageError(`--suite <file.jsonl> is required (or builtin:${BUILT_IN_SUITES.join(', builtin:')}).`, EVAL_USAGE);
+  if (!args.out) throw new UsageError('--out <file.jsonl> is required: each rollout is appended there as it finishes, so a stopped evaluation resumes.', EVAL_USAGE);
+  return { config: args.config, suite: args.suite, out: args.out };
+}
+
+/** What `make` returns; an error of one of `kinds` (a bad suite, domain or policy the person
+ * named) becomes a usage error that says what is wrong. */
+async function asUsageError<T>(kinds: ReadonlyArray<new (...args: never[]) => Error>, make: () => T | Promise<T>, usage?: string): Promise<T> {
+  try {
+    return await make();
+  } catch (error) {
+    if (kinds.some((kind) => error instanceof kind)) throw new UsageError((error as Error).message, usage);
+    throw error;
   }
 }
 

@@ -104,6 +104,22 @@ function mostCommonAnswer(answers: readonly (string | null)[]): string | null {
   return best?.answer ?? null;
 }
 
+/** What a group's rollouts called and spent together; the counterfactual is null when one
+ * rollout's is not known. */
+function groupSpend(runs: ReadonlyArray<{ result: RunResult }>): { toolCounts: ToolCounts; costUsd: number; counterfactualUsd: number | null } {
+  const toolCounts: ToolCounts = { tools: {}, aliases: {} };
+  let costUsd = 0;
+  let counterfactualUsd: number | null = 0;
+  for (const { result } of runs) {
+    addCounts(toolCounts.tools, result.totals.toolCounts.tools);
+    addCounts(toolCounts.aliases, result.totals.toolCounts.aliases);
+    costUsd += result.totals.costUsd;
+    counterfactualUsd =
+      counterfactualUsd === null || result.totals.counterfactualUsd === null ? null : counterfactualUsd + result.totals.counterfactualUsd;
+  }
+  return { toolCounts, costUsd, counterfactualUsd };
+}
+
 /** Several rollouts of one task: their records, the group's totals and, with an expected
  * answer, the paper's rewards and advantages. */
 export function summarizeGroup(
@@ -128,16 +144,7 @@ export function summarizeGroup(
     stopReason: result.stopReason,
   }));
 
-  const toolCounts: ToolCounts = { tools: {}, aliases: {} };
-  let costUsd = 0;
-  let counterfactualUsd: number | null = 0;
-  for (const { result } of runs) {
-    addCounts(toolCounts.tools, result.totals.toolCounts.tools);
-    addCounts(toolCounts.aliases, result.totals.toolCounts.aliases);
-    costUsd += result.totals.costUsd;
-    counterfactualUsd =
-      counterfactualUsd === null || result.totals.counterfactualUsd === null ? null : counterfactualUsd + result.totals.counterfactualUsd;
-  }
+  const { toolCounts, costUsd, counterfactualUsd } = groupSpend(runs);
   const sum = (pick: (result: RunResult) => number) => runs.reduce((total, { result }) => total + pick(result), 0);
   const abnormal = runs.find(({ result }) => !NORMAL_STOPS.has(result.stopReason));
   const stopReason = abnormal?.result.stopReason ?? runs[0]?.result.stopReason ?? 'error';

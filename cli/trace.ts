@@ -46,6 +46,24 @@ export function describeStop(reason: StopReason): string {
   return STOP_WORDS[reason];
 }
 
+/** The lines that open a run's trace: the task, how it runs and under which limits. */
+function runHeader(event: RunEventOf<'run_started'>, style: Style): string[] {
+  const limits = [
+    `${event.limits.maxTurns} turns`,
+    event.limits.maxCostUsd === null ? null : `${formatUsd(event.limits.maxCostUsd)} max`,
+    event.limits.maxWallMs === null ? null : `${formatSeconds(event.limits.maxWallMs)} max`,
+  ].filter(Boolean);
+  return [
+    style.bold(`Task: ${oneLine(event.task, 400)}`),
+    style.dim(
+      `${event.protocol} protocol · orchestrator ${event.orchestratorModel} · tools ${event.tools.map((t) => t.name).join(', ')} · ` +
+        `limits ${limits.join(', ')} · prices as of ${event.pricingAsOf}`,
+    ),
+    ...(event.orchestratorNotice ? [style.bold(`${event.orchestratorNotice}.`)] : []),
+    ...(event.instruction ? [style.dim(event.instruction)] : []),
+  ];
+}
+
 /** Prints events as they arrive. One printer per run. */
 export function createTracePrinter(out: TraceWriter, style: Style): (event: RunEvent) => void {
   let streamed = 0;
@@ -61,23 +79,9 @@ export function createTracePrinter(out: TraceWriter, style: Style): (event: RunE
 
   return (event) => {
     switch (event.type) {
-      case 'run_started': {
-        line(style.bold(`Task: ${oneLine(event.task, 400)}`));
-        const limits = [
-          `${event.limits.maxTurns} turns`,
-          event.limits.maxCostUsd === null ? null : `${formatUsd(event.limits.maxCostUsd)} max`,
-          event.limits.maxWallMs === null ? null : `${formatSeconds(event.limits.maxWallMs)} max`,
-        ].filter(Boolean);
-        line(
-          style.dim(
-            `${event.protocol} protocol · orchestrator ${event.orchestratorModel} · tools ${event.tools.map((t) => t.name).join(', ')} · ` +
-              `limits ${limits.join(', ')} · prices as of ${event.pricingAsOf}`,
-          ),
-        );
-        if (event.orchestratorNotice) line(style.bold(`${event.orchestratorNotice}.`));
-        if (event.instruction) line(style.dim(event.instruction));
+      case 'run_started':
+        for (const text of runHeader(event, style)) line(text);
         break;
-      }
       case 'step_started':
         streamed = 0;
         line(`\n${style.bold(`── Step ${event.step} ──`)}`);

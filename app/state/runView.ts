@@ -143,24 +143,12 @@ function foldEvent(draft: ViewDraft, event: RunEvent): void {
       target?.retries.push(retry);
       return;
     }
-    case 'step_finished': {
-      const step = draft.step(event.step);
-      if (!step) return;
-      step.status = 'done';
-      step.costUsd = event.costUsd;
-      step.cumulativeUsd = event.cumulativeUsd;
-      step.latencyMs = event.latencyMs;
-      if (view.slowestStep === null || event.latencyMs > view.slowestStep.latencyMs) view.slowestStep = { step: event.step, latencyMs: event.latencyMs };
+    case 'step_finished':
+      stepFinished(draft, event);
       return;
-    }
-    case 'error': {
-      const error: ErrorView = { code: event.code, message: event.message, fatal: event.fatal, t: event.t };
-      if (error.fatal && !view.fatalError) view.fatalError = error;
-      const target = (event.callId ? draft.call(event.callId) : undefined) ?? (event.step === undefined ? undefined : draft.step(event.step));
-      if (target) target.errors.push(error);
-      else draft.errors().push(error);
+    case 'error':
+      errored(draft, event);
       return;
-    }
     case 'run_finished':
       view.status = 'finished';
       view.stopReason = event.stopReason;
@@ -170,6 +158,28 @@ function foldEvent(draft: ViewDraft, event: RunEvent): void {
       draft.closeSteps();
       return;
   }
+}
+
+/** A step's end: its figures, and the run's slowest step so far. */
+function stepFinished(draft: ViewDraft, event: RunEventOf<'step_finished'>): void {
+  const { view } = draft;
+  const step = draft.step(event.step);
+  if (!step) return;
+  step.status = 'done';
+  step.costUsd = event.costUsd;
+  step.cumulativeUsd = event.cumulativeUsd;
+  step.latencyMs = event.latencyMs;
+  if (view.slowestStep === null || event.latencyMs > view.slowestStep.latencyMs) view.slowestStep = { step: event.step, latencyMs: event.latencyMs };
+}
+
+/** An error: on the call or step it happened in, else the run's; the first fatal one is the run's. */
+function errored(draft: ViewDraft, event: RunEventOf<'error'>): void {
+  const { view } = draft;
+  const error: ErrorView = { code: event.code, message: event.message, fatal: event.fatal, t: event.t };
+  if (error.fatal && !view.fatalError) view.fatalError = error;
+  const target = (event.callId ? draft.call(event.callId) : undefined) ?? (event.step === undefined ? undefined : draft.step(event.step));
+  if (target) target.errors.push(error);
+  else draft.errors().push(error);
 }
 
 /** A charge: in the ledger, on the call or the step it paid for, and in the step's figures. */

@@ -192,63 +192,101 @@ class HostedWorker {
 
 /** A host of workers `options.start` creates; see the top of this file. */
 export function createWorkerHost<M extends CallMap<M>>(options: WorkerHostOptions): WorkerHost<M> {
+  return new QueuedWorkerHost<M>(options);
+}
+
+/** Calls one at a time, each on the warm worker or (one call per worker) on a fresh spare. */
+class QueuedWorkerHost<M extends CallMap<M>> implements WorkerHost<M> {
   /** The warm worker, or (one call per worker) the spares: booting or booted, never given a call yet. */
-  let idle: HostedWorker[] = [];
+  private idle: HostedWorker[] = [];
   /** The worker running a call now, if any. */
-  let busy: HostedWorker | null = null;
+  private busy: HostedWorker | null = null;
   /** Calls queued or running. */
-  let calls = 0;
+  private calls = 0;
   /** The last call's worker could not start: no spare is booted after it (it would likely fail too). */
-  let startFailed = false;
+  private startFailed = false;
   /** Moves on at each dispose, so a call that ends after it does not boot a new spare. */
-  let generation = 0;
-  let queue: Promise<unknown> = Promise.resolve();
-  const oneCall = options.oneCallPerWorker === true;
-  const spares = oneCall ? Math.max(1, Math.floor(options.spares ?? 1)) : 1;
+  private generation = 0;
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly oneCall: boolean;
+  private readonly spares: number;
+
+  constructor(private readonly options: WorkerHostOptions) {
+    this.oneCall = options.oneCallPerWorker === true;
+    this.spares = this.oneCall ? Math.max(1, Math.floor(options.spares ?? 1)) : 1;
+  }
+
+  call<Name extends keyof M & string>(name: Name, request: M[Name]['request'], callOptions: CallOptions): Promise<CallOutcome<M[Name]['response']>> {
+    const previous = this.queue;
+    const startedIn = this.generation;
+    this.calls += 1;
+    const result = settledOrAborted(previous.catch(() => undefined), callOptions.signal)
+      .then((aborted) => (aborted ? { kind: 'aborted' as const, durationMs: 0, startupMs: 0 } : this.execute(name, request, callOptions)))
+      .finally(() => {
+        this.calls -= 1;
+        // Spares boot once the calls are done, not during them.
+        if (this.generation === startedIn) this.refill();
+      });
+    // The next call waits for this one and for everything queued before it.
+    this.queue = Promise.allSettled([previous, result]);
+    return result as Promise<CallOutcome<M[Name]['response']>>;
+  }
+
+  async warmUp(): Promise<void> {
+    await this.boot().ready;
+  }
+
+  async dispose(): Promise<void> {
+    this.generation++;
+    const targets = new Set([...this.idle, this.busy]);
+    this.idle = [];
+    this.busy = null;
+    for (const target of targets) await target?.dispose();
+  }
 
   /** A worker for the next call: the warm one or the first spare, booting one if there is none. */
-  function boot(): HostedWorker {
-    idle = idle.filter((worker) => !worker.stopped);
-    if (idle.length === 0) spawn();
-    return idle[0]!;
+  private boot(): HostedWorker {
+    this.idle = this.idle.filter((worker) => !worker.stopped);
+    if (this.idle.length === 0) this.spawn();
+    return this.idle[0]!;
   }
 
   /** More spares in the background, one at a time (the next once the last has loaded), and only
    * while no call runs or waits, so a boot never takes CPU from code under its time limit. */
-  function refill(): void {
-    idle = idle.filter((worker) => !worker.stopped);
-    if (!oneCall || calls > 0 || startFailed || idle.length >= spares || !idle.every((worker) => worker.loaded)) return;
-    spawn();
+  private refill(): void {
+    this.idle = this.idle.filter((worker) => !worker.stopped);
+    if (!this.oneCall || this.calls > 0 || this.startFailed || this.idle.length >= this.spares || !this.idle.every((worker) => worker.loaded)) return;
+    this.spawn();
   }
 
-  function spawn(): void {
-    const worker = new HostedWorker(options);
-    idle.push(worker);
-    const bootedIn = generation;
+  private spawn(): void {
+    const worker = new HostedWorker(this.options);
+    this.idle.push(worker);
+    const bootedIn = this.generation;
     // Once loaded, the next spare (refill checks the rest); a worker that could not load boots no other.
     worker.ready.then(
       () => {
-        if (generation === bootedIn) refill();
+        if (this.generation === bootedIn) this.refill();
       },
       () => undefined,
     );
   }
 
-  async function execute(name: string, request: unknown, callOptions: CallOptions): Promise<CallOutcome<unknown>> {
+  private async execute(name: string, request: unknown, callOptions: CallOptions): Promise<CallOutcome<unknown>> {
     const { signal } = callOptions;
     if (signal?.aborted) return { kind: 'aborted', durationMs: 0, startupMs: 0 };
-    const target = boot();
-    if (oneCall) idle = idle.filter((worker) => worker !== target);
-    busy = target;
-    startFailed = false;
+    const target = this.boot();
+    if (this.oneCall) this.idle = this.idle.filter((worker) => worker !== target);
+    this.busy = target;
+    this.startFailed = false;
     const waitedFrom = performance.now();
     const startupMs = () => Math.round(performance.now() - waitedFrom);
     try {
       try {
         if (await settledOrAborted(target.ready, signal)) return { kind: 'aborted', durationMs: 0, startupMs: startupMs() };
       } catch (error) {
-        startFailed = true;
-        idle = idle.filter((worker) => worker !== target);
+        this.startFailed = true;
+        this.idle = this.idle.filter((worker) => worker !== target);
         await target.terminate();
         return { kind: 'not-started', reason: messageOf(error), durationMs: 0, startupMs: startupMs() };
       }
@@ -256,36 +294,8 @@ export function createWorkerHost<M extends CallMap<M>>(options: WorkerHostOption
       const outcome = await target.call(name, request, callOptions);
       return { ...outcome, startupMs: waited };
     } finally {
-      if (oneCall) void target.terminate();
-      if (busy === target) busy = null;
+      if (this.oneCall) void target.terminate();
+      if (this.busy === target) this.busy = null;
     }
   }
-
-  return {
-    call(name, request, callOptions) {
-      const previous = queue;
-      const startedIn = generation;
-      calls += 1;
-      const result = settledOrAborted(previous.catch(() => undefined), callOptions.signal)
-        .then((aborted) => (aborted ? { kind: 'aborted' as const, durationMs: 0, startupMs: 0 } : execute(name, request, callOptions)))
-        .finally(() => {
-          calls -= 1;
-          // Spares boot once the calls are done, not during them.
-          if (generation === startedIn) refill();
-        });
-      // The next call waits for this one and for everything queued before it.
-      queue = Promise.allSettled([previous, result]);
-      return result as Promise<CallOutcome<M[typeof name]['response']>>;
-    },
-    async warmUp() {
-      await boot().ready;
-    },
-    async dispose() {
-      generation++;
-      const targets = new Set([...idle, busy]);
-      idle = [];
-      busy = null;
-      for (const target of targets) await target?.dispose();
-    },
-  };
 }

@@ -5,7 +5,7 @@
 
 import type { OrchestraConfig } from './config.ts';
 import { toErrorInfo } from './errors.ts';
-import { RUN_LOG_SCHEMA_VERSION, type ForkFrom, type RunEvent, type RunTotals, type StopReason } from './events.ts';
+import { RUN_LOG_SCHEMA_VERSION, type ForkFrom, type RunEvent, type RunEventOf, type RunTotals, type StopReason } from './events.ts';
 import type { PreferenceVector } from './preferences.ts';
 import type { PricingTable } from './pricing.ts';
 import { RunStop, type EventBody, type Protocol, type ProtocolSession } from './protocol.ts';
@@ -85,23 +85,7 @@ export async function runOrchestration(options: RunOptions): Promise<RunResult> 
   let stopReason: StopReason | null = run.stopReason;
   let answer: string | null = null;
   try {
-    run.emit({
-      type: 'run_started',
-      schemaVersion: RUN_LOG_SCHEMA_VERSION,
-      task: options.task,
-      protocol: options.protocol.name,
-      orchestratorModel: options.orchestrator.model.model,
-      ...(options.orchestrator.model.notice ? { orchestratorNotice: options.orchestrator.model.notice } : {}),
-      tools: session.tools(),
-      instruction: options.instruction,
-      limits: { maxTurns: limits.maxTurns, maxCostUsd: limits.maxCostUsd, maxWallMs: limits.maxWallMs },
-      pricingAsOf: options.pricing.asOf,
-      counterfactualModel: options.counterfactualModel ?? null,
-      startedAt: new Date().toISOString(),
-      config: options.config ?? null,
-      preference: options.preference ?? null,
-      ...(options.fork ? { parent: { runId: options.fork.parentRunId, step: options.fork.throughStep } } : {}),
-    });
+    run.emit(runStarted(options, session));
     if (kept) {
       const resumed = goOnFrom(kept, run, session);
       if (resumed === null) stopReason = 'error';
@@ -110,14 +94,8 @@ export async function runOrchestration(options: RunOptions): Promise<RunResult> 
 
     let invalidStreak = 0;
     while (stopReason === null) {
-      if (turns >= limits.maxTurns) {
-        stopReason = 'max_turns';
-        break;
-      }
-      if (run.budgetSpent()) {
-        stopReason = 'max_cost';
-        break;
-      }
+      stopReason = turns >= limits.maxTurns ? 'max_turns' : run.budgetSpent() ? 'max_cost' : null;
+      if (stopReason !== null) break;
       const step = ++turns;
       const stepStarted = run.now();
       run.emit({ type: 'step_started', step });
@@ -160,6 +138,28 @@ export async function runOrchestration(options: RunOptions): Promise<RunResult> 
   const totals = run.totals(turns);
   run.emit({ type: 'run_finished', stopReason, answer, totals });
   return { runId, stopReason, answer, totals };
+}
+
+/** The event that opens a run: what it was asked, with what, under which limits. */
+function runStarted(options: RunOptions, session: ProtocolSession): Omit<RunEventOf<'run_started'>, 'runId' | 't'> {
+  const { limits } = options;
+  return {
+    type: 'run_started',
+    schemaVersion: RUN_LOG_SCHEMA_VERSION,
+    task: options.task,
+    protocol: options.protocol.name,
+    orchestratorModel: options.orchestrator.model.model,
+    ...(options.orchestrator.model.notice ? { orchestratorNotice: options.orchestrator.model.notice } : {}),
+    tools: session.tools(),
+    instruction: options.instruction,
+    limits: { maxTurns: limits.maxTurns, maxCostUsd: limits.maxCostUsd, maxWallMs: limits.maxWallMs },
+    pricingAsOf: options.pricing.asOf,
+    counterfactualModel: options.counterfactualModel ?? null,
+    startedAt: new Date().toISOString(),
+    config: options.config ?? null,
+    preference: options.preference ?? null,
+    ...(options.fork ? { parent: { runId: options.fork.parentRunId, step: options.fork.throughStep } } : {}),
+  };
 }
 
 /** One orchestrator turn: the request (as the orchestrator will see it), the model's output, and

@@ -280,74 +280,13 @@ export function summarizeEval(options: {
   rollouts: number;
   records: readonly RolloutRecord[];
 }): EvalReport {
-  const summaries: PolicySummary[] = [];
   const groups: TaskGroup[] = [];
   const byPolicy = planRecordsByPolicy(options);
-  for (const policy of options.policies) {
-    const toolCalls: Record<string, number> = {};
-    const modelCalls: Record<string, number> = {};
-    let rollouts = 0;
-    let correct = 0;
-    let totalCostUsd = 0;
-    let gradingCostUsd = 0;
-    let latencyMs = 0;
-    let abnormalStops = 0;
-    let failedChecks = 0;
-    let unknownCostEntries = 0;
-    let hasEstimates = false;
-    let tasks = 0;
-    let userCostUsd: number | undefined;
-    const policyRecords: RolloutRecord[] = [];
-    const firstGroup = groups.length;
-    for (const group of byPolicy.get(policy.name) ?? []) {
-      tasks += 1;
-      for (const record of group) {
-        rollouts += 1;
-        policyRecords.push(record);
-        if (record.userCostUsd !== undefined) userCostUsd = (userCostUsd ?? 0) + record.userCostUsd;
-        if (record.correct) correct += 1;
-        totalCostUsd += record.costUsd;
-        gradingCostUsd += record.gradingCostUsd;
-        latencyMs += record.latencyMs;
-        if (!NORMAL.has(record.stopReason)) abnormalStops += 1;
-        if (record.verdict.failed) failedChecks += 1;
-        unknownCostEntries += record.unknownCostEntries;
-        hasEstimates ||= record.hasEstimates;
-        add(toolCalls, record.toolFeatures);
-        add(modelCalls, record.modelCalls);
-      }
-      groups.push(groupOf(policy, group[0]!.taskId, group));
-    }
-    const interval = wilsonInterval(correct, rollouts);
-    summaries.push({
-      name: policy.name,
-      label: policy.label,
-      model: policy.model,
-      tasks,
-      rollouts,
-      correct,
-      accuracy: rollouts === 0 ? 0 : correct / rollouts,
-      accuracyLow: interval.low,
-      accuracyHigh: interval.high,
-      costUsd: rollouts === 0 ? 0 : totalCostUsd / rollouts,
-      totalCostUsd,
-      gradingCostUsd,
-      latencyMs: rollouts === 0 ? 0 : latencyMs / rollouts,
-      costPerCorrect: correct === 0 ? null : totalCostUsd / correct,
-      toolShares: shares(toolCalls),
-      toolCalls,
-      modelShares: shares(modelCalls),
-      abnormalStops,
-      failedChecks,
-      unknownCostEntries,
-      hasEstimates,
-      pareto: false,
-      preference: policy.preference,
-      passHatK: passHatKOf(groups.slice(firstGroup)),
-      ...optional('criteria', criterionShares(policyRecords)),
-      ...optional('userCostUsd', userCostUsd),
-    });
-  }
+  const summaries = options.policies.map((policy) => {
+    const policyGroups = (byPolicy.get(policy.name) ?? []).map((group) => groupOf(policy, group[0]!.taskId, group));
+    groups.push(...policyGroups);
+    return summarizePolicy(policy, byPolicy.get(policy.name) ?? [], policyGroups);
+  });
   // A mean cost that leaves unknown prices out is no point to compare: it stays off the front.
   const front = paretoFront(
     summaries
@@ -364,6 +303,66 @@ export function summarizeEval(options: {
     policies: summaries,
     pareto: front,
     groups,
+  };
+}
+
+/** One policy's line of the report, from its records task by task (`recordGroups`) and the
+ * groups made of them. */
+function summarizePolicy(policy: PolicyDescription, recordGroups: readonly RolloutRecord[][], groups: readonly TaskGroup[]): PolicySummary {
+  const toolCalls: Record<string, number> = {};
+  const modelCalls: Record<string, number> = {};
+  let correct = 0;
+  let totalCostUsd = 0;
+  let gradingCostUsd = 0;
+  let latencyMs = 0;
+  let abnormalStops = 0;
+  let failedChecks = 0;
+  let unknownCostEntries = 0;
+  let hasEstimates = false;
+  let userCostUsd: number | undefined;
+  const policyRecords = recordGroups.flat();
+  for (const record of policyRecords) {
+    if (record.userCostUsd !== undefined) userCostUsd = (userCostUsd ?? 0) + record.userCostUsd;
+    if (record.correct) correct += 1;
+    totalCostUsd += record.costUsd;
+    gradingCostUsd += record.gradingCostUsd;
+    latencyMs += record.latencyMs;
+    if (!NORMAL.has(record.stopReason)) abnormalStops += 1;
+    if (record.verdict.failed) failedChecks += 1;
+    unknownCostEntries += record.unknownCostEntries;
+    hasEstimates ||= record.hasEstimates;
+    add(toolCalls, record.toolFeatures);
+    add(modelCalls, record.modelCalls);
+  }
+  const rollouts = policyRecords.length;
+  const interval = wilsonInterval(correct, rollouts);
+  return {
+    name: policy.name,
+    label: policy.label,
+    model: policy.model,
+    tasks: recordGroups.length,
+    rollouts,
+    correct,
+    accuracy: rollouts === 0 ? 0 : correct / rollouts,
+    accuracyLow: interval.low,
+    accuracyHigh: interval.high,
+    costUsd: rollouts === 0 ? 0 : totalCostUsd / rollouts,
+    totalCostUsd,
+    gradingCostUsd,
+    latencyMs: rollouts === 0 ? 0 : latencyMs / rollouts,
+    costPerCorrect: correct === 0 ? null : totalCostUsd / correct,
+    toolShares: shares(toolCalls),
+    toolCalls,
+    modelShares: shares(modelCalls),
+    abnormalStops,
+    failedChecks,
+    unknownCostEntries,
+    hasEstimates,
+    pareto: false,
+    preference: policy.preference,
+    passHatK: passHatKOf(groups),
+    ...optional('criteria', criterionShares(policyRecords)),
+    ...optional('userCostUsd', userCostUsd),
   };
 }
 

@@ -5,9 +5,9 @@
 
 import type { JavaScriptRunner } from '../engine/ports.ts';
 import type { RunEvent } from '../engine/events.ts';
-import { runOrchestration } from '../engine/run.ts';
+import { runOrchestration, type RunResult } from '../engine/run.ts';
 import { grade, type JudgeModel, type Verdict } from './checks.ts';
-import type { Policy } from './policy.ts';
+import type { Policy, PreparedTask } from './policy.ts';
 import { latestRecords, rewardToolCounts, rolloutKey, type RolloutRecord } from './results.ts';
 import type { TaskDomain } from './ports.ts';
 import type { SuiteTask } from './suite.ts';
@@ -112,132 +112,90 @@ export async function checkDomainTasks(tasks: readonly SuiteTask[], domains: Rea
   return problems;
 }
 
-export async function runEvaluation(options: RunEvalOptions): Promise<EvalOutcome> {
-  const started = performance.now();
-  const tasksById = new Map(options.tasks.map((task) => [task.id, task]));
-  const policiesByName = new Map(options.policies.map((policy) => [policy.name, policy]));
+/** What this session of an evaluation has done, and its progress as reported. */
+class Tally {
+  finished = 0;
+  running = 0;
+  spentUsd = 0;
+  crashed = 0;
+  /** Correct among every recorded rollout (skipped ones included). */
+  correct = 0;
+  private readonly started = performance.now();
+
+  constructor(
+    private readonly total: number,
+    private readonly skipped: number,
+    private readonly pending: number,
+  ) {}
+
+  progress(): EvalProgress {
+    const elapsedMs = performance.now() - this.started;
+    const { finished } = this;
+    const remaining = this.pending - finished;
+    return {
+      total: this.total,
+      skipped: this.skipped,
+      finished,
+      running: this.running,
+      correct: this.correct,
+      graded: this.skipped + finished,
+      spentUsd: this.spentUsd,
+      elapsedMs,
+      etaMs: finished > 0 && remaining > 0 ? (elapsedMs / finished) * remaining : finished > 0 ? 0 : null,
+    };
+  }
+}
+
+/** What an evaluation resumes from: its plan, the latest earlier record of each planned rollout,
+ * the rollouts done already (an earlier error runs again) and those still to run. */
+function resumeFrom(options: RunEvalOptions) {
   const plan = planOf(options.tasks, options.policies, options.rollouts);
   const planned = new Set(plan.map(rolloutKey));
   const latest = latestRecords(options.previous.filter((record) => planned.has(rolloutKey(record))));
   const done = new Set([...latest].filter(([, record]) => record.stopReason !== 'error').map(([key]) => key));
-  const retried = latest.size - done.size;
   const pending = plan.filter((key) => !done.has(rolloutKey(key)));
+  return { plan, latest, done, retried: latest.size - done.size, pending };
+}
 
-  let finished = 0;
-  let running = 0;
-  let spentUsd = 0;
-  let crashed = 0;
+export async function runEvaluation(options: RunEvalOptions): Promise<EvalOutcome> {
+  const tasksById = new Map(options.tasks.map((task) => [task.id, task]));
+  const policiesByName = new Map(options.policies.map((policy) => [policy.name, policy]));
+  const { plan, latest, done, retried, pending } = resumeFrom(options);
+
+  const tally = new Tally(plan.length, done.size, pending.length);
+  for (const key of done) if (latest.get(key)?.correct) tally.correct += 1;
   let budgetReached = false;
-  let correct = 0;
-  for (const key of done) if (latest.get(key)?.correct) correct += 1;
-
-  const progress = (): EvalProgress => {
-    const elapsedMs = performance.now() - started;
-    const remaining = pending.length - finished;
-    return {
-      total: plan.length,
-      skipped: done.size,
-      finished,
-      running,
-      correct,
-      graded: done.size + finished,
-      spentUsd,
-      elapsedMs,
-      etaMs: finished > 0 && remaining > 0 ? (elapsedMs / finished) * remaining : finished > 0 ? 0 : null,
-    };
-  };
+  const progress = () => tally.progress();
   options.onProgress?.({ type: 'started', progress: progress(), retried });
 
   const runOne = async (key: RolloutKey): Promise<void> => {
     const task = tasksById.get(key.taskId);
     const policy = policiesByName.get(key.policy);
     if (!task || !policy) return;
-    let prepared;
-    try {
-      prepared = policy.prepare(task, key.rollout);
-    } catch (error) {
-      crashed += 1;
-      options.onProgress?.({ type: 'rollout_crashed', key, message: error instanceof Error ? error.message : String(error), progress: progress() });
+    const outcome = await runRollout(key, task, policy, options);
+    if (outcome.kind === 'crashed') {
+      tally.crashed += 1;
+      options.onProgress?.({ type: 'rollout_crashed', key, message: outcome.message, progress: progress() });
       return;
     }
-    const modelCalls: Record<string, number> = {};
-    let fatal: string | undefined;
-    const result = await runOrchestration({
-      ...prepared.run,
-      task: task.task,
-      signal: options.signal,
-      onEvent: (event) => {
-        if (event.type === 'usage' && (event.entry.kind === 'orchestrator' || event.entry.kind === 'expert') && event.entry.model) {
-          modelCalls[event.entry.model] = (modelCalls[event.entry.model] ?? 0) + 1;
-        } else if (event.type === 'error' && event.fatal) {
-          fatal = event.message;
-        }
-        options.onRunEvent?.(key, event);
-      },
-    });
-    if (result.stopReason === 'aborted' || options.signal.aborted) {
-      spentUsd += result.totals.costUsd;
-      options.onProgress?.({ type: 'rollout_abandoned', key, costUsd: result.totals.costUsd, progress: progress() });
+    if (outcome.kind === 'abandoned') {
+      tally.spentUsd += outcome.costUsd;
+      options.onProgress?.({ type: 'rollout_abandoned', key, costUsd: outcome.costUsd, progress: progress() });
       return;
     }
-    const domain = task.domain === undefined ? undefined : options.grading.domains.get(task.domain);
-    const verdict: Verdict = prepared.session?.grade
-      ? await prepared.session.grade(options.signal)
-      : task.check
-      ? await grade(task.check, {
-          task: task.task,
-          answer: result.answer,
-          ...(task.answer === undefined ? {} : { expected: task.answer }),
-          ...(task.meta === undefined ? {} : { meta: task.meta }),
-          ...(options.grading.javascript ? { javascript: options.grading.javascript } : {}),
-          ...(options.grading.judge ? { judge: options.grading.judge } : {}),
-          ...(domain && prepared.session ? { database: domain.comparison(task, prepared.session) } : {}),
-          signal: options.signal,
-        })
-      : { check: 'exact', correct: false, failed: true, reason: 'the task has no check' };
-    const gradingCostUsd = verdict.costUsd ?? 0;
-    spentUsd += result.totals.costUsd + gradingCostUsd;
-    if (options.signal.aborted) {
-      options.onProgress?.({ type: 'rollout_abandoned', key, costUsd: result.totals.costUsd + gradingCostUsd, progress: progress() });
-      return;
-    }
-    const { totals } = result;
-    const record: RolloutRecord = {
-      type: 'rollout',
-      policy: key.policy,
-      taskId: key.taskId,
-      rollout: key.rollout,
-      runId: result.runId,
-      answer: result.answer,
-      stopReason: result.stopReason,
-      ...(fatal !== undefined && result.stopReason === 'error' ? { error: fatal } : {}),
-      correct: verdict.correct,
-      verdict,
-      costUsd: totals.costUsd + gradingCostUsd,
-      runCostUsd: totals.costUsd,
-      gradingCostUsd,
-      unknownCostEntries: totals.unknownCostEntries + (verdict.costUsd === null ? 1 : 0),
-      hasEstimates: totals.hasEstimates,
-      latencyMs: totals.latencyMs,
-      turns: totals.turns,
-      toolCounts: totals.toolCounts,
-      toolFeatures: rewardToolCounts(totals.toolCounts, prepared.expertTools),
-      modelCalls,
-      promptTokens: totals.promptTokens,
-      completionTokens: totals.completionTokens,
-      ...(totals.userCostUsd === undefined ? {} : { userCostUsd: totals.userCostUsd }),
-    };
+    const { record } = outcome;
+    tally.spentUsd += record.costUsd;
     options.onRecord(record);
     latest.set(rolloutKey(record), record);
-    finished += 1;
-    if (record.correct) correct += 1;
+    tally.finished += 1;
+    if (record.correct) tally.correct += 1;
     options.onProgress?.({ type: 'rollout_finished', record, progress: progress() });
   };
 
   let next = 0;
   const worker = async () => {
     while (!options.signal.aborted) {
-      if (options.budgetUsd !== null && spentUsd >= options.budgetUsd) {
+      if (options.budgetUsd !== null && tally.spentUsd >= options.budgetUsd) {
         if (!budgetReached) {
           budgetReached = true;
           options.onProgress?.({ type: 'budget_reached', progress: progress() });
@@ -246,11 +204,11 @@ export async function runEvaluation(options: RunEvalOptions): Promise<EvalOutcom
       }
       const key = pending[next++];
       if (!key) return;
-      running += 1;
+      tally.running += 1;
       try {
         await runOne(key);
       } finally {
-        running -= 1;
+        tally.running -= 1;
       }
     }
   };
@@ -263,9 +221,89 @@ export async function runEvaluation(options: RunEvalOptions): Promise<EvalOutcom
   return {
     records,
     progress: progress(),
-    crashed,
+    crashed: tally.crashed,
     interrupted: options.signal.aborted,
     budgetReached,
     missing: plan.length - records.length,
   };
+}
+
+/** How one rollout ended: it could not be prepared, it was stopped (what it spent still counts),
+ * or it ran and was graded. */
+type RolloutOutcome =
+  | { kind: 'crashed'; message: string }
+  | { kind: 'abandoned'; costUsd: number }
+  | { kind: 'finished'; record: RolloutRecord };
+
+/** Prepares, runs and grades one rollout; the evaluation's tallies are the caller's. */
+async function runRollout(key: RolloutKey, task: SuiteTask, policy: Policy, options: RunEvalOptions): Promise<RolloutOutcome> {
+  let prepared: PreparedTask;
+  try {
+    prepared = policy.prepare(task, key.rollout);
+  } catch (error) {
+    return { kind: 'crashed', message: error instanceof Error ? error.message : String(error) };
+  }
+  const modelCalls: Record<string, number> = {};
+  let fatal: string | undefined;
+  const result = await runOrchestration({
+    ...prepared.run,
+    task: task.task,
+    signal: options.signal,
+    onEvent: (event) => {
+      if (event.type === 'usage' && (event.entry.kind === 'orchestrator' || event.entry.kind === 'expert') && event.entry.model) {
+        modelCalls[event.entry.model] = (modelCalls[event.entry.model] ?? 0) + 1;
+      } else if (event.type === 'error' && event.fatal) {
+        fatal = event.message;
+      }
+      options.onRunEvent?.(key, event);
+    },
+  });
+  if (result.stopReason === 'aborted' || options.signal.aborted) return { kind: 'abandoned', costUsd: result.totals.costUsd };
+  const verdict = await gradeRollout(task, prepared, result, options);
+  const gradingCostUsd = verdict.costUsd ?? 0;
+  if (options.signal.aborted) return { kind: 'abandoned', costUsd: result.totals.costUsd + gradingCostUsd };
+  const { totals } = result;
+  const record: RolloutRecord = {
+    type: 'rollout',
+    policy: key.policy,
+    taskId: key.taskId,
+    rollout: key.rollout,
+    runId: result.runId,
+    answer: result.answer,
+    stopReason: result.stopReason,
+    ...(fatal !== undefined && result.stopReason === 'error' ? { error: fatal } : {}),
+    correct: verdict.correct,
+    verdict,
+    costUsd: totals.costUsd + gradingCostUsd,
+    runCostUsd: totals.costUsd,
+    gradingCostUsd,
+    unknownCostEntries: totals.unknownCostEntries + (verdict.costUsd === null ? 1 : 0),
+    hasEstimates: totals.hasEstimates,
+    latencyMs: totals.latencyMs,
+    turns: totals.turns,
+    toolCounts: totals.toolCounts,
+    toolFeatures: rewardToolCounts(totals.toolCounts, prepared.expertTools),
+    modelCalls,
+    promptTokens: totals.promptTokens,
+    completionTokens: totals.completionTokens,
+    ...(totals.userCostUsd === undefined ? {} : { userCostUsd: totals.userCostUsd }),
+  };
+  return { kind: 'finished', record };
+}
+
+/** A rollout's verdict: its session grades it (a domain conversation), else the task's check. */
+async function gradeRollout(task: SuiteTask, prepared: PreparedTask, result: RunResult, options: RunEvalOptions): Promise<Verdict> {
+  if (prepared.session?.grade) return prepared.session.grade(options.signal);
+  if (!task.check) return { check: 'exact', correct: false, failed: true, reason: 'the task has no check' };
+  const domain = task.domain === undefined ? undefined : options.grading.domains.get(task.domain);
+  return grade(task.check, {
+    task: task.task,
+    answer: result.answer,
+    ...(task.answer === undefined ? {} : { expected: task.answer }),
+    ...(task.meta === undefined ? {} : { meta: task.meta }),
+    ...(options.grading.javascript ? { javascript: options.grading.javascript } : {}),
+    ...(options.grading.judge ? { judge: options.grading.judge } : {}),
+    ...(domain && prepared.session ? { database: domain.comparison(task, prepared.session) } : {}),
+    signal: options.signal,
+  });
 }

@@ -59,6 +59,26 @@ function problemsOf(error: unknown, secrets: string[]): string[] {
   return [redact((error as Error).message, secrets)];
 }
 
+/** What an evaluation needs before its first rollout: its config, suite (in built-in domains
+ * only), the domains' environments, its policies and judge. Throws what the page shows. */
+async function prepareEvaluation(request: EvalRequest, options: EvalHostOptions) {
+  const config = parseConfig(request.config);
+  const suite = await loadSuite(request.suite, options.sampleTasks);
+  const unknown = domainsOf(suite.tasks).filter((name) => !isBuiltInDomain(name));
+  if (unknown.length > 0) {
+    throw new SuiteError(suite.source, [`its tasks run in the domain${unknown.length === 1 ? '' : 's'} ${unknown.map((n) => `"${n}"`).join(', ')}, which the playground does not have (built in: ${BUILT_IN_DOMAINS.join(', ')}); run it with the CLI's --domain`]);
+  }
+  const { BUILT_IN_DOMAIN_FILES } = await import('../domains/browserDomains.ts');
+  const domains = domainsOf(suite.tasks).map((name) => parseDomain(BUILT_IN_DOMAIN_FILES[name as keyof typeof BUILT_IN_DOMAIN_FILES], `builtin:${name}`));
+  const environment = await options.environment(config);
+  const domainEnvs = await domainEnvironments(domains, suite.tasks, options.javascript, suite.source);
+  const specs = request.policies.map((name) => parsePolicy(name));
+  if (specs.length === 0) throw new PolicyError('Pick at least one policy.');
+  const policies = createPolicies(specs, { config, runs: runFactory(environment), domains: domainEnvs, seed: request.seed });
+  const judge = evalJudge(config, runFactory(environment), suite.tasks);
+  return { suite, policies, domainEnvs, judge };
+}
+
 export function createEvalHost(options: EvalHostOptions) {
   const evaluations = new Map<string, AbortController>();
 
@@ -82,21 +102,7 @@ export function createEvalHost(options: EvalHostOptions) {
     evaluations.set(evalId, controller);
     let prepared;
     try {
-      const config = parseConfig(request.config);
-      const suite = await loadSuite(request.suite, options.sampleTasks);
-      const unknown = domainsOf(suite.tasks).filter((name) => !isBuiltInDomain(name));
-      if (unknown.length > 0) {
-        throw new SuiteError(suite.source, [`its tasks run in the domain${unknown.length === 1 ? '' : 's'} ${unknown.map((n) => `"${n}"`).join(', ')}, which the playground does not have (built in: ${BUILT_IN_DOMAINS.join(', ')}); run it with the CLI's --domain`]);
-      }
-      const { BUILT_IN_DOMAIN_FILES } = await import('../domains/browserDomains.ts');
-      const domains = domainsOf(suite.tasks).map((name) => parseDomain(BUILT_IN_DOMAIN_FILES[name as keyof typeof BUILT_IN_DOMAIN_FILES], `builtin:${name}`));
-      const environment = await options.environment(config);
-      const domainEnvs = await domainEnvironments(domains, suite.tasks, options.javascript, suite.source);
-      const specs = request.policies.map((name) => parsePolicy(name));
-      if (specs.length === 0) throw new PolicyError('Pick at least one policy.');
-      const policies = createPolicies(specs, { config, runs: runFactory(environment), domains: domainEnvs, seed: request.seed });
-      const judge = evalJudge(config, runFactory(environment), suite.tasks);
-      prepared = { suite, policies, domainEnvs, judge };
+      prepared = await prepareEvaluation(request, options);
     } catch (error) {
       evaluations.delete(evalId);
       options.post({ type: 'eval_rejected', evalId, problems: problemsOf(error, options.secrets().map((secret) => secret.value)) });

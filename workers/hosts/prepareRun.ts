@@ -18,7 +18,7 @@ import { PREFERENCE_PRESETS, preferenceInstruction, type PreferenceVector } from
 import { lookupPrice, REFERENCE_PRICING, type PricingTable } from '../engine/pricing.ts';
 import type { Protocol } from '../engine/protocol.ts';
 import { createFunctionCallingProtocol } from '../engine/protocols/functionCalling.ts';
-import { referenceAnswerStyle, referenceExpertBudgets, type ExpertBudgets } from '../engine/protocols/expertFamilies.ts';
+import { referenceAnswerStyle, referenceExpertBudgets, type ExpertBudgets, type PaperVariant } from '../engine/protocols/expertFamilies.ts';
 import { buildPaperTools, createPaperProtocol, PAPER_SYSTEM_PROMPT, type PaperExpert } from '../engine/protocols/paper.ts';
 import { systemWithTools } from '../engine/qwen3/render.ts';
 import { budgetTokens } from '../engine/tokens.ts';
@@ -118,115 +118,40 @@ export function prepareRun(config: OrchestraConfig, given: RunEnvironment, optio
   const pricing = options.person
     ? { ...configPricing, models: { ...configPricing.models, [options.person.model]: FREE } }
     : configPricing;
-  const models = new Map<string, ChatModel>();
-  /** Models loaded in the browser have a context window the run must fit into. */
-  const windows = new Map<ChatModel, number>();
-  const modelFor = (providerName: string, model: string): ChatModel => {
-    const key = `${providerName}\u0000${model}`;
-    let chat = models.get(key);
-    if (!chat) {
-      const provided = provideModel(providerName, model, config, environment);
-      chat = provided.model;
-      if (provided.contextWindow !== undefined) windows.set(chat, provided.contextWindow);
-      models.set(key, chat);
-    }
-    return chat;
-  };
-
-  const expertParts = (alias: string, expert: ExpertConfig) => {
-    const model = modelFor(expert.provider, expert.model);
-    const window = windows.get(model);
-    return {
-      alias,
-      model,
-      description: expert.description,
-      price: lookupPrice(pricing, expert.model),
-      latencySeconds: expert.latencySeconds,
-      temperature: expert.temperature,
-      maxTokens: window === undefined ? expert.maxTokens : replyTokens(window, expert.maxTokens),
-    };
-  };
-
-  const orchestratorModel = options.person ?? modelFor(config.orchestrator.provider, config.orchestrator.model);
-  const orchestratorWindow = windows.get(orchestratorModel);
+  const models = new RunModels(config, environment, pricing);
+  const orchestratorModel = options.person ?? models.get(config.orchestrator.provider, config.orchestrator.model);
+  const orchestratorWindow = models.windows.get(orchestratorModel);
   // A domain run speaks the function-calling protocol, whatever the config's.
   const configuredMaxTokens = config.orchestrator.maxTokens ?? ORCHESTRATOR_MAX_TOKENS[options.domain ? 'function-calling' : config.protocol];
-  let orchestratorMaxTokens =
-    orchestratorWindow === undefined ? configuredMaxTokens : replyTokens(orchestratorWindow, configuredMaxTokens);
+  const orchestrator = {
+    model: orchestratorModel,
+    window: orchestratorWindow,
+    configuredMaxTokens,
+    maxTokens: orchestratorWindow === undefined ? configuredMaxTokens : replyTokens(orchestratorWindow, configuredMaxTokens),
+  };
 
   const experts = runExperts(config, options.domain);
   const search = searchFor(config, environment);
+  const toolTimeoutMs = config.paper.codeTimeoutSeconds * 1000 + 5000;
   let protocol: Protocol;
   if (options.domain) {
     protocol = createFunctionCallingProtocol({
       system: options.domain.system,
       tools: options.domain.tools,
-      experts: experts.map(([alias, expert]) => expertParts(alias, expert)),
+      experts: experts.map(([alias, expert]) => models.expertParts(alias, expert)),
       ...(options.domain.partner ? { partner: options.domain.partner } : {}),
-      toolTimeoutMs: config.paper.codeTimeoutSeconds * 1000 + 5000,
+      toolTimeoutMs,
     });
   } else if (config.protocol === 'paper') {
-    const { variant } = config.paper;
-    const paperExperts: PaperExpert[] = experts.map(([alias, expert]) => {
-      const parts = expertParts(alias, expert);
-      const tool = expert.tool as PaperExpert['tool'];
-      const reference = referenceExpertBudgets(tool, expert.model, variant);
-      const budgets: ExpertBudgets = {
-        documentChars: expert.documentChars === undefined ? reference.documentChars : expert.documentChars,
-        codeContextTokens: expert.codeContextTokens ?? reference.codeContextTokens,
-        contextTokens: expert.contextTokens ?? reference.contextTokens,
-      };
-      const window = windows.get(parts.model);
-      return {
-        ...parts,
-        tool,
-        answerStyle: expert.answerStyle ?? referenceAnswerStyle(expert.model),
-        budgets:
-          window === undefined ? budgets : fitExpertBudgets(budgets, { label: parts.model.model, contextWindow: window, maxTokens: parts.maxTokens }),
-      };
-    });
-    const fit = fitPaperBudgets(
-      {
-        contextTokens: config.paper.contextTokens ?? VARIANT_DEFAULTS[variant].contextTokens,
-        codeContextTokens: config.paper.codeContextTokens,
-        documentChars: config.paper.documentChars ?? VARIANT_DEFAULTS[variant].documentChars,
-      },
-      orchestratorWindow === undefined
-        ? undefined
-        : {
-            label: orchestratorModel.model,
-            contextWindow: orchestratorWindow,
-            maxTokens: configuredMaxTokens,
-            fixedPromptTokens: budgetTokens(systemWithTools(PAPER_SYSTEM_PROMPT, buildPaperTools(paperExperts))),
-          },
-    );
-    orchestratorMaxTokens = fit.orchestratorMaxTokens ?? orchestratorMaxTokens;
-    protocol = createPaperProtocol({
-      experts: paperExperts,
-      retriever: search.retriever,
-      searchUsdPerCall: search.usdPerCall,
-      python: environment.python,
-      variant,
-      searchTopK: config.paper.searchTopK,
-      codeTimeoutMs: config.paper.codeTimeoutSeconds * 1000,
-      budgets: fit.budgets,
-      writtenArguments: options.person !== undefined,
-    });
+    const paper = paperProtocol(config, environment, search, models, experts, orchestrator, options.person !== undefined);
+    protocol = paper.protocol;
+    orchestrator.maxTokens = paper.orchestratorMaxTokens ?? orchestrator.maxTokens;
   } else {
     protocol = createFunctionCallingProtocol({
       system: config.functionCalling.system,
-      tools: createFunctionCallingTools(config.functionCalling.tools, {
-        retriever: search.retriever,
-        ...(search.description === undefined ? {} : { searchDescription: search.description }),
-        python: environment.python,
-        javascript: environment.javascript,
-        calculator: environment.calculator,
-        searchLimit: config.paper.searchTopK,
-        codeTimeoutMs: config.paper.codeTimeoutSeconds * 1000,
-        codeUsdPerSecond: pricing.codePerSecond,
-      }, config.customTools),
-      experts: experts.map(([alias, expert]) => expertParts(alias, expert)),
-      toolTimeoutMs: config.paper.codeTimeoutSeconds * 1000 + 5000,
+      tools: configTools(config, environment, search, pricing),
+      experts: experts.map(([alias, expert]) => models.expertParts(alias, expert)),
+      toolTimeoutMs,
     });
   }
 
@@ -238,7 +163,7 @@ export function prepareRun(config: OrchestraConfig, given: RunEnvironment, optio
       // A person's menu arrives structured; their choice comes back as a parsed call.
       toolMode: options.person ? 'server' : config.orchestrator.toolMode,
       temperature: config.orchestrator.temperature,
-      maxTokens: orchestratorMaxTokens,
+      maxTokens: orchestrator.maxTokens,
       enableThinking: config.orchestrator.enableThinking,
     },
     pricing,
@@ -256,6 +181,135 @@ export function prepareRun(config: OrchestraConfig, given: RunEnvironment, optio
     instruction: config.preferenceInstruction ? preferenceInstruction(preference) : null,
     config,
     secrets,
+  };
+}
+
+/** The config's function-calling tools, built-in and custom, made with this environment's sandboxes. */
+function configTools(config: OrchestraConfig, environment: RunEnvironment, search: ReturnType<typeof searchFor>, pricing: PricingTable) {
+  return createFunctionCallingTools(
+    config.functionCalling.tools,
+    {
+      retriever: search.retriever,
+      ...(search.description === undefined ? {} : { searchDescription: search.description }),
+      python: environment.python,
+      javascript: environment.javascript,
+      calculator: environment.calculator,
+      searchLimit: config.paper.searchTopK,
+      codeTimeoutMs: config.paper.codeTimeoutSeconds * 1000,
+      codeUsdPerSecond: pricing.codePerSecond,
+    },
+    config.customTools,
+  );
+}
+
+/** A run's chat models, one per (provider, model), and the context windows of those loaded in
+ * this browser (a run must fit into them). */
+class RunModels {
+  readonly windows = new Map<ChatModel, number>();
+  private readonly models = new Map<string, ChatModel>();
+
+  constructor(
+    private readonly config: OrchestraConfig,
+    private readonly environment: RunEnvironment,
+    private readonly pricing: PricingTable,
+  ) {}
+
+  get(providerName: string, model: string): ChatModel {
+    const key = `${providerName}\u0000${model}`;
+    let chat = this.models.get(key);
+    if (!chat) {
+      const provided = provideModel(providerName, model, this.config, this.environment);
+      chat = provided.model;
+      if (provided.contextWindow !== undefined) this.windows.set(chat, provided.contextWindow);
+      this.models.set(key, chat);
+    }
+    return chat;
+  }
+
+  /** What every protocol's expert is made of: its model, price, and a reply that fits its window. */
+  expertParts(alias: string, expert: ExpertConfig) {
+    const model = this.get(expert.provider, expert.model);
+    const window = this.windows.get(model);
+    return {
+      alias,
+      model,
+      description: expert.description,
+      price: lookupPrice(this.pricing, expert.model),
+      latencySeconds: expert.latencySeconds,
+      temperature: expert.temperature,
+      maxTokens: window === undefined ? expert.maxTokens : replyTokens(window, expert.maxTokens),
+    };
+  }
+}
+
+/** The orchestrator of a run: its model, its context window when loaded here, and its reply's
+ * token limit as configured and as fitted to the window. */
+interface RunOrchestrator {
+  model: ChatModel;
+  window: number | undefined;
+  configuredMaxTokens: number;
+  maxTokens: number;
+}
+
+/** The paper protocol for a config: its experts with their budgets (the reference's, or the
+ * config's, fitted to their windows), and the orchestrator's context fitted to its window. */
+function paperProtocol(
+  config: OrchestraConfig,
+  environment: RunEnvironment,
+  search: ReturnType<typeof searchFor>,
+  models: RunModels,
+  experts: Array<[alias: string, expert: ExpertConfig]>,
+  orchestrator: RunOrchestrator,
+  writtenArguments: boolean,
+): { protocol: Protocol; orchestratorMaxTokens: number | undefined } {
+  const { variant } = config.paper;
+  const paperExperts: PaperExpert[] = experts.map(([alias, expert]) => paperExpert(models, alias, expert, variant));
+  const fit = fitPaperBudgets(
+    {
+      contextTokens: config.paper.contextTokens ?? VARIANT_DEFAULTS[variant].contextTokens,
+      codeContextTokens: config.paper.codeContextTokens,
+      documentChars: config.paper.documentChars ?? VARIANT_DEFAULTS[variant].documentChars,
+    },
+    orchestrator.window === undefined
+      ? undefined
+      : {
+          label: orchestrator.model.model,
+          contextWindow: orchestrator.window,
+          maxTokens: orchestrator.configuredMaxTokens,
+          fixedPromptTokens: budgetTokens(systemWithTools(PAPER_SYSTEM_PROMPT, buildPaperTools(paperExperts))),
+        },
+  );
+  const protocol = createPaperProtocol({
+    experts: paperExperts,
+    retriever: search.retriever,
+    searchUsdPerCall: search.usdPerCall,
+    python: environment.python,
+    variant,
+    searchTopK: config.paper.searchTopK,
+    codeTimeoutMs: config.paper.codeTimeoutSeconds * 1000,
+    budgets: fit.budgets,
+    writtenArguments,
+  });
+  return { protocol, orchestratorMaxTokens: fit.orchestratorMaxTokens };
+}
+
+/** One paper expert: the reference's budgets and answer style for its family, unless the config
+ * sets them, fitted to its window when it runs here. */
+function paperExpert(models: RunModels, alias: string, expert: ExpertConfig, variant: PaperVariant): PaperExpert {
+  const parts = models.expertParts(alias, expert);
+  const tool = expert.tool as PaperExpert['tool'];
+  const reference = referenceExpertBudgets(tool, expert.model, variant);
+  const budgets: ExpertBudgets = {
+    documentChars: expert.documentChars === undefined ? reference.documentChars : expert.documentChars,
+    codeContextTokens: expert.codeContextTokens ?? reference.codeContextTokens,
+    contextTokens: expert.contextTokens ?? reference.contextTokens,
+  };
+  const window = models.windows.get(parts.model);
+  return {
+    ...parts,
+    tool,
+    answerStyle: expert.answerStyle ?? referenceAnswerStyle(expert.model),
+    budgets: window === undefined ? budgets : fitExpertBudgets(budgets, { label: parts.model.model, contextWindow: window, maxTokens: parts.maxTokens }),
   };
 }
 

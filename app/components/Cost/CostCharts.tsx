@@ -66,15 +66,12 @@ function usePlotSize(): [React.RefObject<HTMLDivElement | null>, { width: number
   return [ref, size];
 }
 
-/** Bars for each step's cost and a line for the running total. Hover, or focus and use the arrow
- * keys, to read a bar's figures. */
-function StepCostChart({ points }: { points: readonly ChartPoint[] }) {
-  const [plotRef, { width, height }] = usePlotSize();
+/** The step the chart's cursor is on: moved by the pointer, or by the arrow keys, Home and End;
+ * Escape, leaving or blurring the chart puts it away. */
+function useStepCursor(points: readonly ChartPoint[]) {
   const [active, setActive] = useState<number | null>(null);
-  const drawing = drawStepChart(points, width, height);
   const shown = active === null ? undefined : points[Math.min(active, points.length - 1)];
   const shownIndex = shown ? points.indexOf(shown) : -1;
-
   const onPointerMove = (event: PointerEvent<HTMLDivElement>) => {
     const box = event.currentTarget.getBoundingClientRect();
     setActive(pointAt(event.clientX - box.left, box.width, points.length));
@@ -94,6 +91,15 @@ function StepCostChart({ points }: { points: readonly ChartPoint[] }) {
       setActive(next[event.key] ?? null);
     }
   };
+  return { shown, shownIndex, onPointerMove, onKeyDown, clear: () => setActive(null) };
+}
+
+/** Bars for each step's cost and a line for the running total. Hover, or focus and use the arrow
+ * keys, to read a bar's figures. */
+function StepCostChart({ points }: { points: readonly ChartPoint[] }) {
+  const [plotRef, { width, height }] = usePlotSize();
+  const drawing = drawStepChart(points, width, height);
+  const { shown, shownIndex, onPointerMove, onKeyDown, clear } = useStepCursor(points);
 
   return (
     <div className="step-chart">
@@ -111,9 +117,9 @@ function StepCostChart({ points }: { points: readonly ChartPoint[] }) {
         aria-label={describeSteps(points)}
         tabIndex={0}
         onPointerMove={onPointerMove}
-        onPointerLeave={() => setActive(null)}
+        onPointerLeave={clear}
         onKeyDown={onKeyDown}
-        onBlur={() => setActive(null)}
+        onBlur={clear}
       >
         {width > 0 && (
           <svg width={width} height={height} aria-hidden="true">

@@ -91,6 +91,57 @@ export async function postWithRetry<T>(request: PostRequest, consume: (attempt: 
   }
 }
 
+/** An attempt's two time limits (for the response's headers, and between chunks of its body)
+ * and the errors that say which one ran out. */
+function attemptTimeouts(request: PostRequest) {
+  const { provider } = request;
+  const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const idleTimeoutMs = request.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  return {
+    timeoutMs,
+    idleTimeoutMs,
+    headersTimeout: () =>
+      new BackendError({
+        code: 'timeout',
+        provider,
+        message: `${provider} sent no response within ${formatSeconds(timeoutMs)}. The server may be overloaded or the model still loading; raise the timeout or try again.`,
+      }),
+    idleTimeout: () =>
+      new BackendError({
+        code: 'timeout',
+        provider,
+        message: `${provider} stopped sending data for ${formatSeconds(idleTimeoutMs)} in the middle of a response. Raise the idle timeout or try again.`,
+      }),
+  };
+}
+
+/** The error a non-2xx response stands for, read from its (capped) body. */
+async function statusError(request: PostRequest, response: Response): Promise<BackendError> {
+  const { text: bodyText } = await readTextUpTo(response.body, MAX_ERROR_BODY_BYTES);
+  return errorFromStatus({
+    provider: request.provider,
+    status: response.status,
+    bodyText,
+    url: request.url,
+    ...(request.model !== undefined ? { model: request.model } : {}),
+    ...retryAfterOf(response),
+    secrets: request.secrets ?? [],
+  });
+}
+
+/** A retryable failure after output reached the caller: retrying would repeat text. */
+function notRetriedAfterOutput(error: BackendError, request: PostRequest): BackendError {
+  return new BackendError({
+    code: error.code,
+    provider: request.provider,
+    ...(error.status !== undefined ? { status: error.status } : {}),
+    retryable: false,
+    message: `${error.description} Output had already started, so the call was not retried (that would repeat text).`,
+    secrets: request.secrets ?? [],
+    cause: error,
+  });
+}
+
 async function runAttempt<T>(request: PostRequest, consume: (attempt: Attempt) => Promise<T>): Promise<T> {
   const { provider, signal } = request;
   if (signal?.aborted) throw abortedError(provider);
@@ -107,20 +158,7 @@ async function runAttempt<T>(request: PostRequest, consume: (attempt: Attempt) =
       controller.abort(timedOut);
     }, ms);
   };
-  const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const idleTimeoutMs = request.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-  const headersTimeout = () =>
-    new BackendError({
-      code: 'timeout',
-      provider,
-      message: `${provider} sent no response within ${formatSeconds(timeoutMs)}. The server may be overloaded or the model still loading; raise the timeout or try again.`,
-    });
-  const idleTimeout = () =>
-    new BackendError({
-      code: 'timeout',
-      provider,
-      message: `${provider} stopped sending data for ${formatSeconds(idleTimeoutMs)} in the middle of a response. Raise the idle timeout or try again.`,
-    });
+  const { timeoutMs, idleTimeoutMs, headersTimeout, idleTimeout } = attemptTimeouts(request);
 
   let gotResponse = false;
   let delivered = false;
@@ -138,18 +176,7 @@ async function runAttempt<T>(request: PostRequest, consume: (attempt: Attempt) =
     gotResponse = true;
     armTimer(idleTimeoutMs, idleTimeout);
     if (isRedirect(response)) throw redirectError(request, response);
-    if (!response.ok) {
-      const { text: bodyText } = await readTextUpTo(response.body, MAX_ERROR_BODY_BYTES);
-      throw errorFromStatus({
-        provider,
-        status: response.status,
-        bodyText,
-        url: request.url,
-        ...(request.model !== undefined ? { model: request.model } : {}),
-        ...retryAfterOf(response),
-        secrets: request.secrets ?? [],
-      });
-    }
+    if (!response.ok) throw await statusError(request, response);
     if (!response.body) {
       throw new BackendError({ code: 'bad_response', provider, message: `${provider} answered with an empty body.` });
     }
@@ -176,18 +203,7 @@ async function runAttempt<T>(request: PostRequest, consume: (attempt: Attempt) =
     if (ours && !timedOut && !signal?.aborted) throw thrown;
     const answers = !gotResponse && !browserOffline() && isBlockedFromPage(thrown, request) ? await serverAnswers(request) : undefined;
     const error = translate(thrown, { request, timedOut, gotResponse, answers });
-    if (delivered && error.retryable) {
-      throw new BackendError({
-        code: error.code,
-        provider,
-        ...(error.status !== undefined ? { status: error.status } : {}),
-        retryable: false,
-        message: `${error.description} Output had already started, so the call was not retried (that would repeat text).`,
-        secrets: request.secrets ?? [],
-        cause: error,
-      });
-    }
-    throw error;
+    throw delivered && error.retryable ? notRetriedAfterOutput(error, request) : error;
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', forwardAbort);

@@ -22,7 +22,7 @@ import { createWebLlmModel, type WebLlmEngine } from '../../backends/webllm/webl
 import { PROVIDER } from '../../backends/webllm/webllmErrors.ts';
 import type { ChatModel } from '../../engine/types.ts';
 import type { LocalChatModel } from '../prepareRun.ts';
-import { createModelRegistry } from './modelRegistry.ts';
+import { createModelRegistry, type ModelRegistry } from './modelRegistry.ts';
 import type { LocalModelRequest, LocalModelsState } from './modelState.ts';
 
 
@@ -61,11 +61,9 @@ export function resolveLocalModel(request: LocalModelRequest): LocalModel {
   return customOrchestrator8bRecord({ ...request.custom, modelId: request.id });
 }
 
-export function createLocalModels(options: LocalModelsOptions): LocalModels {
-  const registry = createModelRegistry<WebLlmEngine>(options.onChange);
-
-  /** A failure that leaves the model unusable (the GPU gave up) unloads it, so the page says so. */
-  const watched = (modelId: string, chat: ChatModel): ChatModel => ({
+/** A model whose failure leaves it unusable (the GPU gave up) is unloaded, so the page says so. */
+function watchedForGpuLoss(registry: ModelRegistry<WebLlmEngine>, modelId: string, chat: ChatModel): ChatModel {
+  return {
     model: chat.model,
     label: chat.label,
     supportsServerTools: chat.supportsServerTools,
@@ -79,7 +77,11 @@ export function createLocalModels(options: LocalModelsOptions): LocalModels {
         throw error;
       }
     },
-  });
+  };
+}
+
+export function createLocalModels(options: LocalModelsOptions): LocalModels {
+  const registry = createModelRegistry<WebLlmEngine>(options.onChange);
 
   return {
     get state() {
@@ -127,7 +129,7 @@ export function createLocalModels(options: LocalModelsOptions): LocalModels {
         label: `${PROVIDER}:${modelId}`,
         ...(constrainToolCalls === undefined ? {} : { constrainToolCalls }),
       });
-      return { model: watched(modelId, chat), contextWindow: entry.loaded.contextWindow };
+      return { model: watchedForGpuLoss(registry, modelId, chat), contextWindow: entry.loaded.contextWindow };
     },
 
     async cached(requests) {

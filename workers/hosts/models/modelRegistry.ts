@@ -51,86 +51,100 @@ interface Entry<Engine> extends RegistryEntry<Engine> {
 }
 
 export function createModelRegistry<Engine>(onChange: (state: LocalModelsState) => void): ModelRegistry<Engine> {
-  const entries = new Map<string, Entry<Engine>>();
-  let failure: LocalModelFailure | undefined;
+  return new EntryRegistry<Engine>(onChange);
+}
 
-  const snapshot = (): LocalModelsState => ({
-    loaded: [...entries.values()].flatMap((entry) => (entry.loaded ? [entry.loaded] : [])),
-    loading: [...entries.values()].filter((entry) => !entry.loaded).map((entry) => entry.id),
-    ...(failure ? { failure } : {}),
-  });
-  const changed = (next?: LocalModelFailure) => {
-    failure = next;
-    onChange(snapshot());
-  };
-  const forget = (modelId: string) => {
-    const entry = entries.get(modelId);
+/** The models of one model worker's kind, by id, each loading or loaded, and the last failure. */
+class EntryRegistry<Engine> implements ModelRegistry<Engine> {
+  private readonly entries = new Map<string, Entry<Engine>>();
+  private failure: LocalModelFailure | undefined;
+
+  constructor(private readonly onChange: (state: LocalModelsState) => void) {}
+
+  get state(): LocalModelsState {
+    const entries = [...this.entries.values()];
+    return {
+      loaded: entries.flatMap((entry) => (entry.loaded ? [entry.loaded] : [])),
+      loading: entries.filter((entry) => !entry.loaded).map((entry) => entry.id),
+      ...(this.failure ? { failure: this.failure } : {}),
+    };
+  }
+
+  has(modelId: string): boolean {
+    return this.entries.has(modelId);
+  }
+
+  async load(
+    model: { id: string; label: string; engine?: Engine },
+    release: () => void,
+    run: (entry: RegistryEntry<Engine>, signal: AbortSignal) => Promise<LoadOutcome>,
+  ): Promise<void> {
+    const { entries } = this;
+    if (entries.has(model.id)) {
+      release();
+      this.changed({ modelId: model.id, code: 'bad_request', message: `${model.label} is already loaded or loading: unload it first.` });
+      return;
+    }
+    const controller = new AbortController();
+    const entry: Entry<Engine> = { ...model, release, controller };
+    entries.set(model.id, entry);
+    this.changed();
+    try {
+      const outcome = await run(entry, controller.signal);
+      // Unloaded (or unloaded and loaded again) meanwhile: that entry is not this one.
+      if (entries.get(model.id) !== entry) return;
+      delete entry.controller;
+      entry.loaded = { id: model.id, label: model.label, ...outcome };
+      this.changed();
+    } catch (error) {
+      if (entries.get(model.id) !== entry) return;
+      this.forget(model.id);
+      const info = toErrorInfo(error);
+      this.changed(info.code === 'aborted' ? undefined : { modelId: model.id, code: info.code, message: info.message });
+    }
+  }
+
+  cancel(modelId: string): void {
+    this.entries.get(modelId)?.controller?.abort();
+  }
+
+  unload(modelId: string): void {
+    const entry = this.entries.get(modelId);
     if (!entry) return;
-    entries.delete(modelId);
+    if (entry.controller) {
+      entry.controller.abort();
+      return;
+    }
+    // The page terminates the model worker once the state says the model is gone, which frees
+    // its memory for certain (web-llm's own unload() could hang on a broken GPU).
+    this.forget(modelId);
+    this.changed();
+  }
+
+  ready(modelId: string, notHere: () => string): RegistryEntry<Engine> & { engine: Engine; loaded: LoadedLocalModel } {
+    const entry = this.entries.get(modelId);
+    if (!entry) throw new Error(notHere());
+    if (!entry.loaded || entry.engine === undefined) throw new Error(`${entry.label} is still loading: wait for it to finish, then run again.`);
+    return entry as Entry<Engine> & { engine: Engine; loaded: LoadedLocalModel };
+  }
+
+  fail(next: LocalModelFailure, options?: { drop: boolean }): void {
+    if (options?.drop) {
+      if (!this.entries.has(next.modelId)) return;
+      this.forget(next.modelId);
+    }
+    this.changed(next);
+  }
+
+  private changed(next?: LocalModelFailure): void {
+    this.failure = next;
+    this.onChange(this.state);
+  }
+
+  private forget(modelId: string): void {
+    const entry = this.entries.get(modelId);
+    if (!entry) return;
+    this.entries.delete(modelId);
     entry.release();
-  };
-
-  return {
-    get state() {
-      return snapshot();
-    },
-    has: (modelId) => entries.has(modelId),
-
-    async load(model, release, run) {
-      if (entries.has(model.id)) {
-        release();
-        changed({ modelId: model.id, code: 'bad_request', message: `${model.label} is already loaded or loading: unload it first.` });
-        return;
-      }
-      const controller = new AbortController();
-      const entry: Entry<Engine> = { ...model, release, controller };
-      entries.set(model.id, entry);
-      changed();
-      try {
-        const outcome = await run(entry, controller.signal);
-        // Unloaded (or unloaded and loaded again) meanwhile: that entry is not this one.
-        if (entries.get(model.id) !== entry) return;
-        delete entry.controller;
-        entry.loaded = { id: model.id, label: model.label, ...outcome };
-        changed();
-      } catch (error) {
-        if (entries.get(model.id) !== entry) return;
-        forget(model.id);
-        const info = toErrorInfo(error);
-        changed(info.code === 'aborted' ? undefined : { modelId: model.id, code: info.code, message: info.message });
-      }
-    },
-
-    cancel(modelId) {
-      entries.get(modelId)?.controller?.abort();
-    },
-
-    unload(modelId) {
-      const entry = entries.get(modelId);
-      if (!entry) return;
-      if (entry.controller) {
-        entry.controller.abort();
-        return;
-      }
-      // The page terminates the model worker once the state says the model is gone, which frees
-      // its memory for certain (web-llm's own unload() could hang on a broken GPU).
-      forget(modelId);
-      changed();
-    },
-
-    ready(modelId, notHere) {
-      const entry = entries.get(modelId);
-      if (!entry) throw new Error(notHere());
-      if (!entry.loaded || entry.engine === undefined) throw new Error(`${entry.label} is still loading: wait for it to finish, then run again.`);
-      return entry as Entry<Engine> & { engine: Engine; loaded: LoadedLocalModel };
-    },
-
-    fail(next, options) {
-      if (options?.drop) {
-        if (!entries.has(next.modelId)) return;
-        forget(next.modelId);
-      }
-      changed(next);
-    },
-  };
+  }
 }
