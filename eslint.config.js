@@ -10,6 +10,10 @@ const nodeBuiltins = builtinModules.filter((name) => !name.startsWith('_'));
 
 // Test doubles, fixtures and the scripted server live under e2e/ (docs/architecture.md): tests
 // import them, production code never does.
+// What a pure module (the engine, evaluation, the domains) may not import: Node APIs and React.
+const PURE_MESSAGE = 'The engine is pure TypeScript: Node APIs and React belong to the host.';
+const pureImportPaths = [...nodeBuiltins, 'react', 'react-dom'].map((name) => ({ name, message: PURE_MESSAGE }));
+const pureImportPattern = { group: ['node:*', 'react/*', 'react-dom/*'], message: PURE_MESSAGE };
 const noTestSupport = {
   regex: '(^|/)e2e/',
   message: 'Test doubles and fixtures (e2e/) are for tests: production code cannot import them.',
@@ -18,6 +22,10 @@ const noTestSupport = {
 // The engine's boundary (docs/architecture.md, "Boundaries"): it needs nothing from the layers
 // around it. What it needs from them is an interface in the engine (types.ts, errors.ts,
 // ports.ts) that they implement; workers/hosts/prepareRun.ts plugs them in.
+/** A pure module's import rule, with `extra` patterns (one rule entry: the last one for a file
+ * wins, so a stricter folder repeats the whole ban). */
+const pureImports = (...extra) => ['error', { paths: pureImportPaths, patterns: [pureImportPattern, noTestSupport, ...extra] }];
+
 const engineBoundary = [
   {
     regex: '(^|/)(backends|models|storage|offline)/',
@@ -188,22 +196,7 @@ export default defineConfig(
           message: `The engine is pure TypeScript: \`${name}\` belongs to the host (app/, a worker host, cli/).`,
         })),
       ],
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [...nodeBuiltins, 'react', 'react-dom'].map((name) => ({
-            name,
-            message: 'The engine is pure TypeScript: Node APIs and React belong to the host.',
-          })),
-          patterns: [
-            {
-              group: ['node:*', 'react/*', 'react-dom/*'],
-              message: 'The engine is pure TypeScript: Node APIs and React belong to the host.',
-            },
-            noTestSupport,
-          ],
-        },
-      ],
+      'no-restricted-imports': pureImports(),
     },
   },
   {
@@ -212,23 +205,7 @@ export default defineConfig(
     files: ['workers/engine/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [...nodeBuiltins, 'react', 'react-dom'].map((name) => ({
-            name,
-            message: 'The engine is pure TypeScript: Node APIs and React belong to the host.',
-          })),
-          patterns: [
-            {
-              group: ['node:*', 'react/*', 'react-dom/*'],
-              message: 'The engine is pure TypeScript: Node APIs and React belong to the host.',
-            },
-            noTestSupport,
-            ...engineBoundary,
-          ],
-        },
-      ],
+      'no-restricted-imports': pureImports(...engineBoundary),
     },
   },
   {

@@ -4,14 +4,13 @@
 
 import { performance } from 'node:perf_hooks';
 import { createSearchCorpusTool } from '../tools/search/tool.ts';
-import type { PythonRunner } from '../workers/engine/ports.ts';
 import type { Retriever } from '../workers/engine/ports.ts';
 import type { RunEvent } from '../workers/engine/events.ts';
 import { REFERENCE_PRICING } from '../workers/engine/pricing.ts';
 import type { Protocol } from '../workers/engine/protocol.ts';
 import { createFunctionCallingProtocol } from '../workers/engine/protocols/functionCalling.ts';
-import type { ExpertBudgets } from '../workers/engine/protocols/expertFamilies.ts';
-import { buildPaperTools, createPaperProtocol, type PaperExpert } from '../workers/engine/protocols/paper.ts';
+import { buildPaperTools } from '../workers/engine/protocols/paper.ts';
+import { benchPaperExperts, benchPaperProtocol } from './paperSetup.ts';
 import { parseModelOutput } from '../workers/engine/qwen3/parse.ts';
 import { formatToolCall, renderChatML } from '../workers/engine/qwen3/render.ts';
 import { runOrchestration } from '../workers/engine/run.ts';
@@ -64,11 +63,6 @@ function instantRetriever(): Retriever & { reset(): void } {
   };
 }
 
-const unusedPython: PythonRunner = {
-  run: () => Promise.reject(new Error('not used in this benchmark')),
-  dispose: () => Promise.resolve(),
-};
-
 const thinkAndCall = (name: string, args: Record<string, unknown>) =>
   `<think>The documents do not say yet; I should look it up with a cheap model.</think>\n${formatToolCall({ name, arguments: args })}`;
 
@@ -81,23 +75,8 @@ const searchExpert = new InstantModel('gpt-5-mini', () => '<query>capital of Fra
 const answerExpert = new InstantModel('gpt-5', () => '<answer>Paris</answer>');
 const retriever = instantRetriever();
 
-/** What every expert here is shown: whole documents, the Qwen3 token budgets. */
-const EXPERT_BUDGETS: ExpertBudgets = { documentChars: null, codeContextTokens: 12000, contextTokens: 24000 };
-const paperExperts: PaperExpert[] = [
-  { alias: 'search-2', tool: 'search', model: searchExpert, description: 'writes queries.', answerStyle: 'tagged', budgets: EXPERT_BUDGETS },
-  { alias: 'answer-2', tool: 'answer', model: answerExpert, description: 'answers.', answerStyle: 'tagged', budgets: EXPERT_BUDGETS },
-  { alias: 'reasoner-2', tool: 'enhance_reasoning', model: answerExpert, description: 'reasons.', answerStyle: 'tagged', budgets: EXPERT_BUDGETS },
-];
-const paperProtocol = createPaperProtocol({
-  experts: paperExperts,
-  retriever,
-  searchUsdPerCall: 0,
-  python: unusedPython,
-  variant: 'hle',
-  searchTopK: 2,
-  codeTimeoutMs: 60_000,
-  budgets: { contextTokens: 24_000, codeContextTokens: 12_000, documentChars: 4000 },
-});
+const paperExperts = benchPaperExperts({ search: searchExpert, answer: answerExpert, reasoner: answerExpert });
+const paperProtocol = benchPaperProtocol(paperExperts, retriever);
 
 const orchestratorFc = new InstantModel('Qwen/Qwen3-8B', (turn) =>
   turn % TURNS_PER_RUN === TURNS_PER_RUN - 1

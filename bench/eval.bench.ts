@@ -10,7 +10,6 @@ import { performance } from 'node:perf_hooks';
 import { DomainEnvironment } from '../workers/domains/environment.ts';
 import { builtInDomainDir, loadDomainDir } from '../cli/nodeDomains.ts';
 import { createNodeJavaScriptRunner } from '../tools/javascript/nodeJavaScriptRunner.ts';
-import type { PythonRunner } from '../workers/engine/ports.ts';
 import type { Retriever } from '../workers/engine/ports.ts';
 import { PREFERENCE_PRESETS } from '../workers/engine/preferences.ts';
 import type { GoldenAction } from '../workers/eval/checks.ts';
@@ -20,8 +19,7 @@ import { runEvaluation, type Grading } from '../workers/eval/runner.ts';
 import type { SuiteTask } from '../workers/eval/suite.ts';
 import { REFERENCE_PRICING } from '../workers/engine/pricing.ts';
 import { createFunctionCallingProtocol } from '../workers/engine/protocols/functionCalling.ts';
-import type { ExpertBudgets } from '../workers/engine/protocols/expertFamilies.ts';
-import { createPaperProtocol } from '../workers/engine/protocols/paper.ts';
+import { benchPaperExperts, benchPaperProtocol } from './paperSetup.ts';
 import { formatToolCall } from '../workers/engine/qwen3/render.ts';
 import { runOrchestration } from '../workers/engine/run.ts';
 import type { ChatCompletion, ChatDelta, ChatModel, ChatRequest } from '../workers/engine/types.ts';
@@ -52,7 +50,6 @@ function instantModel(model: string, reply: (turn: number) => string): ChatModel
 const retriever: Retriever = {
   search: (query) => Promise.resolve([0, 1].map((i) => ({ id: `${query}-${i}`, title: `Doc ${i}`, text: `About ${query}. `.repeat(40), score: 1 }))),
 };
-const unusedPython: PythonRunner = { run: () => Promise.reject(new Error('not used')), dispose: () => Promise.resolve() };
 
 /** Each task: search once, then answer; the answer expert is right for three tasks in four. */
 const corpusTasks: SuiteTask[] = Array.from({ length: TASKS }, (_, i) => ({
@@ -63,28 +60,17 @@ const corpusTasks: SuiteTask[] = Array.from({ length: TASKS }, (_, i) => ({
   line: i + 1,
 }));
 
-/** What every expert here is shown: whole documents, the Qwen3 token budgets. */
-const EXPERT_BUDGETS: ExpertBudgets = { documentChars: null, codeContextTokens: 12000, contextTokens: 24000 };
-
 function paperRun(task: SuiteTask): PreparedTask['run'] {
   const index = Number(task.id.slice(1));
   const orchestrator = instantModel('Qwen/Qwen3-8B', (turn) =>
     `<think>Look it up, then answer.</think>\n${formatToolCall({ name: turn === 0 ? 'search' : 'answer', arguments: { model: turn === 0 ? 'search-2' : 'answer-2' } })}`,
   );
-  const protocol = createPaperProtocol({
-    experts: [
-      { alias: 'search-2', tool: 'search', model: instantModel('gpt-5-mini', () => `<query>population city ${index}</query>`), description: 'writes queries.', answerStyle: 'tagged', budgets: EXPERT_BUDGETS },
-      { alias: 'answer-2', tool: 'answer', model: instantModel('gpt-5-mini', () => `<answer>${index % 4 === 3 ? 0 : 1000 + index}</answer>`), description: 'answers.', answerStyle: 'tagged', budgets: EXPERT_BUDGETS },
-      { alias: 'reasoner-2', tool: 'enhance_reasoning', model: instantModel('gpt-5-mini', () => ''), description: 'reasons.', answerStyle: 'tagged', budgets: EXPERT_BUDGETS },
-    ],
-    retriever,
-    searchUsdPerCall: 0,
-    python: unusedPython,
-    variant: 'hle',
-    searchTopK: 2,
-    codeTimeoutMs: 60_000,
-    budgets: { contextTokens: 24_000, codeContextTokens: 12_000, documentChars: 4000 },
+  const experts = benchPaperExperts({
+    search: instantModel('gpt-5-mini', () => `<query>population city ${index}</query>`),
+    answer: instantModel('gpt-5-mini', () => `<answer>${index % 4 === 3 ? 0 : 1000 + index}</answer>`),
+    reasoner: instantModel('gpt-5-mini', () => ''),
   });
+  const protocol = benchPaperProtocol(experts, retriever);
   return {
     protocol,
     orchestrator: { model: orchestrator, toolMode: 'prompt' },

@@ -2,8 +2,9 @@
 // one, calls it again with bad arguments and reads the validation error, then uses run_javascript
 // and the calculator before it answers.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedServer, type ScriptedServer } from './scripted/scriptedServer.ts';
+import { describe, expect, it } from 'vitest';
+import type { ScriptedServer } from './scripted/scriptedServer.ts';
+import { useScriptedServer } from '../e2e/fixtures/scriptedServerHooks.ts';
 import type { Scenario } from './scripted/scenario.ts';
 import type { RunEvent } from '../workers/engine/events.ts';
 import type { RunSummary } from './summary.ts';
@@ -41,12 +42,7 @@ const unitPrice = {
 };
 
 let server: ScriptedServer;
-beforeAll(async () => {
-  server = await startScriptedServer({ scenario });
-});
-afterAll(async () => {
-  await server.close();
-});
+useScriptedServer(scenario, (started) => (server = started));
 
 describe('orchestra run with custom tools', () => {
   it('runs a custom tool in QuickJS, turns bad arguments into an observation, and offers JavaScript and the calculator', async () => {

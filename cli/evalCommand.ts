@@ -25,7 +25,7 @@ import { colorWanted, createStyle } from './format.ts';
 import type { CliIo } from './io.ts';
 import { loadConfig } from './loadConfig.ts';
 import { createNodeEnvironment, describeMissingKeys, providersInUse, type MissingKey } from './nodeEnvironment.ts';
-import { EVAL_USAGE, EXIT_CODES, parseCommandArgs, positiveInteger, UsageError } from './usage.ts';
+import { EVAL_USAGE, EXIT_CODES, parseCommandArgs, positiveInteger, printUsage, UsageError } from './usage.ts';
 import { formatCount } from '../workers/engine/format.ts';
 import { runFactory } from '../workers/hosts/prepareRun.ts';
 import type { RunFactory, TaskDomain } from '../workers/eval/ports.ts';
@@ -53,10 +53,7 @@ const EVAL_OPTIONS = {
 export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
   if (argv[0] === 'merge') return evalMergeCommand(argv.slice(1), io);
   const args = parseCommandArgs(argv, EVAL_OPTIONS, EVAL_USAGE);
-  if (args.help) {
-    io.stdout.write(`${EVAL_USAGE}\n`);
-    return EXIT_CODES.ok;
-  }
+  if (args.help) return printUsage(io, EVAL_USAGE);
   const { config: configPath, suite: suitePath, out } = required(args);
   const rollouts = positiveInteger(args.rollouts, '--rollouts', 1, EVAL_USAGE);
   const concurrency = positiveInteger(args.concurrency, '--concurrency', 2, EVAL_USAGE);

@@ -8,7 +8,7 @@ import { latestRecords, rolloutKey, summarizeEval } from '../workers/eval/result
 import { printReport, REPORT_OPTIONS } from './evalOutput.ts';
 import { readResults, writeResultsFile } from './evalStore.ts';
 import type { CliIo } from './io.ts';
-import { EVAL_MERGE_USAGE, EXIT_CODES, parseCommandLine, UsageError } from './usage.ts';
+import { EVAL_MERGE_USAGE, EXIT_CODES, parseCommandLine, printUsage, UsageError } from './usage.ts';
 import { formatCount } from '../workers/engine/format.ts';
 
 const MERGE_OPTIONS = REPORT_OPTIONS;
@@ -22,10 +22,7 @@ function readPart(path: string): ResultsPart {
 
 export async function evalMergeCommand(argv: string[], io: CliIo): Promise<number> {
   const { values: args, positionals: files } = parseCommandLine(argv, MERGE_OPTIONS, EVAL_MERGE_USAGE);
-  if (args.help) {
-    io.stdout.write(`${EVAL_MERGE_USAGE}\n`);
-    return EXIT_CODES.ok;
-  }
+  if (args.help) return printUsage(io, EVAL_MERGE_USAGE);
   if (files.length === 0) throw new UsageError('Give the results files to merge (the --out files of "orchestra eval --shard i/n").', EVAL_MERGE_USAGE);
   if (!args.out) throw new UsageError('--out <file.jsonl> is required: the merged results file (a new file).', EVAL_MERGE_USAGE);
   const seen = new Map<string, string>();

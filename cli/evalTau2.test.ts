@@ -6,8 +6,9 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedServer, type ScriptedServer } from './scripted/scriptedServer.ts';
+import { describe, expect, it } from 'vitest';
+import type { ScriptedServer } from './scripted/scriptedServer.ts';
+import { useScriptedServer } from '../e2e/fixtures/scriptedServerHooks.ts';
 import type { Scenario, ScriptedResponse } from './scripted/scenario.ts';
 import { jsonLines, makeTempDir, requestsFor, runCli } from '../e2e/fixtures/cliHarness.ts';
 import { readTau2Domain } from './nodeTau2.ts';
@@ -92,12 +93,7 @@ async function phase1(id: string, ending: string) {
 }
 
 let server: ScriptedServer;
-beforeAll(async () => {
-  server = await startScriptedServer({ scenario: scenario() });
-});
-afterAll(async () => {
-  await server.close();
-});
+useScriptedServer(scenario(), (started) => (server = started));
 
 const evalArgs = (config: string, out: string, rollouts: number, tasks: string[]) => [
   ...['eval', '--config', config, '--suite', 'builtin:tau2-retail', '--user', 'user-sim', '--policy', 'orchestrator'],

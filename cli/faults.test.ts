@@ -3,8 +3,9 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedServer, type ScriptedServer } from './scripted/scriptedServer.ts';
+import { describe, expect, it } from 'vitest';
+import type { ScriptedServer } from './scripted/scriptedServer.ts';
+import { useScriptedServer } from '../e2e/fixtures/scriptedServerHooks.ts';
 import type { RunEvent } from '../workers/engine/events.ts';
 import type { RunSummary } from './summary.ts';
 import {
@@ -12,6 +13,7 @@ import {
   loadScenario,
   makeTempDir,
   ORCHESTRATOR_MODEL,
+  playScenario,
   requestsFor,
   runCli,
   scenarioTokenCost,
@@ -25,18 +27,11 @@ const KEY = 'placeholder-key-for-fault-tests';
 let server: ScriptedServer;
 const dir = makeTempDir();
 
-beforeAll(async () => {
-  server = await startScriptedServer({ scenario: loadScenario('cli-rate-limit') });
-});
-afterAll(async () => {
-  await server.close();
-});
+useScriptedServer(loadScenario('cli-rate-limit'), (started) => (server = started));
 
 describe('orchestra run with faults', () => {
   it('retries a 429 after its Retry-After, says so, and charges the call once', async () => {
-    const scenario = loadScenario('cli-rate-limit');
-    server.reset(scenario);
-    const { path, config } = writeConfig(dir, 'local-scripted.json', server.url);
+    const { scenario, path, config } = playScenario(server, dir, 'cli-rate-limit');
     const result = await runCli(['run', '--config', path, '--task', TASK, '--json']);
     expect(result.code).toBe(0);
     const lines = jsonLines<RunEvent | RunSummary>(result.stdout);

@@ -1,7 +1,8 @@
 // The function-calling protocol end to end: search_corpus over the local corpus, then call_expert.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedServer, type ScriptedServer } from './scripted/scriptedServer.ts';
+import { describe, expect, it } from 'vitest';
+import type { ScriptedServer } from './scripted/scriptedServer.ts';
+import { useScriptedServer } from '../e2e/fixtures/scriptedServerHooks.ts';
 import type { RunEvent } from '../workers/engine/events.ts';
 import type { RunSummary } from './summary.ts';
 import {
@@ -19,12 +20,7 @@ import {
 let server: ScriptedServer;
 const scenario = loadScenario('cli-function-calling');
 
-beforeAll(async () => {
-  server = await startScriptedServer({ scenario });
-});
-afterAll(async () => {
-  await server.close();
-});
+useScriptedServer(scenario, (started) => (server = started));
 
 describe('orchestra run (function-calling protocol)', () => {
   it('searches the corpus, hands the turn to an expert, and ends on its message', async () => {

@@ -12,15 +12,12 @@ import { replayCommand } from './replayCommand.ts';
 import { rewardCommand } from './rewardCommand.ts';
 import { runCommand } from './runCommand.ts';
 import { serveScriptedCommand } from './serveScriptedCommand.ts';
-import { EXIT_CODES, MAIN_USAGE, parseCommandArgs, TASKS_USAGE, UsageError } from './usage.ts';
+import { EXIT_CODES, MAIN_USAGE, parseCommandArgs, printUsage, TASKS_USAGE, UsageError } from './usage.ts';
 import { validateCommand } from './validateCommand.ts';
 
 async function tasksCommand(argv: string[], io: CliIo): Promise<number> {
   const args = parseCommandArgs(argv, { help: { type: 'boolean', short: 'h' }, suite: { type: 'string' } } as const, TASKS_USAGE);
-  if (args.help) {
-    io.stdout.write(`${TASKS_USAGE}\n`);
-    return EXIT_CODES.ok;
-  }
+  if (args.help) return printUsage(io, TASKS_USAGE);
   if (args.suite === undefined) {
     for (const task of loadNodeSampleTasks()) io.stdout.write(`${JSON.stringify(task)}\n`);
   } else if (args.suite === 'corpus') {

@@ -1,8 +1,9 @@
 // The paper protocol end to end: the real CLI process against the real scripted server, with the
 // local corpus behind `search` and Pyodide behind `enhance_reasoning`.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedServer, type ScriptedServer } from './scripted/scriptedServer.ts';
+import { describe, expect, it } from 'vitest';
+import type { ScriptedServer } from './scripted/scriptedServer.ts';
+import { useScriptedServer } from '../e2e/fixtures/scriptedServerHooks.ts';
 import type { RunEvent } from '../workers/engine/events.ts';
 import { formatUsd } from '../workers/engine/format.ts';
 import { PAPER_SYSTEM_PROMPT } from '../workers/engine/protocols/paper.ts';
@@ -13,10 +14,10 @@ import {
   loadScenario,
   makeTempDir,
   ORCHESTRATOR_MODEL,
+  playScenario,
   requestsFor,
   runCli,
   scenarioTokenCost,
-  writeConfig,
 } from '../e2e/fixtures/cliHarness.ts';
 
 const TASK = 'What is the population of the capital of Finland?';
@@ -24,18 +25,11 @@ const TASK = 'What is the population of the capital of Finland?';
 let server: ScriptedServer;
 const dir = makeTempDir();
 
-beforeAll(async () => {
-  server = await startScriptedServer({ scenario: loadScenario('cli-paper-prompt') });
-});
-afterAll(async () => {
-  await server.close();
-});
+useScriptedServer(loadScenario('cli-paper-prompt'), (started) => (server = started));
 
 describe('orchestra run (paper protocol)', () => {
   it('runs search → enhance_reasoning (real Python) → answer with <tool_call> text, and prices every token', async () => {
-    const scenario = loadScenario('cli-paper-prompt');
-    server.reset(scenario);
-    const { path, config } = writeConfig(dir, 'local-scripted.json', server.url);
+    const { scenario, path, config } = playScenario(server, dir, 'cli-paper-prompt');
     expect(config.orchestrator.toolMode).toBe('prompt');
 
     const result = await runCli(['run', '--config', path, '--task', TASK, '--json']);
@@ -83,9 +77,7 @@ describe('orchestra run (paper protocol)', () => {
   }, 90_000);
 
   it('runs with server-parsed tool_calls (vLLM hermes), sending `tools` and the paper two-message prompt', async () => {
-    const scenario = loadScenario('cli-paper-server');
-    server.reset(scenario);
-    const { path, config } = writeConfig(dir, 'local-scripted.json', server.url, (c) => {
+    const { scenario, path, config } = playScenario(server, dir, 'cli-paper-server', (c) => {
       c.orchestrator.toolMode = 'server';
     });
 

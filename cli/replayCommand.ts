@@ -8,7 +8,7 @@ import { colorWanted, createStyle, oneLine, type Style } from './format.ts';
 import type { CliIo } from './io.ts';
 import { loadRunFile } from './runFiles.ts';
 import { createRunPrinter, formatRunHeader } from './trace.ts';
-import { EXIT_CODES, parseCommandLine, REPLAY_USAGE, UsageError } from './usage.ts';
+import { EXIT_CODES, parseCommandLine, printUsage, REPLAY_USAGE, UsageError } from './usage.ts';
 
 const REPLAY_OPTIONS = {
   run: { type: 'string' },
@@ -18,10 +18,7 @@ const REPLAY_OPTIONS = {
 
 export async function replayCommand(argv: string[], io: CliIo): Promise<number> {
   const { values: args, positionals } = parseCommandLine(argv, REPLAY_OPTIONS, REPLAY_USAGE);
-  if (args.help) {
-    io.stdout.write(`${REPLAY_USAGE}\n`);
-    return EXIT_CODES.ok;
-  }
+  if (args.help) return printUsage(io, REPLAY_USAGE);
   const [path, ...extra] = positionals;
   if (path === undefined) throw new UsageError('Name the run file to replay.', REPLAY_USAGE);
   if (extra.length > 0) throw new UsageError(`One run file at a time; got also "${extra.join('", "')}".`, REPLAY_USAGE);

@@ -6,7 +6,7 @@ import { PREFERENCE_PRESETS } from '../workers/engine/preferences.ts';
 import { preferenceSchema } from '../workers/engine/preferenceSchema.ts';
 import { computeGroupReward } from '../workers/engine/reward.ts';
 import type { CliIo } from './io.ts';
-import { EXIT_CODES, parseCommandArgs, REWARD_USAGE, UsageError } from './usage.ts';
+import { EXIT_CODES, parseCommandArgs, printUsage, REWARD_USAGE, UsageError } from './usage.ts';
 
 const presetNames = Object.keys(PREFERENCE_PRESETS) as [keyof typeof PREFERENCE_PRESETS, ...Array<keyof typeof PREFERENCE_PRESETS>];
 
@@ -26,10 +26,7 @@ const rewardInputSchema = z.object({
 
 export async function rewardCommand(argv: string[], io: CliIo): Promise<number> {
   const args = parseCommandArgs(argv, { input: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const, REWARD_USAGE);
-  if (args.help) {
-    io.stdout.write(`${REWARD_USAGE}\n`);
-    return EXIT_CODES.ok;
-  }
+  if (args.help) return printUsage(io, REWARD_USAGE);
   if (!args.input) throw new UsageError('--input <file.json> is required.', REWARD_USAGE);
   const text = args.input === '-' ? await io.readStdin() : await readInput(args.input);
   let value: unknown;

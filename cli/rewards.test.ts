@@ -2,8 +2,9 @@
 
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedServer, type ScriptedServer } from './scripted/scriptedServer.ts';
+import { describe, expect, it } from 'vitest';
+import type { ScriptedServer } from './scripted/scriptedServer.ts';
+import { useScriptedServer } from '../e2e/fixtures/scriptedServerHooks.ts';
 import { PREFERENCE_PRESETS } from '../workers/engine/preferences.ts';
 import { computeGroupReward } from '../workers/engine/reward.ts';
 import type { GroupSummary } from './summary.ts';
@@ -13,12 +14,7 @@ const TASK = 'What is the population of the capital of Finland?';
 const dir = makeTempDir();
 let server: ScriptedServer;
 
-beforeAll(async () => {
-  server = await startScriptedServer({ scenario: loadScenario('cli-rollouts') });
-});
-afterAll(async () => {
-  await server.close();
-});
+useScriptedServer(loadScenario('cli-rollouts'), (started) => (server = started));
 
 describe('orchestra run --rollouts', () => {
   it('runs the rollouts, marks each against --correct, and adds rewards and advantages', async () => {

@@ -14,7 +14,7 @@ import { createNodeEnvironment, describeMissingKeys, missingKeys } from './nodeE
 import { checkSavePath, saveRunFile } from './runFiles.ts';
 import { createRunWatcher, NORMAL_STOPS, summarizeGroup, summarizeRun, type RunSummary } from './summary.ts';
 import { createRunPrinter, formatGroupBlock, formatRunHeader } from './trace.ts';
-import { EXIT_CODES, parseCommandArgs, positiveInteger, RUN_USAGE, UsageError } from './usage.ts';
+import { EXIT_CODES, parseCommandArgs, positiveInteger, printUsage, RUN_USAGE, UsageError } from './usage.ts';
 import type { CliIo } from './io.ts';
 
 const RUN_OPTIONS = {
@@ -32,10 +32,7 @@ const RUN_OPTIONS = {
 
 export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const args = parseCommandArgs(argv, RUN_OPTIONS, RUN_USAGE);
-  if (args.help) {
-    io.stdout.write(`${RUN_USAGE}\n`);
-    return EXIT_CODES.ok;
-  }
+  if (args.help) return printUsage(io, RUN_USAGE);
   if (!args.config) throw new UsageError('--config <file> is required.', RUN_USAGE);
   if ((args.task === undefined) === (args.tasks === undefined)) {
     throw new UsageError('Give either --task "<text>" (one task) or --tasks <file.jsonl> (a batch).', RUN_USAGE);

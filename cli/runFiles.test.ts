@@ -4,8 +4,9 @@
 import { parseConfig } from '../workers/hosts/config.ts';
 import { existsSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedServer, type ScriptedServer } from './scripted/scriptedServer.ts';
+import { describe, expect, it } from 'vitest';
+import type { ScriptedServer } from './scripted/scriptedServer.ts';
+import { useScriptedServer } from '../e2e/fixtures/scriptedServerHooks.ts';
 import type { RunEvent } from '../workers/engine/events.ts';
 import { MAX_RUN_FILE_BYTES, readRunFile, type RunFile } from '../workers/history/runFile.ts';
 import type { RunSummary } from './summary.ts';
@@ -28,10 +29,7 @@ const TASK = 'What is the population of the capital of Finland?';
 let server: ScriptedServer;
 const dir = makeTempDir();
 
-beforeAll(async () => {
-  server = await startScriptedServer({ scenario: loadScenario('cli-paper-server') });
-});
-afterAll(() => server.close());
+useScriptedServer(loadScenario('cli-paper-server'), (started) => (server = started));
 
 function configFor(scenario: string): string {
   server.reset(loadScenario(scenario));

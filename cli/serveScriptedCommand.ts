@@ -3,7 +3,7 @@
 
 import { readFile } from 'node:fs/promises';
 import type { CliIo } from './io.ts';
-import { EXIT_CODES, parseCommandArgs, SERVE_SCRIPTED_USAGE, UsageError } from './usage.ts';
+import { EXIT_CODES, parseCommandArgs, printUsage, SERVE_SCRIPTED_USAGE, UsageError } from './usage.ts';
 import { parseScenario, type Scenario } from './scripted/scenario.ts';
 import { startScriptedServer } from './scripted/scriptedServer.ts';
 
@@ -28,10 +28,7 @@ export async function serveScriptedCommand(argv: string[], io: CliIo): Promise<n
     { help: { type: 'boolean', short: 'h' }, scenario: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' } } as const,
     SERVE_SCRIPTED_USAGE,
   );
-  if (args.help) {
-    io.stdout.write(`${SERVE_SCRIPTED_USAGE}\n`);
-    return EXIT_CODES.ok;
-  }
+  if (args.help) return printUsage(io, SERVE_SCRIPTED_USAGE);
   if (args.scenario === undefined) throw new UsageError('--scenario is required.', SERVE_SCRIPTED_USAGE);
   const port = args.port === undefined ? 0 : Number(args.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number, got "${args.port}".`, SERVE_SCRIPTED_USAGE);

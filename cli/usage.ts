@@ -210,6 +210,12 @@ stopped on an error, 2 usage (a file that does not fit, named).`;
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
+/** Answers --help: prints the command's usage; the command then ends with this exit code (ok). */
+export function printUsage(io: { stdout: { write(text: string): unknown } }, usage: string): number {
+  io.stdout.write(`${usage}\n`);
+  return EXIT_CODES.ok;
+}
+
 /** Parses `argv` strictly (unknown flags, missing values and stray words are errors). */
 export function parseCommandArgs<const T extends Options>(argv: string[], options: T, usage: string) {
   return parseCommandLine(argv, options, usage, false).values;

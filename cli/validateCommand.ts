@@ -8,14 +8,11 @@ import { colorWanted, createStyle } from './format.ts';
 import type { CliIo } from './io.ts';
 import { loadConfig } from './loadConfig.ts';
 import { providersInUse } from './nodeEnvironment.ts';
-import { EXIT_CODES, parseCommandArgs, UsageError, VALIDATE_USAGE } from './usage.ts';
+import { EXIT_CODES, parseCommandArgs, printUsage, UsageError, VALIDATE_USAGE } from './usage.ts';
 
 export async function validateCommand(argv: string[], io: CliIo): Promise<number> {
   const args = parseCommandArgs(argv, { config: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const, VALIDATE_USAGE);
-  if (args.help) {
-    io.stdout.write(`${VALIDATE_USAGE}\n`);
-    return EXIT_CODES.ok;
-  }
+  if (args.help) return printUsage(io, VALIDATE_USAGE);
   if (!args.config) throw new UsageError('--config <file> is required.', VALIDATE_USAGE);
   const config = await loadConfig(args.config);
   const style = createStyle(colorWanted(io.stdout, io.env));

@@ -3,13 +3,14 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeEnvironment, type NodeRunEnvironment } from '../cli/nodeEnvironment.ts';
-import { ConfigError, createConfigSchema, parseConfigWith } from '../workers/engine/config.ts';
+import { createConfigSchema, parseConfigWith } from '../workers/engine/config.ts';
 import type { ToolHost } from '../workers/engine/toolKind.ts';
 import { parseConfig } from '../workers/hosts/config.ts';
 import { BACKEND_KINDS } from '../workers/backends/registry.ts';
 import { createFunctionCallingTools } from './functionTools.ts';
 import { TOOL_KINDS, TOOL_NAMES, toolKind } from './registry.ts';
 import { uppercaseTool } from './testing/tool.ts';
+import { configProblems } from '../e2e/fixtures/configProblems.ts';
 
 const KINDS = [...TOOL_KINDS, uppercaseTool];
 const schema = createConfigSchema({ providerKinds: BACKEND_KINDS, tools: KINDS.map((kind) => kind.name) });
@@ -23,15 +24,7 @@ const config = (fields: Record<string, unknown>) => ({
   ...fields,
 });
 
-function problems(parse: () => unknown): string[] {
-  try {
-    parse();
-    return [];
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-}
+const problems = configProblems;
 
 let node: NodeRunEnvironment;
 let host: ToolHost;

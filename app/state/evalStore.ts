@@ -3,7 +3,7 @@
 // what concerns the worker; a selection is set through these actions directly.
 
 import type { StoreApi } from 'zustand/vanilla';
-import { storeWithActions, type StoreWithActions } from './storeKit.ts';
+import { noticeActions, storeWithActions, type Notice, type StoreWithActions } from './storeKit.ts';
 import type { BuiltInSuite } from '../../workers/eval/builtInSuites.ts';
 import type { EvalReport, EvalSummary, PolicyDescription, RolloutRecord } from '../../workers/eval/results.ts';
 import type { EvalProgress } from '../../workers/eval/runner.ts';
@@ -52,7 +52,7 @@ export interface EvalState {
   evalId: string | null;
   progress: EvalProgress | null;
   /** Why it could not start or broke, or what ended it early, in words. */
-  notice: { kind: 'ok' | 'problem'; lines: string[] } | null;
+  notice: Notice | null;
   results: EvalResults | null;
 }
 
@@ -85,12 +85,7 @@ const evalActions = {
   setOptions(store: Store, options: Partial<Pick<EvalState, 'rollouts' | 'concurrency' | 'budget' | 'seed'>>): void {
     store.setState(options);
   },
-  notice(store: Store, kind: 'ok' | 'problem', lines: string[]): void {
-    store.setState({ notice: { kind, lines } });
-  },
-  clearNotice(store: Store): void {
-    store.setState({ notice: null });
-  },
+  ...noticeActions,
 };
 
 export type EvalStore = StoreWithActions<EvalState, typeof evalActions>;

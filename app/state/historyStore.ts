@@ -3,7 +3,7 @@
 // the selection, and what went wrong. Only app/state/ changes it; each set of stores has its own.
 
 import type { StoreApi } from 'zustand/vanilla';
-import { storeWithActions, type StoreWithActions } from './storeKit.ts';
+import { noticeActions, storeWithActions, type Notice, type StoreWithActions } from './storeKit.ts';
 import { formatBytes } from '../format.ts';
 import type { RunSummary } from '../../workers/history/runLog.ts';
 
@@ -19,7 +19,7 @@ export interface HistoryState {
   recordingProblem: string | null;
   selected: string[];
   /** The outcome of the last import, export or delete, in words. */
-  notice: { kind: 'ok' | 'problem'; lines: string[] } | null;
+  notice: Notice | null;
 }
 
 const initialHistoryState: HistoryState = {
@@ -98,12 +98,7 @@ const historyActions = {
       selected: state.selected.includes(runId) ? state.selected.filter((id) => id !== runId) : [...state.selected, runId],
     }));
   },
-  notice(store: Store, kind: 'ok' | 'problem', lines: string[]): void {
-    store.setState({ notice: { kind, lines } });
-  },
-  clearNotice(store: Store): void {
-    store.setState({ notice: null });
-  },
+  ...noticeActions,
 };
 
 export type HistoryStore = StoreWithActions<HistoryState, typeof historyActions>;

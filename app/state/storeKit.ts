@@ -24,3 +24,16 @@ export function storeWithActions<S, D extends ActionsOf<StoreApi<S>>>(initial: S
   const store = createStore<S>()(() => initial);
   return Object.assign(store, { actions: bindActions(store, definitions) });
 }
+
+/** A notice a tab shows over its content: what went well, or each problem on its line. */
+export type Notice = { kind: 'ok' | 'problem'; lines: string[] };
+
+/** The actions of a store that shows a Notice. */
+export const noticeActions = {
+  notice(store: StoreApi<{ notice: Notice | null }>, kind: Notice['kind'], lines: string[]): void {
+    store.setState({ notice: { kind, lines } });
+  },
+  clearNotice(store: StoreApi<{ notice: Notice | null }>): void {
+    store.setState({ notice: null });
+  },
+};

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, WIKIPEDIA_API_URL } from '../../workers/engine/config.ts';
+import { WIKIPEDIA_API_URL } from '../../workers/engine/config.ts';
 import { parseConfig } from '../../workers/hosts/config.ts';
 import { createCorpusRetriever } from './retriever.ts';
 import { createSearchRetriever, describeSearchSources, searchSourceLabel } from './searchSources.ts';
+import { configProblems } from '../../e2e/fixtures/configProblems.ts';
 
 const base = {
   providers: { vllm: { kind: 'openai-compatible', baseUrl: 'http://localhost:8000/v1' } },
@@ -14,15 +15,7 @@ const base = {
   },
 };
 
-function problems(search: unknown): string[] {
-  try {
-    parseConfig({ ...base, search });
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-}
+const problems = (search: unknown): string[] => configProblems(() => parseConfig({ ...base, search }));
 
 describe('the config search section', () => {
   it('defaults to the local corpus and the English Wikipedia API', () => {

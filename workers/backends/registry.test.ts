@@ -3,12 +3,13 @@
 // with any kind.
 
 import { describe, expect, it } from 'vitest';
-import { ConfigError, createConfigSchema, parseConfigWith } from '../engine/config.ts';
+import { createConfigSchema, parseConfigWith } from '../engine/config.ts';
 import { TOOL_NAMES } from '../../tools/registry.ts';
 import { parseConfig } from '../hosts/config.ts';
 import { createModel } from '../hosts/prepareRun.ts';
 import { BACKEND_KINDS, backendKind, loadBackends } from './registry.ts';
 import { echoKind } from './testing/kind.ts';
+import { configProblems } from '../../e2e/fixtures/configProblems.ts';
 
 const KINDS = [...BACKEND_KINDS, echoKind];
 const schema = createConfigSchema({ providerKinds: KINDS, tools: TOOL_NAMES });
@@ -23,15 +24,7 @@ const echoConfig = (provider: Record<string, unknown> = {}, toolMode = 'prompt')
   },
 });
 
-function problems(parse: () => unknown): string[] {
-  try {
-    parse();
-    return [];
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-}
+const problems = configProblems;
 
 describe('the backend registry', () => {
   it('lists every kind once, in the order the schema names them', () => {

@@ -1,9 +1,9 @@
 // The config's `customTools` and the built-in tool names of the function-calling protocol.
 
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from './config.ts';
 import { BUILT_IN_TOOL_NAMES } from '../../tools/registry.ts';
 import { parseConfig } from '../hosts/config.ts';
+import { configProblems } from '../../e2e/fixtures/configProblems.ts';
 
 const base = {
   protocol: 'function-calling',
@@ -19,15 +19,7 @@ const unitPrice = {
   code: 'return args.total / args.count;',
 };
 
-function problemsOf(value: unknown): string[] {
-  try {
-    parseConfig(value);
-    return [];
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-}
+const problemsOf = (value: unknown): string[] => configProblems(() => parseConfig(value));
 
 describe('functionCalling.tools', () => {
   it('offers the JavaScript sandbox and the calculator next to search and Python', () => {

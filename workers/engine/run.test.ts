@@ -1,8 +1,9 @@
 // The loop end to end against the real scripted HTTP server and the real OpenAI-compatible
 // client: both protocols, limits, stopping, failures. No fetch is mocked.
 
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startScriptedServer, type ScriptedServer } from '../../cli/scripted/scriptedServer.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { ScriptedServer } from '../../cli/scripted/scriptedServer.ts';
+import { useScriptedServer } from '../../e2e/fixtures/scriptedServerHooks.ts';
 import type { Fault, Scenario, ScriptedResponse } from '../../cli/scripted/scenario.ts';
 import { createSearchCorpusTool } from '../../tools/search/tool.ts';
 import type { PythonRunner } from './ports.ts';
@@ -41,10 +42,7 @@ const python: PythonRunner = {
 };
 
 let server: ScriptedServer;
-beforeAll(async () => {
-  server = await startScriptedServer({ scenario: { models: {} } });
-});
-afterAll(() => server.close());
+useScriptedServer({ models: {} }, (started) => (server = started));
 
 const model = (
   id: string,

@@ -1,8 +1,9 @@
 // Tool results and expert answers are cut before they reach the orchestrator's context, the events
 // and the page: the helpers, then both protocols end to end against the scripted server.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedServer, type ScriptedServer } from '../../cli/scripted/scriptedServer.ts';
+import { describe, expect, it } from 'vitest';
+import type { ScriptedServer } from '../../cli/scripted/scriptedServer.ts';
+import { useScriptedServer } from '../../e2e/fixtures/scriptedServerHooks.ts';
 import type { Scenario } from '../../cli/scripted/scenario.ts';
 import { createCorpusRetriever } from '../../tools/search/retriever.ts';
 import { createOpenAICompatibleModel } from '../backends/openai-compatible/openaiCompatible.ts';
@@ -46,10 +47,7 @@ describe('cutText and cutDetail', () => {
 });
 
 let server: ScriptedServer;
-beforeAll(async () => {
-  server = await startScriptedServer({ scenario: { models: {} } });
-});
-afterAll(() => server.close());
+useScriptedServer({ models: {} }, (started) => (server = started));
 
 const model = (id: string) => createOpenAICompatibleModel({ baseUrl: `${server.url}/v1`, model: id, retryBaseDelayMs: 10, supportsServerTools: false });
 

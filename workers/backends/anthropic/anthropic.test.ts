@@ -1,20 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ScriptedResponse } from '../../../cli/scripted/scenario.ts';
-import { startScriptedServer, type ScriptedServer } from '../../../cli/scripted/scriptedServer.ts';
+import { describe, expect, it } from 'vitest';
+import type { ScriptedServer } from '../../../cli/scripted/scriptedServer.ts';
 import { createAnthropicModel, toAnthropicMessages } from './anthropic.ts';
-import { MODEL, TEST_KEY, call, clientChosenHeaders, textOf } from '../../../e2e/fixtures/backendCalls.ts';
+import { MODEL, scriptedModelServer, TEST_KEY, call, clientChosenHeaders, textOf } from '../../../e2e/fixtures/backendCalls.ts';
 
 let server: ScriptedServer;
-beforeAll(async () => {
-  server = await startScriptedServer({ scenario: { models: {} } });
-});
-afterAll(async () => {
-  await server.close();
-});
-
-function script(...responses: ScriptedResponse[]): void {
-  server.reset({ models: { [MODEL]: responses } });
-}
+const script = scriptedModelServer((started) => (server = started));
 
 describe('createAnthropicModel', () => {
   it('describes itself as an expert-only backend', () => {

@@ -4,7 +4,7 @@
 import { ANTHROPIC_DEFAULT_BASE_URL } from './baseUrl.ts';
 import type { ChatCompletion, ChatDelta, ChatMessage, ChatModel, ChatRequest, FinishReason, Usage } from '../../engine/types.ts';
 import { BackendError, errorFromStatus } from '../../engine/errors.ts';
-import { postWithRetry, type Attempt } from '../http/http.ts';
+import { modelCallPost, postWithRetry, type Attempt } from '../http/http.ts';
 import { readWholeAnswer, ReplyBudget, sseLimits } from '../http/limits.ts';
 import { readSse } from '../http/sse.ts';
 
@@ -57,21 +57,7 @@ export function createAnthropicModel(options: AnthropicOptions): ChatModel {
     async complete(request: ChatRequest, onDelta?: (delta: ChatDelta) => void): Promise<ChatCompletion> {
       const startedAt = Date.now();
       return postWithRetry(
-        {
-          provider: PROVIDER,
-          url,
-          headers,
-          body: requestBody(options, request),
-          model: options.model,
-          signal: request.signal,
-          timeoutMs: options.timeoutMs,
-          idleTimeoutMs: options.idleTimeoutMs,
-          maxRetries: options.maxRetries,
-          retryBaseDelayMs: options.retryBaseDelayMs,
-          fetch: options.fetch,
-          onRetry: (info) => onDelta?.({ type: 'retry', ...info }),
-          secrets,
-        },
+        modelCallPost(options, request, onDelta, { provider: PROVIDER, url, headers, body: requestBody(options, request), model: options.model, secrets }),
         (attempt) => readMessage(attempt, { url, model: options.model, startedAt, secrets, ...(onDelta ? { onDelta } : {}) }),
       );
     },

@@ -15,12 +15,12 @@
 // least recently used one), so an orchestrator and the experts on the same loaded model keep
 // their own caches between turns (docs/orchestrator-8b-in-the-browser.md, Context reuse).
 
-import type { ChatCompletionChunk, ChatCompletionMessage, ChatCompletionParams, ResultTimings } from '@wllama/wllama';
+import type { ChatCompletionChunk, ChatCompletionParams, ResultTimings } from '@wllama/wllama';
 import { BackendError } from '../../engine/errors.ts';
-import type { ChatCompletion, ChatDelta, ChatMessage, ChatModel, ChatRequest, EngineTimings, FinishReason, ToolSchema, Usage } from '../../engine/types.ts';
+import type { ChatCompletion, ChatDelta, ChatModel, ChatRequest, EngineTimings, FinishReason, Usage } from '../../engine/types.ts';
 import { ABORTED, raceAbort } from '../../engine/abort.ts';
 import { toolsFromSystemPrompt } from '../../engine/qwen3/toolsInPrompt.ts';
-import { toPromptMessages, wrapToolResponse } from '../../engine/qwen3/render.ts';
+import { toTemplateTurns } from '../../engine/qwen3/render.ts';
 import { toolCallGrammar } from './toolCallGrammar.ts';
 
 export const GGUF_PROVIDER = 'gguf';
@@ -61,24 +61,9 @@ export function createGgufModel(options: GgufModelOptions): ChatModel {
   };
 }
 
-/** The conversation as web-llm gets it (qwen3/render.ts): tool results as user turns wrapped in
- * `<tool_response>`, which is what Qwen3's template writes for a tool turn. */
-function toTemplateMessages(messages: ChatMessage[], tools: ToolSchema[]): ChatCompletionMessage[] {
-  return toPromptMessages(messages, tools).map((message): ChatCompletionMessage => {
-    switch (message.role) {
-      case 'system':
-      case 'user':
-      case 'assistant':
-        return { role: message.role, content: message.content };
-      case 'tool':
-        return { role: 'user', content: wrapToolResponse(message.content) };
-    }
-  });
-}
-
 export function buildGgufBody(options: Pick<GgufModelOptions, 'constrainToolCalls' | 'thinkTokens'>, request: ChatRequest): GgufChatBody {
   const tools = request.tools ?? [];
-  const body: GgufChatBody = { messages: toTemplateMessages(request.messages, tools), cache_prompt: true };
+  const body: GgufChatBody = { messages: toTemplateTurns(request.messages, tools), cache_prompt: true };
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
   if (request.enableThinking !== undefined) body.chat_template_kwargs = { enable_thinking: request.enableThinking };

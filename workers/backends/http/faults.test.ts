@@ -3,13 +3,13 @@
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Fault, ScriptedResponse } from '../../../cli/scripted/scenario.ts';
-import { startScriptedServer, type ScriptedServer } from '../../../cli/scripted/scriptedServer.ts';
+import type { ScriptedServer } from '../../../cli/scripted/scriptedServer.ts';
 import { startExfiltrationSink, type ExfiltrationSink } from '../../../e2e/security/support.ts';
 import type { ChatModel } from '../../engine/types.ts';
 import { MAX_REPLY_CHARS } from './limits.ts';
 import { createAnthropicModel } from '../anthropic/anthropic.ts';
 import { createOpenAICompatibleModel } from '../openai-compatible/openaiCompatible.ts';
-import { MODEL, TEST_KEY, call, expectFailure, retriesOf, textOf } from '../../../e2e/fixtures/backendCalls.ts';
+import { MODEL, scriptedModelServer, TEST_KEY, call, expectFailure, retriesOf, textOf } from '../../../e2e/fixtures/backendCalls.ts';
 
 interface ClientSettings {
   timeoutMs?: number;
@@ -41,16 +41,7 @@ const clients: Array<{ name: string; make: (server: ScriptedServer, settings?: C
 const ANSWER = 'The capital of France is Paris.';
 
 let server: ScriptedServer;
-beforeAll(async () => {
-  server = await startScriptedServer({ scenario: { models: {} } });
-});
-afterAll(async () => {
-  await server.close();
-});
-
-function script(...responses: ScriptedResponse[]): void {
-  server.reset({ models: { [MODEL]: responses } });
-}
+const script = scriptedModelServer((started) => (server = started));
 
 function answerWith(fault?: Fault, extra: Partial<ScriptedResponse> = {}): ScriptedResponse {
   return { content: ANSWER, chunkSize: 4, ...(fault ? { fault } : {}), ...extra };

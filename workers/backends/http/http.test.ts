@@ -1,16 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '../../../cli/scripted/scriptedServer.ts';
+import { useScriptedServer } from '../../../e2e/fixtures/scriptedServerHooks.ts';
 import { BackendError } from '../../engine/errors.ts';
 import { parseRetryAfter, postWithRetry, sleep, type RetryInfo } from './http.ts';
 import { MODEL, TEST_KEY } from '../../../e2e/fixtures/backendCalls.ts';
 
 let server: ScriptedServer;
-beforeAll(async () => {
-  server = await startScriptedServer({ scenario: { models: {} } });
-});
-afterAll(async () => {
-  await server.close();
-});
+useScriptedServer({ models: {} }, (started) => (server = started));
 afterEach(() => {
   vi.unstubAllGlobals();
 });

@@ -8,6 +8,7 @@ import { BackendError, errorFromStatus, isAbortError } from '../../engine/errors
 import { formatCount, formatSeconds } from '../../engine/format.ts';
 import { MAX_ERROR_BODY_BYTES, MAX_STREAM_BYTES, tooLarge } from './limits.ts';
 import { readTextUpTo } from '../../engine/readTextUpTo.ts';
+import type { ChatDelta, ChatRequest } from '../../engine/types.ts';
 
 export interface RetryInfo {
   /** 1 for the first retry. */
@@ -40,6 +41,35 @@ export interface PostRequest {
   fetch?: typeof fetch;
   /** Values that must never appear in an error message (the API key). */
   secrets?: readonly string[];
+}
+
+/** What a model backend's options say about its calls' time limits, retries and fetch. */
+export interface CallSettings {
+  timeoutMs?: number;
+  idleTimeoutMs?: number;
+  maxRetries?: number;
+  retryBaseDelayMs?: number;
+  fetch?: typeof fetch;
+}
+
+/** One model call's POST: where and what the backend sends, under its settings, stopped by the
+ * request's signal, each retry reported to the caller as a delta. */
+export function modelCallPost(
+  settings: CallSettings,
+  request: ChatRequest,
+  onDelta: ((delta: ChatDelta) => void) | undefined,
+  post: Pick<PostRequest, 'provider' | 'url' | 'headers' | 'body' | 'model' | 'secrets'>,
+): PostRequest {
+  return {
+    ...post,
+    signal: request.signal,
+    timeoutMs: settings.timeoutMs,
+    idleTimeoutMs: settings.idleTimeoutMs,
+    maxRetries: settings.maxRetries,
+    retryBaseDelayMs: settings.retryBaseDelayMs,
+    fetch: settings.fetch,
+    onRetry: (info) => onDelta?.({ type: 'retry', ...info }),
+  };
 }
 
 export interface Attempt {

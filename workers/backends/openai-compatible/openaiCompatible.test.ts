@@ -1,23 +1,13 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ScriptedResponse } from '../../../cli/scripted/scenario.ts';
+import { describe, expect, it } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '../../../cli/scripted/scriptedServer.ts';
 import type { ChatMessage } from '../../engine/types.ts';
 import { createOpenAICompatibleModel, type OpenAICompatibleOptions } from './openaiCompatible.ts';
-import { MODEL, TEST_KEY, call, clientChosenHeaders, expectFailure, textOf } from '../../../e2e/fixtures/backendCalls.ts';
+import { MODEL, scriptedModelServer, TEST_KEY, call, clientChosenHeaders, expectFailure, textOf } from '../../../e2e/fixtures/backendCalls.ts';
 
 let server: ScriptedServer;
-beforeAll(async () => {
-  server = await startScriptedServer({ scenario: { models: {} } });
-});
-afterAll(async () => {
-  await server.close();
-});
-
-function script(...responses: ScriptedResponse[]): void {
-  server.reset({ models: { [MODEL]: responses } });
-}
+const script = scriptedModelServer((started) => (server = started));
 
 function model(options: Partial<OpenAICompatibleOptions> = {}) {
   return createOpenAICompatibleModel({ baseUrl: `${server.url}/v1/`, model: MODEL, apiKey: TEST_KEY, provider: 'vLLM', ...options });

@@ -12,7 +12,7 @@ import type {
 } from '../../engine/types.ts';
 import { toPythonJson } from '../../engine/qwen3/render.ts';
 import { BackendError, errorFromStatus } from '../../engine/errors.ts';
-import { postWithRetry, type Attempt } from '../http/http.ts';
+import { modelCallPost, postWithRetry, type Attempt } from '../http/http.ts';
 import { readWholeAnswer, ReplyBudget, sseLimits } from '../http/limits.ts';
 import { readSse } from '../http/sse.ts';
 import { absorbResponsesAnswer, absorbResponsesEvent, responsesBody, type ResponsesSink } from './openaiResponses.ts';
@@ -53,22 +53,9 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): C
       const startedAt = Date.now();
       const responses = request.api === 'responses';
       const url = `${base}/${responses ? 'responses' : 'chat/completions'}`;
+      const body = responses ? responsesBody(options.model, request, options.extraBody ?? {}) : requestBody(options, request);
       return postWithRetry(
-        {
-          provider,
-          url,
-          headers,
-          body: responses ? responsesBody(options.model, request, options.extraBody ?? {}) : requestBody(options, request),
-          model: options.model,
-          signal: request.signal,
-          timeoutMs: options.timeoutMs,
-          idleTimeoutMs: options.idleTimeoutMs,
-          maxRetries: options.maxRetries,
-          retryBaseDelayMs: options.retryBaseDelayMs,
-          fetch: options.fetch,
-          onRetry: (info) => onDelta?.({ type: 'retry', ...info }),
-          secrets,
-        },
+        modelCallPost(options, request, onDelta, { provider, url, headers, body, model: options.model, secrets }),
         (attempt) => {
           const context = { provider, url, model: options.model, startedAt, secrets, ...(onDelta ? { onDelta } : {}) };
           return responses ? readResponses(attempt, context) : readCompletion(attempt, context);

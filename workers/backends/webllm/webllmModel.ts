@@ -14,7 +14,7 @@ import type {
   CompletionUsage,
   MLCEngineInterface,
 } from '@mlc-ai/web-llm';
-import { toPromptMessages, wrapToolResponse } from '../../engine/qwen3/render.ts';
+import { toTemplateTurns } from '../../engine/qwen3/render.ts';
 import type {
   ChatCompletion,
   ChatDelta,
@@ -71,16 +71,7 @@ export function createWebLlmModel(options: WebLlmModelOptions): ChatModel {
 
 /** The conversation as web-llm's Qwen3 template takes it: system, user and assistant turns only. */
 export function toWebLlmMessages(messages: ChatMessage[], tools: ToolSchema[] = []): ChatCompletionMessageParam[] {
-  return toPromptMessages(messages, tools).map((message): ChatCompletionMessageParam => {
-    switch (message.role) {
-      case 'system':
-      case 'user':
-      case 'assistant':
-        return { role: message.role, content: message.content };
-      case 'tool':
-        return { role: 'user', content: wrapToolResponse(message.content) };
-    }
-  });
+  return toTemplateTurns(messages, tools);
 }
 
 function buildRequest(options: WebLlmModelOptions, request: ChatRequest): ChatCompletionRequestStreaming {

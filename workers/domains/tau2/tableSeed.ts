@@ -2,13 +2,13 @@
 // a rollout forks it (the tables copied, the rows shared) and takes its own copy of a row before a
 // tool writes to it or to anything inside it. Hashing a rollout's database re-dumps only the rows
 // it changed: the seed keeps the sorted-key dump of each of its rows. Retail's seed
-// (retail/tools.ts) is the same idea written for its three tables. Pure TypeScript.
+// (retail/tools.ts) is one, over its three tables. Pure TypeScript.
 
 import { deepCopy } from './model.ts';
 import { valueError } from './pyErrors.ts';
 import { pyJsonDumps } from './pyJson.ts';
 import { lookup } from './pyOps.ts';
-import type { PyModel, PyValue } from './pyValues.ts';
+import { pyStr, type PyModel, type PyValue } from './pyValues.ts';
 import { Toolkit } from './toolkit.ts';
 
 /** A database whose fields are all tables: `Dict[str, Row]`, as Maps in the model's dump form. */
@@ -58,6 +58,12 @@ export abstract class TableToolkit<Db extends Tables> extends Toolkit<Db & PyMod
     const found = lookup(this.db[table] as Map<string, PyValue>, id);
     if (found === undefined) throw valueError(message);
     return found as T;
+  }
+
+  /** A lookup of `table`'s rows, as each domain's `_get_<row>` helper: the row by id, or
+   * `ValueError(message)` with `{id}` in it replaced by the id as Python prints it. */
+  protected rowsOf<T>(table: keyof Db & string, message: string): (id: PyValue) => T {
+    return (id) => this.row<T>(table, id, message.replace('{id}', () => pyStr(id)));
   }
 
   /** `db.<table>[id]` (which must exist), copied into this rollout first if it still is the

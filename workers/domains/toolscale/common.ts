@@ -8,9 +8,14 @@ import { field, model, type FieldSpec, type FieldType, type ModelSchema, t, vali
 import { attributeError, valueError } from '../tau2/pyErrors.ts';
 import { parsePyJson } from '../tau2/pyJson.ts';
 import { iterate, lower } from '../tau2/pyOps.ts';
-import { isModel, pyEquals, pyTypeName, type PyModel, type PyValue } from '../tau2/pyValues.ts';
+import { isModel, pyEquals, pyTypeName, type PyFloat, type PyModel, type PyValue } from '../tau2/pyValues.ts';
 import { TableSeed, type TableToolkit, type Tables } from '../tau2/tableSeed.ts';
 import { fn, type ToolParam } from '../tau2/toolkit.ts';
+
+/** A tool call's arguments, by parameter name. */
+export type Args = Record<string, PyValue>;
+/** A Python number: an int or a float. */
+export type Num = number | PyFloat;
 
 /** A field with a default (`Field(default=…)`, `default_factory=…`). */
 export interface Defaulted {

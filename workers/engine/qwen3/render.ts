@@ -224,6 +224,28 @@ export function toPromptMessages(messages: ChatMessage[], tools: ToolSchema[]): 
   return result;
 }
 
+/** A template turn: what a runtime that applies Qwen3's chat template itself takes. */
+export interface TemplateTurn {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+/** The conversation as a runtime that applies Qwen3's chat template itself takes it (web-llm,
+ * llama.cpp): the tools rendered into the system turn, and each tool result a user turn wrapped
+ * in `<tool_response>`, which is what the template writes for a tool turn. */
+export function toTemplateTurns(messages: ChatMessage[], tools: ToolSchema[]): TemplateTurn[] {
+  return toPromptMessages(messages, tools).map((message): TemplateTurn => {
+    switch (message.role) {
+      case 'system':
+      case 'user':
+      case 'assistant':
+        return { role: message.role, content: message.content };
+      case 'tool':
+        return { role: 'user', content: wrapToolResponse(message.content) };
+    }
+  });
+}
+
 export interface RenderOptions {
   /** End with the opening of an assistant turn (default true: the text a model is asked to continue). */
   addGenerationPrompt?: boolean;

@@ -13,6 +13,7 @@ import { PyError, valueError } from '../pyErrors.ts';
 import { pyJsonDumps } from '../pyJson.ts';
 import { count, inSet, iterate, len, less, lookup, lower, sorted, zip } from '../pyOps.ts';
 import { pyAbs, pyAdd, pyEquals, type PyFloat, pyRound, pyStr, pySub, type PyModel, type PyValue } from '../pyValues.ts';
+import { TableSeed } from '../tableSeed.ts';
 import { fn, Toolkit, type ToolFunction } from '../toolkit.ts';
 import { OrderPayment, UserAddress, type OrderItemValue, type OrderPaymentValue, type OrderValue, type PaymentMethodValue, type ProductValue, type RetailDb, type UserValue, type VariantValue } from './model.ts';
 
@@ -23,29 +24,7 @@ const ADDRESS_PARAMS = ['address1', 'address2', 'city', 'state', 'country', 'zip
 
 /** The parsed database every rollout starts from, and each of its rows dumped with sorted keys
  * (made on first use, shared by every rollout's hash: a rollout changes a handful of rows). */
-export class RetailSeed {
-  readonly #rows = new WeakSet<object>();
-  readonly #dumps = new WeakMap<object, string>();
-
-  constructor(readonly db: Db) {
-    for (const table of [db.products, db.users, db.orders]) for (const row of table.values()) this.#rows.add(row as object);
-  }
-
-  /** A new rollout's database: the tables copied, the rows shared until written. */
-  fork(): Db {
-    return { products: new Map(this.db.products), users: new Map(this.db.users), orders: new Map(this.db.orders) };
-  }
-
-  dumpOf(row: object): string | undefined {
-    if (!this.#rows.has(row)) return undefined;
-    let text = this.#dumps.get(row);
-    if (text === undefined) {
-      text = pyJsonDumps(row as PyModel, { sortKeys: true });
-      this.#dumps.set(row, text);
-    }
-    return text;
-  }
-}
+export class RetailSeed extends TableSeed<RetailDb> {}
 
 /** `order.payment_history[0]`, with Python's IndexError on an empty history. */
 function firstPayment(order: OrderValue): OrderPaymentValue {
@@ -60,7 +39,7 @@ export class RetailTools extends Toolkit<Db> {
   readonly #owned = new WeakSet<object>();
 
   constructor(readonly seed: RetailSeed) {
-    super(seed.fork());
+    super(seed.fork() as Db);
   }
 
   override knownDump(row: object): string | undefined {

@@ -13,7 +13,7 @@ import { arith, compare, contains, iterate, lookup, lower } from '../../tau2/pyO
 import { compareCodePoints, numberOf, PyFloat, pyEquals, pyRound, pyStr, pyTruthy, pyTypeName, type PyModel, type PyValue } from '../../tau2/pyValues.ts';
 import { type TableSeed, TableToolkit } from '../../tau2/tableSeed.ts';
 import { fn, type ToolFunction } from '../../tau2/toolkit.ts';
-import { calculateTool, findIdByEmail, optional, transferTool } from '../common.ts';
+import { type Args, calculateTool, findIdByEmail, optional, transferTool } from '../common.ts';
 import {
   BankAddress,
   BankDetails,
@@ -31,8 +31,6 @@ import {
   type LoanValue,
   type TransactionValue,
 } from './model.ts';
-
-type Args = Record<string, PyValue>;
 
 /** `datetime.utcnow().isoformat(timespec="seconds") + "Z"`. */
 export const isoSeconds = (date: Date): string => `${date.toISOString().slice(0, 19)}Z`;
@@ -59,9 +57,7 @@ export class BankTools extends TableToolkit<BankDb> {
     super(seed);
   }
 
-  #client(id: PyValue): ClientValue {
-    return this.row('clients', id, 'Client not found');
-  }
+  readonly #client = this.rowsOf<ClientValue>('clients', 'Client not found');
 
   #accountById(id: PyValue): [string, AccountValue] {
     for (const [cid, client] of this.db.clients) {

@@ -10,10 +10,8 @@ import { arith, compare, contains, getItem, inSet, lower, sorted } from '../../t
 import { pyEquals, pyTruthy, type PyValue } from '../../tau2/pyValues.ts';
 import { TableToolkit } from '../../tau2/tableSeed.ts';
 import { fn, type ToolFunction } from '../../tau2/toolkit.ts';
-import { assignFields, calculateTool, findIdByEmail, optional, transferTool } from '../common.ts';
+import { type Args, assignFields, calculateTool, findIdByEmail, optional, transferTool } from '../common.ts';
 import { GameScoringEvent, type BasketballDb, type ClubValue, type GameValue, type PlayerValue } from './model.ts';
-
-type Args = Record<string, PyValue>;
 
 const ALLOWED_TRANSITIONS: Record<string, string[]> = { scheduled: ['in_progress', 'postponed'], postponed: ['scheduled'], in_progress: ['final'], final: [] };
 const EVENT_POINTS = new Map<string, PyValue>([
@@ -25,17 +23,9 @@ const EVENT_POINTS = new Map<string, PyValue>([
 export class BasketballTools extends TableToolkit<BasketballDb> {
   readonly className = 'BasketballTools';
 
-  #club(id: PyValue): ClubValue {
-    return this.row('clubs', id, 'Club not found');
-  }
-
-  #player(id: PyValue): PlayerValue {
-    return this.row('players', id, 'Player not found');
-  }
-
-  #game(id: PyValue): GameValue {
-    return this.row('games', id, 'Game not found');
-  }
+  readonly #club = this.rowsOf<ClubValue>('clubs', 'Club not found');
+  readonly #player = this.rowsOf<PlayerValue>('players', 'Player not found');
+  readonly #game = this.rowsOf<GameValue>('games', 'Game not found');
 
   /** The club's games, each looked up (a missing one raises), kept when `keep` says so. */
   #games(ids: string[], keep: (game: GameValue) => boolean): [string, GameValue][] {

@@ -12,27 +12,17 @@ import { count, inSet, iterate, len, lookup, lower, zip } from '../../tau2/pyOps
 import { pyEquals, pyStr, type PyModel, type PyValue } from '../../tau2/pyValues.ts';
 import { TableToolkit } from '../../tau2/tableSeed.ts';
 import { fn, type ToolFunction } from '../../tau2/toolkit.ts';
-import { assignFields, calculateTool, findIdByEmail, findIdByNameZip, transferTool } from '../common.ts';
+import { type Args, assignFields, calculateTool, findIdByEmail, findIdByNameZip, transferTool } from '../common.ts';
 import { LedgerEntry, type AccountValue, type ECommerceDb, type GroupValue, type LedgerValue, type SaleValue } from './model.ts';
-
-type Args = Record<string, PyValue>;
 
 const LOCATION_PARAMS = ['line1', 'line2', 'municipality', 'region', 'nation', 'postal_code'];
 
 export class ECommerceTools extends TableToolkit<ECommerceDb> {
   readonly className = 'ECommerceTools';
 
-  #sale(ref: PyValue): SaleValue {
-    return this.row('sales', ref, 'Sale not found');
-  }
-
-  #account(key: PyValue): AccountValue {
-    return this.row('accounts', key, 'Account not found');
-  }
-
-  #group(ref: PyValue): GroupValue {
-    return this.row('catalogue', ref, 'Catalogue group not found');
-  }
+  readonly #sale = this.rowsOf<SaleValue>('sales', 'Sale not found');
+  readonly #account = this.rowsOf<AccountValue>('accounts', 'Account not found');
+  readonly #group = this.rowsOf<GroupValue>('catalogue', 'Catalogue group not found');
 
   #fundingSource(accountKey: PyValue, instrumentId: PyValue): { origin: string } {
     const source = lookup(this.#account(accountKey).funding_sources, instrumentId);

@@ -12,7 +12,7 @@ import { arith, compare, lookup, lower, negate, pyAbsolute, strip } from '../../
 import { type PyFloat, pyEquals, pyFloat, pyRound, pyStr, pyTruthy, type PyModel, type PyValue } from '../../tau2/pyValues.ts';
 import { TableToolkit } from '../../tau2/tableSeed.ts';
 import { fn, type ToolFunction } from '../../tau2/toolkit.ts';
-import { asModel, asModels, attr, optional, transferTool } from '../common.ts';
+import { type Args, asModel, asModels, attr, optional, transferTool } from '../common.ts';
 import {
   Dispense,
   DispenseInsurance,
@@ -34,25 +34,15 @@ import {
   type PrescriptionValue,
 } from './model.ts';
 
-type Args = Record<string, PyValue>;
-
 const TODAY = '24-05-15';
 const NOW = '24-05-15-15-00';
 
 export class MedicineTools extends TableToolkit<MedicineDb> {
   readonly className = 'MedicineTools';
 
-  #patient(id: PyValue): PatientValue {
-    return this.row('patients', id, `Patient ${pyStr(id)} not found`);
-  }
-
-  #prescription(id: PyValue): PrescriptionValue {
-    return this.row('prescriptions', id, `Prescription ${pyStr(id)} not found`);
-  }
-
-  #medication(id: PyValue): MedicationValue {
-    return this.row('medications', id, `Medication ${pyStr(id)} not found`);
-  }
+  readonly #patient = this.rowsOf<PatientValue>('patients', 'Patient {id} not found');
+  readonly #prescription = this.rowsOf<PrescriptionValue>('prescriptions', 'Prescription {id} not found');
+  readonly #medication = this.rowsOf<MedicationValue>('medications', 'Medication {id} not found');
 
   /** The prescription as this rollout's own, to write to. */
   #ownPrescription(id: PyValue): PrescriptionValue {

@@ -8,10 +8,10 @@
 import { construct, deepCopy } from '../../tau2/model.ts';
 import { typeError, valueError } from '../../tau2/pyErrors.ts';
 import { arith, compare, iterate, lookup, negate, pyFloatOf, pyInt, sorted, subscript } from '../../tau2/pyOps.ts';
-import { numberOf, PyFloat, pyEquals, pyFloat, pyRepr, pyRound, pyStr, pyTruthy, pyTypeName, type PyValue } from '../../tau2/pyValues.ts';
+import { numberOf, pyEquals, pyFloat, pyRepr, pyRound, pyStr, pyTruthy, pyTypeName, type PyValue } from '../../tau2/pyValues.ts';
 import { TableToolkit } from '../../tau2/tableSeed.ts';
 import { fn, type ToolFunction } from '../../tau2/toolkit.ts';
-import { asModel, asModels, attr, calculateTool, optional, transferTool } from '../common.ts';
+import { type Args, asModel, asModels, attr, calculateTool, type Num, optional, transferTool } from '../common.ts';
 import {
   BookedSeat,
   Booking,
@@ -30,9 +30,6 @@ import {
   type ShowValue,
   type TheaterValue,
 } from './model.ts';
-
-type Args = Record<string, PyValue>;
-type Num = number | PyFloat;
 
 const NOW = '24-05-15-15-00';
 
@@ -82,13 +79,8 @@ const roundedSum = (values: PyValue[]): Num => pyRound(values.reduce<Num>((sum, 
 export class MovieTheaterTools extends TableToolkit<MovieDb> {
   readonly className = 'MovieTheaterTools';
 
-  #theater(id: PyValue): TheaterValue {
-    return this.row('theaters', id, `Theater ${pyStr(id)} not found`);
-  }
-
-  #booking(id: PyValue): BookingValue {
-    return this.row('bookings', id, `Booking ${pyStr(id)} not found`);
-  }
+  readonly #theater = this.rowsOf<TheaterValue>('theaters', 'Theater {id} not found');
+  readonly #booking = this.rowsOf<BookingValue>('bookings', 'Booking {id} not found');
 
   /** `_get_show`: the show and the date it is listed under. */
   #show(theaterId: PyValue, showId: PyValue, date: PyValue = null): [ShowValue, string] {

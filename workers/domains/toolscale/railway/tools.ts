@@ -13,7 +13,7 @@ import { arith, compare, getItem, len, lookup, negate, pyAbsolute, pyInt } from 
 import { compareCodePoints, numberOf, pyEquals, pyFloat, pyRound, pyStr, type PyFloat, type PyModel, type PyValue } from '../../tau2/pyValues.ts';
 import { TableToolkit } from '../../tau2/tableSeed.ts';
 import { fn, type ToolFunction } from '../../tau2/toolkit.ts';
-import { asModels, asModelsOrGiven, attr, calculateTool, transferTool } from '../common.ts';
+import { type Args, asModels, asModelsOrGiven, attr, calculateTool, type Num, transferTool } from '../common.ts';
 import {
   DirectTrain,
   PAYMENT_METHODS,
@@ -33,9 +33,6 @@ import {
   type UserValue,
 } from './model.ts';
 
-type Args = Record<string, PyValue>;
-type Num = number | PyFloat;
-
 const CREATED_AT = '2024-05-15T15:00:00';
 const FARES = new Map<string, PyValue>([
   ['high_speed', new Map<string, PyValue>([['sleeper', 120], ['ac_2_tier', 90], ['first_class', 150]])],
@@ -54,17 +51,9 @@ const notWhole = (x: PyValue): boolean => compare(pyAbsolute(arith('-', x, pyInt
 export class RailwayTools extends TableToolkit<TrainDb> {
   readonly className = 'RailwayTools';
 
-  #user(id: PyValue): UserValue {
-    return this.row('users', id, `User ${pyStr(id)} not found`);
-  }
-
-  #reservation(id: PyValue): ReservationValue {
-    return this.row('reservations', id, `Reservation ${pyStr(id)} not found`);
-  }
-
-  #train(number: PyValue): TrainValue {
-    return this.row('trains', number, `Train ${pyStr(number)} not found`);
-  }
+  readonly #user = this.rowsOf<UserValue>('users', 'User {id} not found');
+  readonly #reservation = this.rowsOf<ReservationValue>('reservations', 'Reservation {id} not found');
+  readonly #train = this.rowsOf<TrainValue>('trains', 'Train {id} not found');
 
   #trainOn(number: PyValue, date: PyValue): DateStatusValue {
     const status = lookup(this.#train(number).dates, date);

@@ -11,21 +11,14 @@ import { arith, compare, count, iterate, len, lookup, pyAbsolute, pyFloatOf, zip
 import { pyEquals, pyFloat, pyRound, pyStr, type PyFloat, type PyModel, type PyValue } from '../../tau2/pyValues.ts';
 import { TableToolkit } from '../../tau2/tableSeed.ts';
 import { fn, type ToolFunction } from '../../tau2/toolkit.ts';
-import { calculateTool, findIdByEmail, findIdByNameZip, transferTool } from '../common.ts';
+import { type Args, calculateTool, findIdByEmail, findIdByNameZip, transferTool } from '../common.ts';
 import { PatronLocation, TableInfo, TicketCharge, type ChargeValue, type DishValue, type PatronValue, type PlateValue, type RestaurantDb, type TicketValue } from './model.ts';
-
-type Args = Record<string, PyValue>;
 
 export class RestaurantTools extends TableToolkit<RestaurantDb> {
   readonly className = 'RestaurantTools';
 
-  #ticket(ref: PyValue): TicketValue {
-    return this.row('service_tickets', ref, 'Ticket not found');
-  }
-
-  #patron(ref: PyValue): PatronValue {
-    return this.row('patron_registry', ref, 'Patron not found');
-  }
+  readonly #ticket = this.rowsOf<TicketValue>('service_tickets', 'Ticket not found');
+  readonly #patron = this.rowsOf<PatronValue>('patron_registry', 'Patron not found');
 
   #assertInstrument(guestRef: PyValue, instrumentRef: PyValue): void {
     if (lookup(this.#patron(guestRef).saved_instruments, instrumentRef) === undefined) throw valueError('Payment instrument not found');

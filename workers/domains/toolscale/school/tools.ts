@@ -10,10 +10,8 @@ import { arith, compare, contains, getItem, inSet, iterate, lookup, negate, pyIn
 import { pyEquals, pyStr, pyTruthy, pyTypeName, type PyModel, type PyValue } from '../../tau2/pyValues.ts';
 import { TableToolkit } from '../../tau2/tableSeed.ts';
 import { fn, type ToolFunction } from '../../tau2/toolkit.ts';
-import { asModel, asModelsOrGiven, attr, optional } from '../common.ts';
+import { type Args, asModel, asModelsOrGiven, attr, optional } from '../common.ts';
 import { FinancialAid, Payment, Registration, RegistrationCourse, type CourseValue, type RegistrationCourseValue, type RegistrationValue, type SchoolDb, type StudentValue } from './model.ts';
-
-type Args = Record<string, PyValue>;
 
 const CREATED_AT = '25-05-15';
 const RATES = new Map<string, PyValue>([
@@ -36,17 +34,9 @@ function minutes(hhmm: PyValue): number {
 export class SchoolTools extends TableToolkit<SchoolDb> {
   readonly className = 'SchoolTools';
 
-  #student(id: PyValue): StudentValue {
-    return this.row('students', id, `Student ${pyStr(id)} not found`);
-  }
-
-  #course(id: PyValue): CourseValue {
-    return this.row('courses', id, `Course ${pyStr(id)} not found`);
-  }
-
-  #registration(id: PyValue): RegistrationValue {
-    return this.row('registrations', id, `Registration ${pyStr(id)} not found`);
-  }
+  readonly #student = this.rowsOf<StudentValue>('students', 'Student {id} not found');
+  readonly #course = this.rowsOf<CourseValue>('courses', 'Course {id} not found');
+  readonly #registration = this.rowsOf<RegistrationValue>('registrations', 'Registration {id} not found');
 
   /** `_check_time_conflicts`: any two courses meeting on a common day at overlapping times. */
   #checkConflicts(courses: CourseValue[]): void {

@@ -8,10 +8,10 @@
 import { construct, deepCopy } from '../../tau2/model.ts';
 import { valueError } from '../../tau2/pyErrors.ts';
 import { arith, compare, contains, iterate, len, lookup, lower, negate, strip } from '../../tau2/pyOps.ts';
-import { pyEquals, pyFloat, pyRound, pyStr, pyTruthy, type PyFloat, type PyModel, type PyValue } from '../../tau2/pyValues.ts';
+import { pyEquals, pyFloat, pyRound, pyStr, pyTruthy, type PyModel, type PyValue } from '../../tau2/pyValues.ts';
 import { TableToolkit } from '../../tau2/tableSeed.ts';
 import { fn, type ToolFunction } from '../../tau2/toolkit.ts';
-import { asModel, asModels, asModelsOrGiven, attr, calculateTool, optional, transferTool } from '../common.ts';
+import { type Args, asModel, asModels, asModelsOrGiven, attr, calculateTool, type Num, optional, transferTool } from '../common.ts';
 import {
   Booking,
   BookingAddOn,
@@ -26,26 +26,14 @@ import {
   type TravelerValue,
 } from './model.ts';
 
-type Args = Record<string, PyValue>;
-type Num = number | PyFloat;
-
 const TODAY = '2024-05-15';
-
 
 export class TravelAgencyTools extends TableToolkit<TravelDb> {
   readonly className = 'TravelAgencyTools';
 
-  #traveler(id: PyValue): TravelerValue {
-    return this.row('travelers', id, `Traveler ${pyStr(id)} not found`);
-  }
-
-  #agent(id: PyValue): AgentValue {
-    return this.row('agents', id, `Agent ${pyStr(id)} not found`);
-  }
-
-  #package(id: PyValue): PackageValue {
-    return this.row('packages', id, `Package ${pyStr(id)} not found`);
-  }
+  readonly #traveler = this.rowsOf<TravelerValue>('travelers', 'Traveler {id} not found');
+  readonly #agent = this.rowsOf<AgentValue>('agents', 'Agent {id} not found');
+  readonly #package = this.rowsOf<PackageValue>('packages', 'Package {id} not found');
 
   /** `_get_booking`: the traveler holding the booking, and its place in their bookings. */
   #bookingAt(id: PyValue): [string, number] {

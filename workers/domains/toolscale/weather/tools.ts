@@ -11,10 +11,8 @@ import { compare, inSet } from '../../tau2/pyOps.ts';
 import { compareCodePoints, pyEquals, pyStr, pyTruthy, pyTypeName, type PyModel, type PyValue } from '../../tau2/pyValues.ts';
 import { TableToolkit } from '../../tau2/tableSeed.ts';
 import { fn, type ToolFunction } from '../../tau2/toolkit.ts';
-import { calculateTool, optional, transferTool } from '../common.ts';
+import { type Args, calculateTool, optional, transferTool } from '../common.ts';
 import { LocationCode, VerificationEntry, type ForecastValue, type LocationValue, type ObservationValue, type WeatherDb } from './model.ts';
-
-type Args = Record<string, PyValue>;
 
 /** A datetime: microseconds since the epoch (of its wall time when it has no offset). */
 interface Instant {
@@ -86,13 +84,8 @@ function sortBy<T>(items: T[], key: (item: T) => Instant, reverse = false): T[] 
 export class WeatherTools extends TableToolkit<WeatherDb> {
   readonly className = 'WeatherTools';
 
-  #location(id: PyValue): LocationValue {
-    return this.row('locations', id, `Location ${pyStr(id)} not found`);
-  }
-
-  #forecast(id: PyValue): ForecastValue {
-    return this.row('forecasts', id, `Forecast ${pyStr(id)} not found`);
-  }
+  readonly #location = this.rowsOf<LocationValue>('locations', 'Location {id} not found');
+  readonly #forecast = this.rowsOf<ForecastValue>('forecasts', 'Forecast {id} not found');
 
   readonly functions: Readonly<Record<string, ToolFunction<WeatherTools>>> = {
     list_all_locations: fn([], (kit) => kit.#listLocations(), 'read'),
