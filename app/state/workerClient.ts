@@ -2,7 +2,8 @@
 // (WorkerClient) and what it tells them (WorkerEvents). app/worker/orchestratorClient.ts is the
 // real one (browserPlatform.ts plugs it in); tests plug in e2e/fixtures/doubles/fakeWorkerClient.ts.
 // Named here, in one place, so the client can change underneath: a new client only has to keep
-// this shape (or an adapter in browserPlatform.ts does).
+// this shape (or an adapter in browserPlatform.ts does). A new request of the worker needs no new
+// method here: `request(name, body)` asks any of workers/hosts/messages.ts's OrchestratorRequests.
 
 import type { OrchestratorClient, OrchestratorHandlers } from '../worker/orchestratorClient.ts';
 
@@ -24,6 +25,7 @@ export type WorkerClient = Pick<
   | 'stopEval'
   | 'restart'
   | 'findKeys'
+  | 'request'
 >;
 
 /** What the worker tells the page: runs' events, keys held, models, evaluations, its own loss. */

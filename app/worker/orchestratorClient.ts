@@ -8,7 +8,8 @@ import type { LoadProgress } from '../../workers/backends/webllm/loadProgress.ts
 import type { ForkFrom, RunEvent } from '../../workers/engine/events.ts';
 import type { HumanChoice, HumanTurn } from '../../workers/engine/types.ts';
 import type { HeldKey } from '../../workers/hosts/keys.ts';
-import type { EvalFromWorker, EvalRequest, EvalSuiteInput, FromWorker, ToWorker } from '../../workers/hosts/messages.ts';
+import type { EvalFromWorker, EvalRequest, EvalSuiteInput, FromWorker, OrchestratorRequests } from '../../workers/hosts/messages.ts';
+import { createRequester, type ReplyMessage, type Requester } from '../../workers/hosts/requests.ts';
 import type { ToModelWorker } from '../../workers/hosts/models/modelMessages.ts';
 import type { LocalModelRequest, LocalModelsState } from '../../workers/hosts/models/modelState.ts';
 import type { GgufModelRequest } from '../../workers/hosts/models/modelState.ts';
@@ -58,23 +59,16 @@ export interface OrchestratorClient {
   restart(message: string): void;
   /** The providers whose held key `text` holds (a file's last scan before it is written). */
   findKeys(text: string): Promise<string[]>;
+  /** Any request of the worker (messages.ts: OrchestratorRequests), resolved with its reply. */
+  request: Requester<OrchestratorRequests>['request'];
 }
 
 export function createOrchestratorClient(handlers: OrchestratorHandlers): OrchestratorClient {
   let worker: Worker | null = null;
-  const modelWorkers = new Map<string, Worker>();
-  /** find_keys asked, by request id: answered, or failed when the worker is lost. */
-  const keyScans = new Map<string, { resolve(providers: string[]): void; reject(error: Error): void }>();
-
-  /** A model worker lives while its model is loading or loaded. */
-  const retireModelWorkers = (state: LocalModelsState) => {
-    const alive = new Set([...state.loading, ...state.loaded.map((model) => model.id)]);
-    for (const [modelId, modelWorker] of modelWorkers) {
-      if (alive.has(modelId)) continue;
-      modelWorker.terminate();
-      modelWorkers.delete(modelId);
-    }
-  };
+  /** Requests waiting for their reply: answered, or failed when the worker is lost. */
+  const requests = createRequester<OrchestratorRequests>((message, transfer) => connect().postMessage(message, transfer));
+  const { tell } = requests;
+  const modelWorkers = new ModelWorkers(handlers, (modelId) => tell('unload_model', { modelId }));
 
   const connect = (): Worker => {
     if (worker) return worker;
@@ -84,45 +78,10 @@ export function createOrchestratorClient(handlers: OrchestratorHandlers): Orches
     });
     created.onmessage = (message: MessageEvent<FromWorker>) => {
       const data = message.data;
-      switch (data.type) {
-        case 'events':
-          handlers.onEvents(data.events);
-          break;
-        case 'human_turn':
-          handlers.onHumanTurn(data.runId, data.turn);
-          break;
-        case 'run_rejected':
-          handlers.onRejected(data.runId, data.problems);
-          break;
-        case 'run_failed':
-          handlers.onRunFailed(data.runId, data.message);
-          break;
-        case 'keys':
-          handlers.onKeys(data.held);
-          break;
-        case 'model_progress':
-          handlers.onModelProgress(data.modelId, data.progress);
-          break;
-        case 'model_state':
-          retireModelWorkers(data.state);
-          handlers.onModelState(data.state);
-          break;
-        case 'model_cache':
-          handlers.onModelCache(data.cached, data.problem);
-          break;
-        case 'keys_found':
-          keyScans.get(data.requestId)?.resolve(data.providers);
-          keyScans.delete(data.requestId);
-          break;
-        case 'suite_read':
-        case 'eval_ready':
-        case 'eval_rejected':
-        case 'eval_progress':
-        case 'eval_events':
-        case 'eval_finished':
-        case 'eval_failed':
-          handlers.onEval(data);
-          break;
+      if (data.type === 'reply') requests.settle(data);
+      else {
+        if (data.type === 'model_state') modelWorkers.retire(data.state);
+        tellHandlers(handlers, data);
       }
     };
     created.onerror = (event) => {
@@ -138,10 +97,8 @@ export function createOrchestratorClient(handlers: OrchestratorHandlers): Orches
   const terminateAll = () => {
     worker?.terminate();
     worker = null;
-    for (const scan of keyScans.values()) scan.reject(new Error('the worker that holds the keys was lost before it could check the file'));
-    keyScans.clear();
-    for (const modelWorker of modelWorkers.values()) modelWorker.terminate();
-    modelWorkers.clear();
+    requests.rejectAll(new Error('the worker that holds the keys was lost before it answered'));
+    modelWorkers.terminateAll();
   };
 
   // A worker in an unknown state is not trusted with another run: it is replaced.
@@ -150,68 +107,124 @@ export function createOrchestratorClient(handlers: OrchestratorHandlers): Orches
     handlers.onWorkerLost(message);
   };
 
-  const send = (message: ToWorker, transfer: Transferable[] = []) => connect().postMessage(message, transfer);
+  const loadModel = (model: LocalModelRequest, contextWindow: number) =>
+    modelWorkers.start(
+      model.id,
+      () => new Worker(new URL('../../workers/hosts/models/webllm.worker.ts', import.meta.url), { type: 'module', name: `web-llm ${model.id}` }),
+      (port) => tell('load_model', { model, contextWindow, port }, [port]),
+    );
 
-  /** Starts a model worker for a model and hands the orchestrator worker its port. */
-  const startModelWorker = (modelId: string, modelWorker: Worker, load: (port: MessagePort) => void) => {
-    modelWorkers.set(modelId, modelWorker);
+  const loadGgufModel = (request: GgufModelRequest) =>
+    modelWorkers.start(
+      request.id,
+      () => new Worker(new URL('../../workers/hosts/models/gguf.worker.ts', import.meta.url), { type: 'module', name: `llama.cpp ${request.id}` }),
+      (port) => tell('load_gguf', { request, port }, [port]),
+    );
+
+  return {
+    setKey: (provider, key, origin) => tell('set_key', { provider, key, origin }),
+    bindKey: (provider, from, to) => tell('bind_key', { provider, from, to }),
+    start: (runId, config, task, manual, fork) => tell('start', { runId, config, task, ...(manual ? { manual } : {}), ...(fork ? { fork } : {}) }),
+    humanChoice: (runId, turnId, choice) => tell('human_choice', { runId, turnId, choice }),
+    stop: (runId) => tell('stop', { runId }),
+    restart: (message) => lose(message),
+    loadModel,
+    loadGgufModel,
+    cancelLoad: (modelId) => tell('cancel_load', { modelId }),
+    unloadModel: (modelId) => tell('unload_model', { modelId }),
+    checkModelCache: (models) => tell('check_model_cache', { models }),
+    deleteCachedModel: (model) => tell('delete_cached_model', { model }),
+    readSuite: (requestId, suite) => tell('read_suite', { requestId, suite }),
+    startEval: (request) => tell('start_eval', { request }),
+    stopEval: (evalId) => tell('stop_eval', { evalId }),
+    // No worker, no key in memory: nothing to find.
+    findKeys: (text) => (worker ? requests.request('find_keys', { text }) : Promise.resolve([])),
+    request: requests.request,
+  };
+}
+
+/** What the worker says unasked, handed to the page's handlers. */
+function tellHandlers(handlers: OrchestratorHandlers, data: Exclude<FromWorker, ReplyMessage>): void {
+  switch (data.type) {
+    case 'events':
+      handlers.onEvents(data.events);
+      break;
+    case 'human_turn':
+      handlers.onHumanTurn(data.runId, data.turn);
+      break;
+    case 'run_rejected':
+      handlers.onRejected(data.runId, data.problems);
+      break;
+    case 'run_failed':
+      handlers.onRunFailed(data.runId, data.message);
+      break;
+    case 'keys':
+      handlers.onKeys(data.held);
+      break;
+    case 'model_progress':
+      handlers.onModelProgress(data.modelId, data.progress);
+      break;
+    case 'model_state':
+      handlers.onModelState(data.state);
+      break;
+    case 'model_cache':
+      handlers.onModelCache(data.cached, data.problem);
+      break;
+    case 'suite_read':
+    case 'eval_ready':
+    case 'eval_rejected':
+    case 'eval_progress':
+    case 'eval_events':
+    case 'eval_finished':
+    case 'eval_failed':
+      handlers.onEval(data);
+      break;
+  }
+}
+
+/** The model workers the page started, one per model loading or loaded in this browser, each
+ * connected to the orchestrator worker by a port. */
+class ModelWorkers {
+  private readonly workers = new Map<string, Worker>();
+
+  constructor(
+    private readonly handlers: OrchestratorHandlers,
+    private readonly unload: (modelId: string) => void,
+  ) {}
+
+  /** Starts a worker for a model that has none (`create`: its literal `new Worker(new URL(…))`,
+   * which Vite bundles), keeps it, and hands `load` the port that leads to it. */
+  start(modelId: string, create: () => Worker, load: (port: MessagePort) => void): void {
+    if (this.workers.has(modelId)) return;
+    const modelWorker = create();
+    this.workers.set(modelId, modelWorker);
     // A model worker that fails (its script did not load, or it broke later) takes its model with
     // it: unload covers both a load in progress and a loaded model, so no dead model stays "loaded".
     modelWorker.onerror = (event) => {
       event.preventDefault();
       modelWorker.terminate();
-      modelWorkers.delete(modelId);
-      send({ type: 'unload_model', modelId });
-      handlers.onModelWorkerFailed(modelId, `The model worker failed: ${event.message || 'its script did not load'}.`);
+      this.workers.delete(modelId);
+      this.unload(modelId);
+      this.handlers.onModelWorkerFailed(modelId, `The model worker failed: ${event.message || 'its script did not load'}.`);
     };
     const channel = new MessageChannel();
     const connectMessage: ToModelWorker = { type: 'connect', port: channel.port1 };
     modelWorker.postMessage(connectMessage, [channel.port1]);
     load(channel.port2);
-  };
+  }
 
-  const loadModel = (model: LocalModelRequest, contextWindow: number) => {
-    if (modelWorkers.has(model.id)) return;
-    const modelWorker = new Worker(new URL('../../workers/hosts/models/webllm.worker.ts', import.meta.url), {
-      type: 'module',
-      name: `web-llm ${model.id}`,
-    });
-    startModelWorker(model.id, modelWorker, (port) => send({ type: 'load_model', model, contextWindow, port }, [port]));
-  };
+  /** A model worker lives while its model is loading or loaded. */
+  retire(state: LocalModelsState): void {
+    const alive = new Set([...state.loading, ...state.loaded.map((model) => model.id)]);
+    for (const [modelId, modelWorker] of this.workers) {
+      if (alive.has(modelId)) continue;
+      modelWorker.terminate();
+      this.workers.delete(modelId);
+    }
+  }
 
-  const loadGgufModel = (request: GgufModelRequest) => {
-    if (modelWorkers.has(request.id)) return;
-    const modelWorker = new Worker(new URL('../../workers/hosts/models/gguf.worker.ts', import.meta.url), {
-      type: 'module',
-      name: `llama.cpp ${request.id}`,
-    });
-    startModelWorker(request.id, modelWorker, (port) => send({ type: 'load_gguf', request, port }, [port]));
-  };
-
-  return {
-    setKey: (provider, key, origin) => send({ type: 'set_key', provider, key, origin }),
-    bindKey: (provider, from, to) => send({ type: 'bind_key', provider, from, to }),
-    start: (runId, config, task, manual, fork) => send({ type: 'start', runId, config, task, ...(manual ? { manual } : {}), ...(fork ? { fork } : {}) }),
-    humanChoice: (runId, turnId, choice) => send({ type: 'human_choice', runId, turnId, choice }),
-    stop: (runId) => send({ type: 'stop', runId }),
-    restart: (message) => lose(message),
-    loadModel,
-    loadGgufModel,
-    cancelLoad: (modelId) => send({ type: 'cancel_load', modelId }),
-    unloadModel: (modelId) => send({ type: 'unload_model', modelId }),
-    checkModelCache: (models) => send({ type: 'check_model_cache', models }),
-    deleteCachedModel: (model) => send({ type: 'delete_cached_model', model }),
-    readSuite: (requestId, suite) => send({ type: 'read_suite', requestId, suite }),
-    startEval: (request) => send({ type: 'start_eval', request }),
-    stopEval: (evalId) => send({ type: 'stop_eval', evalId }),
-    findKeys(text) {
-      // No worker, no key in memory: nothing to find.
-      if (!worker) return Promise.resolve([]);
-      const requestId = `scan-${keyScans.size}-${Math.random().toString(36).slice(2)}`;
-      return new Promise((resolve, reject) => {
-        keyScans.set(requestId, { resolve, reject });
-        send({ type: 'find_keys', requestId, text });
-      });
-    },
-  };
+  terminateAll(): void {
+    for (const modelWorker of this.workers.values()) modelWorker.terminate();
+    this.workers.clear();
+  }
 }

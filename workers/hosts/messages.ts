@@ -1,5 +1,6 @@
-// The orchestrator worker's boundary: every message the page and the worker exchange, and the
-// page's one message to a model worker. Nothing else calls postMessage by hand — the page goes through app/worker/orchestratorClient.ts, the worker
+// The orchestrator worker's boundary: every message the page and the worker exchange (the page's
+// requests, typed by OrchestratorRequests, and the worker's stream), and the page's one message to
+// a model worker. Nothing else calls postMessage by hand — the page goes through app/worker/orchestratorClient.ts, the worker
 // through workers/hosts/orchestrator.worker.ts. Keys travel only in `set_key`, page → worker, and never
 // come back: the worker answers with which providers have one and the origin each is bound to
 // (workers/hosts/keys.ts), not with the keys.
@@ -12,6 +13,7 @@ import type { LocalModelRequest, LocalModelsState } from './models/modelState.ts
 import type { BuiltInSuite } from '../eval/builtInSuites.ts';
 import type { PolicyDescription, RolloutRecord } from '../eval/results.ts';
 import type { EvalOutcome, EvalProgressEvent } from '../eval/runner.ts';
+import type { ReplyMessage, RequestMessage } from './requests.ts';
 
 /** The suite an evaluation runs: a built-in one, or a JSONL file the user picked (its text, read
  * by the page under the suite's size cap; the worker parses it). */
@@ -42,38 +44,46 @@ export interface EvalRequest {
 export type EvalEnd = Omit<EvalOutcome, 'records'>;
 import type { GgufModelRequest } from './models/modelState.ts';
 
-export type ToWorker =
+/** Every request the page makes of the orchestrator worker: its body, and the reply its handler
+ * in orchestrator.worker.ts returns (workers/hosts/requests.ts carries them). A command whose
+ * effects come in the stream below (FromWorker) replies with nothing. */
+export type OrchestratorRequests = {
   /** Holds (or with `key: null` forgets) a provider's API key in the worker's memory, bound to the
-   * origin it was entered for (null: a key remembered before keys were bound, bound to none). */
-  | { type: 'set_key'; provider: string; key: string | null; origin: string | null }
+   * origin it was entered for (null: a key remembered before keys were bound, bound to none).
+   * The worker then says which keys it holds (`keys`). */
+  set_key: { body: { provider: string; key: string | null; origin: string | null }; reply: void };
   /** The user agreed to send a held key to `to`: it moves there if still bound to `from`. */
-  | { type: 'bind_key'; provider: string; from: string | null; to: string }
+  bind_key: { body: { provider: string; from: string | null; to: string }; reply: void };
   /** Starts a run. `config` is the config file's JSON value, validated by the worker. With
-   * `manual`, the person takes the orchestrator's turns (each asked with `human_turn`). */
-  /** `fork`: go on from a stored run's step (workers/engine/fork.ts) instead of from the start. */
-  | { type: 'start'; runId: string; config: unknown; task: string; manual?: boolean; fork?: ForkFrom }
+   * `manual`, the person takes the orchestrator's turns (each asked with `human_turn`); with
+   * `fork`, it goes on from a stored run's step (workers/engine/fork.ts). */
+  start: { body: { runId: string; config: unknown; task: string; manual?: boolean; fork?: ForkFrom }; reply: void };
   /** The person's choice for the turn `human_turn` asked (checked by the worker). */
-  | { type: 'human_choice'; runId: string; turnId: string; choice: HumanChoice }
-  | { type: 'stop'; runId: string }
+  human_choice: { body: { runId: string; turnId: string; choice: HumanChoice }; reply: void };
+  stop: { body: { runId: string }; reply: void };
   /** Loads a model in this browser. `port` (transferred) leads to a model worker the page started
    * for it (workers/hosts/models/webllm.worker.ts); its engine runs there. */
-  | { type: 'load_model'; model: LocalModelRequest; contextWindow: number; port: MessagePort }
+  load_model: { body: { model: LocalModelRequest; contextWindow: number; port: MessagePort }; reply: void };
   /** Loads a GGUF model (llama.cpp) through a GGUF model worker the page started
    * (workers/hosts/models/gguf.worker.ts); `port` leads to it. */
-  | { type: 'load_gguf'; request: GgufModelRequest; port: MessagePort }
-  | { type: 'cancel_load'; modelId: string }
-  | { type: 'unload_model'; modelId: string }
+  load_gguf: { body: { request: GgufModelRequest; port: MessagePort }; reply: void };
+  cancel_load: { body: { modelId: string }; reply: void };
+  unload_model: { body: { modelId: string }; reply: void };
   /** Asks which of these models' files are in the browser cache (answered by `model_cache`). */
-  | { type: 'check_model_cache'; models: LocalModelRequest[] }
-  | { type: 'delete_cached_model'; model: LocalModelRequest }
+  check_model_cache: { body: { models: LocalModelRequest[] }; reply: void };
+  delete_cached_model: { body: { model: LocalModelRequest }; reply: void };
   /** Reads a suite and says what it holds (answered by `suite_read`); nothing runs. */
-  | { type: 'read_suite'; requestId: string; suite: EvalSuiteInput }
+  read_suite: { body: { requestId: string; suite: EvalSuiteInput }; reply: void };
   /** Runs an evaluation; each rollout is an ordinary run whose events come in `eval_events`. */
-  | { type: 'start_eval'; request: EvalRequest }
+  start_eval: { body: { request: EvalRequest }; reply: void };
   /** Stops an evaluation: the rollouts in flight are abandoned (not recorded). */
-  | { type: 'stop_eval'; evalId: string }
-  /** The last scan of a file before it is written: which held keys it holds (`keys_found`). */
-  | { type: 'find_keys'; requestId: string; text: string };
+  stop_eval: { body: { evalId: string }; reply: void };
+  /** The last scan of a file before it is written: the providers whose held key it holds (never
+   * the key). */
+  find_keys: { body: { text: string }; reply: string[] };
+};
+
+export type ToWorker = RequestMessage<OrchestratorRequests>;
 
 export type FromWorker =
   /** Events of a run, oldest first, batched every EVENT_BATCH_MS so streaming costs the page a handful of renders a second. */
@@ -107,8 +117,8 @@ export type FromWorker =
   | { type: 'eval_finished'; evalId: string; end: EvalEnd }
   /** The evaluation broke without finishing (a bug): the page says so instead of waiting. */
   | { type: 'eval_failed'; evalId: string; message: string }
-  /** The providers whose held key a `find_keys` text holds (never the key). */
-  | { type: 'keys_found'; requestId: string; providers: string[] };
+  /** The answer to one of the page's requests (OrchestratorRequests). */
+  | ReplyMessage;
 
 /** The messages of evaluations, which the page hands to the Evaluate tab's module. */
 export type EvalFromWorker = Extract<FromWorker, { type: 'suite_read' | 'eval_ready' | 'eval_rejected' | 'eval_progress' | 'eval_events' | 'eval_finished' | 'eval_failed' }>;

@@ -22,7 +22,8 @@ import { runOrchestration } from '../engine/run.ts';
 import { describeError, redact } from '../engine/errors.ts';
 import { Redactor } from '../engine/redact.ts';
 import { KeyRing } from './keys.ts';
-import { EVENT_BATCH_MS, type FromWorker, type ToWorker } from './messages.ts';
+import { EVENT_BATCH_MS, type FromWorker, type OrchestratorRequests, type ToWorker } from './messages.ts';
+import { answerRequest, type RequestHandlers } from './requests.ts';
 import { createLocalModels } from './models/localModels.ts';
 import { type LocalModelRequest, type LocalModelsState } from './models/modelState.ts';
 import { createGgufModels } from './models/ggufModels.ts';
@@ -270,58 +271,30 @@ function withEvalHost(work: (host: EvalHost) => Promise<void> | void): void {
   void evalHost.then(work);
 }
 
-self.onmessage = (message: MessageEvent<ToWorker>) => {
-  const data = message.data;
-  switch (data.type) {
-    case 'set_key':
-      if (data.key) keys.set(data.provider, data.key, data.origin);
-      else keys.delete(data.provider);
-      post({ type: 'keys', held: keys.held() });
-      break;
-    case 'bind_key':
-      keys.rebind(data.provider, data.from, data.to);
-      post({ type: 'keys', held: keys.held() });
-      break;
-    case 'start':
-      void start(data.runId, data.config, data.task, data.manual === true, data.fork);
-      break;
-    case 'human_choice':
-      humanTurns.get(`${data.runId}/${data.turnId}`)?.(data.choice);
-      break;
-    case 'stop':
-      runs.get(data.runId)?.abort();
-      break;
-    case 'load_model':
-      void localModels.load(data.model, data.contextWindow, data.port);
-      break;
-    case 'load_gguf':
-      void ggufModels.load(data.request, data.port);
-      break;
-    case 'cancel_load':
-      if (ggufModels.has(data.modelId)) ggufModels.cancel(data.modelId);
-      else localModels.cancel(data.modelId);
-      break;
-    case 'unload_model':
-      if (ggufModels.has(data.modelId)) ggufModels.unload(data.modelId);
-      else localModels.unload(data.modelId);
-      break;
-    case 'check_model_cache':
-      void checkCache(data.models);
-      break;
-    case 'delete_cached_model':
-      void deleteCached(data.model);
-      break;
-    case 'read_suite':
-      withEvalHost((host) => host.readSuite(data.requestId, data.suite));
-      break;
-    case 'start_eval':
-      withEvalHost((host) => host.start(data.request));
-      break;
-    case 'stop_eval':
-      withEvalHost((host) => host.stop(data.evalId));
-      break;
-    case 'find_keys':
-      post({ type: 'keys_found', requestId: data.requestId, providers: new Redactor(keys.named()).keysIn(data.text) });
-      break;
-  }
+/** The worker's answer to each of the page's requests (messages.ts: OrchestratorRequests). */
+const handlers: RequestHandlers<OrchestratorRequests> = {
+  set_key({ provider, key, origin }) {
+    if (key) keys.set(provider, key, origin);
+    else keys.delete(provider);
+    post({ type: 'keys', held: keys.held() });
+  },
+  bind_key({ provider, from, to }) {
+    keys.rebind(provider, from, to);
+    post({ type: 'keys', held: keys.held() });
+  },
+  start: ({ runId, config, task, manual, fork }) => void start(runId, config, task, manual === true, fork),
+  human_choice: ({ runId, turnId, choice }) => humanTurns.get(`${runId}/${turnId}`)?.(choice),
+  stop: ({ runId }) => runs.get(runId)?.abort(),
+  load_model: ({ model, contextWindow, port }) => void localModels.load(model, contextWindow, port),
+  load_gguf: ({ request, port }) => void ggufModels.load(request, port),
+  cancel_load: ({ modelId }) => (ggufModels.has(modelId) ? ggufModels.cancel(modelId) : localModels.cancel(modelId)),
+  unload_model: ({ modelId }) => (ggufModels.has(modelId) ? ggufModels.unload(modelId) : localModels.unload(modelId)),
+  check_model_cache: ({ models }) => void checkCache(models),
+  delete_cached_model: ({ model }) => void deleteCached(model),
+  read_suite: ({ requestId, suite }) => withEvalHost((host) => host.readSuite(requestId, suite)),
+  start_eval: ({ request }) => withEvalHost((host) => host.start(request)),
+  stop_eval: ({ evalId }) => withEvalHost((host) => host.stop(evalId)),
+  find_keys: ({ text }) => new Redactor(keys.named()).keysIn(text),
 };
+
+self.onmessage = (message: MessageEvent<ToWorker>) => answerRequest(handlers, message.data, post);
