@@ -116,7 +116,8 @@ export function createEvalHost(options: EvalHostOptions) {
     let prepared;
     try {
       const config = parseConfig(request.config);
-      const suite = await loadSuite(request.suite, options.sampleTasks);
+      const loaded = await loadSuite(request.suite, options.sampleTasks);
+      const suite = request.limit === undefined ? loaded : { ...loaded, tasks: loaded.tasks.slice(0, request.limit) };
       const environment = await options.environment(config);
       const domainEnvs = await taskDomains(suite, config, request.user, runFactory(environment), options.javascript);
       const specs = request.policies.map((name) => parsePolicy(name));
