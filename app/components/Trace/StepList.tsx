@@ -1,9 +1,33 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { ErrorBoundary } from '../ErrorBoundary/index.tsx';
 import { StepCard } from './StepCard.tsx';
 import { useTraceUi } from './useTraceUi.ts';
-import { useAppStores } from '../../state/context.tsx';
+import { useAppStores, useRunStore } from '../../state/context.tsx';
+
+// A τ² conversation's user turns: loaded with the first step that has one.
+const UserTurnCards = lazy(() => import('./UserTurnCard.tsx'));
+
+/** A step's cards: the user's opening (τ²), the orchestrator's turn, the user's replies. The step
+ * card keeps its place among the children, so the user's first turn does not remount it. */
+function StepRowCards({ index }: { index: number }) {
+  const userTurns = useRunStore((state) => (state.run?.steps[index]?.userTurns?.length ?? 0) > 0);
+  return (
+    <>
+      {userTurns && (
+        <Suspense fallback={null}>
+          <UserTurnCards index={index} before />
+        </Suspense>
+      )}
+      <StepCard index={index} />
+      {userTurns && (
+        <Suspense fallback={null}>
+          <UserTurnCards index={index} before={false} />
+        </Suspense>
+      )}
+    </>
+  );
+}
 
 /** From this many steps on, only the cards on screen are rendered. */
 export const VIRTUALISE_FROM = 30;
@@ -18,7 +42,7 @@ export function PlainSteps({ count }: { count: number }) {
       {Array.from({ length: count }, (_, index) => (
         <li key={index} className="step-row">
           <ErrorBoundary what={`Step ${index + 1}`}>
-            <StepCard index={index} />
+            <StepRowCards index={index} />
           </ErrorBoundary>
         </li>
       ))}
@@ -59,7 +83,7 @@ export function VirtualSteps({ count, scroller }: { count: number; scroller: HTM
           style={{ transform: `translateY(${item.start}px)` }}
         >
           <ErrorBoundary what={`Step ${item.index + 1}`}>
-            <StepCard index={item.index} />
+            <StepRowCards index={item.index} />
           </ErrorBoundary>
         </li>
       ))}
