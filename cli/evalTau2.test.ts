@@ -4,37 +4,24 @@
 // and stops. Every verdict must be what phase-1 grading (evaluate.ts, cross-checked against τ²'s
 // own evaluator) says of the same conversation played by the scripted agent and user.
 
-import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from './scripted/scriptedServer.ts';
 import type { Scenario, ScriptedResponse } from './scripted/scenario.ts';
-import { jsonLines, makeTempDir, requestsFor, runCli } from '../e2e/fixtures/cliHarness.ts';
+import { makeTempDir, requestsFor, runCli } from '../e2e/fixtures/cliHarness.ts';
+import { AGENT, agentTurns, criteriaOf, phase1, rolloutRecords, USAGE, USER, writeTau2Config as writeConfig } from '../e2e/fixtures/tau2/evalCli.ts';
 import { readTau2Domain } from './nodeTau2.ts';
-import { evaluateConversation } from '../workers/domains/tau2/evaluate.ts';
-import { communicateMessage, openingLine, playScripted, ScriptedAgent, ScriptedUser } from '../workers/domains/tau2/scripted.ts';
-import { pyJsonDumps } from '../workers/domains/tau2/pyJson.ts';
+import { communicateMessage, openingLine } from '../workers/domains/tau2/scripted.ts';
 import type { Tau2Task } from '../workers/domains/tau2/tasks.ts';
-import type { RolloutRecord } from '../workers/eval/results.ts';
 
-const AGENT = 'agent-model';
-const USER = 'user-model';
-const USAGE = { prompt_tokens: 1000, completion_tokens: 100 };
 const WRONG_ENDING = 'All done. Is there anything else?';
 
 const retail = readTau2Domain('retail');
 const taskOf = (id: string): Tau2Task => retail.tasks.find((task) => task.id === id)!;
+const actionsOf = (id: string) => taskOf(id).evaluationCriteria?.actions ?? [];
 // Task 5: a return (DB and COMMUNICATE, nothing to communicate); task 2: a return whose reply
 // must say "10".
 const TASKS = ['5', '2'];
-
-/** The agent's responses for one conversation: each golden call, then its last message. */
-function agentTurns(task: Tau2Task, ending: string): ScriptedResponse[] {
-  const calls = (task.evaluationCriteria?.actions ?? []).map(
-    (action): ScriptedResponse => ({ content: '', toolCalls: [{ name: action.name, arguments: pyJsonDumps(action.arguments) }], usage: USAGE }),
-  );
-  return [...calls, { content: ending, usage: USAGE }];
-}
 
 const userTurns = (task: Tau2Task): ScriptedResponse[] => [
   { content: openingLine(task), usage: USAGE },
@@ -54,42 +41,13 @@ const PLAN: Array<{ id: string; ending: (task: Tau2Task) => string }> = [
 function scenario(plan: typeof PLAN = PLAN): Scenario {
   return {
     models: {
-      [AGENT]: plan.flatMap(({ id, ending }) => agentTurns(taskOf(id), ending(taskOf(id)))),
+      [AGENT]: plan.flatMap(({ id, ending }) => agentTurns(actionsOf(id), ending(taskOf(id)))),
       [USER]: plan.flatMap(({ id }) => userTurns(taskOf(id))),
     },
   };
 }
 
-function writeTau2Config(dir: string, url: string): string {
-  const config = {
-    name: 'τ² retail against the scripted server',
-    protocol: 'function-calling',
-    providers: { scripted: { kind: 'openai-compatible', baseUrl: `${url}/v1`, maxRetries: 0, timeoutSeconds: 30 } },
-    orchestrator: { provider: 'scripted', model: AGENT, toolMode: 'server' },
-    experts: {
-      'user-sim': { tool: 'answer', provider: 'scripted', model: USER, description: 'plays the customer.', latencySeconds: 5 },
-    },
-    functionCalling: { system: 'unused: a τ² suite brings its policy', tools: [] },
-    pricing: {
-      asOf: '2025-11-26',
-      source: 'made-up prices for the test',
-      models: { [AGENT]: { inputPerM: 0.2, outputPerM: 0.2 }, [USER]: { inputPerM: 1.25, outputPerM: 10 } },
-    },
-    preference: 'balanced',
-    limits: { maxTurns: 10 },
-  };
-  const path = join(dir, 'tau2.json');
-  writeFileSync(path, JSON.stringify(config, null, 2));
-  return path;
-}
-
-/** What phase-1 grading says of the conversation the scripted agent and user play. */
-async function phase1(id: string, ending: string) {
-  const task = taskOf(id);
-  const actions = task.evaluationCriteria?.actions ?? [];
-  const conversation = playScripted(task, retail.newEnvironment(), new ScriptedAgent(actions, ending), new ScriptedUser(task, []));
-  return evaluateConversation(task, conversation.messages, conversation.termination!, { newEnvironment: () => retail.newEnvironment() });
-}
+const writeTau2Config = (dir: string, url: string) => writeConfig(dir, url, 'τ² retail against the scripted server');
 
 let server: ScriptedServer;
 beforeAll(async () => {
@@ -114,7 +72,7 @@ describe('orchestra eval --suite builtin:tau2-retail', () => {
     expect(result.stderr).not.toMatch(/failed at its turn/);
     expect(result.code).toBe(0);
 
-    const records = jsonLines<RolloutRecord | { type: string }>(readFileSync(out, 'utf8')).filter((line): line is RolloutRecord => line.type === 'rollout');
+    const records = rolloutRecords(out);
     expect(records.map((r) => [r.taskId, r.rollout, r.correct])).toEqual([
       ['2', 1, true],
       ['5', 1, true],
@@ -123,8 +81,8 @@ describe('orchestra eval --suite builtin:tau2-retail', () => {
     ]);
     for (const [index, record] of records.entries()) {
       const plan = PLAN[index]!;
-      const expected = await phase1(plan.id, plan.ending(taskOf(plan.id)));
-      expect(record.verdict.criteria?.map((c) => [c.criterion, c.counted, c.reward])).toEqual(expected.criteria.map((c) => [c.criterion, c.counted, c.reward]));
+      const expected = await phase1(retail, taskOf(plan.id), actionsOf(plan.id), plan.ending(taskOf(plan.id)));
+      expect(criteriaOf(record.verdict)).toEqual(criteriaOf(expected));
       expect(record.correct).toBe(expected.reward === 1);
       // The user's two turns are priced apart: 2 × (1000 × 1.25 + 100 × 10) / 1e6.
       expect(record.userCostUsd).toBeCloseTo(0.0045, 12);
@@ -159,7 +117,7 @@ describe('orchestra eval --suite builtin:tau2-retail', () => {
     const out = join(dir, 'results.jsonl');
     const first = await runCli(evalArgs(config, out, 1, ['5']));
     expect(first.code).toBe(1);
-    const records = jsonLines<RolloutRecord | { type: string }>(readFileSync(out, 'utf8')).filter((line): line is RolloutRecord => line.type === 'rollout');
+    const records = rolloutRecords(out);
     expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({ taskId: '5', stopReason: 'error', correct: false });
     expect(records[0]?.error).toMatch(/The simulated user \(user-model\) failed at its turn 1 of task 5: .*user model down/);
@@ -167,7 +125,7 @@ describe('orchestra eval --suite builtin:tau2-retail', () => {
     // Served once, the fault is gone: the same command runs the rollout again and it passes.
     const second = await runCli(evalArgs(config, out, 1, ['5']));
     expect(second.stderr).toMatch(/1 .*again|again/i);
-    const after = jsonLines<RolloutRecord | { type: string }>(readFileSync(out, 'utf8')).filter((line): line is RolloutRecord => line.type === 'rollout');
+    const after = rolloutRecords(out);
     expect(after.map((r) => [r.stopReason, r.correct])).toEqual([
       ['error', false],
       ['final_message', true],

@@ -85,6 +85,22 @@ function streamingSearchScenario(turns: number): Scenario {
   };
 }
 
+/** The orchestrator searches at every turn, at once, until the run's turn limit stops it. */
+function searchingForever(): Scenario {
+  return {
+    models: {
+      [ORCHESTRATOR]: [
+        {
+          repeat: true,
+          content: '<think>Search again.</think>\n<tool_call>\n{"name": "search", "arguments": {"model": "search-1"}}\n</tool_call>',
+          usage: { prompt_tokens: 500, completion_tokens: 20 },
+        },
+      ],
+      'scripted/searcher': [{ repeat: true, content: '<query>capital of Finland</query>', usage: { prompt_tokens: 100, completion_tokens: 8 } }],
+    },
+  };
+}
+
 /** The playground at 1440 × 900 (where `npm start` lost the tail), set up for a streaming run. */
 async function openStreamingRun(playground: Playground, scripted: { start(scenario: Scenario): Promise<{ url: string }> }, turns: number) {
   await playground.page.setViewportSize({ width: 1440, height: 900 });
@@ -433,22 +449,52 @@ test.describe('the trace', () => {
     await expect(playground.trace.getByRole('region', { name: 'Final answer' })).toContainText('558,457');
   });
 
+  test('a live run that grows past the virtualising threshold keeps the list and the cards in view', async ({
+    playground,
+    scripted,
+  }) => {
+    // Crossing VIRTUALISE_FROM used to swap one list component for another: every card was
+    // unmounted and rebuilt in one frame, the longest main-thread task of a long streamed run.
+    test.slow();
+    const steps = 40;
+    const server = await scripted.start(searchingForever());
+    await playground.page.setViewportSize({ width: 1440, height: 900 });
+    await playground.open();
+    await playground.importConfig(paperConfig(server.url, { limits: { maxTurns: steps } }).config);
+    await playground.page.evaluate(() => {
+      const seen: { list: Element | null; lastPlainRow: Element | null; rowKeptAtSwitch: boolean | null } = {
+        list: null,
+        lastPlainRow: null,
+        rowKeptAtSwitch: null,
+      };
+      (window as unknown as { __traceSwitch: typeof seen }).__traceSwitch = seen;
+      new MutationObserver(() => {
+        const list = document.querySelector('ol.steps');
+        if (!list) return;
+        seen.list ??= list;
+        if (!list.classList.contains('virtual')) {
+          seen.lastPlainRow = list.lastElementChild;
+        } else if (seen.rowKeptAtSwitch === null) {
+          seen.rowKeptAtSwitch = seen.lastPlainRow?.isConnected ?? false;
+        }
+      }).observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['class'] });
+    });
+    await playground.run(TASK);
+    await playground.waitForFinish(120_000);
+    await expect(playground.trace).toContainText(`${steps} steps`);
+
+    const switched = await playground.page.evaluate(() => {
+      const seen = (window as unknown as { __traceSwitch: { list: Element | null; rowKeptAtSwitch: boolean | null } }).__traceSwitch;
+      const list = document.querySelector('ol.steps');
+      return { sameList: seen.list === list, virtual: list?.classList.contains('virtual') ?? false, rowKept: seen.rowKeptAtSwitch };
+    });
+    expect(switched).toEqual({ sameList: true, virtual: true, rowKept: true });
+  });
+
   test('a long trace is virtualised and still reachable by deep link and j/k', async ({ playground, scripted }) => {
     test.slow();
     const steps = 60;
-    const searching: Scenario = {
-      models: {
-        [ORCHESTRATOR]: [
-          {
-            repeat: true,
-            content: '<think>Search again.</think>\n<tool_call>\n{"name": "search", "arguments": {"model": "search-1"}}\n</tool_call>',
-            usage: { prompt_tokens: 500, completion_tokens: 20 },
-          },
-        ],
-        'scripted/searcher': [{ repeat: true, content: '<query>capital of Finland</query>', usage: { prompt_tokens: 100, completion_tokens: 8 } }],
-      },
-    };
-    const server = await scripted.start(searching);
+    const server = await scripted.start(searchingForever());
     await playground.open();
     await playground.importConfig(paperConfig(server.url, { limits: { maxTurns: steps } }).config);
     await playground.run(TASK);

@@ -7,7 +7,7 @@ import { HeldSteps, PresenterControls } from '../Presenter/PresenterControls.tsx
 import { StoredRunTag } from '../StoredRun/StoredRunTag.tsx';
 import { FinalAnswer } from './FinalAnswer.tsx';
 import { ModelSawDialog } from './ModelSawDialog.tsx';
-import { PlainSteps, VIRTUALISE_FROM, VirtualSteps } from './StepList.tsx';
+import { StepList } from './StepList.tsx';
 import { useTraceUiStore } from './useTraceUi.ts';
 import { useFollowTail } from './useFollowTail.ts';
 import { useStepDeepLink } from './useStepDeepLink.ts';
@@ -42,7 +42,6 @@ export function Trace() {
   useFollowTail(scrollerRef, contentRef, running);
 
   if (runId === null) return null;
-  const virtual = stepCount >= VIRTUALISE_FROM;
   return (
     <>
       <section ref={sectionRef} className="panel trace" aria-label="Trace">
@@ -74,10 +73,8 @@ export function Trace() {
           <div ref={contentRef}>
             {stepCount === 0 ? (
               <p className="muted trace-empty">{running ? 'Waiting for the first step…' : 'No steps.'}</p>
-            ) : virtual ? (
-              <VirtualSteps count={stepCount} scroller={scroller} />
             ) : (
-              <PlainSteps count={stepCount} />
+              <StepList count={stepCount} scroller={scroller} />
             )}
             <HeldSteps />
           </div>
