@@ -14,7 +14,7 @@ import { formatPercent, formatUsd } from '../workers/engine/format.ts';
 import { openingLine } from '../workers/domains/tau2/scripted.ts';
 import type { EvalSummary, PolicySummary } from '../workers/eval/results.ts';
 import { makeTempDir, runCli } from './fixtures/cliHarness.ts';
-import { retailTask, tau2Config, tau2Scenario, TAU2_USER_ALIAS, type AgentPlan } from './fixtures/tau2Eval.ts';
+import { retailTask, tau2Config, tau2Scenario, TAU2_USER, TAU2_USER_ALIAS, type AgentPlan } from './fixtures/tau2Eval.ts';
 import { expect, test } from './support/playground.ts';
 
 // The CLI's run and the page's, each through τ²-retail's 1.2 MB database, on a loaded two-core box.
@@ -145,7 +145,7 @@ test('a model as the simulated user: its turns priced apart, as the CLI prices t
   for (const name of [/^User turn 1/, /^User turn 2/]) {
     const card = playground.trace.getByRole('article', { name });
     await expect(card.getByRole('definition')).toHaveText(['1,000 in · 100 out', formatUsd(0.00225)]);
-    await expect(card).toContainText('scripted/tau2-user · not in the reward’s cost');
+    await expect(card).toContainText(`${TAU2_USER} · not in the reward’s cost`);
   }
   // The Cost panel: the agent's cost and the simulated user's, apart.
   await expect(page.getByLabel('Agent and simulated user')).toContainText(`Simulated user${formatUsd(0.0045)}`);
