@@ -5,12 +5,13 @@
 import type { StoreApi } from 'zustand/vanilla';
 import { noticeActions, storeWithActions, type Notice, type StoreWithActions } from './storeKit.ts';
 import type { BuiltInSuite } from '../../workers/eval/builtInSuites.ts';
+import type { Tau2SuiteName } from '../../workers/domains/tau2/suiteNames.ts';
 import type { EvalReport, EvalSummary, PolicyDescription, RolloutRecord } from '../../workers/eval/results.ts';
 import type { EvalProgress } from '../../workers/eval/runner.ts';
 import type { EvalEnd, EvalRequest, SuiteReading } from '../../workers/hosts/messages.ts';
 import type { PolicyChoice } from '../components/Evaluate/evalView.ts';
 
-export type SuiteChoice = { kind: 'builtin'; name: BuiltInSuite } | { kind: 'file'; name: string; text: string; bytes: number };
+export type SuiteChoice = { kind: 'builtin'; name: BuiltInSuite | Tau2SuiteName } | { kind: 'file'; name: string; text: string; bytes: number };
 
 export type EvalPhase = 'idle' | 'starting' | 'running' | 'stopping';
 
@@ -41,10 +42,14 @@ export interface EvalState {
   reading: SuiteReading | null;
   readingId: string | null;
   policies: PolicyChoice;
+  /** Who plays a τ² suite's user: `scripted`, or an expert alias of the config (`--user`). */
+  user: string;
   /** Prompted Qwen3 (local): the id of the model loaded in this browser to run as orchestrator, or null (off). */
   qwen3: string | null;
   rollouts: number;
   concurrency: number;
+  /** The suite's first this many tasks, as typed: empty for all (the CLI's --limit). */
+  limit: string;
   /** As typed: empty for no budget. */
   budget: string;
   seed: string;
@@ -61,9 +66,11 @@ const initialEvalState: EvalState = {
   reading: null,
   readingId: null,
   policies: { orchestrator: true, sweep: 'none', strongest: true, cheapest: true, random: false },
+  user: 'scripted',
   qwen3: null,
   rollouts: 1,
   concurrency: 4,
+  limit: '',
   budget: '',
   seed: '0',
   phase: 'idle',
@@ -82,7 +89,7 @@ const evalActions = {
   setQwen3(store: Store, modelId: string | null): void {
     store.setState({ qwen3: modelId });
   },
-  setOptions(store: Store, options: Partial<Pick<EvalState, 'rollouts' | 'concurrency' | 'budget' | 'seed'>>): void {
+  setOptions(store: Store, options: Partial<Pick<EvalState, 'rollouts' | 'concurrency' | 'budget' | 'seed' | 'user' | 'limit'>>): void {
     store.setState(options);
   },
   ...noticeActions,

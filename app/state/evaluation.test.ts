@@ -69,6 +69,32 @@ describe('an evaluation', () => {
     expect(platform.fake().callsOf('readSuite').at(-1)![1]).toEqual({ kind: 'builtin', name: 'retail' });
   });
 
+  it('runs a τ² suite with its simulated user and the first N tasks (the CLI\'s --user and --limit); other suites have no user', async () => {
+    evaluation.chooseBuiltInSuite('tau2-retail');
+    const [requestId, suite] = platform.fake().callsOf('readSuite').at(-1)!;
+    expect(suite).toEqual({ kind: 'builtin', name: 'tau2-retail' });
+    await tell({ type: 'suite_read', requestId, reading: { ok: true, source: 'builtin:tau2-retail', tasks: 114, domains: ['tau2-retail'], checks: { 'τ² criteria': 114 }, warnings: [] } });
+    evaluation.store.actions.setOptions({ limit: '3' });
+    evaluation.startEvaluation();
+    const [request] = platform.fake().callsOf('startEval').at(-1)!;
+    expect(request).toMatchObject({ suite: { kind: 'builtin', name: 'tau2-retail' }, user: 'scripted', limit: 3 });
+    await tell({ type: 'eval_rejected', evalId: request.evalId, problems: ['no'] });
+
+    // An alias that is not (or no longer) an expert of the configuration is refused by name.
+    evaluation.store.actions.setOptions({ user: 'gone-alias' });
+    evaluation.startEvaluation();
+    expect(state().notice?.lines).toEqual([expect.stringContaining('"gone-alias" is not an expert of your configuration')]);
+    expect(platform.fake().callsOf('startEval')).toHaveLength(1);
+
+    evaluation.chooseBuiltInSuite('corpus');
+    const [corpusRead] = platform.fake().callsOf('readSuite').at(-1)!;
+    await tell({ type: 'suite_read', requestId: corpusRead, reading: { ok: true, source: 'builtin:corpus', tasks: 2, domains: [], checks: { exact: 2 }, warnings: [] } });
+    evaluation.startEvaluation();
+    const [corpus] = platform.fake().callsOf('startEval').at(-1)!;
+    expect(corpus.suite).toEqual({ kind: 'builtin', name: 'corpus' });
+    expect(corpus).not.toHaveProperty('user');
+  });
+
   it('does not start before the suite is read or with bad settings, and says why', async () => {
     evaluation.startEvaluation();
     expect(state().notice).toEqual({ kind: 'problem', lines: ['The suite is still being read.'] });

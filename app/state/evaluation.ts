@@ -8,8 +8,10 @@ import { newRunId } from '../../workers/engine/ids.ts';
 import { summarizeEval, summaryToCsv, type EvalReport, type EvalSummary } from '../../workers/eval/results.ts';
 import { SUITE_LIMITS } from '../../workers/eval/suite.ts';
 import type { BuiltInSuite } from '../../workers/eval/builtInSuites.ts';
+import { isTau2SuiteName, type Tau2SuiteName } from '../../workers/domains/tau2/suiteNames.ts';
+import { simulatedUserProblem } from '../components/Evaluate/tau2View.ts';
 import type { EvalFromWorker, EvalRequest, EvalSuiteInput } from '../../workers/hosts/messages.ts';
-import { localQwen3Policy, policyNames, readBudget, savedResults } from '../components/Evaluate/evalView.ts';
+import { localQwen3Policy, policyNames, readBudget, readTaskLimit, savedResults } from '../components/Evaluate/evalView.ts';
 import { deleteLastResults, writeLastResults } from '../storage/evalResultsDb.ts';
 import type { ResultsReadReply, ResultsReadRequest } from '../worker/resultsRead.ts';
 import { createEvalStore, type EvalResults, type EvalStore, type SuiteChoice } from './evalStore.ts';
@@ -61,7 +63,7 @@ export class Evaluation {
     this.deps.evaluationWorker().readSuite(requestId, suiteInput(this.store.getState().suite));
   };
 
-  chooseBuiltInSuite = (name: BuiltInSuite): void => {
+  chooseBuiltInSuite = (name: BuiltInSuite | Tau2SuiteName): void => {
     this.store.setState({ suite: { kind: 'builtin', name } });
     this.readChosenSuite();
   };
@@ -112,7 +114,13 @@ export class Evaluation {
     if (!Number.isInteger(state.concurrency) || state.concurrency < 1 || state.concurrency > CONCURRENCY_MAX) problems.push(`Concurrency must be a whole number from 1 to ${CONCURRENCY_MAX}.`);
     const budget = readBudget(state.budget);
     if (!budget.ok) problems.push(budget.problem);
-    if (problems.length > 0 || !budget.ok) return { ok: false, problems };
+    const limit = readTaskLimit(state.limit);
+    if (!limit.ok) problems.push(limit.problem);
+    // A τ² suite's tasks talk with a simulated user (the CLI's --user); other suites have none.
+    const tau2 = state.suite.kind === 'builtin' && isTau2SuiteName(state.suite.name);
+    const userProblem = tau2 ? simulatedUserProblem(config, state.user) : null;
+    if (userProblem) problems.push(userProblem);
+    if (problems.length > 0 || !budget.ok || !limit.ok) return { ok: false, problems };
     return {
       ok: true,
       request: {
@@ -124,6 +132,8 @@ export class Evaluation {
         concurrency: state.concurrency,
         budgetUsd: budget.usd,
         seed: state.seed.trim() || '0',
+        ...(limit.limit === undefined ? {} : { limit: limit.limit }),
+        ...(tau2 ? { user: state.user } : {}),
         previous: [],
       },
     };

@@ -126,7 +126,8 @@ function foldEvent(draft: ViewDraft, event: RunEvent): void {
       const step = draft.step(event.step);
       if (!step) return;
       const { type: _type, step: _step, runId: _runId, ...turn } = event;
-      (step.userTurns ??= []).push(turn);
+      // Before the step's request, the user opens the conversation; after it, it answers the agent.
+      (step.userTurns ??= []).push(step.request || step.output ? turn : { ...turn, beforeAgent: true });
       return;
     }
     case 'tool_result': {

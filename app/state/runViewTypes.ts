@@ -14,8 +14,11 @@ export type ModelRequestView = Pick<RunEventOf<'model_request'>, 'messages' | 't
 
 export type ModelOutputView = Omit<RunEventOf<'model_output'>, 'type' | 'step' | 'runId' | 't'>;
 
-/** A τ² conversation's simulated user speaking (or acting on its phone) after the agent. */
-export type UserTurnView = Omit<RunEventOf<'user_turn'>, 'type' | 'step' | 'runId'>;
+/** A τ² conversation's simulated user speaking (or acting on its phone). */
+export type UserTurnView = Omit<RunEventOf<'user_turn'>, 'type' | 'step' | 'runId'> & {
+  /** Said before its step's orchestrator turn (the conversation's opening), not after it. */
+  beforeAgent?: true;
+};
 
 export type ToolResultView = Pick<RunEventOf<'tool_result'>, 'ok' | 'content' | 'detail' | 'error' | 'latencyMs'>;
 
@@ -45,7 +48,8 @@ export interface StepView {
   output?: ModelOutputView;
   /** Top-level calls of this turn, in order (an expert's own calls hang off their parent). */
   callIds: string[];
-  /** What the simulated user said after this turn (τ² conversations), in order. */
+  /** What the simulated user said in this step (τ² conversations), in order: its opening before
+   * the orchestrator's turn (beforeAgent), its replies after it. */
   userTurns?: UserTurnView[];
   /** The orchestrator's own ledger entries for this turn. */
   orchestratorCosts: LedgerEntry[];

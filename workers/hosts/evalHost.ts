@@ -94,7 +94,9 @@ async function taskDomains(suite: LoadedSuite, config: OrchestraConfig, user: st
  * its policies and judge. Throws what the page shows. */
 async function prepareEvaluation(request: EvalRequest, options: EvalHostOptions) {
   const config = parseConfig(request.config);
-  const suite = await loadSuite(request.suite, options.sampleTasks);
+  const loaded = await loadSuite(request.suite, options.sampleTasks);
+  // "Tasks (first N)" in the tab, the CLI's --limit.
+  const suite = request.limit === undefined ? loaded : { ...loaded, tasks: loaded.tasks.slice(0, request.limit) };
   const environment = await options.environment(config);
   const domainEnvs = await taskDomains(suite, config, request.user, runFactory(environment), options.javascript);
   const specs = request.policies.map((name) => parsePolicy(name));

@@ -37,6 +37,8 @@ export interface EvalRequest {
   concurrency: number;
   budgetUsd: number | null;
   seed: string;
+  /** Only the suite's first this many tasks (the CLI's `--limit`); absent: all of them. */
+  limit?: number;
   /** Who plays a τ² suite's user: `scripted`, or an expert alias of the config (the CLI's
    * `--user`). Required by τ² and ToolScale suites, refused by others. */
   user?: string;

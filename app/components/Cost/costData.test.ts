@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LedgerEntry } from '../../../workers/engine/events.ts';
-import { chartSeries, compareWithActual, costByTool, describeCost, labelOf, niceTicks, stepCostSeries, summarizeLedger, timeBreakdown, callsEndMs, laterBreakdown } from './costData.ts';
+import { chartSeries, compareWithActual, costByTool, describeCost, labelOf, niceTicks, stepCostSeries, summarizeLedger, timeBreakdown, callsEndMs, laterBreakdown, userCostSplit } from './costData.ts';
 
 const entry = (fields: Partial<LedgerEntry> & Pick<LedgerEntry, 'step' | 'kind'>): LedgerEntry => ({
   usd: 0,
@@ -99,6 +99,23 @@ describe('summarizeLedger', () => {
   it('marks tokens we counted ourselves as estimated', () => {
     const estimated = entry({ step: 1, kind: 'orchestrator', basis: 'estimated', usage: { promptTokens: 10, completionTokens: 2 } });
     expect(summarizeLedger([estimated]).tokens.estimated).toBe(true);
+  });
+});
+
+describe('userCostSplit', () => {
+  it('keeps a τ² simulated user\'s cost apart from the agent\'s, unknown prices counted, not summed', () => {
+    const withUser = [
+      ...ledger,
+      entry({ step: 1, kind: 'user', model: 'user-model', usd: 0.00225 }),
+      entry({ step: 2, kind: 'user', model: 'user-model', usd: 0.00225 }),
+      entry({ step: 3, kind: 'user', model: 'user-model', usd: null }),
+    ];
+    const split = userCostSplit(withUser);
+    expect(split).toEqual({ agentUsd: expect.closeTo(0.00155, 12), agentUnknown: 1, userUsd: expect.closeTo(0.0045, 12), userUnknown: 1 });
+    expect(split!.agentUsd + split!.userUsd).toBeCloseTo(summarizeLedger(withUser).knownUsd, 12);
+  });
+  it('is absent for a run with no user turn charged', () => {
+    expect(userCostSplit(ledger)).toBeNull();
   });
 });
 

@@ -141,6 +141,28 @@ export function costByTool(ledger: readonly LedgerEntry[]): ToolCostRow[] {
   return [...rows.values()].sort((a, b) => (b.usd ?? -1) - (a.usd ?? -1) || a.label.localeCompare(b.label));
 }
 
+/** A τ² conversation's known cost split: the simulated user's turns apart from the agent's
+ * (orchestrator, experts, tools), as the reward's cost counts the agent's alone. Null when the
+ * ledger has no user entry (a scripted user is never charged). */
+export function userCostSplit(ledger: readonly LedgerEntry[]): { agentUsd: number; agentUnknown: number; userUsd: number; userUnknown: number } | null {
+  let agentUsd = 0;
+  let agentUnknown = 0;
+  let userUsd = 0;
+  let userUnknown = 0;
+  let users = 0;
+  for (const entry of ledger) {
+    if (entry.kind !== 'user') {
+      if (entry.usd === null) agentUnknown += 1;
+      else agentUsd += entry.usd;
+    } else {
+      users += 1;
+      if (entry.usd === null) userUnknown += 1;
+      else userUsd += entry.usd;
+    }
+  }
+  return users === 0 ? null : { agentUsd, agentUnknown, userUsd, userUnknown };
+}
+
 export function summarizeLedger(ledger: readonly LedgerEntry[]): LedgerSummary {
   const tokens: TokenTotals = { prompt: 0, completion: 0, cachedPrompt: 0, reasoning: 0, estimated: false };
   let knownUsd = 0;

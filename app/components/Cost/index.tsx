@@ -18,6 +18,7 @@ import {
   timeBreakdown,
   callsEndMs,
   laterBreakdown,
+  userCostSplit,
   type LedgerSummary,
 } from './costData.ts';
 import { seriesColor } from './series.ts';
@@ -74,6 +75,7 @@ export function CostPanel() {
         Cost and latency <StoredRunTag />
       </h2>
       <TotalCost summary={summary} totals={totals} hasRun={hasRun} />
+      <UserCostSplit ledger={ledger} />
       {hasRun ? (
         <>
           <RunFigures summary={summary} stepCount={shown} />
@@ -89,6 +91,23 @@ export function CostPanel() {
     </section>
   );
 }
+
+/** A τ² conversation's simulated user, priced apart from the agent (absent for other runs). */
+const UserCostSplit = memo(function UserCostSplit({ ledger }: { ledger: readonly LedgerEntry[] }) {
+  const split = useMemo(() => userCostSplit(ledger), [ledger]);
+  if (!split) return null;
+  return (
+    <div className="cost-user-split">
+      <dl className="cost-counterfactual" aria-label="Agent and simulated user">
+        <dt>Agent (orchestrator, experts, tools)</dt>
+        <dd>{describeCost(split.agentUsd, split.agentUnknown)}</dd>
+        <dt>Simulated user</dt>
+        <dd>{describeCost(split.userUsd, split.userUnknown)}</dd>
+      </dl>
+      <p className="muted cost-counterfactual-note">The simulated user is the benchmark’s, not the agent’s: the reward’s cost counts the agent alone.</p>
+    </div>
+  );
+});
 
 const TotalCost = memo(function TotalCost({ summary, totals, hasRun }: { summary: LedgerSummary; totals: RunTotals | undefined; hasRun: boolean }) {
   const counterfactualModel = useRunStore((state) => state.run?.counterfactualModel ?? null);

@@ -5,7 +5,7 @@ import { summarizeEval, summaryLine } from '../../../workers/eval/results.ts';
 import type { EvalProgress } from '../../../workers/eval/runner.ts';
 import type { ConfigDraft } from '../../state/setupStore.ts';
 import { RESULTS_LIMITS } from '../../../workers/eval/results.ts';
-import { groupViews, localQwen3Policy, perPolicyHeadline, policyNames, readSavedResults, SAVED_LIMITS, savedResults, policyRow, progressView, readBudget, readImportedResults, resultsFileSizeProblem, scatterPoints, shareBars, sharesText, verdictLine } from './evalView.ts';
+import { groupViews, localQwen3Policy, perPolicyHeadline, policyNames, readSavedResults, SAVED_LIMITS, savedResults, policyRow, progressView, readBudget, readImportedResults, readTaskLimit, resultsFileSizeProblem, scatterPoints, shareBars, sharesText, verdictLine } from './evalView.ts';
 
 const describe3 = (name: string) => ({ name, label: `the ${name}`, model: `${name}-model`, preference: PREFERENCE_PRESETS.balanced });
 const records = [
@@ -56,6 +56,13 @@ describe('the policies a choice runs', () => {
     expect(readBudget(' $2.50 ')).toEqual({ ok: true, usd: 2.5 });
     expect(readBudget('0')).toMatchObject({ ok: false });
     expect(readBudget('lots')).toMatchObject({ ok: false });
+  });
+
+  it('reads the first N tasks as the CLI\'s --limit: all when empty, else a whole number from 1', () => {
+    expect(readTaskLimit(' ')).toEqual({ ok: true, limit: undefined });
+    expect(readTaskLimit('3')).toEqual({ ok: true, limit: 3 });
+    expect(readTaskLimit('0')).toMatchObject({ ok: false });
+    expect(readTaskLimit('2.5')).toMatchObject({ ok: false, problem: expect.stringContaining('"2.5"') });
   });
 });
 

@@ -9,6 +9,7 @@ import type { EvalProgress } from '../../../workers/eval/runner.ts';
 import type { LoadedLocalModel } from '../../../workers/hosts/models/modelState.ts';
 import type { ConfigDraft } from '../../state/setupStore.ts';
 import { SUITE_LIMITS } from '../../../workers/eval/suite.ts';
+import { passHatKHeadline } from './tau2View.ts';
 
 /** Which policies the tab runs: the configured orchestrator, a sweep, and the paper's baselines. */
 export interface PolicyChoice {
@@ -60,6 +61,14 @@ export function readBudget(text: string): { ok: true; usd: number | null } | { o
   if (trimmed === '') return { ok: true, usd: null };
   const usd = Number(trimmed);
   return Number.isFinite(usd) && usd > 0 ? { ok: true, usd } : { ok: false, problem: `The budget must be a positive amount of US dollars, such as 2.50; got "${text}".` };
+}
+
+/** "First N tasks" as typed: undefined for all; a problem for anything but a whole number ≥ 1. */
+export function readTaskLimit(text: string): { ok: true; limit: number | undefined } | { ok: false; problem: string } {
+  const trimmed = text.trim();
+  if (trimmed === '') return { ok: true, limit: undefined };
+  const limit = Number(trimmed);
+  return Number.isInteger(limit) && limit >= 1 ? { ok: true, limit } : { ok: false, problem: `Tasks must be a whole number from 1 up, or empty for all of them; got "${text}".` };
 }
 
 const percent = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -348,7 +357,8 @@ export function groupViews(groups: readonly TaskGroup[]): GroupView[] {
   return views;
 }
 
-/** One line per policy: its name, accuracy and correct rollouts, "orchestrator 80.0% (8/10)". */
+/** One line per policy: its name, accuracy and correct rollouts, "orchestrator 80.0% (8/10)"; a
+ * τ²-graded one adds its pass^K ("… · pass^4 50.0%"). */
 export function perPolicyHeadline(policies: readonly PolicySummary[]): string[] {
-  return policies.map((p) => `${p.name} ${p.rollouts === 0 ? '—' : percent(p.accuracy)} (${p.correct}/${p.rollouts})`);
+  return policies.map((p) => `${p.name} ${p.rollouts === 0 ? '—' : percent(p.accuracy)} (${p.correct}/${p.rollouts})${passHatKHeadline(p)}`);
 }

@@ -8,6 +8,7 @@
 
 import { lazy, Suspense, useEffect, useId, useDeferredValue, useMemo, useState, type DragEvent } from 'react';
 import { BUILT_IN_SUITES, type BuiltInSuite } from '../../../workers/eval/builtInSuites.ts';
+import { isTau2SuiteName, TAU2_SUITES } from '../../../workers/domains/tau2/suiteNames.ts';
 import { hasGroups, type EvalSummary, type RolloutRecord } from '../../../workers/eval/results.ts';
 import { formatMs, formatUsd } from '../../format.ts';
 import type { EvalState } from '../../state/evalStore.ts';
@@ -18,7 +19,8 @@ import { GroupRewards } from './GroupRewards.tsx';
 import { useThrottled } from '../../hooks/useThrottled.ts';
 import { perPolicyHeadline, policyRow, progressView, rolloutOrder, verdictLine, type PolicyChoice } from './evalView.ts';
 import './Evaluate.css';
-import { useModelsStore, usePart, useRunStore, useSelected } from '../../state/context.tsx';
+import { useModelsStore, usePart, useRunStore, useSelected, useSetupStore } from '../../state/context.tsx';
+import { simulatedUserChoices, tau2Figures, type Tau2Figures } from './tau2View.ts';
 import { createHistory } from '../../state/history.ts';
 import { createEvaluation } from '../../state/evaluation.ts';
 
@@ -98,14 +100,24 @@ function SuitePicker() {
           value={suite.kind === 'builtin' ? suite.name : 'file'}
           onChange={(event) => {
             const value = event.target.value;
-            if (value !== 'file') evaluation.chooseBuiltInSuite(value as BuiltInSuite);
+            if (isTau2SuiteName(value)) evaluation.chooseBuiltInSuite(value);
+            else if (value !== 'file') evaluation.chooseBuiltInSuite(value as BuiltInSuite);
           }}
         >
-          {BUILT_IN_SUITES.map((name) => (
-            <option key={name} value={name}>
-              {SUITE_LABELS[name]}
-            </option>
-          ))}
+          <optgroup label="Built in">
+            {BUILT_IN_SUITES.map((name) => (
+              <option key={name} value={name}>
+                {SUITE_LABELS[name]}
+              </option>
+            ))}
+          </optgroup>
+          <optgroup label="τ²-Bench and ToolScale (with a simulated user)">
+            {TAU2_SUITES.map(({ name, label }) => (
+              <option key={name} value={name}>
+                {label}
+              </option>
+            ))}
+          </optgroup>
           {suite.kind === 'file' && <option value="file">Your file: {suite.name}</option>}
         </select>
         <FileImportButton label="Import suite…" accept={EVAL_FILES} inputLabel="Suite file to import" onFile={evaluation.chooseSuiteFile} />
@@ -114,7 +126,37 @@ function SuitePicker() {
         Or drop a JSONL file here: one task a line, {'{"id", "task", "answer"?, "check"?, "domain"?}'}.
       </p>
       <SuiteReadingView reading={reading} />
+      {suite.kind === 'builtin' && isTau2SuiteName(suite.name) && <SimulatedUser />}
     </fieldset>
+  );
+}
+
+/** Who plays a τ² suite's user: the scripted user, or the model behind an expert alias of the
+ * configuration in Setup (the CLI's --user). */
+function SimulatedUser() {
+  const evaluation = usePart(createEvaluation);
+  const user = useEvalStore((state) => state.user);
+  const experts = useSetupStore((state) => state.draft.experts);
+  const choices = useMemo(() => simulatedUserChoices({ experts }), [experts]);
+  const hintId = useId();
+  return (
+    <div className="eval-user">
+      <label className="eval-field">
+        Simulated user
+        <select value={user} aria-describedby={hintId} onChange={(event) => evaluation.store.actions.setOptions({ user: event.target.value })}>
+          {!choices.some((choice) => choice.value === user) && <option value={user}>{user} (not in your configuration)</option>}
+          {choices.map((choice) => (
+            <option key={choice.value} value={choice.value}>
+              {choice.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <p id={hintId} className="eval-hint">
+        Each task is a conversation: the user plays the task's scenario with τ²'s guidelines and stops with ###STOP###. A model's turns are priced apart from the
+        agent's and kept out of the reward's cost. Graded by τ²'s criteria; NL_ASSERTION only with a judge in the configuration.
+      </p>
+    </div>
   );
 }
 
@@ -166,6 +208,7 @@ function PolicyPicker() {
   const concurrency = useEvalStore((state) => state.concurrency);
   const budget = useEvalStore((state) => state.budget);
   const seed = useEvalStore((state) => state.seed);
+  const limit = useEvalStore((state) => state.limit);
   const busy = useEvalStore((state) => state.phase !== 'idle');
   const number = (text: string) => (text.trim() === '' ? Number.NaN : Number(text));
   return (
@@ -196,6 +239,10 @@ function PolicyPicker() {
         <label className="eval-field">
           Concurrency
           <input type="number" min={1} max={CONCURRENCY_MAX} value={Number.isNaN(concurrency) ? '' : concurrency} onChange={(event) => evalActions.setOptions({ concurrency: number(event.target.value) })} />
+        </label>
+        <label className="eval-field">
+          Tasks (first N)
+          <input type="text" inputMode="numeric" placeholder="all" value={limit} onChange={(event) => evalActions.setOptions({ limit: event.target.value })} />
         </label>
         <label className="eval-field">
           Budget (USD)
@@ -365,6 +412,7 @@ function Results() {
         <>
           <PolicyHeadline lines={perPolicyHeadline(shown.policies)} />
           <PolicyTable policies={shown.policies} />
+          <Tau2Table figures={tau2Figures(shown.policies)} />
           <p className="eval-hint">
             ★ on the Pareto front: no other policy is as cheap and as accurate. Accuracy: correct rollouts over rollouts, with the 95% Wilson interval. Cost/task
             includes grading; ≈ marks estimates.
@@ -417,6 +465,57 @@ function Rollouts({ records, total, stored }: { records: RolloutRecord[]; total:
         </ul>
       )}
     </details>
+  );
+}
+
+/** τ²'s figures per policy, as `orchestra eval` prints them for a τ² suite: pass^1…pass^K and
+ * each criterion's share, with what the simulated users cost. */
+function Tau2Table({ figures }: { figures: Tau2Figures | null }) {
+  const headingId = useId();
+  if (!figures) return null;
+  return (
+    <section className="eval-tau2" aria-labelledby={headingId}>
+      <h4 id={headingId}>τ² figures</h4>
+      <div className="eval-table-scroll">
+        <table className="eval-table" aria-label="τ² figures per policy">
+          <thead>
+            <tr>
+              <th scope="col">Policy</th>
+              {Array.from({ length: figures.k }, (_, i) => (
+                <th key={`pass${i}`} scope="col">
+                  pass^{i + 1}
+                </th>
+              ))}
+              {figures.criteria.map((criterion) => (
+                <th key={criterion} scope="col">
+                  {criterion}
+                </th>
+              ))}
+              <th scope="col">Simulated user</th>
+            </tr>
+          </thead>
+          <tbody>
+            {figures.rows.map((row) => (
+              <tr key={row.name} data-policy={row.name}>
+                <th scope="row">{row.name}</th>
+                {row.passHatK.map((value, i) => (
+                  <td key={`pass${i}`}>{value}</td>
+                ))}
+                {row.criteria.map((cell, i) => (
+                  <td key={figures.criteria[i]}>{cell}</td>
+                ))}
+                <td>{row.userCost}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p className="eval-hint">
+        pass^k: the chance that k rollouts of a task drawn at random are all right, averaged over the tasks (τ²). A criterion: the share of its graded rollouts
+        that passed it, counted in the reward or not; &quot;not graded&quot; where no judge is configured. The simulated user&apos;s cost is in Cost/task but not in
+        the reward&apos;s cost.
+      </p>
+    </section>
   );
 }
 

@@ -1,10 +1,34 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useRef } from 'react';
 import type { Rect, VirtualItem } from '@tanstack/react-virtual';
 import { ErrorBoundary } from '../ErrorBoundary/index.tsx';
 import { StepCard } from './StepCard.tsx';
 import { useTraceUi } from './useTraceUi.ts';
-import { useAppStores } from '../../state/context.tsx';
+import { useAppStores, useRunStore } from '../../state/context.tsx';
+
+// A τ² conversation's user turns: loaded with the first step that has one.
+const UserTurnCards = lazy(() => import('./UserTurnCard.tsx'));
+
+/** A step's cards: the user's opening (τ²), the orchestrator's turn, the user's replies. The step
+ * card keeps its place among the children, so the user's first turn does not remount it. */
+function StepRowCards({ index }: { index: number }) {
+  const userTurns = useRunStore((state) => (state.run?.steps[index]?.userTurns?.length ?? 0) > 0);
+  return (
+    <>
+      {userTurns && (
+        <Suspense fallback={null}>
+          <UserTurnCards index={index} before />
+        </Suspense>
+      )}
+      <StepCard index={index} />
+      {userTurns && (
+        <Suspense fallback={null}>
+          <UserTurnCards index={index} before={false} />
+        </Suspense>
+      )}
+    </>
+  );
+}
 
 /** From this many steps on, only the cards on screen are rendered. */
 export const VIRTUALISE_FROM = 30;
@@ -110,7 +134,7 @@ function StepRow({
       style={position ? { transform: `translateY(${position.start}px)` } : undefined}
     >
       <ErrorBoundary what={`Step ${index + 1}`}>
-        <StepCard index={index} />
+        <StepRowCards index={index} />
       </ErrorBoundary>
     </li>
   );
