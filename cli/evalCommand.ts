@@ -28,9 +28,9 @@ import { createNodeEnvironment, describeMissingKeys, providersInUse, type Missin
 import { EVAL_USAGE, EXIT_CODES, parseCommandArgs, positiveInteger, UsageError } from './usage.ts';
 import { formatCount } from '../workers/engine/format.ts';
 import { runFactory } from '../workers/hosts/prepareRun.ts';
-import type { RunFactory, TaskDomain } from '../workers/eval/ports.ts';
+import type { TaskDomain } from '../workers/eval/ports.ts';
 import type { LoadedTau2Domain } from '../workers/domains/tau2/domains.ts';
-import { TAU2_SUITE_NAMES, tau2DomainOfSuite, tau2Suite, tau2SuiteName, tau2TaskDomain } from '../workers/domains/tau2/taskDomain.ts';
+import { TAU2_SUITE_NAMES, tau2DomainFromConfig, tau2DomainOfSuite, tau2Suite, tau2SuiteName } from '../workers/domains/tau2/taskDomain.ts';
 import { readTau2Domain, readTau2Guidelines } from './nodeTau2.ts';
 
 const EVAL_OPTIONS = {
@@ -90,7 +90,7 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
     let environments: Map<string, TaskDomain>;
     try {
       environments = suite.tau2
-        ? new Map([[tau2SuiteName(suite.tau2.name), tau2Domain(suite.tau2, config, runFactory(node.environment), userAlias)]])
+        ? new Map([[tau2SuiteName(suite.tau2.name), tau2DomainFromConfig(suite.tau2, config, runFactory(node.environment), userAlias, readTau2Guidelines())]])
         : await domainEnvironments(domains, tasks, javascript, source);
     } catch (error) {
       if (error instanceof DomainError || error instanceof SuiteError) throw new UsageError(error.message);
@@ -202,18 +202,6 @@ function tau2UserAlias(config: OrchestraConfig, user: string | undefined): strin
   if (user === 'scripted') return null;
   if (!aliases.includes(user)) throw new UsageError(`--user ${user}: the config has no expert "${user}" (it has ${aliases.join(', ') || 'none'}), nor is it "scripted".`, EVAL_USAGE);
   return user;
-}
-
-/** A τ² domain as the evaluation's TaskDomain: its user, the config's judge for NL_ASSERTION. */
-function tau2Domain(domain: LoadedTau2Domain, config: OrchestraConfig, runs: RunFactory, userAlias: string | null): TaskDomain {
-  const expert = userAlias === null ? undefined : resolveExperts(config)[userAlias];
-  const judge = config.evaluation?.judge;
-  return tau2TaskDomain(domain, {
-    user: expert ? { kind: 'model', model: runs.model(config, expert.provider, expert.model), ...(expert.temperature === undefined ? {} : { temperature: expert.temperature }) } : { kind: 'scripted' },
-    guidelines: readTau2Guidelines(),
-    pricing: runs.pricing(config),
-    ...(judge ? { judge: runs.model(config, judge.provider, judge.model) } : {}),
-  });
 }
 
 /** A built-in suite (builtin:corpus, builtin:retail, builtin:clinic, builtin:tau2-retail…) or a JSONL file. */

@@ -21,6 +21,10 @@ import { domainEnvironments } from '../domains/setup.ts';
 import { corpusSuite, parseSuite, SuiteError, type SuiteTask } from '../eval/suite.ts';
 import type { EvalRequest, EvalSuiteInput, FromWorker, SuiteReading } from './messages.ts';
 import { runFactory, type RunEnvironment } from './prepareRun.ts';
+import type { RunFactory, TaskDomain } from '../eval/ports.ts';
+import { resolveExperts } from '../engine/configExperts.ts';
+import type { LoadedTau2Domain } from '../domains/tau2/domains.ts';
+import { isTau2SuiteName } from '../domains/tau2/suiteNames.ts';
 
 export interface EvalHostOptions {
   /** The environment of every run in this worker (keys, search, sandboxes, local models). */
@@ -39,6 +43,8 @@ interface LoadedSuite {
   source: string;
   tasks: SuiteTask[];
   warnings: string[];
+  /** A τ² or ToolScale suite's domain. */
+  tau2?: LoadedTau2Domain;
 }
 
 async function loadSuite(input: EvalSuiteInput, sampleTasks: () => Promise<SampleTask[]>): Promise<LoadedSuite> {
@@ -48,6 +54,11 @@ async function loadSuite(input: EvalSuiteInput, sampleTasks: () => Promise<Sampl
   }
   const source = `builtin:${input.name}`;
   if (input.name === 'corpus') return { source, tasks: corpusSuite(await sampleTasks()), warnings: [] };
+  if (isTau2SuiteName(input.name)) {
+    const { loadBrowserSuite } = await import('../domains/browserTau2.ts');
+    const { domain, tasks } = await loadBrowserSuite(input.name);
+    return { source, tasks, warnings: [], tau2: domain };
+  }
   const { BUILT_IN_DOMAIN_FILES } = await import('../domains/browserDomains.ts');
   return { source, tasks: parseDomain(BUILT_IN_DOMAIN_FILES[input.name], source).tasks, warnings: [] };
 }
@@ -59,6 +70,26 @@ function problemsOf(error: unknown, secrets: string[]): string[] {
   return [redact((error as Error).message, secrets)];
 }
 
+/** The suite's domains as evaluation sees them: a τ² suite's, with its simulated user; or the
+ * built-in domains its tasks name, loaded in the JavaScript sandbox. */
+async function taskDomains(suite: LoadedSuite, config: OrchestraConfig, user: string | undefined, runs: RunFactory, javascript: JavaScriptRunner): Promise<Map<string, TaskDomain>> {
+  if (suite.tau2) {
+    if (user === undefined) throw new PolicyError('A τ² suite needs a simulated user: the scripted user, or one of the configuration\'s experts.');
+    if (user !== 'scripted' && !resolveExperts(config)[user]) throw new PolicyError(`The simulated user "${user}" is not an expert of the configuration (it has ${Object.keys(resolveExperts(config)).join(', ') || 'none'}).`);
+    const { loadBrowserGuidelines, tau2DomainFromConfig } = await import('../domains/browserTau2.ts');
+    const domain = tau2DomainFromConfig(suite.tau2, config, runs, user === 'scripted' ? null : user, await loadBrowserGuidelines());
+    return new Map([[domain.domain.name, domain]]);
+  }
+  if (user !== undefined) throw new PolicyError('A simulated user is for τ² and ToolScale suites, whose tasks talk with one.');
+  const unknown = domainsOf(suite.tasks).filter((name) => !isBuiltInDomain(name));
+  if (unknown.length > 0) {
+    throw new SuiteError(suite.source, [`its tasks run in the domain${unknown.length === 1 ? '' : 's'} ${unknown.map((n) => `"${n}"`).join(', ')}, which the playground does not have (built in: ${BUILT_IN_DOMAINS.join(', ')}); run it with the CLI's --domain`]);
+  }
+  const { BUILT_IN_DOMAIN_FILES } = await import('../domains/browserDomains.ts');
+  const domains = domainsOf(suite.tasks).map((name) => parseDomain(BUILT_IN_DOMAIN_FILES[name as keyof typeof BUILT_IN_DOMAIN_FILES], `builtin:${name}`));
+  return domainEnvironments(domains, suite.tasks, javascript, suite.source);
+}
+
 export function createEvalHost(options: EvalHostOptions) {
   const evaluations = new Map<string, AbortController>();
 
@@ -68,6 +99,8 @@ export function createEvalHost(options: EvalHostOptions) {
       const suite = await loadSuite(input, options.sampleTasks);
       const checks: Record<string, number> = {};
       for (const task of suite.tasks) if (task.check) checks[task.check.kind] = (checks[task.check.kind] ?? 0) + 1;
+      // A τ² task is graded by its own criteria (DB, ACTION, COMMUNICATE…), not a suite check.
+      if (suite.tau2) checks['τ² criteria'] = suite.tasks.length;
       reading = { ok: true, source: suite.source, tasks: suite.tasks.length, domains: domainsOf(suite.tasks), checks, warnings: suite.warnings };
     } catch (error) {
       reading = { ok: false, problems: problemsOf(error, options.secrets().map((secret) => secret.value)) };
@@ -84,14 +117,8 @@ export function createEvalHost(options: EvalHostOptions) {
     try {
       const config = parseConfig(request.config);
       const suite = await loadSuite(request.suite, options.sampleTasks);
-      const unknown = domainsOf(suite.tasks).filter((name) => !isBuiltInDomain(name));
-      if (unknown.length > 0) {
-        throw new SuiteError(suite.source, [`its tasks run in the domain${unknown.length === 1 ? '' : 's'} ${unknown.map((n) => `"${n}"`).join(', ')}, which the playground does not have (built in: ${BUILT_IN_DOMAINS.join(', ')}); run it with the CLI's --domain`]);
-      }
-      const { BUILT_IN_DOMAIN_FILES } = await import('../domains/browserDomains.ts');
-      const domains = domainsOf(suite.tasks).map((name) => parseDomain(BUILT_IN_DOMAIN_FILES[name as keyof typeof BUILT_IN_DOMAIN_FILES], `builtin:${name}`));
       const environment = await options.environment(config);
-      const domainEnvs = await domainEnvironments(domains, suite.tasks, options.javascript, suite.source);
+      const domainEnvs = await taskDomains(suite, config, request.user, runFactory(environment), options.javascript);
       const specs = request.policies.map((name) => parsePolicy(name));
       if (specs.length === 0) throw new PolicyError('Pick at least one policy.');
       const policies = createPolicies(specs, { config, runs: runFactory(environment), domains: domainEnvs, seed: request.seed });

@@ -10,12 +10,13 @@ import type { HumanChoice, HumanTurn } from '../engine/types.ts';
 import type { HeldKey } from './keys.ts';
 import type { LocalModelRequest, LocalModelsState } from './models/modelState.ts';
 import type { BuiltInSuite } from '../eval/builtInSuites.ts';
+import type { Tau2SuiteName } from '../domains/tau2/suiteNames.ts';
 import type { PolicyDescription, RolloutRecord } from '../eval/results.ts';
 import type { EvalOutcome, EvalProgressEvent } from '../eval/runner.ts';
 
-/** The suite an evaluation runs: a built-in one, or a JSONL file the user picked (its text, read
- * by the page under the suite's size cap; the worker parses it). */
-export type EvalSuiteInput = { kind: 'builtin'; name: BuiltInSuite } | { kind: 'file'; name: string; text: string };
+/** The suite an evaluation runs: a built-in one (τ²'s and ToolScale's among them), or a JSONL file
+ * the user picked (its text, read by the page under the suite's size cap; the worker parses it). */
+export type EvalSuiteInput = { kind: 'builtin'; name: BuiltInSuite | Tau2SuiteName } | { kind: 'file'; name: string; text: string };
 
 /** A suite as the worker read it: what it holds, or every problem with its line. */
 export type SuiteReading =
@@ -34,6 +35,9 @@ export interface EvalRequest {
   concurrency: number;
   budgetUsd: number | null;
   seed: string;
+  /** Who plays a τ² suite's user: `scripted`, or an expert alias of the config (the CLI's
+   * `--user`). Required by τ² and ToolScale suites, refused by others. */
+  user?: string;
   /** Records an earlier session of this evaluation left: finished ones are skipped (resume). */
   previous: RolloutRecord[];
 }

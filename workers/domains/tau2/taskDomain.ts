@@ -4,10 +4,12 @@
 // `tau2-retail`, `tau2-telecom` and `toolscale-<domain>`. Pure TypeScript; the host reads the
 // files and picks the user and the judge.
 
+import type { OrchestraConfig } from '../../engine/config.ts';
+import { resolveExperts } from '../../engine/configExperts.ts';
 import type { PricingTable } from '../../engine/pricing.ts';
 import type { ChatModel } from '../../engine/types.ts';
 import type { Verdict } from '../../eval/checks.ts';
-import type { TaskDomain } from '../../eval/ports.ts';
+import type { RunFactory, TaskDomain } from '../../eval/ports.ts';
 import type { SuiteTask } from '../../eval/suite.ts';
 import { isToolScaleDomain, TOOLSCALE_DOMAIN_NAMES } from '../toolscale/domains.ts';
 import { TAU2_LIMITS } from './conversation.ts';
@@ -88,4 +90,19 @@ export function tau2TaskDomain(domain: LoadedTau2Domain, options: Tau2TaskDomain
       return { compare: async () => ({ error: 'a τ² task is graded by its criteria, not by a db check' }) };
     },
   };
+}
+
+/** A τ² domain as a host runs it from a config (the CLI and the browser's worker alike): the
+ * model of the config's expert `userAlias` plays the user (null: the scripted user), the
+ * config's `evaluation.judge` grades NL_ASSERTION (none: not graded). */
+export function tau2DomainFromConfig(domain: LoadedTau2Domain, config: OrchestraConfig, runs: RunFactory, userAlias: string | null, guidelines: { plain: string; tools: string }): TaskDomain {
+  const expert = userAlias === null ? undefined : resolveExperts(config)[userAlias];
+  if (userAlias !== null && !expert) throw new Error(`the config has no expert "${userAlias}" to play the user`);
+  const judge = config.evaluation?.judge;
+  return tau2TaskDomain(domain, {
+    user: expert ? { kind: 'model', model: runs.model(config, expert.provider, expert.model), ...(expert.temperature === undefined ? {} : { temperature: expert.temperature }) } : { kind: 'scripted' },
+    guidelines,
+    pricing: runs.pricing(config),
+    ...(judge ? { judge: runs.model(config, judge.provider, judge.model) } : {}),
+  });
 }
