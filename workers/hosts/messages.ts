@@ -54,8 +54,10 @@ export type ToWorker =
   | { type: 'bind_key'; provider: string; from: string | null; to: string }
   /** Starts a run. `config` is the config file's JSON value, validated by the worker. With
    * `manual`, the person takes the orchestrator's turns (each asked with `human_turn`). */
-  /** `fork`: go on from a stored run's step (workers/engine/fork.ts) instead of from the start. */
-  | { type: 'start'; runId: string; config: unknown; task: string; manual?: boolean; fork?: ForkFrom }
+  /** `fork`: go on from a stored run's step (workers/engine/fork.ts) instead of from the start.
+   * `domain`: the run plays in a domain (a built-in one's name, or a τ² or ToolScale suite's:
+   * workers/hosts/taskDomain.ts): its policy, its tools over a fresh database, function calling. */
+  | { type: 'start'; runId: string; config: unknown; task: string; manual?: boolean; fork?: ForkFrom; domain?: string }
   /** The person's choice for the turn `human_turn` asked (checked by the worker). */
   | { type: 'human_choice'; runId: string; turnId: string; choice: HumanChoice }
   | { type: 'stop'; runId: string }

@@ -28,6 +28,8 @@ import { type LocalModelRequest, type LocalModelsState } from './models/modelSta
 import { createGgufModels } from './models/ggufModels.ts';
 import { prepareRun, type RunEnvironment } from './prepareRun.ts';
 import type { EvalHost } from './evalHost.ts';
+import type { TaskDomains } from './taskDomain.ts';
+import type { DomainTools } from '../engine/preparedRun.ts';
 import type { SampleTask } from '../../tools/search/sampleTasks.ts';
 import { loadBackends } from '../backends/registry.ts';
 
@@ -186,14 +188,29 @@ async function runEnvironment(config: OrchestraConfig): Promise<RunEnvironment> 
   };
 }
 
-async function start(runId: string, configValue: unknown, task: string, manual: boolean, fork?: ForkFrom): Promise<void> {
+// The domains a typed task can run in (workers/hosts/taskDomain.ts), loaded with the first run
+// that names one; τ²'s and ToolScale's files come from the browser catalogue, each a chunk.
+let taskDomains: Promise<TaskDomains> | null = null;
+
+function domainTools(name: string): Promise<DomainTools> {
+  taskDomains ??= import('./taskDomain.ts').then(({ createTaskDomains }) =>
+    createTaskDomains({
+      javascript,
+      tau2: (domain) => import('../domains/browserTau2.ts').then(({ loadBrowserDomain }) => loadBrowserDomain(domain)),
+    }),
+  );
+  return taskDomains.then((domains) => domains(name));
+}
+
+async function start(runId: string, configValue: unknown, task: string, manual: boolean, fork?: ForkFrom, domainName?: string): Promise<void> {
   let prepared: ReturnType<typeof prepareRun>;
   // Registered before anything is awaited, so a Stop pressed while a backend loads is not lost.
   const controller = new AbortController();
   runs.set(runId, controller);
   try {
     const config = parseConfig(configValue);
-    prepared = prepareRun(config, await runEnvironment(config), manual ? { person: personFor(runId) } : {});
+    const domain = domainName === undefined ? undefined : await domainTools(domainName);
+    prepared = prepareRun(config, await runEnvironment(config), { ...(manual ? { person: personFor(runId) } : {}), ...(domain ? { domain } : {}) });
   } catch (error) {
     runs.delete(runId);
     post({
@@ -283,7 +300,7 @@ self.onmessage = (message: MessageEvent<ToWorker>) => {
       post({ type: 'keys', held: keys.held() });
       break;
     case 'start':
-      void start(data.runId, data.config, data.task, data.manual === true, data.fork);
+      void start(data.runId, data.config, data.task, data.manual === true, data.fork, data.domain);
       break;
     case 'human_choice':
       humanTurns.get(`${data.runId}/${data.turnId}`)?.(data.choice);

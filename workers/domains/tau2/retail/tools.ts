@@ -36,6 +36,10 @@ export class RetailSeed {
     return { products: new Map(this.db.products), users: new Map(this.db.users), orders: new Map(this.db.orders) };
   }
 
+  has(row: object): boolean {
+    return this.#rows.has(row);
+  }
+
   dumpOf(row: object): string | undefined {
     if (!this.#rows.has(row)) return undefined;
     let text = this.#dumps.get(row);
@@ -65,6 +69,10 @@ export class RetailTools extends Toolkit<Db> {
 
   override knownDump(row: object): string | undefined {
     return this.seed.dumpOf(row);
+  }
+
+  override sharedRow(row: object): boolean {
+    return this.seed.has(row);
   }
 
   #order(id: PyValue): OrderValue {
