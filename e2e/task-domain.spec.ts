@@ -90,3 +90,15 @@ test('a τ²-Bench domain: retail’s policy and tools, a fresh database each ru
   // The call's result went back to the orchestrator as τ² words it.
   expect(JSON.stringify(requests[1]!.body.messages.at(-1))).toContain('cancelled');
 });
+
+test('a built-in domain: its tools run in the sandbox against its own database', async ({ playground, page, scripted }) => {
+  const server = await scripted.start({ models: { [ORCHESTRATOR_MODEL]: playActions([{ name: 'cancel_order', arguments: { order_id: 'O-5001', reason: 'ordered_by_mistake' } }]) } });
+  await playground.open();
+  await playground.importConfig(scriptedConfig(server.url));
+  await page.getByRole('combobox', { name: 'Domain' }).selectOption({ label: 'Retail (built in)' });
+  await playground.run('I am Maya Chen; please cancel order O-5001, I ordered it by mistake.');
+  await playground.waitForFinish(60_000);
+  const call = playground.trace.getByRole('group', { name: 'Call cancel_order' });
+  await expect(call.getByRole('table', { name: 'orders/O-5001' }).getByRole('row', { name: /^status/ })).toHaveText(['status', '"pending"', '"cancelled"'].join(''));
+  expect(requestsFor(server.requests, ORCHESTRATOR_MODEL)[0]!.body.messages[0]!.content).toContain('Harbor & Pine Outfitters');
+});
