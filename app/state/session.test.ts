@@ -67,6 +67,22 @@ describe('starting a run', () => {
     expect(stores.session.startRun('a task', { manual: true })).toBe('invalid_config');
     expect(stores.run.getState().rejection).toEqual([expect.stringContaining('paper protocol only')]);
   });
+
+  it('names the domain a typed task plays in, and none when "None" is chosen', () => {
+    expect(stores.session.startRun('Cancel my order #W5918442', { domain: 'toolscale-bank' })).toBe('started');
+    const [runId, , task, manual, fork, domain] = platform.fake().callsOf('start')[0]!;
+    expect([task, manual, fork, domain]).toEqual(['Cancel my order #W5918442', false, undefined, 'toolscale-bank']);
+    platform.fake().worker.onEvents(runOf(runId));
+    vi.advanceTimersByTime(16);
+    stores.session.startRun('a task', { domain: '' });
+    expect(platform.fake().callsOf('start')[1]![5]).toBeUndefined();
+  });
+
+  it('refuses to take the orchestrator’s turns by hand in a domain, sending nothing', () => {
+    expect(stores.session.startRun('a task', { manual: true, domain: 'tau2-retail' })).toBe('invalid_config');
+    expect(platform.fake().callsOf('start')).toHaveLength(0);
+    expect(stores.run.getState().rejection).toEqual([expect.stringContaining('without a domain only')]);
+  });
 });
 
 describe('the event fold', () => {

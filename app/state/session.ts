@@ -219,11 +219,12 @@ export class Session {
     };
   };
 
-  /** Starts a run of `task`; with `manual`, the person takes the orchestrator's turns. A run the
-   * person starts ends any comparison on screen. */
-  startRun = (task: string, { manual = false }: { manual?: boolean } = {}): StartOutcome => {
+  /** Starts a run of `task`; with `manual`, the person takes the orchestrator's turns; with
+   * `domain`, it plays in that domain (workers/hosts/taskDomain.ts). A run the person starts ends
+   * any comparison on screen. */
+  startRun = (task: string, { manual = false, domain }: { manual?: boolean; domain?: string } = {}): StartOutcome => {
     if (this.deps.run.getState().phase !== 'idle') return 'busy';
-    const outcome = this.launchRun(task, manual);
+    const outcome = this.launchRun(task, manual, undefined, domain || undefined);
     if (outcome === 'started') this.deps.comparison.actions.cleared();
     return outcome;
   };
@@ -264,7 +265,7 @@ export class Session {
     return this.launchRun(task, false, fork);
   };
 
-  private launchRun(task: string, manual: boolean, fork?: ForkFrom): StartOutcome {
+  private launchRun(task: string, manual: boolean, fork?: ForkFrom, domain?: string): StartOutcome {
     const { run, checks } = this.deps;
     // Refusals leave the last run on screen: the person may still be reading it.
     const trimmed = task.trim();
@@ -274,7 +275,7 @@ export class Session {
     const loaded = checks.loaded();
     if (!loaded) {
       void checks.load().then(() => {
-        if (run.getState().phase === 'idle') this.launchRun(task, manual, fork);
+        if (run.getState().phase === 'idle') this.launchRun(task, manual, fork, domain);
       });
       return 'started';
     }
@@ -284,6 +285,10 @@ export class Session {
       run.actions.refused(check.problems);
       return 'invalid_config';
     }
+    if (manual && domain !== undefined) {
+      run.actions.refused(['You can take the orchestrator’s turns without a domain only: choose "None" as the domain.']);
+      return 'invalid_config';
+    }
     if (manual && check.config.protocol !== 'paper') {
       run.actions.refused(['You can take the orchestrator’s turns in the paper protocol only: choose "Paper" above.']);
       return 'invalid_config';
@@ -291,7 +296,8 @@ export class Session {
     const runId = newRunId();
     this.deps.compare.actions.close();
     run.actions.starting(runId, manual);
-    this.deps.worker.start(runId, config, trimmed, manual, fork);
+    if (domain === undefined) this.deps.worker.start(runId, config, trimmed, manual, fork);
+    else this.deps.worker.start(runId, config, trimmed, manual, fork, domain);
     return 'started';
   }
 

@@ -39,6 +39,9 @@ export interface ViewState {
   sideTab: SideTab;
   /** The text in the task box ("Try the demo" fills it in, so Run repeats the demo's task). */
   task: string;
+  /** The domain the task box's task runs in ('' for none): a built-in domain's name, or a τ² or
+   * ToolScale suite's (tau2-retail, toolscale-bank…). */
+  domain: string;
   /** Presenter view: large type, the cost beside the trace, the trace paced step by step. */
   presenter: boolean;
   /** How far the presenter has let the run on screen through (presenter view only). */
@@ -56,6 +59,9 @@ function shownRun(store: Store): { runId: string | null; stepCount: number } {
 const viewActions = {
   setTask(store: Store, task: string): void {
     store.setState({ task });
+  },
+  setDomain(store: Store, domain: string): void {
+    store.setState({ domain });
   },
   openSideTab(store: Store, sideTab: SideTab): void {
     store.setState({ sideTab });
@@ -86,6 +92,7 @@ export function createViewStore(run: RunStore, storage: () => Storage): ViewStor
   const view = createStore<ViewState>()(() => ({
     sideTab: storedTab(storage),
     task: '',
+    domain: '',
     presenter: stored(storage, PRESENTER_KEY) === 'on',
     pacing: { runId: null, revealed: 1 },
   }));

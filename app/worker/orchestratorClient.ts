@@ -39,8 +39,9 @@ export interface OrchestratorClient {
   setKey(provider: string, key: string | null, origin: string | null): void;
   /** Moves a held key from the origin it is bound to (`from`) to `to`, as the user agreed. */
   bindKey(provider: string, from: string | null, to: string): void;
-  /** Starts a run; `manual`: the person takes the orchestrator's turns. */
-  start(runId: string, config: unknown, task: string, manual?: boolean, fork?: ForkFrom): void;
+  /** Starts a run; `manual`: the person takes the orchestrator's turns; `domain`: the domain it
+   * plays in (messages.ts's `start`). */
+  start(runId: string, config: unknown, task: string, manual?: boolean, fork?: ForkFrom, domain?: string): void;
   /** The person's choice for a turn `onHumanTurn` asked. */
   humanChoice(runId: string, turnId: string, choice: HumanChoice): void;
   stop(runId: string): void;
@@ -124,7 +125,8 @@ export function createOrchestratorClient(handlers: OrchestratorHandlers): Orches
   return {
     setKey: (provider, key, origin) => tell('set_key', { provider, key, origin }),
     bindKey: (provider, from, to) => tell('bind_key', { provider, from, to }),
-    start: (runId, config, task, manual, fork) => tell('start', { runId, config, task, ...(manual ? { manual } : {}), ...(fork ? { fork } : {}) }),
+    start: (runId, config, task, manual, fork, domain) =>
+      tell('start', { runId, config, task, ...(manual ? { manual } : {}), ...(fork ? { fork } : {}), ...(domain ? { domain } : {}) }),
     humanChoice: (runId, turnId, choice) => tell('human_choice', { runId, turnId, choice }),
     stop: (runId) => tell('stop', { runId }),
     restart: (message) => lose(message),

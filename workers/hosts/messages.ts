@@ -62,8 +62,10 @@ export type OrchestratorRequests = {
   bind_key: { body: { provider: string; from: string | null; to: string }; reply: void };
   /** Starts a run. `config` is the config file's JSON value, validated by the worker. With
    * `manual`, the person takes the orchestrator's turns (each asked with `human_turn`); with
-   * `fork`, it goes on from a stored run's step (workers/engine/fork.ts). */
-  start: { body: { runId: string; config: unknown; task: string; manual?: boolean; fork?: ForkFrom }; reply: void };
+   * `fork`, it goes on from a stored run's step (workers/engine/fork.ts); with `domain`, it plays in
+   * a domain (a built-in one's name, or a τ² or ToolScale suite's: workers/hosts/taskDomain.ts):
+   * its policy, its tools over a fresh database, function calling. */
+  start: { body: { runId: string; config: unknown; task: string; manual?: boolean; fork?: ForkFrom; domain?: string }; reply: void };
   /** The person's choice for the turn `human_turn` asked (checked by the worker). */
   human_choice: { body: { runId: string; turnId: string; choice: HumanChoice }; reply: void };
   stop: { body: { runId: string }; reply: void };

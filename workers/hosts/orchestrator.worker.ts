@@ -29,6 +29,8 @@ import { type LocalModelRequest, type LocalModelsState } from './models/modelSta
 import { createGgufModels } from './models/ggufModels.ts';
 import { prepareRun, type RunEnvironment } from './prepareRun.ts';
 import type { EvalHost } from './evalHost.ts';
+import type { TaskDomains } from './taskDomain.ts';
+import type { DomainTools } from '../engine/preparedRun.ts';
 import type { SampleTask } from '../../tools/search/sampleTasks.ts';
 import { loadBackends } from '../backends/registry.ts';
 
@@ -187,14 +189,29 @@ async function runEnvironment(config: OrchestraConfig): Promise<RunEnvironment> 
   };
 }
 
-async function start(runId: string, configValue: unknown, task: string, manual: boolean, fork?: ForkFrom): Promise<void> {
+// The domains a typed task can run in (workers/hosts/taskDomain.ts), loaded with the first run
+// that names one; τ²'s and ToolScale's files come from the browser catalogue, each a chunk.
+let taskDomains: Promise<TaskDomains> | null = null;
+
+function domainTools(name: string): Promise<DomainTools> {
+  taskDomains ??= import('./taskDomain.ts').then(({ createTaskDomains }) =>
+    createTaskDomains({
+      javascript,
+      tau2: (domain) => import('../domains/browserTau2.ts').then(({ loadBrowserDomain }) => loadBrowserDomain(domain)),
+    }),
+  );
+  return taskDomains.then((domains) => domains(name));
+}
+
+async function start(runId: string, configValue: unknown, task: string, manual: boolean, fork?: ForkFrom, domainName?: string): Promise<void> {
   let prepared: ReturnType<typeof prepareRun>;
   // Registered before anything is awaited, so a Stop pressed while a backend loads is not lost.
   const controller = new AbortController();
   runs.set(runId, controller);
   try {
     const config = parseConfig(configValue);
-    prepared = prepareRun(config, await runEnvironment(config), manual ? { person: personFor(runId) } : {});
+    const domain = domainName === undefined ? undefined : await domainTools(domainName);
+    prepared = prepareRun(config, await runEnvironment(config), { ...(manual ? { person: personFor(runId) } : {}), ...(domain ? { domain } : {}) });
   } catch (error) {
     runs.delete(runId);
     post({
@@ -282,7 +299,7 @@ const handlers: RequestHandlers<OrchestratorRequests> = {
     keys.rebind(provider, from, to);
     post({ type: 'keys', held: keys.held() });
   },
-  start: ({ runId, config, task, manual, fork }) => void start(runId, config, task, manual === true, fork),
+  start: ({ runId, config, task, manual, fork, domain }) => void start(runId, config, task, manual === true, fork, domain),
   human_choice: ({ runId, turnId, choice }) => humanTurns.get(`${runId}/${turnId}`)?.(choice),
   stop: ({ runId }) => runs.get(runId)?.abort(),
   load_model: ({ model, contextWindow, port }) => void localModels.load(model, contextWindow, port),

@@ -1,8 +1,11 @@
 import type { RunPhase } from '../../state/runStore.ts';
-import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useSampleTasks } from './useSampleTasks.ts';
 import './TaskPanel.css';
 import { useAppStores, useRunStore, useSession, useSetupStore, useViewActions, useViewStore } from '../../state/context.tsx';
+
+const DomainChoice = lazy(() => import('./DomainChoice.tsx').then(({ DomainChoice }) => ({ default: DomainChoice })));
+const DomainNote = lazy(() => import('./DomainChoice.tsx').then(({ DomainNote }) => ({ default: DomainNote })));
 
 const PROTOCOLS = [
   { value: 'paper', label: 'Paper', hint: 'search, enhance_reasoning and answer, each backed by a model you choose' },
@@ -13,6 +16,7 @@ export function TaskPanel() {
   const session = useSession();
   const viewActions = useViewActions();
   const task = useViewStore((state) => state.task);
+  const domain = useViewStore((state) => state.domain);
   const [manual, setManual] = useState(false);
   const [taskProblem, setTaskProblem] = useState<string | null>(null);
   const taskBox = useRef<HTMLTextAreaElement>(null);
@@ -21,7 +25,7 @@ export function TaskPanel() {
   const busy = phase !== 'idle';
 
   const run = () => {
-    if (session.startRun(task, { manual }) !== 'empty_task') return;
+    if (session.startRun(task, { manual, domain }) !== 'empty_task') return;
     setTaskProblem('Type a task first.');
     taskBox.current?.focus();
   };
@@ -43,7 +47,13 @@ export function TaskPanel() {
 
   return (
     <section className="panel task-panel" aria-labelledby={`${taskId}-heading`}>
-      <h2 id={`${taskId}-heading`}>Task</h2>
+      {/* The domain sits on the heading's line, so the preferences stay above the fold. */}
+      <div className="task-heading">
+        <h2 id={`${taskId}-heading`}>Task</h2>
+        <Suspense fallback={null}>
+          <DomainChoice id={`${taskId}-domain`} value={domain} disabled={busy} onChoose={viewActions.setDomain} />
+        </Suspense>
+      </div>
       <form onSubmit={submit}>
         <label htmlFor={taskId} className="visually-hidden">
           Task
@@ -65,7 +75,7 @@ export function TaskPanel() {
           </p>
         )}
         <SampleTasks task={task} onChoose={chooseTask} />
-        <ProtocolChoice name={`${taskId}-protocol`} disabled={busy} />
+        <ProtocolChoice name={`${taskId}-protocol`} disabled={busy} domain={domain} />
         <label className="task-manual">
           <input
             type="checkbox"
@@ -116,8 +126,9 @@ function SampleTasks({ task, onChoose }: { task: string; onChoose(task: string):
   );
 }
 
-/** The config's protocol, chosen here as in Setup. */
-function ProtocolChoice({ name, disabled }: { name: string; disabled: boolean }) {
+/** The config's protocol, chosen here as in Setup. A run in a domain speaks function calling
+ * whatever the config says: the choice waits, and the hint says what the domain's run gets. */
+function ProtocolChoice({ name, disabled, domain }: { name: string; disabled: boolean; domain: string }) {
   const { setup } = useAppStores();
   const protocol = useSetupStore((state) => state.draft.protocol ?? 'paper');
   const choose = (value: 'paper' | 'function-calling') => setup.actions.setDraft({ ...setup.getState().draft, protocol: value });
@@ -125,7 +136,7 @@ function ProtocolChoice({ name, disabled }: { name: string; disabled: boolean })
   // One line of choices, the chosen one's meaning under it: the Task tab's controls and the
   // preferences fit a laptop's screen together (1280 × 800).
   return (
-    <fieldset className="task-protocol" disabled={disabled} aria-describedby={`${name}-hint`}>
+    <fieldset className="task-protocol" disabled={disabled || domain !== ''} aria-describedby={`${name}-hint`}>
       <legend>Protocol</legend>
       <span className="task-protocol-options">
         {PROTOCOLS.map((option) => (
@@ -136,7 +147,13 @@ function ProtocolChoice({ name, disabled }: { name: string; disabled: boolean })
         ))}
       </span>
       <span id={`${name}-hint`} className="muted task-hint">
-        {chosen.label}: {chosen.hint}.
+        {domain === '' ? (
+          `${chosen.label}: ${chosen.hint}.`
+        ) : (
+          <Suspense fallback={domain}>
+            <DomainNote domain={domain} />
+          </Suspense>
+        )}
       </span>
     </fieldset>
   );

@@ -29,6 +29,10 @@ export class TableSeed<Db extends Tables> {
     return Object.fromEntries(Object.entries(this.db).map(([name, table]) => [name, new Map(table)])) as Db;
   }
 
+  has(row: object): boolean {
+    return this.#rows.has(row);
+  }
+
   /** The sorted-key dump of one of the seed's rows (made on first use); undefined for any other. */
   dumpOf(row: object): string | undefined {
     if (!this.#rows.has(row)) return undefined;
@@ -51,6 +55,10 @@ export abstract class TableToolkit<Db extends Tables> extends Toolkit<Db & PyMod
 
   override knownDump(row: object): string | undefined {
     return this.seed.dumpOf(row);
+  }
+
+  override sharedRow(row: object): boolean {
+    return this.seed.has(row);
   }
 
   /** `self.db.<table>[id]`, or `ValueError(message)` where the id is not in the table. */

@@ -66,6 +66,12 @@ export abstract class Toolkit<Db extends PyModel = PyModel> {
     return undefined;
   }
 
+  /** Whether a row is the seed's, shared with every rollout (never written in place: a tool
+   * copies it first), told without dumping it. */
+  sharedRow(_row: object): boolean {
+    return false;
+  }
+
   /** The names of the tools offered (τ²'s `tools`), in the order τ² lists them. */
   toolNames(): string[] {
     return Object.entries(this.functions)

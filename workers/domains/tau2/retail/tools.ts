@@ -46,6 +46,10 @@ export class RetailTools extends Toolkit<Db> {
     return this.seed.dumpOf(row);
   }
 
+  override sharedRow(row: object): boolean {
+    return this.seed.has(row);
+  }
+
   #order(id: PyValue): OrderValue {
     const order = lookup(this.db.orders, id);
     if (order === undefined) throw valueError('Order not found');

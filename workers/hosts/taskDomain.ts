@@ -1,0 +1,53 @@
+// The domain a single run of a typed task plays in (the Task tab's domain picker): a built-in one
+// (retail, clinic: tools.js in the JavaScript sandbox) by its name, a τ² or ToolScale one by its
+// suite's name (tau2-retail, toolscale-bank…). The run gets the domain's policy as its system
+// prompt, its tools over a fresh copy of its database, and the function-calling protocol
+// (prepareRun's `domain`). A domain's files are loaded and parsed once per worker, on its first
+// run; the orchestrator worker imports this module with the first run that names a domain.
+
+import type { JavaScriptRunner } from '../engine/ports.ts';
+import type { DomainTools } from '../engine/preparedRun.ts';
+import { isBuiltInDomain } from '../eval/builtInSuites.ts';
+import { DomainError, parseDomain } from '../domains/domain.ts';
+import { DomainEnvironment } from '../domains/environment.ts';
+import type { LoadedTau2Domain, Tau2DomainName } from '../domains/tau2/domains.ts';
+import { tau2DomainOfSuite } from '../domains/tau2/taskDomain.ts';
+import { typedTaskTools } from '../domains/tau2/typedTask.ts';
+
+export interface TaskDomainSources {
+  /** The sandbox the built-in domains' tools run in. */
+  javascript: JavaScriptRunner;
+  /** A τ² or ToolScale domain, its files read and its database parsed. */
+  tau2(name: Tau2DomainName): Promise<LoadedTau2Domain>;
+}
+
+/** One run's domain: what prepareRun needs for it. */
+export type TaskDomains = (name: string) => Promise<DomainTools>;
+
+export function createTaskDomains(sources: TaskDomainSources): TaskDomains {
+  const loaded = new Map<string, Promise<() => DomainTools>>();
+  const load = async (name: string): Promise<() => DomainTools> => {
+    if (isBuiltInDomain(name)) {
+      const { BUILT_IN_DOMAIN_FILES } = await import('../domains/browserDomains.ts');
+      const domain = parseDomain(BUILT_IN_DOMAIN_FILES[name], name);
+      const environment = new DomainEnvironment(domain, sources.javascript);
+      const problems = await environment.verify();
+      if (problems.length > 0) throw new DomainError(domain.name, problems);
+      return () => ({ system: domain.policy, tools: environment.newSession().tools });
+    }
+    const tau2 = tau2DomainOfSuite(name);
+    if (tau2 === undefined) throw new Error(`There is no domain "${name}" to run the task in.`);
+    const domain = await sources.tau2(tau2);
+    return () => typedTaskTools(domain, name);
+  };
+  return async (name) => {
+    let run = loaded.get(name);
+    if (!run) {
+      run = load(name);
+      loaded.set(name, run);
+      // A load that failed is tried again by the next run (a chunk the network lost).
+      run.catch(() => loaded.delete(name));
+    }
+    return (await run)();
+  };
+}
