@@ -21,6 +21,14 @@ import { domainEnvironments } from '../domains/setup.ts';
 import { corpusSuite, parseSuite, SuiteError, type SuiteTask } from '../eval/suite.ts';
 import type { EvalRequest, EvalSuiteInput, FromWorker, SuiteReading } from './messages.ts';
 import { runFactory, type RunEnvironment } from './prepareRun.ts';
+import { checkEndpoints, usesOf } from './endpointCheck.ts';
+
+/** The endpoints or in-browser models an evaluation needs that are not there (endpointCheck.ts). */
+class EndpointsMissing extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems[0]);
+  }
+}
 
 export interface EvalHostOptions {
   /** The environment of every run in this worker (keys, search, sandboxes, local models). */
@@ -54,6 +62,7 @@ async function loadSuite(input: EvalSuiteInput, sampleTasks: () => Promise<Sampl
 
 /** The problems of an error the page should read (a suite's lines, a domain's files, a policy). */
 function problemsOf(error: unknown, secrets: string[]): string[] {
+  if (error instanceof EndpointsMissing) return error.problems.map((line) => redact(line, secrets));
   if (error instanceof SuiteError || error instanceof DomainError) return [error.message.split('\n')[0] ?? error.message, ...error.problems];
   if (error instanceof ConfigError) return error.problems;
   return [redact((error as Error).message, secrets)];
@@ -94,8 +103,12 @@ export function createEvalHost(options: EvalHostOptions) {
       const domainEnvs = await domainEnvironments(domains, suite.tasks, options.javascript, suite.source);
       const specs = request.policies.map((name) => parsePolicy(name));
       if (specs.length === 0) throw new PolicyError('Pick at least one policy.');
-      const policies = createPolicies(specs, { config, runs: runFactory(environment), domains: domainEnvs, seed: request.seed });
-      const judge = evalJudge(config, runFactory(environment), suite.tasks);
+      const runs = runFactory(environment);
+      const policies = createPolicies(specs, { config, runs, domains: domainEnvs, seed: request.seed });
+      const judge = evalJudge(config, runs, suite.tasks);
+      const uses = usesOf(config, specs, runs, suite.tasks.some((task) => task.domain !== undefined));
+      const missing = [...new Set(await checkEndpoints(config, uses, environment, controller.signal))];
+      if (missing.length > 0) throw new EndpointsMissing(missing);
       prepared = { suite, policies, domainEnvs, judge };
     } catch (error) {
       evaluations.delete(evalId);
