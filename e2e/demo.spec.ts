@@ -1,4 +1,5 @@
 import type { SampleTask } from '../tools/search/sampleTasks.ts';
+import type { Locator } from '@playwright/test';
 import { expect, test, type Playground } from './support/playground.ts';
 
 // "Try the demo": a fresh profile, no config imported, no server started — the scripted demo runs
@@ -21,6 +22,16 @@ async function totalUsd(playground: Playground): Promise<number> {
   const match = /\$([\d.]+)/.exec(text);
   if (!match) throw new Error(`not a cost: ${text}`);
   return Number(match[1]);
+}
+
+/** A run under a preset, started by `start` ("Try the demo", or Run): its route and total once it has answered. */
+async function runUnder(playground: Playground, preset: string, start: Locator): Promise<{ route: string[]; usd: number }> {
+  await playground.preferences.getByRole('radio', { name: preset }).check();
+  await start.click();
+  await expect(playground.runStatus).toContainText('Running', { timeout: 15_000 });
+  await playground.waitForFinish(60_000);
+  await expect(playground.runStatus).toContainText('Answered');
+  return { route: await route(playground), usd: await totalUsd(playground) };
 }
 
 test('one click runs the demo to the sample task’s own answer, labelled as a script everywhere', async ({ page, playground, consoleErrors }) => {
@@ -58,12 +69,7 @@ test('one click runs the demo to the sample task’s own answer, labelled as a s
 test('"Cheapest" and "Best answer" take different routes at different costs', async ({ page, playground }) => {
   test.setTimeout(180_000);
   await playground.open();
-  await playground.preferences.getByRole('radio', { name: 'Cheapest' }).check();
-  await page.getByRole('button', { name: 'Try the demo' }).click();
-  await expect(playground.runStatus).toContainText('Running', { timeout: 15_000 });
-  await playground.waitForFinish(60_000);
-  await expect(playground.runStatus).toContainText('Answered');
-  const cheap = { route: await route(playground), usd: await totalUsd(playground) };
+  const cheap = await runUnder(playground, 'Cheapest', page.getByRole('button', { name: 'Try the demo' }));
   const samples = (await (await page.request.get('/generated/sample-tasks.json')).json()) as SampleTask[];
   const task = await playground.task.inputValue();
   const sample = samples.find((candidate) => candidate.question === task);
@@ -83,4 +89,18 @@ test('"Cheapest" and "Best answer" take different routes at different costs', as
   expect(best.route).not.toEqual(cheap.route);
   expect(best.usd).toBeGreaterThan(cheap.usd);
   await expect(playground.trace.getByRole('region', { name: 'Final answer' })).toContainText(sample!.answer);
+});
+
+test('"Cheapest" and "Fastest" take different routes: a slow cheap model against a fast dearer one (issue 24, item 7)', async ({ page, playground }) => {
+  test.setTimeout(180_000);
+  await playground.open();
+  const cheap = await runUnder(playground, 'Cheapest', page.getByRole('button', { name: 'Try the demo' }));
+
+  // The same task again (it stays in the task box).
+  const fast = await runUnder(playground, 'Fastest', playground.runButton);
+
+  expect(cheap.route.at(-1)).toBe('answer → answer-3');
+  expect(fast.route.at(-1)).toBe('answer → answer-4');
+  expect(fast.route).not.toEqual(cheap.route);
+  expect(fast.usd).toBeGreaterThan(cheap.usd);
 });

@@ -9,6 +9,7 @@ import type { RunEvent } from '../workers/engine/events.ts';
 import { answerMessages, buildPaperTools, PAPER_SYSTEM_PROMPT } from '../workers/engine/protocols/paper.ts';
 import { gpuLayersMemory, readGgufBlobHeader, type GgufHeader } from '../workers/backends/gguf/ggufHeader.ts';
 import { formatBytes } from '../workers/engine/format.ts';
+import { CPU_REASONS } from '../workers/backends/gguf/cpuReasons.ts';
 import { openSideTab } from './support/playground.ts';
 import { expect, test } from './support/test.ts';
 
@@ -360,11 +361,11 @@ test('@webgpu offloads to the WebGPU adapter, or says why not and runs on the CP
     const found = await (navigator as Navigator & { gpu?: { requestAdapter(): Promise<{ features: Set<string> } | null> } }).gpu?.requestAdapter();
     return found ? { f16: found.features.has('shader-f16') } : null;
   });
-  if (!adapter) expect(loaded.runtime.cpuReason).toBe('This browser offers no WebGPU adapter: llama.cpp runs on the CPU.');
+  if (!adapter) expect(loaded.runtime.cpuReason).toBe(CPU_REASONS.noAdapter);
   else if (!adapter.f16) {
     expect(loaded.runtime).toMatchObject({
       webgpu: false,
-      cpuReason: "This GPU's WebGPU adapter lacks shader-f16, which llama.cpp's WebGPU backend needs: it runs on the CPU.",
+      cpuReason: CPU_REASONS.noF16,
     });
   } else if (loaded.runtime.webgpu) expect(loaded.runtime.cpuReason).toBeUndefined();
   else expect(loaded.runtime.cpuReason).toMatch(/WebGPU.*: it runs on the CPU\.$/);
@@ -375,28 +376,24 @@ test('@webgpu offloads to the WebGPU adapter, or says why not and runs on the CP
   expect(reply.completion?.content).toMatch(/^<tool_call>\n\{"name": "lookup", "arguments": \{"city": "(Paris|Lima)", "days": -?\d+\}\}\n<\/tool_call>$/);
 });
 
-test('the Models panel loads a GGUF model from an address after asking, with the layers asked for WebGPU, keeps it in the browser, and deletes it', async ({ page, consoleErrors }) => {
+test('the Models panel loads a GGUF model from an address after asking, on the CPU where there is no WebGPU, keeps it in the browser, and deletes it', async ({ page, consoleErrors }) => {
   await page.goto('/');
   await openSideTab(page, 'Models');
   const section = page.locator('section.gguf-models');
   const kept = section.getByRole('list', { name: 'Kept in this browser' }).getByRole('listitem');
   await expect(section.getByText('No GGUF model is kept in this browser.')).toBeVisible();
-  await section.getByLabel(/Layers on WebGPU/).fill('1');
+  // Headless Chromium without --enable-unsafe-webgpu offers no adapter: no layers to put on WebGPU.
+  await expect(section).toContainText(CPU_REASONS.noAdapter);
+  await expect(section.getByLabel(/Layers on WebGPU/)).toHaveCount(0);
   await section.getByLabel(/URL or Hugging Face/).fill(modelUrl);
   await section.getByRole('button', { name: 'Load from this address' }).click();
   const confirm = section.getByRole('dialog', { name: 'Confirm the download' });
   await expect(confirm).toContainText(`Download tiny-qwen3.gguf (size unknown until the download starts) from ${new URL(modelUrl).host}?`);
   await confirm.getByRole('button', { name: 'Download and load' }).click();
   const loaded = section.getByRole('list', { name: 'GGUF models loaded' }).getByRole('listitem');
-  // Headless Chromium without --enable-unsafe-webgpu offers no adapter: llama.cpp runs on the CPU
-  // and says so; the layer asked for reaches the worker, which gives its memory from the file.
-  const figure = formatBytes(gpuLayersMemory([modelHeader], 1, CONTEXT).estimateBytes);
-  await expect(loaded).toHaveText(
-    new RegExp(
-      `^tiny-qwen3\\.gguf · 8,192 tokens · \\d+ threads? · This browser offers no WebGPU adapter: llama\\.cpp runs on the CPU\\. · asked for 1 of 2 layers on WebGPU: about ${figure} of GPU memory \\(an estimate from the file's tensors and the KV cache\\) · use it as model “tiny-qwen3\\.gguf” of a gguf provider Unload$`,
-    ),
-    { timeout: 60_000 },
-  );
+  // llama.cpp runs on the CPU and says so in a person's words, with no layer count for WebGPU.
+  await expect(loaded.locator('.gguf-loaded-facts')).toHaveText(new RegExp(`^tiny-qwen3\\.gguf · 8,192 tokens · \\d+ threads? · ${escapeRegExp(CPU_REASONS.noAdapter)}$`), { timeout: 60_000 });
+  await expect(loaded).not.toContainText('layers on WebGPU');
   await loaded.getByRole('button', { name: 'Unload' }).click();
   await expect(loaded).toHaveCount(0);
 
@@ -429,6 +426,41 @@ test('the Models panel loads a GGUF model from an address after asking, with the
   expect(consoleErrors).toEqual([]);
 });
 
+test('a loaded GGUF model goes to work in one click: as the orchestrator, then as the expert of an alias, each change said, focus on Open Setup (issue 24, item 13)', async ({ page, consoleErrors }) => {
+  await page.goto('/');
+  await openSideTab(page, 'Models');
+  const section = page.locator('section.gguf-models');
+  await section.getByLabel(/URL or Hugging Face/).fill(modelUrl);
+  await section.getByRole('button', { name: 'Load from this address' }).click();
+  await section.getByRole('dialog', { name: 'Confirm the download' }).getByRole('button', { name: /load/i }).first().click();
+  const loaded = section.getByRole('list', { name: 'GGUF models loaded' }).getByRole('listitem');
+  await expect(loaded).toHaveCount(1, { timeout: 60_000 });
+  const said = loaded.getByRole('status', { name: 'Setup for tiny-qwen3.gguf' });
+
+  await loaded.getByRole('button', { name: 'Use as orchestrator' }).click();
+  await expect(said).toHaveText('Setup changed: the orchestrator is now tiny-qwen3.gguf (through the new provider “gguf”), its tools written into its prompt. Open Setup');
+  await expect(loaded.getByRole('button', { name: 'Is the orchestrator' })).toBeDisabled();
+  await expect(said.getByRole('button', { name: 'Open Setup' })).toBeFocused();
+
+  // The built-in example's paper preset: answer-1 is GPT-5 until the model takes its place.
+  await loaded.getByRole('combobox', { name: 'Expert alias' }).selectOption('alias:answer-1');
+  await loaded.getByRole('button', { name: 'Use as expert for alias answer-1' }).click();
+  await expect(said).toHaveText('Setup changed: alias answer-1 (answer) now calls tiny-qwen3.gguf, in place of gpt-5. Open Setup');
+  await expect(said.getByRole('button', { name: 'Open Setup' })).toBeFocused();
+
+  // Setup holds what was said: the config it would export names the model in both places.
+  await said.getByRole('button', { name: 'Open Setup' }).click();
+  const setup = page.getByRole('tabpanel', { name: 'Setup' });
+  await expect(setup).toBeVisible();
+  const draft = await page.evaluate(() => JSON.parse(localStorage.getItem('orchestra-playground:setup') ?? '{}') as { state?: { draft?: Record<string, unknown> } });
+  expect(draft.state?.draft).toMatchObject({
+    providers: { gguf: { kind: 'gguf' } },
+    orchestrator: { provider: 'gguf', model: 'tiny-qwen3.gguf', toolMode: 'prompt' },
+    experts: { 'answer-1': { tool: 'answer', provider: 'gguf', model: 'tiny-qwen3.gguf' } },
+  });
+  expect(consoleErrors).toEqual([]);
+});
+
 test('loads a model split in two files from the address of the first, and runs it', async ({ page }) => {
   await openHarness(page);
   // Every layer asked for WebGPU (none here: the CPU): the figure reads every part's tensors.
@@ -442,3 +474,7 @@ test('loads a model split in two files from the address of the first, and runs i
   );
   expect(reply.completion?.content).toMatch(/^<tool_call>\n\{"name": "lookup", "arguments": \{"city": "(Paris|Lima)", "days": -?\d+\}\}\n<\/tool_call>$/);
 });
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -39,8 +39,8 @@ test('a person’s choices make the route: their own query, then the cheap answe
 
   const turn = yourTurn(playground);
   await expect(turn).toContainText('Your turn');
-  // The person's thinking time is the run's time: said where they choose, and where they opt in (issue 24, item 6).
-  await expect(turn).toContainText('The time you take to choose counts in the run’s time');
+  // The person's thinking time is in the run's time but not scored: said where they choose, and where they opt in (issue 24, item 6).
+  await expect(turn).toContainText('the reward’s latency term counts only the tools’ and models’ time: your thinking time is shown apart');
   await expect(playground.page.getByRole('checkbox', { name: /You are the orchestrator/, includeHidden: true })).toHaveAccessibleDescription(/Your thinking time counts in the run’s time/);
   // The menu the model reads: the paper's tools, each alias with its prices and latency.
   await turn.getByRole('radio', { name: /^search/ }).check();
@@ -87,6 +87,9 @@ test('a person’s choices make the route: their own query, then the cheap answe
   await comparison.getByRole('checkbox', { name: 'its answer is right' }).check();
   await expect(comparison).toContainText('the orchestrator was the dearer of the two');
   await expect(comparison).toContainText('Cost counted 0.25 of the reward');
+  // The person's thinking is shown apart, and the latency term scores the tools' and models' time only.
+  await expect(comparison.getByRole('row', { name: /^Your thinking time \(not scored\)/ })).toBeVisible();
+  await expect(comparison).toContainText('is shown apart and not scored: your time above is the tools’ and models’ only');
   await playground.page.screenshot({ path: testInfo.outputPath('you-against-the-orchestrator.png'), fullPage: false });
   // Moving the preference scores the same two runs again.
   const before = await comparison.getByLabel('Your reward').textContent();

@@ -46,6 +46,9 @@ export interface BackendKind extends ProviderKindRules {
     /** Whom the worker that calls it connects to: the provider's base URL (any http(s) origin a
      * config names: the orchestrator worker's Content-Security-Policy allows them), or nobody. */
     connects: 'base-url' | 'none';
+    /** A cheap request that tells whether the endpoint at `baseUrl` is there (any answer counts),
+     * sent once before an evaluation's first rollout: a kind that connects says how to ask it. */
+    probe?(baseUrl: string): { url: string; headers?: Record<string, string> };
   };
   load(): Promise<BackendModels>;
 }

@@ -10,6 +10,11 @@ import type { ChatMessage, FinishReason, SandboxStartup, ToolSchema, Usage } fro
  * Raise it when an event changes shape, and teach workers/history/runLog.ts to migrate the older one. */
 export const RUN_LOG_SCHEMA_VERSION = 1;
 
+/** The model id a person's turns as the orchestrator are recorded under in the ledger ("You are
+ * the orchestrator", humanOrchestrator.ts); priced at nothing. Their latency is the person's
+ * thinking time. */
+export const HUMAN_ORCHESTRATOR_MODEL = 'you';
+
 /** `direct`: a model answers the task alone, with no tools (an evaluation baseline). */
 export type ProtocolName = 'paper' | 'function-calling' | 'direct';
 

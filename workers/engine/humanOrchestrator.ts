@@ -7,12 +7,12 @@
 import { readAliasTable } from './protocols/paper.ts';
 import type { AliasRow, ChatModel, HumanChoice, HumanTurn, ToolSchema } from './types.ts';
 import { formatCount } from './format.ts';
+import { HUMAN_ORCHESTRATOR_MODEL } from './events.ts';
 
 /** The longest query or code a person may write for one turn. */
 export const MAX_WRITTEN_CHARS = 20_000;
 
-/** The model id a person's turns are recorded under; priced at nothing. */
-export const HUMAN_ORCHESTRATOR_MODEL = 'you';
+export { HUMAN_ORCHESTRATOR_MODEL };
 
 /** Asks the person for a turn; rejects when `signal` aborts (the run was stopped). */
 export type AskHuman = (turn: HumanTurn, signal: AbortSignal | undefined) => Promise<HumanChoice>;

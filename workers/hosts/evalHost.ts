@@ -25,6 +25,14 @@ import type { RunFactory, TaskDomain } from '../eval/ports.ts';
 import { resolveExperts } from '../engine/configExperts.ts';
 import type { LoadedTau2Domain } from '../domains/tau2/domains.ts';
 import { isTau2SuiteName } from '../domains/tau2/suiteNames.ts';
+import { checkEndpoints, usesOf } from './endpointCheck.ts';
+
+/** The endpoints or in-browser models an evaluation needs that are not there (endpointCheck.ts). */
+class EndpointsMissing extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems[0]);
+  }
+}
 
 export interface EvalHostOptions {
   /** The environment of every run in this worker (keys, search, sandboxes, local models). */
@@ -65,6 +73,7 @@ async function loadSuite(input: EvalSuiteInput, sampleTasks: () => Promise<Sampl
 
 /** The problems of an error the page should read (a suite's lines, a domain's files, a policy). */
 function problemsOf(error: unknown, secrets: string[]): string[] {
+  if (error instanceof EndpointsMissing) return error.problems.map((line) => redact(line, secrets));
   if (error instanceof SuiteError || error instanceof DomainError) return [error.message.split('\n')[0] ?? error.message, ...error.problems];
   if (error instanceof ConfigError) return error.problems;
   return [redact((error as Error).message, secrets)];
@@ -92,17 +101,24 @@ async function taskDomains(suite: LoadedSuite, config: OrchestraConfig, user: st
 
 /** What an evaluation needs before its first rollout: its config, suite, the domains' environments,
  * its policies and judge. Throws what the page shows. */
-async function prepareEvaluation(request: EvalRequest, options: EvalHostOptions) {
+async function prepareEvaluation(request: EvalRequest, options: EvalHostOptions, signal: AbortSignal) {
   const config = parseConfig(request.config);
   const loaded = await loadSuite(request.suite, options.sampleTasks);
   // "Tasks (first N)" in the tab, the CLI's --limit.
   const suite = request.limit === undefined ? loaded : { ...loaded, tasks: loaded.tasks.slice(0, request.limit) };
   const environment = await options.environment(config);
-  const domainEnvs = await taskDomains(suite, config, request.user, runFactory(environment), options.javascript);
+  const runs = runFactory(environment);
+  const domainEnvs = await taskDomains(suite, config, request.user, runs, options.javascript);
   const specs = request.policies.map((name) => parsePolicy(name));
   if (specs.length === 0) throw new PolicyError('Pick at least one policy.');
-  const policies = createPolicies(specs, { config, runs: runFactory(environment), domains: domainEnvs, seed: request.seed });
-  const judge = evalJudge(config, runFactory(environment), suite.tasks);
+  const policies = createPolicies(specs, { config, runs, domains: domainEnvs, seed: request.seed });
+  const judge = evalJudge(config, runs, suite.tasks);
+  // Before the first rollout is paid for: is every endpoint these policies call there?
+  const uses = usesOf(config, specs, runs, suite.tau2 !== undefined || suite.tasks.some((task) => task.domain !== undefined));
+  const userModel = request.user !== undefined && request.user !== 'scripted' ? resolveExperts(config)[request.user] : undefined;
+  if (userModel) uses.push({ provider: userModel.provider, model: userModel.model, who: `alias ${request.user} (the simulated user)` });
+  const missing = [...new Set(await checkEndpoints(config, uses, environment, signal))];
+  if (missing.length > 0) throw new EndpointsMissing(missing);
   return { suite, policies, domainEnvs, judge };
 }
 
@@ -131,7 +147,7 @@ export function createEvalHost(options: EvalHostOptions) {
     evaluations.set(evalId, controller);
     let prepared;
     try {
-      prepared = await prepareEvaluation(request, options);
+      prepared = await prepareEvaluation(request, options, controller.signal);
     } catch (error) {
       evaluations.delete(evalId);
       options.post({ type: 'eval_rejected', evalId, problems: problemsOf(error, options.secrets().map((secret) => secret.value)) });

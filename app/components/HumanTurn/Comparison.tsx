@@ -6,7 +6,7 @@ import { useId, useMemo, useState } from 'react';
 import { formatSeconds, formatUsd } from '../../format.ts';
 import type { RunView } from '../../state/runView.ts';
 import { useSampleTasks } from '../TaskPanel/useSampleTasks.ts';
-import { compareRuns, routeOf, statesAnswer } from './compareRuns.ts';
+import { compareRuns, routeOf, scoredMs, statesAnswer, thinkingMs } from './compareRuns.ts';
 import { useComparisonStore, usePreferencesStore, useRunStore } from '../../state/context.tsx';
 
 export function Comparison() {
@@ -117,6 +117,7 @@ function RouteRow({ runs }: { runs: RunView[] }) {
 
 /** What each run cost and took. */
 function FigureRows({ runs }: { runs: RunView[] }) {
+  const thinking = thinkingMs(runs[0]!);
   return (
     <>
       <tr>
@@ -126,11 +127,18 @@ function FigureRows({ runs }: { runs: RunView[] }) {
         ))}
       </tr>
       <tr>
-        <th scope="row">Time</th>
+        <th scope="row">Time (tools and models)</th>
         {runs.map((run, i) => (
-          <td key={i}>{formatSeconds(run.totals?.latencyMs ?? run.elapsedMs)}</td>
+          <td key={i}>{formatSeconds(scoredMs(run))}</td>
         ))}
       </tr>
+      {thinking > 0 ? (
+        <tr>
+          <th scope="row">Your thinking time (not scored)</th>
+          <td>{formatSeconds(thinking)}</td>
+          <td>—</td>
+        </tr>
+      ) : null}
     </>
   );
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunView } from '../../state/runView.ts';
-import { compareRuns, routeOf, statesAnswer } from './compareRuns.ts';
+import { compareRuns, routeOf, scoredMs, statesAnswer, thinkingMs } from './compareRuns.ts';
 
 function run(costUsd: number, latencyMs: number, aliases: Record<string, number>, route: Array<[string, string]> = []): RunView {
   const calls = Object.fromEntries(route.map(([tool, alias], i) => [`c${i}`, { callId: `c${i}`, step: i + 1, name: tool, alias, arguments: {}, offered: [], childCallIds: [], reasoning: '', content: '', costs: [], retries: [], errors: [] }]));
@@ -26,6 +26,18 @@ describe('compareRuns', () => {
       'Cost counted 0.25 of the reward; you were the dearer of the two ($0.004 against $0.0005), so it gave the orchestrator 0.25 and you 0.',
       'Time counted 0.25 of the reward; you were the slower (30 s against 12 s), so it gave the orchestrator 0.25 and you 0.',
     ]);
+  });
+
+  it('scores a person on the tools’ and models’ time only, their thinking time shown apart (issue 24, item 6)', () => {
+    // 30 s in all, of which 25 s the person choosing: 5 s of tools and models, faster than the orchestrator's 12 s.
+    const you = { ...run(0.0005, 30_000, {}), ledger: [{ kind: 'orchestrator', model: 'you', latencyMs: 25_000 }, { kind: 'expert', model: 'gpt-5-mini', latencyMs: 4_000 }] } as unknown as RunView;
+    const orchestrator = run(0.0005, 12_000, {});
+    expect(thinkingMs(you)).toBe(25_000);
+    expect(scoredMs(you)).toBe(5_000);
+    const { rewards, terms } = compareRuns({ run: you, correct: true }, { run: orchestrator, correct: true }, balanced);
+    expect(rewards).toEqual([0.25, 0]);
+    expect(terms).toContain('Time counted 0.25 of the reward; the orchestrator was the slower (12 s against 5 s), so it gave you 0.25 and the orchestrator 0.');
+    expect(terms).toContain('Your thinking time (25 s) is shown apart and not scored: your time above is the tools’ and models’ only (5 s).');
   });
 
   it('a wrong answer scores 0 whatever it cost', () => {

@@ -5,6 +5,7 @@
 import { formatSeconds, formatUsd } from '../../format.ts';
 import type { PreferenceVector } from '../../../workers/engine/preferences.ts';
 import { computeGroupReward, type RolloutFeatures } from '../../../workers/engine/reward.ts';
+import { HUMAN_ORCHESTRATOR_MODEL } from '../../../workers/engine/events.ts';
 import type { RunView } from '../../state/runView.ts';
 
 export interface RouteStep {
@@ -49,11 +50,22 @@ export interface Comparison {
 
 const NAMES = ['you', 'the orchestrator'] as const;
 
+/** A person's thinking time in a run they orchestrated: their turns' time, as the ledger has it. */
+export function thinkingMs(run: RunView): number {
+  return (run.ledger ?? []).reduce((sum, entry) => sum + (entry.kind === 'orchestrator' && entry.model === HUMAN_ORCHESTRATOR_MODEL ? entry.latencyMs : 0), 0);
+}
+
+/** The time the reward's latency term counts: the run's, less a person's thinking (the tools' and
+ * models' time only), so a person is not scored on how long they took to read the menu. */
+export function scoredMs(run: RunView): number {
+  return Math.max(0, (run.totals?.latencyMs ?? run.elapsedMs) - thinkingMs(run));
+}
+
 function features({ run, correct }: Contender): RolloutFeatures {
   return {
     correct,
     costUsd: run.totals?.costUsd ?? run.totalUsd,
-    latencyMs: run.totals?.latencyMs ?? run.elapsedMs,
+    latencyMs: scoredMs(run),
     toolCounts: run.totals?.toolCounts.aliases ?? {},
   };
 }
@@ -95,6 +107,10 @@ export function compareRuns(you: Contender, orchestrator: Contender, preference:
             ? `${NAMES[1 - better]} ${better === 0 ? 'was' : 'were'} the slower (${shown(name, 1 - better)} against ${shown(name, better)})`
             : `${NAMES[better]} made ${(preference.tools[name] ?? 0) < 0 ? 'fewer' : 'more'} (${shown(name, better)} against ${shown(name, 1 - better)})`;
     terms.push(`${head}; ${what}, so it gave ${NAMES[better]} ${round(weight)} and ${NAMES[1 - better]} 0.`);
+  }
+  const thinking = thinkingMs(you.run);
+  if (thinking > 0 && preference.latency > 0) {
+    terms.push(`Your thinking time (${formatSeconds(thinking)}) is shown apart and not scored: your time above is the tools’ and models’ only (${formatSeconds(scoredMs(you.run))}).`);
   }
   if (!you.correct || !orchestrator.correct) {
     const wrong = [you, orchestrator].flatMap((c, i) => (c.correct ? [] : [NAMES[i]]));

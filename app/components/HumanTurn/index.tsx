@@ -65,8 +65,8 @@ function TurnForm({ step }: { step: number }) {
       <h2 id={`${id}-heading`}>Your turn{step > 0 ? ` — step ${step}` : ''}</h2>
       <p className="muted">
         You are the orchestrator: choose a tool and the model behind it, as Orchestrator-8B would from this menu. Its prices
-        and latencies are the ones the model reads. The time you take to choose counts in the run’s time, as a model’s
-        thinking would, so a slow choice costs you the latency term of the reward.
+        and latencies are the ones the model reads. The time you take to choose shows in the run’s time, but the reward’s
+        latency term counts only the tools’ and models’ time: your thinking time is shown apart.
       </p>
       {turn.problem && (
         <p className="human-turn-problem" role="alert">

@@ -14,6 +14,7 @@ import type { GgufGpuLayers, GgufSource } from '../../../workers/hosts/models/mo
 import type { GgufModelRequest } from '../../../workers/hosts/models/modelState.ts';
 import type { LoadedLocalModel } from '../../../workers/hosts/models/modelState.ts';
 import type { ModelFailure } from '../../state/modelsStore.ts';
+import type { LocalKind } from './localDraft.ts';
 
 // GGUF models through llama.cpp (wllama): on WebGPU when the adapter allows, else on the CPU, so
 // this section shows whatever the capability check says. Loaded with the Models panel when it is
@@ -30,6 +31,10 @@ export interface GgufModelsProps {
   onUnload(modelId: string): void;
   formatBytes(bytes: number): string;
   LoadBar: ComponentType<{ label: string; progress: LoadProgress | null }>;
+  /** "Use as orchestrator" and "Use as expert for alias …" of a loaded model (UseInSetup.tsx). */
+  UseInSetup: ComponentType<{ request: { id: string }; label: string; kind: LocalKind }>;
+  /** Why models will run on the CPU here (cpuReasons.ts), or null when WebGPU may take layers. */
+  cpuOnly: string | null;
 }
 
 type Pending = { request: GgufModelRequest; bytes: number | null; host: string };
@@ -71,7 +76,7 @@ function useCachedGguf(refreshKey: string) {
   return { cached, problem, remove };
 }
 
-export function GgufModels({ loaded, loading, failures, onLoad, onCancel, onUnload, formatBytes, LoadBar }: GgufModelsProps) {
+export function GgufModels({ loaded, loading, failures, onLoad, onCancel, onUnload, formatBytes, LoadBar, UseInSetup, cpuOnly }: GgufModelsProps) {
   const [settings, setSettings] = useState<LoadSettings>({ contextWindow: 8192, gpuLayers: ALL_LAYERS });
   const [pending, setPending] = useState<Pending | null>(null);
   const [lastId, setLastId] = useState<string | null>(null);
@@ -94,11 +99,12 @@ export function GgufModels({ loaded, loading, failures, onLoad, onCancel, onUnlo
     <section className="gguf-models" aria-labelledby="gguf-heading">
       <h3 id="gguf-heading">GGUF models (llama.cpp)</h3>
       <p className="muted">
-        Any GGUF file, run by llama.cpp in this tab: on WebGPU when this browser’s adapter allows, otherwise on the CPU (slower, but
-        it works without WebGPU). {isolated ? `Up to ${THREADS} threads: the page is cross-origin isolated.` : 'One thread: the page is not cross-origin isolated, so llama.cpp cannot share memory with more.'}
+        Any GGUF file, run by llama.cpp in this tab:{' '}
+        {cpuOnly ?? 'on WebGPU when this browser’s adapter allows, otherwise on the CPU (slower, but it works without WebGPU).'}{' '}
+        {isolated ? `Up to ${THREADS} threads: the page is cross-origin isolated.` : 'One thread: the page is not cross-origin isolated, so llama.cpp cannot share memory with more.'}
       </p>
-      <SettingsControls settings={settings} onChange={setSettings} />
-      <Sources settings={settings} request={request} onAsk={setPending} onStart={start} formatBytes={formatBytes} />
+      <SettingsControls settings={settings} onChange={setSettings} gpu={cpuOnly === null} />
+      <Sources settings={settings} request={request} onAsk={setPending} onStart={start} formatBytes={formatBytes} gpu={cpuOnly === null} />
       {pending ? <ConfirmPending pending={pending} cached={pendingCached} onStart={start} onCancel={() => setPending(null)} formatBytes={formatBytes} /> : null}
       {Object.entries(loading)
         .filter(([id]) => id === lastId)
@@ -111,7 +117,7 @@ export function GgufModels({ loaded, loading, failures, onLoad, onCancel, onUnlo
           </div>
         ))}
       {failure ? <p className="model-warning" role="alert">{failure.message}</p> : null}
-      <LoadedList loaded={ggufLoaded} onUnload={onUnload} formatBytes={formatBytes} />
+      <LoadedList loaded={ggufLoaded} onUnload={onUnload} formatBytes={formatBytes} UseInSetup={UseInSetup} />
       <CachedList cached={cached} problem={cacheProblem} remove={remove} formatBytes={formatBytes} />
     </section>
   );
@@ -123,7 +129,8 @@ interface LoadSettings {
   gpuLayers: number;
 }
 
-function SettingsControls({ settings, onChange }: { settings: LoadSettings; onChange(settings: LoadSettings): void }) {
+/** The context window, and the layers on WebGPU where there is a WebGPU to put them on. */
+function SettingsControls({ settings, onChange, gpu }: { settings: LoadSettings; onChange(settings: LoadSettings): void; gpu: boolean }) {
   return (
     <div className="gguf-controls">
       <label>
@@ -137,16 +144,18 @@ function SettingsControls({ settings, onChange }: { settings: LoadSettings; onCh
           onChange={(event) => onChange({ ...settings, contextWindow: Number(event.target.value) || 4096 })}
         />
       </label>
-      <label>
-        Layers on WebGPU (0: the CPU only){' '}
-        <input
-          type="number"
-          min={0}
-          max={ALL_LAYERS}
-          value={settings.gpuLayers}
-          onChange={(event) => onChange({ ...settings, gpuLayers: Math.max(0, Math.min(ALL_LAYERS, Math.floor(Number(event.target.value) || 0))) })}
-        />
-      </label>
+      {gpu ? (
+        <label>
+          Layers on WebGPU (0: the CPU only){' '}
+          <input
+            type="number"
+            min={0}
+            max={ALL_LAYERS}
+            value={settings.gpuLayers}
+            onChange={(event) => onChange({ ...settings, gpuLayers: Math.max(0, Math.min(ALL_LAYERS, Math.floor(Number(event.target.value) || 0))) })}
+          />
+        </label>
+      ) : null}
     </div>
   );
 }
@@ -159,10 +168,12 @@ interface SourcesProps {
   /** A file on this computer: loaded at once. */
   onStart(request: GgufModelRequest): void;
   formatBytes(bytes: number): string;
+  /** Whether layers may go to WebGPU here. */
+  gpu: boolean;
 }
 
 /** Where a model comes from: the catalogue, an address, or a file on this computer. */
-function Sources({ settings, request, onAsk, onStart, formatBytes }: SourcesProps) {
+function Sources({ settings, request, onAsk, onStart, formatBytes, gpu }: SourcesProps) {
   const [input, setInput] = useState('');
   const [catalogueId, setCatalogueId] = useState(GGUF_CATALOGUE[0]!.id);
   const [problem, setProblem] = useState<string | null>(null);
@@ -198,7 +209,7 @@ function Sources({ settings, request, onAsk, onStart, formatBytes }: SourcesProp
           Load from the catalogue
         </button>
       </div>
-      <CatalogueEntry entry={chosen} settings={settings} formatBytes={formatBytes} />
+      <CatalogueEntry entry={chosen} settings={settings} formatBytes={formatBytes} gpu={gpu} />
       <div className="gguf-controls">
         <label>
           URL or Hugging Face owner/repo/file.gguf{' '}
@@ -226,14 +237,16 @@ function Sources({ settings, request, onAsk, onStart, formatBytes }: SourcesProp
 }
 
 /** The catalogue entry chosen: where it comes from and what it needs at these settings. */
-function CatalogueEntry({ entry, settings, formatBytes }: { entry: (typeof GGUF_CATALOGUE)[number]; settings: LoadSettings; formatBytes(bytes: number): string }) {
+function CatalogueEntry({ entry, settings, formatBytes, gpu }: { entry: (typeof GGUF_CATALOGUE)[number]; settings: LoadSettings; formatBytes(bytes: number): string; gpu: boolean }) {
   const layerEstimate = ggufGpuLayersEstimate(entry, settings.gpuLayers, settings.contextWindow);
   return (
     <p className="muted">
       {entry.repo} · {entry.file} · licence: {entry.licence} · needs about {formatBytes(ggufMemoryBytes(entry, settings.contextWindow))} at this window ·{' '}
-      {layerEstimate.layers === 0
-        ? 'no layer on WebGPU'
-        : `${layerEstimate.layers} of ${layerEstimate.blocks} layers on WebGPU need about ${formatBytes(layerEstimate.bytes)} of GPU memory (an estimate: the file's size spread over its layers, plus their KV cache)`}
+      {!gpu
+        ? 'on the CPU'
+        : layerEstimate.layers === 0
+          ? 'no layer on WebGPU'
+          : `${layerEstimate.layers} of ${layerEstimate.blocks} layers on WebGPU need about ${formatBytes(layerEstimate.bytes)} of GPU memory (an estimate: the file's size spread over its layers, plus their KV cache)`}
       {needsSplit(entry.approxBytes) ? ' · over 2 GB: llama.cpp in the browser needs it split first (see the guide)' : ''} · not tried by this project.
     </p>
   );
@@ -271,17 +284,31 @@ function ConfirmPending({ pending, cached, onStart, onCancel, formatBytes }: Con
   );
 }
 
-function LoadedList({ loaded, onUnload, formatBytes }: { loaded: LoadedLocalModel[]; onUnload(modelId: string): void; formatBytes(bytes: number): string }) {
+interface LoadedListProps {
+  loaded: LoadedLocalModel[];
+  onUnload(modelId: string): void;
+  formatBytes(bytes: number): string;
+  UseInSetup: GgufModelsProps['UseInSetup'];
+}
+
+/** The GGUF models loaded: where each runs, and one click to use it in Setup. */
+function LoadedList({ loaded, onUnload, formatBytes, UseInSetup }: LoadedListProps) {
   return (
     <ul className="gguf-loaded" aria-label="GGUF models loaded">
       {loaded.map((model) => (
         <li key={model.id}>
-          <strong>{model.label}</strong> · {model.contextWindow.toLocaleString('en-US')} tokens · {model.gguf!.threads} thread{model.gguf!.threads === 1 ? '' : 's'} ·{' '}
-          {model.gguf!.webgpu ? 'on WebGPU' : (model.gguf!.cpuReason ?? 'on the CPU')}
-          {model.gguf!.gpuLayers ? ` · ${describeGpuLayers(model.gguf!.gpuLayers, formatBytes)}` : ''} · use it as model “{model.id}” of a gguf provider{' '}
-          <button type="button" onClick={() => onUnload(model.id)}>
-            Unload
-          </button>
+          <p className="gguf-loaded-facts">
+            <strong>{model.label}</strong> · {model.contextWindow.toLocaleString('en-US')} tokens · {model.gguf!.threads} thread{model.gguf!.threads === 1 ? '' : 's'} ·{' '}
+            {model.gguf!.webgpu ? 'on WebGPU' : (model.gguf!.cpuReason ?? 'on the CPU')}
+            {/* Layers asked for WebGPU mean nothing where the model runs on the CPU. */}
+            {model.gguf!.webgpu && model.gguf!.gpuLayers ? ` · ${describeGpuLayers(model.gguf!.gpuLayers, formatBytes)}` : ''}
+          </p>
+          <div className="model-controls loaded">
+            <UseInSetup request={{ id: model.id }} label={model.label} kind="gguf" />
+            <button type="button" onClick={() => onUnload(model.id)}>
+              Unload
+            </button>
+          </div>
         </li>
       ))}
     </ul>

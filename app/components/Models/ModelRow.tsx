@@ -1,4 +1,4 @@
-import { memo, useId, useState } from 'react';
+import { memo, useId } from 'react';
 import { modelAvailability, SOFTWARE_ADAPTER_WARNING, type WebGpuReport } from '../../../workers/backends/webllm/capabilities.ts';
 import { addressesOutsideCatalogue, type LocalModel } from '../../../workers/backends/webllm/catalogue.ts';
 import type { LocalModelRequest } from '../../../workers/hosts/models/modelState.ts';
@@ -7,9 +7,9 @@ import { formatCount } from '../../format.ts';
 import { formatBytes } from '../../format.ts';
 import { contextWindowChoices, formatMegabytes } from './figures.ts';
 import { LoadBar } from './LoadBar.tsx';
-import { aliasChoices, asExpert, asOrchestrator } from './localDraft.ts';
+import { UseInSetup } from './UseInSetup.tsx';
 import type { ModelFailure } from '../../state/modelsStore.ts';
-import { useAppStores, useLocalModels, useModelsActions, useModelsStore, useRunStore, useSetupActions, useSetupStore } from '../../state/context.tsx';
+import { useLocalModels, useModelsActions, useModelsStore, useRunStore, useSetupStore } from '../../state/context.tsx';
 
 interface ModelRowProps {
   model: LocalModel;
@@ -83,42 +83,10 @@ export const ModelRow = memo(function ModelRow({ model, request, report, onAskDo
 /** A loaded model: put it to work in the config, or unload it. */
 function LoadedControls({ model, request }: { model: LocalModel; request: LocalModelRequest }) {
   const localModels = useLocalModels();
-  const setupActions = useSetupActions();
-  const stores = useAppStores();
   const runBusy = useRunStore((state) => state.phase !== 'idle');
-  const draft = useSetupStore((state) => state.draft);
-  const choices = aliasChoices(draft);
-  const [choice, setChoice] = useState('');
-  const aliasId = useId();
-  const chosen = choices.some((option) => option.value === choice) ? choice : (choices[0]?.value ?? '');
-  const isOrchestrator = draft.orchestrator.model === model.id && draft.providers[draft.orchestrator.provider]?.kind === 'webllm';
   return (
     <div className="model-controls loaded">
-      <button
-        type="button"
-        className="primary"
-        disabled={isOrchestrator}
-        onClick={() => setupActions.setDraft(asOrchestrator(stores.setup.getState().draft, request))}
-      >
-        {isOrchestrator ? 'Is the orchestrator' : 'Use as orchestrator'}
-      </button>
-      <span className="model-alias">
-        <label htmlFor={aliasId}>Expert alias</label>
-        <select id={aliasId} value={chosen} onChange={(event) => setChoice(event.target.value)}>
-          {choices.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </select>
-        <button
-          type="button"
-          disabled={chosen === ''}
-          onClick={() => setupActions.setDraft(asExpert(stores.setup.getState().draft, chosen, request, model.label))}
-        >
-          Use as expert
-        </button>
-      </span>
+      <UseInSetup request={request} label={model.label} kind="webllm" />
       {/* A model unloaded under a run would leave its call waiting on a worker that is gone. */}
       <button
         type="button"

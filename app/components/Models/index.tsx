@@ -15,6 +15,8 @@ import { ConfirmDownload, type PendingDownload } from './ConfirmDownload.tsx';
 import { CustomWeights } from './CustomWeights.tsx';
 import { customWeightsInDraft } from './localDraft.ts';
 import { ModelRow } from './ModelRow.tsx';
+import { UseInSetup } from './UseInSetup.tsx';
+import { ggufCpuOnly } from '../../../workers/backends/gguf/cpuReasons.ts';
 import { useCapability } from './useCapability.ts';
 import { useWhenVisible } from './useWhenVisible.ts';
 import './Models.css';
@@ -135,6 +137,7 @@ function useCustomWeightsFromDraft(): void {
 /** GGUF models (llama.cpp), loaded once the panel is on screen. */
 function GgufSection() {
   const localModels = useLocalModels();
+  const capability = useCapability();
   const loaded = useModelsStore((state) => state.loaded);
   const loading = useModelsStore((state) => state.loading);
   const failures = useModelsStore((state) => state.failures);
@@ -149,6 +152,8 @@ function GgufSection() {
         onUnload={localModels.unloadLocalModel}
         formatBytes={formatBytes}
         LoadBar={LoadBar}
+        UseInSetup={UseInSetup}
+        cpuOnly={ggufCpuOnly(capability?.probe)}
       />
     </Suspense>
   );

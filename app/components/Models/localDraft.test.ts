@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../workers/hosts/config.ts';
 import { EXAMPLE_CONFIG } from '../../state/setupStore.ts';
-import { aliasChoices, asExpert, asOrchestrator, customWeightsInDraft } from './localDraft.ts';
+import { aliasChoices, asExpert, asOrchestrator, customWeightsInDraft, describeUse } from './localDraft.ts';
 
 const QWEN = { id: 'Qwen3-1.7B-q4f32_1-MLC' };
 const CUSTOM = {
@@ -59,5 +59,19 @@ describe('putting a local model to work in the draft', () => {
     expect(aliasChoices(fc)).toEqual([{ value: 'new:call_expert', label: 'a new call_expert alias' }]);
     const withExpert = asExpert(fc, 'new:call_expert', QWEN, 'Qwen3 1.7B (q4f32)');
     expect(withExpert.experts).toMatchObject({ 'expert-1': { tool: 'call_expert', provider: 'local' } });
+  });
+
+  it('puts a GGUF model to work through a gguf provider, and says what changed (issue 24, item 13)', () => {
+    const tiny = { id: 'tiny-qwen3.gguf' };
+    const asBoss = asOrchestrator(EXAMPLE_CONFIG, tiny, 'gguf');
+    expect(asBoss.providers.gguf).toEqual({ kind: 'gguf' });
+    expect(asBoss.orchestrator).toMatchObject({ provider: 'gguf', model: tiny.id, toolMode: 'prompt' });
+    expect(() => parseConfig(asBoss)).not.toThrow();
+    expect(describeUse(EXAMPLE_CONFIG, asBoss, tiny.id)).toBe('Setup changed: the orchestrator is now tiny-qwen3.gguf (through the new provider “gguf”), its tools written into its prompt.');
+    const asAnswer = asExpert(asBoss, 'alias:answer-1', tiny, 'tiny', 'gguf');
+    expect(describeUse(asBoss, asAnswer, tiny.id)).toBe('Setup changed: alias answer-1 (answer) now calls tiny-qwen3.gguf, in place of gpt-5.');
+    const added = asExpert(asAnswer, 'new:search', tiny, 'tiny', 'gguf');
+    expect(describeUse(asAnswer, added, tiny.id)).toBe('Setup changed: the new alias search-4 (search) calls tiny-qwen3.gguf.');
+    expect(() => parseConfig(added)).not.toThrow();
   });
 });

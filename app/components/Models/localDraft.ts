@@ -1,6 +1,7 @@
 // Pure edits of the config draft that put a model loaded in this browser to work: as the
-// orchestrator, or behind an expert alias. Both go through one `webllm` provider (named "local"
-// unless that name is taken), which a user's converted weights are listed under.
+// orchestrator, or behind an expert alias, each with a sentence saying what changed. Both go
+// through one provider of the model's kind: `webllm` (named "local" unless that name is taken),
+// which a user's converted weights are listed under, or `gguf` (named "gguf").
 
 import { PAPER_TOOLS } from '../../../workers/engine/configBasics.ts';
 import { PAPER_EXPERTS_PRESET } from '../../../workers/engine/presets.ts';
@@ -47,15 +48,20 @@ function freeAlias(taken: ExpertsDraft, tool: ExpertTool): string {
   return `${ALIAS_PREFIX[tool]}-${n}`;
 }
 
-/** The draft's webllm provider, added when there is none, with the custom weights listed. */
-function withLocalProvider(draft: ConfigDraft, model: LocalModelRequest): { draft: ConfigDraft; provider: string } {
+/** What runs a model in this browser: web-llm (WebGPU) or llama.cpp (GGUF). */
+export type LocalKind = 'webllm' | 'gguf';
+
+const PROVIDER_NAME: Record<LocalKind, string> = { webllm: 'local', gguf: 'gguf' };
+
+/** The draft's provider of this kind, added when there is none, with the custom weights listed. */
+function withLocalProvider(draft: ConfigDraft, model: LocalModelRequest, kind: LocalKind): { draft: ConfigDraft; provider: string } {
   const providers = draft.providers;
-  let name = Object.keys(providers).find((key) => providers[key]?.kind === 'webllm');
+  let name = Object.keys(providers).find((key) => providers[key]?.kind === kind);
   if (!name) {
-    name = 'local';
-    for (let n = 2; name in providers; n++) name = `local-${n}`;
+    name = PROVIDER_NAME[kind];
+    for (let n = 2; name in providers; n++) name = `${PROVIDER_NAME[kind]}-${n}`;
   }
-  const provider = providers[name] ?? { kind: 'webllm' as const };
+  const provider = providers[name] ?? { kind };
   const next = model.custom
     ? {
         ...provider,
@@ -73,14 +79,14 @@ function withLocalProvider(draft: ConfigDraft, model: LocalModelRequest): { draf
 }
 
 /** The model becomes the orchestrator (web-llm takes no tools for Qwen3, so toolMode "prompt"). */
-export function asOrchestrator(draft: ConfigDraft, model: LocalModelRequest): ConfigDraft {
-  const { draft: next, provider } = withLocalProvider(draft, model);
+export function asOrchestrator(draft: ConfigDraft, model: LocalModelRequest, kind: LocalKind = 'webllm'): ConfigDraft {
+  const { draft: next, provider } = withLocalProvider(draft, model, kind);
   return { ...next, orchestrator: { ...next.orchestrator, provider, model: model.id, toolMode: 'prompt' } };
 }
 
 /** The model answers behind an alias (its tool and description kept), or behind a new one. */
-export function asExpert(draft: ConfigDraft, choice: string, model: LocalModelRequest, label: string): ConfigDraft {
-  const { draft: next, provider } = withLocalProvider(draft, model);
+export function asExpert(draft: ConfigDraft, choice: string, model: LocalModelRequest, label: string, kind: LocalKind = 'webllm'): ConfigDraft {
+  const { draft: next, provider } = withLocalProvider(draft, model, kind);
   const current = experts(next);
   if (choice.startsWith('alias:')) {
     const alias = choice.slice('alias:'.length);
@@ -105,6 +111,23 @@ export function asExpert(draft: ConfigDraft, choice: string, model: LocalModelRe
     ...next,
     experts: { ...current, [alias]: { tool, provider, model: model.id, description: `runs in this browser (${label}).` } },
   };
+}
+
+/** What an edit changed, in a sentence: the orchestrator, or the aliases now calling `modelId`. */
+export function describeUse(before: ConfigDraft, after: ConfigDraft, modelId: string): string {
+  const added = Object.keys(after.providers).filter((name) => !(name in before.providers));
+  const provider = added.length > 0 ? ` (through the new provider “${added[0]}”)` : '';
+  if (after.orchestrator.model === modelId && after.orchestrator !== before.orchestrator) {
+    return `Setup changed: the orchestrator is now ${modelId}${provider}, its tools written into its prompt.`;
+  }
+  const was = experts(before);
+  const changed = Object.entries(experts(after)).filter(([alias, expert]) => expert.model === modelId && was[alias]?.model !== modelId);
+  if (changed.length === 0) return 'Setup is unchanged: it already uses this model there.';
+  const [alias, expert] = changed[0]!;
+  const old = was[alias];
+  return old
+    ? `Setup changed: alias ${alias} (${expert.tool}) now calls ${modelId}${provider}, in place of ${old.model}.`
+    : `Setup changed: the new alias ${alias} (${expert.tool}) calls ${modelId}${provider}.`;
 }
 
 function isTool(value: string): value is ExpertTool {

@@ -1,7 +1,7 @@
 // A ChatModel over Anthropic's Messages API, streamed. Used for experts only: it takes plain
 // messages (tool results become user text) and never server-side tools.
 
-import { ANTHROPIC_DEFAULT_BASE_URL } from './baseUrl.ts';
+import { ANTHROPIC_BROWSER_HEADERS, anthropicOrigin } from './baseUrl.ts';
 import type { ChatCompletion, ChatDelta, ChatMessage, ChatModel, ChatRequest, FinishReason, Usage } from '../../engine/types.ts';
 import { BackendError, errorFromStatus } from '../../engine/errors.ts';
 import { modelCallPost, postWithRetry, type Attempt } from '../http/http.ts';
@@ -39,14 +39,8 @@ const ERROR_TYPE_STATUS: Record<string, number> = {
 };
 
 export function createAnthropicModel(options: AnthropicOptions): ChatModel {
-  const baseUrl = (options.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL).replace(/\/+$/, '').replace(/\/v1$/, '');
-  const url = `${baseUrl}/v1/messages`;
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    'anthropic-version': '2023-06-01',
-    // Anthropic refuses browser (CORS) calls without this opt-in; keys stay in the user's browser.
-    'anthropic-dangerous-direct-browser-access': 'true',
-  };
+  const url = `${anthropicOrigin(options.baseUrl)}/v1/messages`;
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...ANTHROPIC_BROWSER_HEADERS };
   if (options.apiKey) headers['x-api-key'] = options.apiKey;
   const secrets = options.apiKey ? [options.apiKey] : [];
 

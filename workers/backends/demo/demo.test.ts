@@ -155,6 +155,22 @@ describe('the demo on the engine, over the real corpus', () => {
     expect(started && 'orchestratorNotice' in started && started.orchestratorNotice).toBe(DEMO_NOTICE);
   });
 
+  it('takes four different routes under the four presets: the cheapest is not the fastest (issue 24, item 7)', async () => {
+    const task = tasks.find((t) => t.id.startsWith('neighbour-capital-population'))!;
+    const presets = ['cheapest', 'fastest', 'balanced', 'best-answer'] as const;
+    const runs = Object.fromEntries(await Promise.all(presets.map(async (preset) => [preset, await runDemo(task.question, preset)] as const)));
+    for (const preset of presets) expect(runs[preset]!.result.answer, preset).toBe(task.answer);
+    expect(runs.cheapest!.route.at(-1)).toBe('answer:answer-3');
+    expect(runs.fastest!.route.at(-1)).toBe('answer:answer-4');
+    expect(runs.balanced!.route.at(-1)).toBe('answer:answer-2');
+    expect(runs['best-answer']!.route.at(-1)).toBe('answer:answer-1');
+    expect(new Set(presets.map((preset) => runs[preset]!.route.join(' '))).size).toBe(4);
+    // Cheapest is the cheapest run; the fast hosted model costs more than the slow small one.
+    const cost = (preset: (typeof presets)[number]) => runs[preset]!.result.totals.costUsd;
+    expect(cost('cheapest')).toBeLessThan(cost('fastest'));
+    expect(cost('cheapest')).toBeLessThan(cost('balanced'));
+  });
+
   it('says, under the function-calling protocol, that it scripts the paper protocol only', async () => {
     const config = parseConfig({ ...DEMO_CONFIG, protocol: 'function-calling' });
     const prepared = prepareRun(config, { apiKey: () => undefined, backends: FAST_DEMO, retriever, python: recordingPython() });

@@ -14,13 +14,15 @@ import { chooseAlias, describePreference, readMenu, readPreference, wantsCode } 
 export const DEMO_PROVIDER = 'demo';
 export const DEMO_ORCHESTRATOR_MODEL = 'scripted-orchestrator';
 
-/** How long each scripted model takes to reply, so the route's time shows: the stand-ins for
- * strong models are slower, as the models they stand for are. */
+/** How long each scripted model takes to reply, so the route's time shows, in the order of the
+ * latencies demo.json states: the strong model is slow, the small open one on a modest machine
+ * slow too (it is the cheap one, not the fast one), the fast hosted model quickest. */
 const REPLY_MS: Record<string, number> = {
   [DEMO_ORCHESTRATOR_MODEL]: 250,
   'scripted-strong': 1600,
+  'scripted-small': 1100,
   'scripted-mid': 700,
-  'scripted-small': 300,
+  'scripted-fast': 150,
 };
 const DEFAULT_REPLY_MS = 700;
 const STREAM_CHUNK_CHARS = 24;

@@ -3,7 +3,7 @@
 
 /** The demo's help text: how it decides, each rule a paragraph. */
 export const DEMO_HELP = [
-  'The script reads your preferences from the line added to the task, and each alias’s price and latency from the tool menu, as a model would. Choose “Cheapest” or “Best answer” under Preferences and press Run again to see the route, the cost and the time change. A trained orchestrator learns its own choices: load a real one to see them.',
+  'The script reads your preferences from the line added to the task, and each alias’s price and latency from the tool menu, as a model would. Choose “Cheapest”, “Fastest” or “Best answer” under Preferences and press Run again to see the route, the cost and the time change. A trained orchestrator learns its own choices: load a real one to see them.',
   'Search, one look-up at a time, until the documents found answer the question.',
   'Correctness weighs more than cost and latency together ("Best answer"): the priciest alias of each tool, taken as the strongest, and Python to check the figures before answering.',
   'Correctness weighs at least as much as cost and as latency ("Balanced"): the middle-priced alias.',

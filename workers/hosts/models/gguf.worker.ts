@@ -11,6 +11,7 @@ import { LogLevel, ModelManager, Wllama, type LoadModelParams } from '@wllama/wl
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import { checkGgufModel, gpuLayersMemory, readGgufBlobHeader, readGgufUrlHeader, type GgufHeader } from '../../backends/gguf/ggufHeader.ts';
 import { hasThinkTokens } from '../../backends/gguf/toolCallGrammar.ts';
+import { CPU_REASONS } from '../../backends/gguf/cpuReasons.ts';
 import type { FromGgufWorker, ToGgufWorker, ToModelWorker } from './modelMessages.ts';
 import type { GgufGpuLayers, GgufRuntime, GgufSource } from './modelState.ts';
 
@@ -44,12 +45,10 @@ interface Adapter {
  * adapter, has none: it then loads every layer on the CPU without a word). */
 async function webGpuAbsence(): Promise<string | undefined> {
   const gpu = (self.navigator as Navigator & { gpu?: { requestAdapter(): Promise<Adapter | null> } }).gpu;
-  if (!gpu) return 'This browser has no WebGPU: llama.cpp runs on the CPU.';
+  if (!gpu) return CPU_REASONS.noApi;
   const adapter = await gpu.requestAdapter().catch(() => null);
-  if (!adapter) return 'This browser offers no WebGPU adapter: llama.cpp runs on the CPU.';
-  if (!adapter.features.has('shader-f16')) {
-    return "This GPU's WebGPU adapter lacks shader-f16, which llama.cpp's WebGPU backend needs: it runs on the CPU.";
-  }
+  if (!adapter) return CPU_REASONS.noAdapter;
+  if (!adapter.features.has('shader-f16')) return CPU_REASONS.noF16;
   return undefined;
 }
 
