@@ -1,5 +1,5 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { lazy, Suspense, useEffect, useLayoutEffect, useRef } from 'react';
+import { elementScroll, observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
+import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { Rect, VirtualItem } from '@tanstack/react-virtual';
 import { ErrorBoundary } from '../ErrorBoundary/index.tsx';
 import { StepCard } from './StepCard.tsx';
@@ -55,6 +55,7 @@ export function StepList({ count, scroller }: { count: number; scroller: HTMLDiv
       seed.current = plainLayout(listRef.current, scroller);
     }
   }, [virtual, count, scroller]);
+  const firstVirtualFrame = useFirstVirtualFrame(virtual);
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer re-renders this component itself
   const virtualizer = useVirtualizer({
     count,
@@ -63,10 +64,21 @@ export function StepList({ count, scroller }: { count: number; scroller: HTMLDiv
     estimateSize: estimateCard,
     gap: CARD_GAP_PX,
     overscan: 4,
+    // Its first frame takes the seed's sizes rather than reading every row's box, a forced layout
+    // each (50–90 ms for 30 cards); the rows' ResizeObserver reports any difference after paint.
+    useCachedMeasurements: firstVirtualFrame,
     // Read only when the virtualizer has nothing measured (its first virtual render).
     initialMeasurementsCache: seed.current?.rows ?? [],
     initialRect: seed.current?.rect,
     initialOffset: () => scroller?.scrollTop ?? 0,
+    observeElementRect: (instance, onRect) =>
+      seed.current ? observeRectAfterLayout(instance, onRect) : observeElementRect(instance, onRect),
+    // On attaching, the virtualizer writes back the offset it just read: a no-op scroll that
+    // still forces the frame's whole layout inside the task. Skipped in that first frame only.
+    scrollToFn: (offset, options, instance) => {
+      const unmoved = offset + (options.adjustments ?? 0) === instance.scrollOffset && options.behavior !== 'smooth';
+      if (!(firstVirtualFrame && unmoved)) elementScroll(offset, options, instance);
+    },
   });
   const focusRequest = useTraceUi((state) => state.focusRequest);
 
@@ -106,13 +118,41 @@ interface PlainLayout {
 }
 
 function plainLayout(list: HTMLOListElement, scroller: HTMLDivElement): PlainLayout {
-  const top = list.getBoundingClientRect().top;
-  const rows = Array.from(list.children, (row, index): VirtualItem => {
-    const box = row.getBoundingClientRect();
-    const start = box.top - top;
-    return { key: index, index, start, end: start + box.height, size: box.height, lane: 0 };
-  });
+  // As the virtualizer lays rows out (each one gap after the last) and measures them (whole
+  // pixels): a seed that differs by a fraction makes it correct the scroll after every row it
+  // measures, a forced layout each.
+  const rows: VirtualItem[] = [];
+  for (const [index, row] of Array.from(list.children).entries()) {
+    const size = Math.round(row.getBoundingClientRect().height);
+    const start = index === 0 ? 0 : (rows[index - 1]?.end ?? 0) + CARD_GAP_PX;
+    rows.push({ key: index, index, start, end: start + size, size, lane: 0 });
+  }
   return { rows, rect: { width: scroller.clientWidth, height: scroller.clientHeight } };
+}
+
+/**
+ * The scroller's size as its ResizeObserver reports it, after layout. The library's default also
+ * reads it at once, which in the frame that virtualises the list forces that frame's whole layout
+ * inside the task; with a seed the size is already known.
+ */
+function observeRectAfterLayout(instance: Virtualizer<HTMLDivElement, Element>, onRect: (rect: Rect) => void): () => void {
+  const element = instance.scrollElement;
+  if (!element) return () => {};
+  const observer = new ResizeObserver(() => onRect({ width: element.clientWidth, height: element.clientHeight }));
+  observer.observe(element, { box: 'content-box' });
+  return () => observer.disconnect();
+}
+
+/** True for the first frame of the virtual list after the plain one. */
+function useFirstVirtualFrame(virtual: boolean): boolean {
+  const [shown, setShown] = useState({ virtual, first: false });
+  if (shown.virtual !== virtual) setShown({ virtual, first: virtual });
+  useEffect(() => {
+    if (!shown.first) return;
+    const frame = requestAnimationFrame(() => setShown((current) => ({ ...current, first: false })));
+    return () => cancelAnimationFrame(frame);
+  }, [shown.first]);
+  return shown.first;
 }
 
 function StepRow({
