@@ -8,6 +8,7 @@
 import type { ToolSchema } from '../../engine/types.ts';
 import type { Tau2Environment } from './environment.ts';
 import { PyError } from './pyErrors.ts';
+import type { Clock } from './rolloutClock.ts';
 import { parseRetailDb, retailEnvironment } from './retail/domain.ts';
 import { parseTasks, type Tau2Task } from './tasks.ts';
 import { parseTelecomDbs, telecomEnvironment, telecomPolicy } from './telecom/domain.ts';
@@ -37,8 +38,10 @@ export interface LoadedTau2Domain {
   agentTools: ToolSchema[];
   /** The user's tools (telecom), or null. */
   userTools: ToolSchema[] | null;
-  /** A fresh environment over the parsed database: one per rollout, and two per grading. */
-  newEnvironment(): Tau2Environment;
+  /** A fresh environment over the parsed database: one per rollout, and two per grading. `clock`:
+   * the time the tools that stamp it read (ToolScale's bank; rolloutClock.ts), the real clock
+   * without one; the other domains do not read the time. */
+  newEnvironment(clock?: Clock): Tau2Environment;
 }
 
 function schemas(text: string, key: 'agent' | 'user'): ToolSchema[] | null {

@@ -16,6 +16,7 @@ import { evaluateConversation, type Tau2Verdict, type TerminationReason } from '
 import type { Tau2Message, Tau2ToolCall, ToolMessage } from './messages.ts';
 import { fromPlainJson, parsePyJson, toPlainJson } from './pyJson.ts';
 import type { PyValue } from './pyValues.ts';
+import { RolloutClock } from './rolloutClock.ts';
 import { ASK_USER_PREFIX, ScriptedUser } from './scripted.ts';
 import type { Tau2Task } from './tasks.ts';
 import { readUserReply, userRequest, userSystemPrompt } from './userSimulator.ts';
@@ -70,13 +71,15 @@ export class Tau2Rollout implements ConversationPartner {
   readonly #results = new Map<string, ToolMessage>();
   readonly #scripted: ScriptedUser | null;
   readonly #system: string;
+  /** The times the live environment handed out, replayed to the grading's (rolloutClock.ts). */
+  readonly #clock = new RolloutClock();
   #userTurns = 0;
   #ids = 0;
 
   constructor(options: Tau2RolloutOptions) {
     this.#options = options;
     const { domain, task } = options;
-    this.conversation = new Tau2Conversation(task, domain.newEnvironment(), options.limits ?? TAU2_LIMITS);
+    this.conversation = new Tau2Conversation(task, domain.newEnvironment(this.#clock.live), options.limits ?? TAU2_LIMITS);
     const userActions = (task.evaluationCriteria?.actions ?? []).filter((a) => a.requestor === 'user');
     this.#scripted = options.user.kind === 'scripted' ? new ScriptedUser(task, userActions) : null;
     this.#system = userSystemPrompt(domain.userTools ? options.guidelines.tools : options.guidelines.plain, task);
@@ -120,7 +123,7 @@ export class Tau2Rollout implements ConversationPartner {
     const termination: TerminationReason = this.conversation.termination ?? 'max_steps';
     const messages: Tau2Message[] = this.conversation.messages;
     return evaluateConversation(this.#options.task, messages, termination, {
-      newEnvironment: () => this.#options.domain.newEnvironment(),
+      newEnvironment: () => this.#options.domain.newEnvironment(this.#clock.replay()),
       ...(options.judge ? { judge: options.judge } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });

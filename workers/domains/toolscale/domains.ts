@@ -64,9 +64,10 @@ export function isToolScaleDomain(name: string): name is ToolScaleDomainName {
   return Object.hasOwn(TOOLSCALE_DOMAINS, name);
 }
 
-/** Parses the domain's db.json once; the result makes a fresh environment per call. */
-export function toolScaleEnvironments(name: ToolScaleDomainName, dbText: string, policy: string, options: ToolScaleOptions = {}): () => Tau2Environment {
+/** Parses the domain's db.json once; the result makes a fresh environment per call, whose tools
+ * read `clock` (a rollout's, tau2/rolloutClock.ts) when one is given, else `options.now`. */
+export function toolScaleEnvironments(name: ToolScaleDomainName, dbText: string, policy: string, options: ToolScaleOptions = {}): (clock?: () => Date) => Tau2Environment {
   const { schema, tools } = TOOLSCALE_DOMAINS[name];
   const seed = parseSeed<Tables>(schema, dbText);
-  return () => toolScaleEnvironment(name, policy, tools(seed, options), schema);
+  return (clock) => toolScaleEnvironment(name, policy, tools(seed, clock ? { ...options, now: clock } : options), schema);
 }

@@ -4,7 +4,8 @@
 // same id and the second replaces the first; a transfer or loan payment updates the balances
 // before it validates the method, so a refused method still moves the money; `verify_beneficiary`
 // stores any method it is given. Timestamps come from `now` (the wall clock, as in tools.py,
-// unless a test fixes it). Pure TypeScript.
+// unless a test fixes it or a rollout's grading replays its times: tau2/rolloutClock.ts). Pure
+// TypeScript.
 
 import { construct } from '../../tau2/model.ts';
 import { typeError, valueError } from '../../tau2/pyErrors.ts';
