@@ -65,6 +65,7 @@ const OUR_CODE = /^(app|workers|tools)\//;
 const REACT_OWNERS = new Set(['react', 'react-dom', 'scheduler', 'use-sync-external-store']);
 const REACT_ITSELF = '(React: reconcile and commit)';
 
+// eslint-disable-next-line max-lines-per-function -- one pass over the profile's samples that fills several tallies at once
 export function attributeLongTasks(
   profile: CpuProfile,
   resolve: LocationResolver,

@@ -91,6 +91,7 @@ interface PageRecord {
   }>;
 }
 
+// eslint-disable-next-line max-lines-per-function -- one browser session, measured in order; its steps share the page and the CDP session
 export async function runStreamingBenchmark(options: StreamingOptions): Promise<StreamingResult> {
   const { steps, log } = options;
   if (!Number.isInteger(steps) || steps < 1 || steps > 500) throw new Error(`--steps must be a whole number from 1 to 500 (got ${steps}).`);

@@ -150,6 +150,7 @@ class ScriptState {
   }
 }
 
+// eslint-disable-next-line max-lines-per-function -- the server's routes share the scenario's cursors and the request log
 export async function startScriptedServer(options: ScriptedServerOptions): Promise<ScriptedServer> {
   const state = new ScriptState(parseScenario(options.scenario));
   const requests: RecordedRequest[] = [];

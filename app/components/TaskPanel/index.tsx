@@ -12,6 +12,7 @@ const PROTOCOLS = [
   { value: 'function-calling', label: 'Function calling', hint: 'any tools, one growing conversation' },
 ] as const;
 
+// eslint-disable-next-line max-lines-per-function -- the Task form's fields and their shared disabled state while a run goes
 export function TaskPanel() {
   const session = useSession();
   const viewActions = useViewActions();

@@ -102,6 +102,7 @@ export function passHatKs(rewardsByTask: ReadonlyMap<string, readonly (number | 
 
 const describeCall = (action: Action) => `${action.name}(${[...action.arguments].map(([k, v]) => `${k}=${pyRepr(v)}`).join(', ')})`;
 
+// eslint-disable-next-line max-lines-per-function -- follows τ²'s evaluator function step by step, so it can be read beside the Python
 export async function evaluateConversation(task: Tau2Task, messages: readonly Tau2Message[], termination: TerminationReason, context: GradingContext): Promise<Tau2Verdict> {
   const criteria = task.evaluationCriteria;
   const basis = criteria?.rewardBasis ?? [];

@@ -11,6 +11,7 @@ export class PyJsonError extends Error {
 }
 
 /** `json.loads(text)`: objects become Maps, numbers with a fraction or exponent PyFloats. */
+// eslint-disable-next-line max-lines-per-function -- one recursive-descent parser whose helpers share the cursor
 export function parsePyJson(text: string): PyValue {
   let i = 0;
   const fail = (what: string): never => {
