@@ -29,7 +29,7 @@ const problems = configProblems;
 describe('the backend registry', () => {
   it('lists every kind once, in the order the schema names them', () => {
     expect(BACKEND_KINDS.map((kind) => kind.kind)).toEqual(['openai-compatible', 'anthropic', 'webllm', 'gguf', 'demo']);
-    expect(backendKind('anthropic')?.needs).toEqual({ apiKey: true, defaultBaseUrl: 'https://api.anthropic.com', connects: 'base-url' });
+    expect(backendKind('anthropic')?.needs).toEqual({ apiKey: true, defaultBaseUrl: 'https://api.anthropic.com', connects: 'base-url', probe: expect.any(Function) });
     expect(backendKind('echo')).toBeUndefined();
   });
 
