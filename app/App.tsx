@@ -1,7 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { ErrorBoundary } from './components/ErrorBoundary/index.tsx';
 import { CostPanel } from './components/Cost/index.tsx';
-import { DocumentsPanel } from './components/Documents/index.tsx';
 import { PreferencesPanel } from './components/Preferences/index.tsx';
 import { PresenterToggle } from './components/Presenter/PresenterToggle.tsx';
 import { RunStatus } from './components/RunStatus/index.tsx';
@@ -42,6 +41,8 @@ const SetupPanel = lazy(() => import('./components/Setup/index.tsx').then(({ Set
 // presenter view's toggle.
 const ModelsPanel = lazy(() => import('./components/Models/index.tsx').then(({ ModelsPanel }) => ({ default: ModelsPanel })));
 const Trace = lazy(() => import('./components/Trace/index.tsx').then(({ Trace }) => ({ default: Trace })));
+// Documents, a side tab the first screen does not show either, loads just after the first paint.
+const DocumentsPanel = lazy(() => import('./components/Documents/index.tsx').then(({ DocumentsPanel }) => ({ default: DocumentsPanel })));
 
 /**
  * The workspace: a side column of tabs (the task and its preferences, Setup, Models, Documents,
@@ -158,7 +159,9 @@ function SidePanels({ sideTab }: { sideTab: SideTab }) {
         ),
         documents: (
           <ErrorBoundary what="Documents">
-            <DocumentsPanel />
+            <Suspense fallback={null}>
+              <DocumentsPanel />
+            </Suspense>
           </ErrorBoundary>
         ),
         tools: (

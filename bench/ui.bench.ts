@@ -8,8 +8,9 @@ import { formatAttribution, type TimeShare } from './longTaskProfile.ts';
 import { buildApp, startPreview } from './previewServer.ts';
 import { runStreamingBenchmark, STREAM_SCENARIO_FILE, type Durations, type StreamingResult } from './streamingBench.ts';
 
-/** First-load JavaScript budget, gzip, in bytes (kB as Vite counts them: 1000 bytes). */
-export const TARGET_FIRST_LOAD_GZIP_BYTES = 120_000;
+/** First-load JavaScript budget, gzip, in bytes (kB as Vite counts them: 1000 bytes): issues 22,
+ * 24 and 26 hold it at 110 kB. */
+export const TARGET_FIRST_LOAD_GZIP_BYTES = 110_000;
 /** Long tasks (> 50 ms) allowed on the main thread while the trace streams. */
 export const TARGET_LONG_TASKS = 0;
 
@@ -77,13 +78,13 @@ export function formatUiReport(result: UiBenchResult): string {
 
 function formatBundle(bundle: BundleReport, built: boolean): string[] {
   const first = bundle.firstLoad;
-  const meets = first.gzipBytes < TARGET_FIRST_LOAD_GZIP_BYTES;
+  const meets = first.gzipBytes <= TARGET_FIRST_LOAD_GZIP_BYTES;
   const fileLine = (file: FileSize) =>
     `  ${file.file.padEnd(44)} ${kb(file.bytes).padStart(10)}  gzip ${kb(file.gzipBytes).padStart(9)}${file.contents.length ? `  ${file.contents.join(', ')}` : ''}`;
   const lines = [
     `First-load JavaScript (${built ? 'fresh vite build' : bundle.distDir}: index.html's module script, modulepreloads and their static imports; gzip -6)`,
     ...first.files.map(fileLine),
-    `  = ${kb(first.bytes)}, gzip ${kb(first.gzipBytes)} — ${verdict(meets)} the < ${kb(TARGET_FIRST_LOAD_GZIP_BYTES)} gzip target`,
+    `  = ${kb(first.bytes)}, gzip ${kb(first.gzipBytes)} — ${verdict(meets)} the ≤ ${kb(TARGET_FIRST_LOAD_GZIP_BYTES)} gzip target`,
   ];
   if (bundle.css.files.length > 0) lines.push(`  (+ CSS ${kb(bundle.css.bytes)}, gzip ${kb(bundle.css.gzipBytes)}, not in the JS budget)`);
   lines.push(`Loaded on demand (dynamic imports, workers, wasm): ${kb(bundle.lazy.bytes)}, gzip ${kb(bundle.lazy.gzipBytes)}`);
