@@ -55,19 +55,31 @@ export function parsePyJson(text: string): PyValue {
       } else i++;
     }
   };
+  /** The items of an object or a list, from its opening bracket past `close`. */
+  const items = (close: string, item: () => void): void => {
+    i++;
+    skip();
+    if (text[i] === close) {
+      i++;
+      return;
+    }
+    for (;;) {
+      item();
+      skip();
+      if (text[i] === ',') i++;
+      else if (text[i] === close) {
+        i++;
+        return;
+      } else fail("Expecting ',' delimiter");
+    }
+  };
   const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?/y;
   const parse = (): PyValue => {
     skip();
     const c = text[i];
     if (c === '{') {
-      i++;
       const map = new Map<string, PyValue>();
-      skip();
-      if (text[i] === '}') {
-        i++;
-        return map;
-      }
-      for (;;) {
+      items('}', () => {
         skip();
         if (text[i] !== '"') fail('Expecting property name enclosed in double quotes');
         const key = string();
@@ -75,31 +87,13 @@ export function parsePyJson(text: string): PyValue {
         if (text[i] !== ':') fail("Expecting ':' delimiter");
         i++;
         map.set(key, parse());
-        skip();
-        if (text[i] === ',') i++;
-        else if (text[i] === '}') {
-          i++;
-          return map;
-        } else fail("Expecting ',' delimiter");
-      }
+      });
+      return map;
     }
     if (c === '[') {
-      i++;
       const list: PyValue[] = [];
-      skip();
-      if (text[i] === ']') {
-        i++;
-        return list;
-      }
-      for (;;) {
-        list.push(parse());
-        skip();
-        if (text[i] === ',') i++;
-        else if (text[i] === ']') {
-          i++;
-          return list;
-        } else fail("Expecting ',' delimiter");
-      }
+      items(']', () => list.push(parse()));
+      return list;
     }
     if (c === '"') return string();
     for (const [word, v] of [
