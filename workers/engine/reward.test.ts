@@ -7,6 +7,11 @@ function rollout(correct: boolean, costUsd: number, latencyMs: number, toolCount
   return { correct, costUsd, latencyMs, toolCounts };
 }
 
+/** Matchers for each of `values` to `digits` decimal places, as toBeCloseTo checks one. */
+function close(digits: number, ...values: number[]): number[] {
+  return values.map((value) => expect.closeTo(value, digits) as number);
+}
+
 function prefer(p: Partial<PreferenceVector>): PreferenceVector {
   return { outcome: 0, cost: 0, latency: 0, tools: {}, ...p };
 }
@@ -32,17 +37,13 @@ describe('computeGroupReward: hand-computed groups', () => {
     expect(result.normalized[2]).toMatchObject({ 'search-1': 0, outcome: 0, latency: 0.5 });
     expect(result.normalized[2]?.cost).toBeCloseTo(0, 12);
     // R0 = 0.5·1 + 0.3·1 + 0.2·1 = 1.0;  R1 = 0.5·1 + 0.3·0.5 + 0.2·0 = 0.65;  R2 = 0 (wrong)
-    expect(result.rewards[0]).toBeCloseTo(1, 12);
-    expect(result.rewards[1]).toBeCloseTo(0.65, 12);
-    expect(result.rewards[2]).toBe(0);
+    expect(result.rewards).toEqual([...close(12, 1, 0.65), 0]);
     // mean = 1.65 / 3 = 0.55; deviations 0.45, 0.10, −0.55; squares sum 0.2025 + 0.01 + 0.3025 = 0.515
     // std = √(0.515 / 2) = √0.2575 ≈ 0.507445
     expect(result.mean).toBeCloseTo(0.55, 12);
     expect(result.std).toBeCloseTo(0.507445, 6);
     // advantages: 0.45 / 0.507445 ≈ 0.886795; 0.10 / 0.507445 ≈ 0.197065; −0.55 / 0.507445 ≈ −1.083860
-    expect(result.advantages[0]).toBeCloseTo(0.886795, 5);
-    expect(result.advantages[1]).toBeCloseTo(0.197065, 5);
-    expect(result.advantages[2]).toBeCloseTo(-1.08386, 5);
+    expect(result.advantages).toEqual(close(5, 0.886795, 0.197065, -1.08386));
     expect(result.lowSpread).toBe(false);
     expect(result.tooSmall).toBe(false);
   });
@@ -57,19 +58,13 @@ describe('computeGroupReward: hand-computed groups', () => {
     expect(result.skippedFeatures).toEqual(['latency']);
     expect(result.normalized[3]?.cost).toBeCloseTo(0.75, 12);
     // R = [1 + 0.5·1, 1 + 0.5·0.5, 1 + 0, 0 (wrong)] = [1.5, 1.25, 1, 0]
-    expect(result.rewards[0]).toBeCloseTo(1.5, 12);
-    expect(result.rewards[1]).toBeCloseTo(1.25, 12);
-    expect(result.rewards[2]).toBeCloseTo(1, 12);
-    expect(result.rewards[3]).toBe(0);
+    expect(result.rewards).toEqual([...close(12, 1.5, 1.25, 1), 0]);
     // mean = 3.75 / 4 = 0.9375; deviations 0.5625, 0.3125, 0.0625, −0.9375
     // squares 0.31640625 + 0.09765625 + 0.00390625 + 0.87890625 = 1.296875; std = √(1.296875 / 3) ≈ 0.657489
     expect(result.mean).toBeCloseTo(0.9375, 12);
     expect(result.std).toBeCloseTo(0.657489, 6);
     // advantages ≈ 0.5625 / 0.657489, 0.3125 / …, 0.0625 / …, −0.9375 / …
-    expect(result.advantages[0]).toBeCloseTo(0.855526, 5);
-    expect(result.advantages[1]).toBeCloseTo(0.475292, 5);
-    expect(result.advantages[2]).toBeCloseTo(0.095058, 5);
-    expect(result.advantages[3]).toBeCloseTo(-1.425877, 5);
+    expect(result.advantages).toEqual(close(5, 0.855526, 0.475292, 0.095058, -1.425877));
   });
 });
 
@@ -78,9 +73,7 @@ describe('computeGroupReward: direction of cost and latency', () => {
     const result = computeGroupReward([rollout(true, 0.04, 1000), rollout(true, 0.01, 1000), rollout(true, 0.02, 1000)], prefer({ cost: 1 }));
     // cost → (0.04 − x) / 0.03 = [0, 1, 2/3]. (The reference code's mixed signs would give
     // (x + 0.04) / 0.03 = [2.67, 1.67, 2]: the dearest first.)
-    expect(result.rewards[0]).toBeCloseTo(0, 12);
-    expect(result.rewards[1]).toBeCloseTo(1, 12);
-    expect(result.rewards[2]).toBeCloseTo(2 / 3, 12);
+    expect(result.rewards).toEqual(close(12, 0, 1, 2 / 3));
   });
 
   it('gives the faster correct rollout the higher reward under a latency-only preference', () => {
