@@ -7,8 +7,7 @@ import type { ScriptedServer } from './scripted/scriptedServer.ts';
 import { useScriptedServer } from '../e2e/fixtures/scriptedServerHooks.ts';
 import type { Scenario } from './scripted/scenario.ts';
 import type { RunEvent } from '../workers/engine/events.ts';
-import type { RunSummary } from './summary.ts';
-import { jsonLines, lastUserContent, makeTempDir, ORCHESTRATOR_MODEL, requestsFor, runCli, writeConfig } from '../e2e/fixtures/cliHarness.ts';
+import { lastUserContent, makeTempDir, ORCHESTRATOR_MODEL, requestsFor, runJson, writeConfig } from '../e2e/fixtures/cliHarness.ts';
 
 const toolCall = (name: string, args: Record<string, unknown>) =>
   `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`;
@@ -51,11 +50,9 @@ describe('orchestra run with custom tools', () => {
       config.customTools = [unitPrice, { ...unitPrice, name: 'unused_tool', enabled: false }];
       config.pricing.codePerSecond = 0.001;
     });
-    const result = await runCli(['run', '--config', path, '--task', 'What does one item cost?', '--json']);
+    const { result, lines, summary } = await runJson(path, 'What does one item cost?');
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    const lines = jsonLines<RunEvent | RunSummary>(result.stdout);
-    const summary = lines.at(-1) as RunSummary;
     expect(summary).toMatchObject({
       answer: 'Each item costs 3.',
       stopReason: 'final_message',

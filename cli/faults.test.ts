@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ScriptedServer } from './scripted/scriptedServer.ts';
 import { useScriptedServer } from '../e2e/fixtures/scriptedServerHooks.ts';
-import type { RunEvent } from '../workers/engine/events.ts';
 import type { RunSummary } from './summary.ts';
 import {
   jsonLines,
@@ -16,6 +15,7 @@ import {
   playScenario,
   requestsFor,
   runCli,
+  runJson,
   scenarioTokenCost,
   writeConfig,
 } from '../e2e/fixtures/cliHarness.ts';
@@ -32,15 +32,13 @@ useScriptedServer(loadScenario('cli-rate-limit'), (started) => (server = started
 describe('orchestra run with faults', () => {
   it('retries a 429 after its Retry-After, says so, and charges the call once', async () => {
     const { scenario, path, config } = playScenario(server, dir, 'cli-rate-limit');
-    const result = await runCli(['run', '--config', path, '--task', TASK, '--json']);
+    const { result, lines, summary } = await runJson(path, TASK);
     expect(result.code).toBe(0);
-    const lines = jsonLines<RunEvent | RunSummary>(result.stdout);
     const retries = lines.filter((line) => line.type === 'retry');
     expect(retries).toEqual([expect.objectContaining({ attempt: 1, waitMs: 300, reason: 'rate limited (HTTP 429)' })]);
     expect(requestsFor(server.requests, ORCHESTRATOR_MODEL)).toHaveLength(2);
     const orchestratorCharges = lines.filter((line) => line.type === 'usage' && line.entry.kind === 'orchestrator');
     expect(orchestratorCharges).toHaveLength(1);
-    const summary = lines.at(-1) as RunSummary;
     expect(summary).toMatchObject({ stopReason: 'answered', answer: '558,457', turns: 1 });
     expect(summary.costUsd).toBeCloseTo(scenarioTokenCost(scenario, config), 12);
 
@@ -57,15 +55,14 @@ describe('orchestra run with faults', () => {
     });
     const env = { [KEY_VARIABLE]: KEY };
 
-    const json = await runCli(['run', '--config', path, '--task', TASK, '--json'], { env });
+    const { result: json, events, summary } = await runJson(path, TASK, { env });
     expect(json.code).toBe(1);
     // The key was really sent, and the server echoed it back in its error body.
     const [expertRequest] = requestsFor(server.requests, 'scripted/answerer');
     expect(expertRequest?.headers.authorization).toBe(`Bearer ${KEY}`);
-    const summary = jsonLines<RunSummary>(json.stdout).at(-1)!;
     expect(summary.stopReason).toBe('error');
     expect(summary.error).toMatch(/refused the request \(HTTP 401\).*Check the API key configured for scripted/);
-    const fatal = jsonLines<RunEvent>(json.stdout).find((event) => event.type === 'error' && event.fatal);
+    const fatal = events.find((event) => event.type === 'error' && event.fatal);
     expect(fatal).toMatchObject({ code: 'auth' });
 
     const human = await runCli(['run', '--config', path, '--task', TASK], { env });

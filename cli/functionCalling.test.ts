@@ -4,15 +4,13 @@ import { describe, expect, it } from 'vitest';
 import type { ScriptedServer } from './scripted/scriptedServer.ts';
 import { useScriptedServer } from '../e2e/fixtures/scriptedServerHooks.ts';
 import type { RunEvent } from '../workers/engine/events.ts';
-import type { RunSummary } from './summary.ts';
 import {
-  jsonLines,
   lastUserContent,
   loadScenario,
   makeTempDir,
   ORCHESTRATOR_MODEL,
   requestsFor,
-  runCli,
+  runJson,
   scenarioTokenCost,
   writeConfig,
 } from '../e2e/fixtures/cliHarness.ts';
@@ -25,10 +23,8 @@ useScriptedServer(scenario, (started) => (server = started));
 describe('orchestra run (function-calling protocol)', () => {
   it('searches the corpus, hands the turn to an expert, and ends on its message', async () => {
     const { path, config } = writeConfig(makeTempDir(), 'function-calling-scripted.json', server.url);
-    const result = await runCli(['run', '--config', path, '--task', 'How many people live in the capital of Finland?', '--json']);
+    const { result, lines, summary } = await runJson(path, 'How many people live in the capital of Finland?');
     expect(result.code).toBe(0);
-    const lines = jsonLines<RunEvent | RunSummary>(result.stdout);
-    const summary = lines.at(-1) as RunSummary;
     expect(summary).toMatchObject({
       answer: "Finland's capital, Helsinki, has a population of 558,457.",
       stopReason: 'final_message',

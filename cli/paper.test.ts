@@ -4,12 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ScriptedServer } from './scripted/scriptedServer.ts';
 import { useScriptedServer } from '../e2e/fixtures/scriptedServerHooks.ts';
-import type { RunEvent } from '../workers/engine/events.ts';
 import { formatUsd } from '../workers/engine/format.ts';
 import { PAPER_SYSTEM_PROMPT } from '../workers/engine/protocols/paper.ts';
-import type { RunSummary } from './summary.ts';
 import {
-  jsonLines,
   lastUserContent,
   loadScenario,
   makeTempDir,
@@ -17,6 +14,7 @@ import {
   playScenario,
   requestsFor,
   runCli,
+  runJson,
   scenarioTokenCost,
 } from '../e2e/fixtures/cliHarness.ts';
 
@@ -32,12 +30,9 @@ describe('orchestra run (paper protocol)', () => {
     const { scenario, path, config } = playScenario(server, dir, 'cli-paper-prompt');
     expect(config.orchestrator.toolMode).toBe('prompt');
 
-    const result = await runCli(['run', '--config', path, '--task', TASK, '--json']);
+    const { result, summary, events } = await runJson(path, TASK);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    const lines = jsonLines<RunEvent | RunSummary>(result.stdout);
-    const summary = lines.at(-1) as RunSummary;
-    const events = lines.slice(0, -1) as RunEvent[];
     expect(events[0]?.type).toBe('run_started');
     expect(summary).toMatchObject({
       type: 'summary',
@@ -81,9 +76,8 @@ describe('orchestra run (paper protocol)', () => {
       c.orchestrator.toolMode = 'server';
     });
 
-    const result = await runCli(['run', '--config', path, '--task', TASK, '--json']);
+    const { result, summary } = await runJson(path, TASK);
     expect(result.code).toBe(0);
-    const summary = jsonLines<RunSummary>(result.stdout).at(-1)!;
     expect(summary).toMatchObject({
       answer: '558,457',
       stopReason: 'answered',

@@ -7,8 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from './scripted/scriptedServer.ts';
 import { startWikipediaServer, type WikipediaServer } from '../e2e/fixtures/wikipediaServer.ts';
 import type { RunEvent } from '../workers/engine/events.ts';
-import type { RunSummary } from './summary.ts';
-import { jsonLines, lastUserContent, loadScenario, makeTempDir, ORCHESTRATOR_MODEL, requestsFor, runCli, scenarioTokenCost, writeConfig } from '../e2e/fixtures/cliHarness.ts';
+import { lastUserContent, loadScenario, makeTempDir, ORCHESTRATOR_MODEL, requestsFor, runCli, runJson, scenarioTokenCost, writeConfig } from '../e2e/fixtures/cliHarness.ts';
 
 const TASK = 'How many people live in the capital of Finland?';
 const scenario = loadScenario('cli-function-calling');
@@ -37,10 +36,9 @@ describe('orchestra run with search sources', () => {
   it('merges the local corpus and Wikipedia by rank, each document naming its source, at $0 a search', async () => {
     server.reset();
     const { path, config } = searchConfig({ sources: ['local', 'wikipedia'], wikipediaBaseUrl: wiki.url, perSourceLimit: 2 });
-    const result = await runCli(['run', '--config', path, '--task', TASK, '--json']);
+    const { result, lines, summary } = await runJson(path, TASK);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    const lines = jsonLines<RunEvent | RunSummary>(result.stdout);
     const search = lines.find((line): line is ToolResult => line.type === 'tool_result' && line.name === 'search_corpus');
     const documents = (search?.detail as { documents: Array<{ id: string; source: string }> }).documents;
     expect(documents.map((doc) => doc.source)).toEqual(['local', 'wikipedia', 'local']);
@@ -54,7 +52,6 @@ describe('orchestra run with search sources', () => {
     const [first] = requestsFor(server.requests, ORCHESTRATOR_MODEL);
     expect(JSON.stringify(first?.body)).toContain('Search a local encyclopedia of countries and cities and English Wikipedia.');
     // The searches cost nothing: the run costs exactly its model tokens.
-    const summary = lines.at(-1) as RunSummary;
     expect(summary.unknownCostEntries).toBe(0);
     expect(summary.costUsd).toBeCloseTo(scenarioTokenCost(scenario, config), 12);
   }, 90_000);
@@ -64,9 +61,8 @@ describe('orchestra run with search sources', () => {
     wiki.setFault({ kind: 'status', status: 500 }, 'search');
     try {
       const { path } = searchConfig({ sources: ['local', 'wikipedia'], wikipediaBaseUrl: wiki.url });
-      const result = await runCli(['run', '--config', path, '--task', TASK, '--json']);
+      const { result, lines } = await runJson(path, TASK);
       expect(result.code).toBe(0);
-      const lines = jsonLines<RunEvent | RunSummary>(result.stdout);
       const search = lines.find((line): line is ToolResult => line.type === 'tool_result' && line.name === 'search_corpus');
       expect(search?.ok).toBe(true);
       expect(search?.content).toMatch(/Wikipedia was not searched: Wikipedia \(127\.0\.0\.1:\d+\) answered the search with HTTP 500/);
