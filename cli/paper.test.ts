@@ -2,14 +2,11 @@
 // local corpus behind `search` and Pyodide behind `enhance_reasoning`.
 
 import { describe, expect, it } from 'vitest';
-import type { ScriptedServer } from './scripted/scriptedServer.ts';
-import { useScriptedServer } from '../e2e/fixtures/scriptedServerHooks.ts';
+import { useCliServer } from '../e2e/fixtures/scriptedServerHooks.ts';
 import { formatUsd } from '../workers/engine/format.ts';
 import { PAPER_SYSTEM_PROMPT } from '../workers/engine/protocols/paper.ts';
 import {
   lastUserContent,
-  loadScenario,
-  makeTempDir,
   ORCHESTRATOR_MODEL,
   playScenario,
   requestsFor,
@@ -20,14 +17,11 @@ import {
 
 const TASK = 'What is the population of the capital of Finland?';
 
-let server: ScriptedServer;
-const dir = makeTempDir();
-
-useScriptedServer(loadScenario('cli-paper-prompt'), (started) => (server = started));
+const cli = useCliServer('cli-paper-prompt');
 
 describe('orchestra run (paper protocol)', () => {
   it('runs search → enhance_reasoning (real Python) → answer with <tool_call> text, and prices every token', async () => {
-    const { scenario, path, config } = playScenario(server, dir, 'cli-paper-prompt');
+    const { scenario, path, config } = playScenario(cli.server, cli.dir, 'cli-paper-prompt');
     expect(config.orchestrator.toolMode).toBe('prompt');
 
     const { result, summary, events } = await runJson(path, TASK);
@@ -48,7 +42,7 @@ describe('orchestra run (paper protocol)', () => {
     expect(summary.runId).toBe(events[0]?.runId);
 
     // Prompt mode: no `tools` on the wire; the tools are rendered into the system prompt.
-    const orchestratorRequests = requestsFor(server.requests, ORCHESTRATOR_MODEL);
+    const orchestratorRequests = requestsFor(cli.server.requests, ORCHESTRATOR_MODEL);
     expect(orchestratorRequests).toHaveLength(3);
     expect(orchestratorRequests[0]?.body.tools).toBeUndefined();
     expect(orchestratorRequests[0]?.body.messages[0]?.content).toContain('<tools>');
@@ -72,7 +66,7 @@ describe('orchestra run (paper protocol)', () => {
   }, 90_000);
 
   it('runs with server-parsed tool_calls (vLLM hermes), sending `tools` and the paper two-message prompt', async () => {
-    const { scenario, path, config } = playScenario(server, dir, 'cli-paper-server', (c) => {
+    const { scenario, path, config } = playScenario(cli.server, cli.dir, 'cli-paper-server', (c) => {
       c.orchestrator.toolMode = 'server';
     });
 
@@ -88,7 +82,7 @@ describe('orchestra run (paper protocol)', () => {
     expect(summary.costUsd).toBeCloseTo(expected, 12);
     expect(summary.hasEstimates).toBe(false);
 
-    const orchestratorRequests = requestsFor(server.requests, ORCHESTRATOR_MODEL);
+    const orchestratorRequests = requestsFor(cli.server.requests, ORCHESTRATOR_MODEL);
     expect(orchestratorRequests).toHaveLength(2);
     for (const request of orchestratorRequests) {
       expect(request.body.tools?.map((tool) => tool.function.name)).toEqual(['enhance_reasoning', 'answer', 'search']);
@@ -101,7 +95,7 @@ describe('orchestra run (paper protocol)', () => {
     expect(lastUserContent(orchestratorRequests[1]!)).toMatch(/Documents:\nDoc 1: [^]*Doc \d: Helsinki is a city in Finland \(Northern Europe\)\. Its population is 558,457\./);
 
     // The same run as a readable trace (not a terminal: no colour codes).
-    server.reset(scenario);
+    cli.server.reset(scenario);
     const human = await runCli(['run', '--config', path, '--task', TASK]);
     expect(human.code).toBe(0);
     const text = human.stdout;

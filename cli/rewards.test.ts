@@ -3,23 +3,19 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ScriptedServer } from './scripted/scriptedServer.ts';
-import { useScriptedServer } from '../e2e/fixtures/scriptedServerHooks.ts';
+import { useCliServer } from '../e2e/fixtures/scriptedServerHooks.ts';
 import { PREFERENCE_PRESETS } from '../workers/engine/preferences.ts';
 import { computeGroupReward } from '../workers/engine/reward.ts';
 import type { GroupSummary } from './summary.ts';
-import { jsonLines, loadScenario, makeTempDir, runCli, writeConfig } from '../e2e/fixtures/cliHarness.ts';
+import { jsonLines, loadScenario, runCli, writeConfig } from '../e2e/fixtures/cliHarness.ts';
 
 const TASK = 'What is the population of the capital of Finland?';
-const dir = makeTempDir();
-let server: ScriptedServer;
-
-useScriptedServer(loadScenario('cli-rollouts'), (started) => (server = started));
+const cli = useCliServer('cli-rollouts');
 
 describe('orchestra run --rollouts', () => {
   it('runs the rollouts, marks each against --correct, and adds rewards and advantages', async () => {
-    server.reset(loadScenario('cli-rollouts'));
-    const { path } = writeConfig(dir, 'local-scripted.json', server.url);
+    cli.server.reset(loadScenario('cli-rollouts'));
+    const { path } = writeConfig(cli.dir, 'local-scripted.json', cli.server.url);
     const result = await runCli(['run', '--config', path, '--task', TASK, '--rollouts', '3', '--correct', ' 558,457 ', '--json']);
     expect(result.code).toBe(0);
     const summary = jsonLines<GroupSummary>(result.stdout).at(-1)!;
@@ -55,8 +51,8 @@ describe('orchestra run --rollouts', () => {
   }, 60_000);
 
   it('says rewards need --correct when it is missing', async () => {
-    server.reset(loadScenario('cli-rollouts'));
-    const { path } = writeConfig(dir, 'local-scripted.json', server.url);
+    cli.server.reset(loadScenario('cli-rollouts'));
+    const { path } = writeConfig(cli.dir, 'local-scripted.json', cli.server.url);
     const json = await runCli(['run', '--config', path, '--task', TASK, '--rollouts', '2', '--json']);
     expect(json.code).toBe(0);
     const summary = jsonLines<GroupSummary>(json.stdout).at(-1)!;
@@ -86,7 +82,7 @@ describe('orchestra reward', () => {
   };
 
   it('prints the rewards and advantages of a hand-checked group', async () => {
-    const file = join(dir, 'reward.json');
+    const file = join(cli.dir, 'reward.json');
     writeFileSync(file, JSON.stringify(input));
     const result = await runCli(['reward', '--input', file]);
     expect(result.code).toBe(0);

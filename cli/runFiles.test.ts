@@ -5,8 +5,7 @@ import { parseConfig } from '../workers/hosts/config.ts';
 import { existsSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ScriptedServer } from './scripted/scriptedServer.ts';
-import { useScriptedServer } from '../e2e/fixtures/scriptedServerHooks.ts';
+import { useCliServer } from '../e2e/fixtures/scriptedServerHooks.ts';
 import type { RunEvent } from '../workers/engine/events.ts';
 import { MAX_RUN_FILE_BYTES, readRunFile, type RunFile } from '../workers/history/runFile.ts';
 import type { RunSummary } from './summary.ts';
@@ -15,7 +14,6 @@ import {
   interruptWhen,
   jsonLines,
   loadScenario,
-  makeTempDir,
   ORCHESTRATOR_MODEL,
   requestsFor,
   runCli,
@@ -26,26 +24,23 @@ import {
 
 const TASK = 'What is the population of the capital of Finland?';
 
-let server: ScriptedServer;
-const dir = makeTempDir();
-
-useScriptedServer(loadScenario('cli-paper-server'), (started) => (server = started));
+const cli = useCliServer('cli-paper-server');
 
 function configFor(scenario: string): string {
-  server.reset(loadScenario(scenario));
-  return writeConfig(dir, 'local-scripted.json', server.url, (config) => {
+  cli.server.reset(loadScenario(scenario));
+  return writeConfig(cli.dir, 'local-scripted.json', cli.server.url, (config) => {
     config.orchestrator.toolMode = 'server';
   }).path;
 }
 
 let saved = 0;
-const savePath = () => join(dir, `run-${++saved}.json`);
+const savePath = () => join(cli.dir, `run-${++saved}.json`);
 
 /** Replays `file` and checks that the server heard nothing of it. */
 async function replay(args: string[]): Promise<CliResult> {
-  server.reset();
+  cli.server.reset();
   const result = await runCli(['replay', ...args]);
-  expect(server.requests).toEqual([]);
+  expect(cli.server.requests).toEqual([]);
   return result;
 }
 
@@ -113,8 +108,8 @@ describe('orchestra run --save and orchestra replay', () => {
     for (const response of [...scenario.models['scripted/searcher']!, ...scenario.models['scripted/answerer-mini']!]) {
       Object.assign(response, { content: response.content.replace('</', `${echo}</`), chunkSize: 4 });
     }
-    server.reset(scenario);
-    const config = writeConfig(dir, 'local-scripted.json', server.url, (value) => {
+    cli.server.reset(scenario);
+    const config = writeConfig(cli.dir, 'local-scripted.json', cli.server.url, (value) => {
       value.orchestrator.toolMode = 'server';
       value.providers.scripted!.apiKeyEnv = 'SCRIPTED_ECHO_KEY';
     }).path;
@@ -122,7 +117,7 @@ describe('orchestra run --save and orchestra replay', () => {
     const run = await runCli(['run', '--config', config, '--task', TASK, '--json', '--save', file], { env: { SCRIPTED_ECHO_KEY: key } });
     expect(run.code).toBe(0);
     // The key was sent, and came back in the replies.
-    expect(requestsFor(server.requests, 'scripted/answerer-mini')[0]?.headers.authorization).toBe(`Bearer ${key}`);
+    expect(requestsFor(cli.server.requests, 'scripted/answerer-mini')[0]?.headers.authorization).toBe(`Bearer ${key}`);
     const saved = readFileSync(file, 'utf8');
     for (const text of [saved, run.stdout, run.stderr]) {
       for (const form of [key, Buffer.from(key).toString('base64').slice(0, 40), encodeURIComponent(key)]) expect(text).not.toContain(form);
@@ -131,7 +126,7 @@ describe('orchestra run --save and orchestra replay', () => {
     expect(jsonLines<RunSummary>(run.stdout).at(-1)?.answer).toBe('558,457 Authenticated as [scripted API key removed], [scripted API key removed], [scripted API key removed].');
 
     // The last scan before writing: a log that holds a key is not written, and says whose.
-    const refused = join(dir, 'refused.json');
+    const refused = join(cli.dir, 'refused.json');
     const events = readSaved(file).runs[0]!.events.map((event) => (event.type === 'run_finished' ? { ...event, answer: `leaked ${key}` } : event));
     expect(() => saveRunFile(refused, [events], [{ provider: 'scripted', value: key }])).toThrow(/refused\.json" was not written: it holds the API key of "scripted"/);
     expect(existsSync(refused)).toBe(false);
@@ -154,11 +149,11 @@ describe('orchestra run --save and orchestra replay', () => {
   it('saves what was recorded when Ctrl-C stops the run, and replays it as stopped by the user', async () => {
     const file = savePath();
     const config = configFor('cli-paper-server');
-    server.setFault({ kind: 'hang' });
+    cli.server.setFault({ kind: 'hang' });
     const run = await runCli(['run', '--config', config, '--task', TASK, '--save', file], {
-      onSpawn: interruptWhen(() => requestsFor(server.requests, ORCHESTRATOR_MODEL).length > 0),
+      onSpawn: interruptWhen(() => requestsFor(cli.server.requests, ORCHESTRATOR_MODEL).length > 0),
     });
-    server.setFault(null);
+    cli.server.setFault(null);
     expect(run.code).toBe(130);
     expect(run.stderr).toContain(`Saved the run to ${file}`);
     const events = readSaved(file).runs[0]!.events;
@@ -204,7 +199,7 @@ describe('orchestra run --save and orchestra replay', () => {
     const events = saved.runs[0]!.events;
     const secondStep = events.findIndex((event) => event.type === 'step_started' && event.step === 2);
     saved.runs[0]!.events = events.slice(0, secondStep + 3);
-    const cut = join(dir, 'cut-off.json');
+    const cut = join(cli.dir, 'cut-off.json');
     writeFileSync(cut, JSON.stringify(saved));
 
     const replayed = await replay([cut]);
@@ -225,17 +220,17 @@ describe('orchestra run --save and orchestra replay', () => {
     expect((await runCli(['run', '--config', configFor('cli-paper-server'), '--task', TASK, '--rollouts', '2', '--save', file])).code).toBe(0);
     const text = readFileSync(file, 'utf8');
 
-    const truncated = join(dir, 'truncated.json');
+    const truncated = join(cli.dir, 'truncated.json');
     writeFileSync(truncated, text.slice(0, Math.floor(text.length / 2)));
     const badField = readSaved(file);
     (badField.runs[1]!.events[3] as unknown as Record<string, unknown>).step = 'three';
-    const oneBad = join(dir, 'one-bad.json');
+    const oneBad = join(cli.dir, 'one-bad.json');
     writeFileSync(oneBad, JSON.stringify(badField));
     badField.runs = [badField.runs[1]!];
-    const allBad = join(dir, 'all-bad.json');
+    const allBad = join(cli.dir, 'all-bad.json');
     writeFileSync(allBad, JSON.stringify(badField));
     // Sparse: as large as it says, and never read (zeros would read as "not JSON").
-    const huge = join(dir, 'huge.json');
+    const huge = join(cli.dir, 'huge.json');
     writeFileSync(huge, '');
     truncateSync(huge, MAX_RUN_FILE_BYTES + 1);
 
@@ -244,7 +239,7 @@ describe('orchestra run --save and orchestra replay', () => {
       replay([oneBad]),
       replay([allBad]),
       replay([huge]),
-      replay([join(dir, 'absent.json')]),
+      replay([join(cli.dir, 'absent.json')]),
       replay([]),
     ]);
     expect(cutShort).toMatchObject({ code: 2, stdout: '' });
@@ -269,16 +264,16 @@ describe('orchestra run --save and orchestra replay', () => {
   it('refuses a --save it could not write, or with a batch, before any call (exit code 2)', async () => {
     const config = configFor('cli-paper-server');
     const [noFolder, isFolder, withBatch] = await Promise.all([
-      runCli(['run', '--config', config, '--task', TASK, '--save', join(dir, 'no-such-folder', 'run.json')]),
-      runCli(['run', '--config', config, '--task', TASK, '--save', dir]),
-      runCli(['run', '--config', config, '--tasks', 'tasks.jsonl', '--out', join(dir, 'out.jsonl'), '--save', join(dir, 'b.json')]),
+      runCli(['run', '--config', config, '--task', TASK, '--save', join(cli.dir, 'no-such-folder', 'run.json')]),
+      runCli(['run', '--config', config, '--task', TASK, '--save', cli.dir]),
+      runCli(['run', '--config', config, '--tasks', 'tasks.jsonl', '--out', join(cli.dir, 'out.jsonl'), '--save', join(cli.dir, 'b.json')]),
     ]);
     expect(noFolder.code).toBe(2);
-    expect(noFolder.stderr).toContain(`Cannot write the run file "${join(dir, 'no-such-folder', 'run.json')}": no such file or folder.`);
+    expect(noFolder.stderr).toContain(`Cannot write the run file "${join(cli.dir, 'no-such-folder', 'run.json')}": no such file or folder.`);
     expect(isFolder.code).toBe(2);
-    expect(isFolder.stderr).toContain(`Cannot write the run file "${dir}": it is a folder.`);
+    expect(isFolder.stderr).toContain(`Cannot write the run file "${cli.dir}": it is a folder.`);
     expect(withBatch.code).toBe(2);
     expect(withBatch.stderr).toContain('--save only goes with --task.');
-    expect(server.requests).toEqual([]);
+    expect(cli.server.requests).toEqual([]);
   }, 60_000);
 });
