@@ -10,13 +10,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { startScriptedServer } from '../cli/scripted/scriptedServer.ts';
 import type { Scenario } from '../cli/scripted/scenario.ts';
 import { scriptedConfig } from '../e2e/support/playground.ts';
 import { attributeLongTasks, formatAttribution, sourceMapResolver, type CpuProfile, type LongTaskAttribution } from './longTaskProfile.ts';
 import { mainThreadTasksOf, recordLongTasks, traceToFile, type MainThreadTasks } from './mainThreadTasks.ts';
-import { buildApp, chromiumPath, startPreview } from './previewServer.ts';
+import { previewInChromium } from './previewServer.ts';
 
 export const EVAL_UI_TASKS = 200;
 export const EVAL_UI_CONCURRENCY = 8;
@@ -56,13 +56,9 @@ function suite(): { jsonl: string; scenario: Scenario } {
 }
 
 export async function runEvalUiBenchmark(options: { distDir?: string; profile?: boolean; log: (line: string) => void }): Promise<EvalUiBenchResult> {
-  const built = options.distDir === undefined;
-  if (built) options.log('Building the app (vite build) …');
-  const distDir = options.distDir ?? (await buildApp());
-  const preview = await startPreview(distDir);
+  const { distDir, preview, browser, close } = await previewInChromium(options);
   const { jsonl, scenario } = suite();
   const server = await startScriptedServer({ scenario });
-  const browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-background-networking'] });
   const traceDir = mkdtempSync(join(tmpdir(), 'orchestra-bench-eval-trace-'));
   try {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
@@ -124,11 +120,9 @@ export async function runEvalUiBenchmark(options: { distDir?: string; profile?: 
       ...(cpuProfile ? { profile: attributeLongTasks(cpuProfile, sourceMapResolver(preview.url, distDir)) } : {}),
     };
   } finally {
-    await browser.close();
     await server.close();
-    await preview.close();
+    await close();
     rmSync(traceDir, { recursive: true, force: true });
-    if (built) rmSync(distDir, { recursive: true, force: true });
   }
 }
 

@@ -5,8 +5,7 @@
 //
 //   npm run bench -- --only first-screen [--dist dist]
 
-import { chromium } from '@playwright/test';
-import { buildApp, chromiumPath, startPreview } from './previewServer.ts';
+import { previewInChromium } from './previewServer.ts';
 import { median } from './stats.ts';
 
 const LOADS = 5;
@@ -35,11 +34,7 @@ const WATCH_FOR_THE_BUTTON = `(() => {
 })();`;
 
 export async function runFirstScreenBenchmark(options: { distDir?: string; log: (line: string) => void }): Promise<FirstScreenResult> {
-  const built = options.distDir === undefined;
-  if (built) options.log('Building the app (vite build) …');
-  const distDir = options.distDir ?? (await buildApp());
-  const preview = await startPreview(distDir);
-  const browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-background-networking'] });
+  const { built, preview, browser, close } = await previewInChromium(options);
   const tryDemoMs: number[] = [];
   const firstContentfulPaintMs: number[] = [];
   try {
@@ -59,8 +54,7 @@ export async function runFirstScreenBenchmark(options: { distDir?: string; log: 
       await context.close();
     }
   } finally {
-    await browser.close();
-    await preview.close();
+    await close();
   }
   return { built, tryDemoMs, firstContentfulPaintMs, medianTryDemoMs: median(tryDemoMs), medianFcpMs: median(firstContentfulPaintMs.filter(Number.isFinite)) };
 }

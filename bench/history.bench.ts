@@ -3,13 +3,12 @@
 // the History list, filtering it, and opening a run, and counts the main thread's long tasks
 // (> 50 ms) during each. Prints figures and targets; asserts nothing.
 
-import { rmSync } from 'node:fs';
-import { chromium, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { syntheticRun } from '../e2e/fixtures/syntheticRun.ts';
 import type { RunEvent } from '../workers/engine/events.ts';
 import { summarize, type RunSummary } from '../workers/history/runLog.ts';
 import { recordLongTasks } from './mainThreadTasks.ts';
-import { buildApp, chromiumPath, startPreview } from './previewServer.ts';
+import { previewInChromium } from './previewServer.ts';
 
 export const HISTORY_RUNS = Number(process.env.BENCH_HISTORY_RUNS) || 5_000;
 export const STEPS_PER_RUN = 30;
@@ -34,11 +33,7 @@ export interface HistoryBenchResult {
 }
 
 export async function runHistoryBenchmark(options: { distDir?: string; log: (line: string) => void }): Promise<HistoryBenchResult> {
-  const built = options.distDir === undefined;
-  if (built) options.log('Building the app (vite build) …');
-  const distDir = options.distDir ?? (await buildApp());
-  const preview = await startPreview(distDir);
-  const browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-background-networking'] });
+  const { preview, browser, close } = await previewInChromium(options);
   try {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
@@ -70,9 +65,7 @@ export async function runHistoryBenchmark(options: { distDir?: string; log: (lin
     const openRun = await measure(page, 'open-run');
     return { runs: HISTORY_RUNS, stepsPerRun: STEPS_PER_RUN, runBytes, bytesPerStep: Math.round(runBytes / STEPS_PER_RUN), seedMs, openList, search, openRun };
   } finally {
-    await browser.close();
-    await preview.close();
-    if (built) rmSync(distDir, { recursive: true, force: true });
+    await close();
   }
 }
 

@@ -2,11 +2,12 @@
 // never races the browser tests' dist/), and `vite preview` serving it on a free port.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chromium, type Browser } from '@playwright/test';
 import { E2E_MODE } from '../vite.config.ts';
 
 const repoRoot = fileURLToPath(new URL('../', import.meta.url));
@@ -53,6 +54,31 @@ export async function startPreview(distDir: string, timeoutMs = 60_000, options:
   }
   await stop(child);
   throw new Error(`vite preview did not answer on ${url} within ${timeoutMs / 1000} s:\n${output.trim()}`);
+}
+
+/** The app as a UI benchmark opens it: served by `vite preview`, with a headless Chromium. */
+export interface PreviewedApp {
+  /** Whether the app was built for this run (then close() removes the build). */
+  built: boolean;
+  distDir: string;
+  preview: PreviewServer;
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+/** Serves `distDir`, or a fresh build when none is given, and launches Chromium beside it. */
+export async function previewInChromium(options: { distDir?: string; log: (line: string) => void }): Promise<PreviewedApp> {
+  const built = options.distDir === undefined;
+  if (built) options.log('Building the app (vite build) …');
+  const distDir = options.distDir ?? (await buildApp());
+  const preview = await startPreview(distDir);
+  const browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-background-networking'] });
+  const close = async () => {
+    await browser.close();
+    await preview.close();
+    if (built) rmSync(distDir, { recursive: true, force: true });
+  };
+  return { built, distDir, preview, browser, close };
 }
 
 function runVite(args: string[]): Promise<{ code: number | null; output: string }> {
