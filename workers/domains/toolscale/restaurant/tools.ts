@@ -25,8 +25,15 @@ export class RestaurantTools extends TableToolkit<RestaurantDb> {
   }
 
   /** The ticket as this rollout's own, once it is known to be in 'placed' state. */
+  /** The ticket, read only; refused unless it is still placed (the only state that can change). */
+  #placedTicket(ref: PyValue): TicketValue {
+    const found = this.#ticket(ref);
+    if (found.state !== 'placed') throw valueError('Non-placed ticket cannot be modified');
+    return found;
+  }
+
   #ownPlacedTicket(ref: PyValue): TicketValue {
-    if (this.#ticket(ref).state !== 'placed') throw valueError('Non-placed ticket cannot be modified');
+    this.#placedTicket(ref);
     return this.own('service_tickets', ref as string);
   }
 
@@ -72,8 +79,7 @@ export class RestaurantTools extends TableToolkit<RestaurantDb> {
   }
 
   #modifyDropoff(a: Args): TicketValue {
-    const found = this.#ticket(a.ticket_ref!);
-    if (found.state !== 'placed') throw valueError('Non-placed ticket cannot be modified');
+    const found = this.#placedTicket(a.ticket_ref!);
     if (found.service_mode !== 'delivery') throw valueError('Only delivery tickets have a dropoff address');
     const keys = ['line_one', 'line_two', 'municipality', 'province', 'nation', 'postal_code'];
     const dropoff = construct(PatronLocation, Object.fromEntries(keys.map((k) => [k, a[k]!])));
@@ -83,8 +89,7 @@ export class RestaurantTools extends TableToolkit<RestaurantDb> {
   }
 
   #modifyTable(a: Args): TicketValue {
-    const found = this.#ticket(a.ticket_ref!);
-    if (found.state !== 'placed') throw valueError('Non-placed ticket cannot be modified');
+    const found = this.#placedTicket(a.ticket_ref!);
     if (found.service_mode !== 'dine_in') throw valueError('Only dine-in tickets have table information');
     const table = construct(TableInfo, { zone: a.zone!, table_no: a.table_no!, seat_count: a.seat_count! });
     const ticket = this.#ownPlacedTicket(a.ticket_ref!);
@@ -93,8 +98,7 @@ export class RestaurantTools extends TableToolkit<RestaurantDb> {
   }
 
   #modifyItems(a: Args): TicketValue {
-    const found = this.#ticket(a.ticket_ref!);
-    if (found.state !== 'placed') throw valueError('Non-placed ticket cannot be modified');
+    const found = this.#placedTicket(a.ticket_ref!);
     this.#assertInstrument(found.guest_ref, a.instrument_ref!);
     const onTicket = found.line_entries.map((e) => e.plate_ref);
     for (const pr of iterate(a.plate_refs!)) {
@@ -134,8 +138,7 @@ export class RestaurantTools extends TableToolkit<RestaurantDb> {
   }
 
   #modifyInstrument(a: Args): TicketValue {
-    const found = this.#ticket(a.ticket_ref!);
-    if (found.state !== 'placed') throw valueError('Non-placed ticket cannot be modified');
+    const found = this.#placedTicket(a.ticket_ref!);
     this.#assertInstrument(found.guest_ref, a.instrument_ref!);
     const payments = found.charges.filter((ch) => ch.kind === 'payment');
     if (payments.length !== 1) throw valueError('There should be exactly one payment charge for a placed ticket');
