@@ -41,6 +41,14 @@ function sliceTo<T>(items: T[], limit: PyValue): T[] {
   return items.slice(0, limit);
 }
 
+/** What suspend_line and resume_line answer: {"message": …, "line": the line as it is now}. */
+function lineChanged(message: string, line: PyValue): PyValue {
+  return new Map<string, PyValue>([
+    ['message', message],
+    ['line', line],
+  ]);
+}
+
 export class TelecomTools extends Toolkit<TelecomDb> {
   readonly className = 'TelecomTools';
 
@@ -172,10 +180,7 @@ export class TelecomTools extends Toolkit<TelecomDb> {
     if (line.status !== LINE_STATUS.active) throw valueError('Line must be active to suspend');
     line.status = LINE_STATUS.suspended;
     line.suspension_start_date = TODAY;
-    return new Map<string, PyValue>([
-      ['message', 'Line suspended successfully. $5/month holding fee will apply.'],
-      ['line', line],
-    ]);
+    return lineChanged('Line suspended successfully. $5/month holding fee will apply.', line);
   }
 
   #resume(a: Args): PyValue {
@@ -183,10 +188,7 @@ export class TelecomTools extends Toolkit<TelecomDb> {
     if (line.status !== LINE_STATUS.suspended && line.status !== LINE_STATUS.pendingActivation) throw valueError('Line must be suspended to resume');
     line.status = LINE_STATUS.active;
     line.suspension_start_date = null;
-    return new Map<string, PyValue>([
-      ['message', 'Line resumed successfully'],
-      ['line', line],
-    ]);
+    return lineChanged('Line resumed successfully', line);
   }
 
   #bills(a: Args): PyValue {
