@@ -224,30 +224,19 @@ export class BankTools extends TableToolkit<BankDb> {
     ownTo.balance.available = pyRound(arith('+', ownTo.balance.available, amount!), 2);
     ownTo.balance.current = pyRound(arith('+', ownTo.balance.current, amount!), 2);
     const common = { client_id: clientId!, timestamp, type: 'transfer', amount: roundAmount(amount!), currency: from.currency, method: 'Internal', status: 'posted' };
-    const outId = this.#newTransactionId();
-    const out = construct<TransactionValue>(Transaction, {
-      ...common,
-      transaction_id: outId,
-      account_id: fromId!,
-      direction: 'debit',
-      description: pyTruthy(a.description) ? a.description! : `Internal transfer to ${pyStr(toId)}`,
-      related_transaction_id: null,
-      balance_after: ownFrom.balance.current,
-    });
-    const inId = this.#newTransactionId();
-    const into = construct<TransactionValue>(Transaction, {
-      ...common,
-      transaction_id: inId,
-      account_id: toId!,
-      direction: 'credit',
-      description: pyTruthy(a.description) ? a.description! : `Internal transfer from ${pyStr(fromId)}`,
-      related_transaction_id: outId,
-      balance_after: ownTo.balance.current,
-    });
-    out.related_transaction_id = inId;
-    this.db.transactions.set(outId, out);
-    this.db.transactions.set(inId, into);
-    return [out, into];
+    // The two legs' ids are taken before either is stored, as the reference's are.
+    const leg = (accountId: PyValue, direction: string, description: PyValue, related: PyValue, balanceAfter: PyValue) => {
+      const id = this.#newTransactionId();
+      const fields = { transaction_id: id, account_id: accountId, direction, description, related_transaction_id: related, balance_after: balanceAfter };
+      return { id, row: construct<TransactionValue>(Transaction, { ...common, ...fields }) };
+    };
+    const given = pyTruthy(a.description) ? a.description! : undefined;
+    const out = leg(fromId!, 'debit', given ?? `Internal transfer to ${pyStr(toId)}`, null, ownFrom.balance.current);
+    const into = leg(toId!, 'credit', given ?? `Internal transfer from ${pyStr(fromId)}`, out.id, ownTo.balance.current);
+    out.row.related_transaction_id = into.id;
+    this.db.transactions.set(out.id, out.row);
+    this.db.transactions.set(into.id, into.row);
+    return [out.row, into.row];
   }
 
   #addBeneficiary(a: Args): BeneficiaryValue {
