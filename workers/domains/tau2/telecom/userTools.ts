@@ -195,6 +195,12 @@ export class TelecomUserTools extends Toolkit<TelecomUserDb> {
     d.wifi_signal_strength = 'none';
   }
 
+  /** τ²'s turn_*_on / turn_*_off: flip the setting, and flip it again if that left it the other way. */
+  #turn(toggle: () => boolean, on: boolean, message: string): string {
+    if (toggle() !== on) toggle();
+    return message;
+  }
+
   toggleData(): boolean {
     this.device.data_enabled = !this.device.data_enabled;
     this.simulateNetworkSearch();
@@ -330,14 +336,8 @@ export class TelecomUserTools extends Toolkit<TelecomUserDb> {
       kit.surroundings.is_abroad = a.abroad!;
       return null;
     }),
-    turn_airplane_mode_on: fn([], (kit) => {
-      if (!kit.toggleAirplaneMode()) kit.toggleAirplaneMode();
-      return 'Airplane Mode is now ON.';
-    }),
-    turn_airplane_mode_off: fn([], (kit) => {
-      if (kit.toggleAirplaneMode()) kit.toggleAirplaneMode();
-      return 'Airplane Mode is now OFF.';
-    }),
+    turn_airplane_mode_on: fn([], (kit) => kit.#turn(() => kit.toggleAirplaneMode(), true, 'Airplane Mode is now ON.')),
+    turn_airplane_mode_off: fn([], (kit) => kit.#turn(() => kit.toggleAirplaneMode(), false, 'Airplane Mode is now OFF.')),
     unseat_sim_card: fn([], (kit) => {
       kit.device.sim_card_missing = true;
       kit.simulateNetworkSearch();
@@ -353,26 +353,11 @@ export class TelecomUserTools extends Toolkit<TelecomUserDb> {
       kit.device.data_enabled = true;
       return 'Data connection restored.';
     }),
-    turn_data_off: fn([], (kit) => {
-      if (kit.toggleData()) kit.toggleData();
-      return 'Data connection broken.';
-    }),
-    turn_roaming_on: fn([], (kit) => {
-      if (!kit.toggleRoaming()) kit.toggleRoaming();
-      return 'Data Roaming is now ON.';
-    }),
-    turn_roaming_off: fn([], (kit) => {
-      if (kit.toggleRoaming()) kit.toggleRoaming();
-      return 'Data Roaming is now OFF.';
-    }),
-    turn_data_saver_mode_on: fn([], (kit) => {
-      if (!kit.toggleDataSaver()) kit.toggleDataSaver();
-      return 'Data Saver Mode is now ON.';
-    }),
-    turn_data_saver_mode_off: fn([], (kit) => {
-      if (kit.toggleDataSaver()) kit.toggleDataSaver();
-      return 'Data Saver Mode is now OFF.';
-    }),
+    turn_data_off: fn([], (kit) => kit.#turn(() => kit.toggleData(), false, 'Data connection broken.')),
+    turn_roaming_on: fn([], (kit) => kit.#turn(() => kit.toggleRoaming(), true, 'Data Roaming is now ON.')),
+    turn_roaming_off: fn([], (kit) => kit.#turn(() => kit.toggleRoaming(), false, 'Data Roaming is now OFF.')),
+    turn_data_saver_mode_on: fn([], (kit) => kit.#turn(() => kit.toggleDataSaver(), true, 'Data Saver Mode is now ON.')),
+    turn_data_saver_mode_off: fn([], (kit) => kit.#turn(() => kit.toggleDataSaver(), false, 'Data Saver Mode is now OFF.')),
     break_apn_settings: fn([], (kit) => {
       kit.device.active_apn_settings.apn_name = 'broken';
       kit.simulateNetworkSearch();
