@@ -2,37 +2,19 @@
 // OpenAI-compatible server: what streams in, what it cost, stopping, and each fault's message.
 
 import { formatUsd } from '../workers/engine/format.ts';
-import type { Scenario, ScriptedResponse } from '../cli/scripted/scenario.ts';
+import type { Scenario } from '../cli/scripted/scenario.ts';
 import { startScriptedServer } from '../cli/scripted/scriptedServer.ts';
-import { expect, loadScenario, scriptedConfig, test } from './support/playground.ts';
+import { costOf, everyTurn, expect, loadScenario, scriptedConfig, test, type Prices } from './support/playground.ts';
 
 const TASK = 'What is the population of the capital of Finland?';
 const ORCHESTRATOR = 'nvidia/Nemotron-Orchestrator-8B';
 
-type Prices = Record<string, { inputPerM: number; outputPerM: number }>;
-
-/** What one scripted response costs at the config's prices. */
-function costOf(model: string, response: ScriptedResponse | undefined, prices: Prices): number {
-  const usage = response?.usage;
-  const price = prices[model];
-  if (!usage || !price) throw new Error(`no usage or price for ${model}`);
-  return (usage.prompt_tokens * price.inputPerM + usage.completion_tokens * price.outputPerM) / 1e6;
-}
-
 /** A one-step run: the orchestrator answers through answer-1 straight away. */
 function quickAnswerScenario(): Scenario {
-  return {
-    models: {
-      [ORCHESTRATOR]: [
-        {
-          repeat: true,
-          content: '<think>Easy.</think>\n<tool_call>\n{"name": "answer", "arguments": {"model": "answer-1"}}\n</tool_call>',
-          usage: { prompt_tokens: 900, completion_tokens: 20 },
-        },
-      ],
-      'scripted/answerer': [{ repeat: true, content: '<answer>Helsinki</answer>', usage: { prompt_tokens: 300, completion_tokens: 5 } }],
-    },
-  };
+  return everyTurn(
+    { content: '<think>Easy.</think>\n<tool_call>\n{"name": "answer", "arguments": {"model": "answer-1"}}\n</tool_call>', usage: { prompt_tokens: 900, completion_tokens: 20 } },
+    { model: 'scripted/answerer', content: '<answer>Helsinki</answer>', usage: { prompt_tokens: 300, completion_tokens: 5 } },
+  );
 }
 
 /** The config with one retry: keeps a failing test short and still shows the retry. */

@@ -7,24 +7,16 @@ import type { Page } from '@playwright/test';
 import { parseConfig } from '../workers/hosts/config.ts';
 import type { Scenario } from '../cli/scripted/scenario.ts';
 import type { ScriptedServer } from '../cli/scripted/scriptedServer.ts';
-import { expect, openSideTab, plantLocalStorage, scriptedConfig, test, type Playground } from './support/playground.ts';
+import { everyTurn, expect, openSideTab, plantLocalStorage, scriptedConfig, test, type Playground } from './support/playground.ts';
 
 const ORCHESTRATOR = 'nvidia/Nemotron-Orchestrator-8B';
 const KEY = 'not-a-real-key-setup-spec-placeholder';
 
 /** One step: the orchestrator answers through answer-2 straight away. */
-const quickAnswer: Scenario = {
-  models: {
-    [ORCHESTRATOR]: [
-      {
-        repeat: true,
-        content: '<tool_call>\n{"name": "answer", "arguments": {"model": "answer-2"}}\n</tool_call>',
-        usage: { prompt_tokens: 900, completion_tokens: 20 },
-      },
-    ],
-    'scripted/answerer-mini': [{ repeat: true, content: '<answer>Helsinki</answer>', usage: { prompt_tokens: 300, completion_tokens: 5 } }],
-  },
-};
+const quickAnswer: Scenario = everyTurn(
+  { content: '<tool_call>\n{"name": "answer", "arguments": {"model": "answer-2"}}\n</tool_call>', usage: { prompt_tokens: 900, completion_tokens: 20 } },
+  { model: 'scripted/answerer-mini', content: '<answer>Helsinki</answer>', usage: { prompt_tokens: 300, completion_tokens: 5 } },
+);
 
 function setupPanel(page: Page) {
   return page.getByRole('region', { name: 'Setup' });

@@ -5,12 +5,10 @@
 import type { Locator } from '@playwright/test';
 import { formatUsd } from '../workers/engine/format.ts';
 import type { Scenario, ScriptedResponse } from '../cli/scripted/scenario.ts';
-import { expect, loadScenario, scriptedConfig, test, type Playground } from './support/playground.ts';
+import { costOf, everyTurn, expect, loadScenario, scriptedConfig, test, type Playground, type Prices } from './support/playground.ts';
 
 const TASK = 'What is the population of the capital of Finland?';
 const ORCHESTRATOR = 'nvidia/Nemotron-Orchestrator-8B';
-
-type Prices = Record<string, { inputPerM: number; outputPerM: number }>;
 
 function stepCard(playground: Playground, step: number): Locator {
   return playground.trace.getByRole('article', { name: new RegExp(`^Step ${step} `) });
@@ -18,13 +16,6 @@ function stepCard(playground: Playground, step: number): Locator {
 
 function toggleOf(card: Locator): Locator {
   return card.getByRole('heading').getByRole('button');
-}
-
-function costOf(model: string, response: ScriptedResponse | undefined, prices: Prices): number {
-  const usage = response?.usage;
-  const price = prices[model];
-  if (!usage || !price) throw new Error(`no usage or price for ${model}`);
-  return (usage.prompt_tokens * price.inputPerM + usage.completion_tokens * price.outputPerM) / 1e6;
 }
 
 /** The three-step paper scenario (search, code, answer) with its first turn streamed slowly. */
@@ -87,18 +78,10 @@ function streamingSearchScenario(turns: number): Scenario {
 
 /** The orchestrator searches at every turn, at once, until the run's turn limit stops it. */
 function searchingForever(): Scenario {
-  return {
-    models: {
-      [ORCHESTRATOR]: [
-        {
-          repeat: true,
-          content: '<think>Search again.</think>\n<tool_call>\n{"name": "search", "arguments": {"model": "search-1"}}\n</tool_call>',
-          usage: { prompt_tokens: 500, completion_tokens: 20 },
-        },
-      ],
-      'scripted/searcher': [{ repeat: true, content: '<query>capital of Finland</query>', usage: { prompt_tokens: 100, completion_tokens: 8 } }],
-    },
-  };
+  return everyTurn(
+    { content: '<think>Search again.</think>\n<tool_call>\n{"name": "search", "arguments": {"model": "search-1"}}\n</tool_call>', usage: { prompt_tokens: 500, completion_tokens: 20 } },
+    { model: 'scripted/searcher', content: '<query>capital of Finland</query>', usage: { prompt_tokens: 100, completion_tokens: 8 } },
+  );
 }
 
 /** The playground at 1440 × 900 (where `npm start` lost the tail), set up for a streaming run. */

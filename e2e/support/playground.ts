@@ -14,7 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, type Locator, type Page } from '@playwright/test';
 import { startScriptedServer, type ScriptedServer } from '../../cli/scripted/scriptedServer.ts';
-import type { Scenario } from '../../cli/scripted/scenario.ts';
+import type { Scenario, ScriptedResponse } from '../../cli/scripted/scenario.ts';
 import { test as base } from './test.ts';
 
 const examplesDir = new URL('../../cli/examples/', import.meta.url);
@@ -23,6 +23,30 @@ const scenariosDir = new URL('../fixtures/scenarios/', import.meta.url);
 /** A scenario file from e2e/fixtures/scenarios/ (the CLI's tests use the same ones). */
 export function loadScenario(name: string): Scenario {
   return JSON.parse(readFileSync(new URL(`${name}.json`, scenariosDir), 'utf8')) as Scenario;
+}
+
+/** Prices per million tokens, by model, as a config's pricing table holds them. */
+export type Prices = Record<string, { inputPerM: number; outputPerM: number }>;
+
+/** What one scripted response costs at the config's prices. */
+export function costOf(model: string, response: ScriptedResponse | undefined, prices: Prices): number {
+  const usage = response?.usage;
+  const price = prices[model];
+  if (!usage || !price) throw new Error(`no usage or price for ${model}`);
+  return (usage.prompt_tokens * price.inputPerM + usage.completion_tokens * price.outputPerM) / 1e6;
+}
+
+type Usage = { prompt_tokens: number; completion_tokens: number };
+
+/** A scenario that repeats itself: at every turn Orchestrator-8B (the scripted configs' model)
+ * sends `orchestrator`, and the expert model `expert.model` answers `expert.content`. */
+export function everyTurn(orchestrator: { content: string; usage: Usage }, expert: { model: string; content: string; usage: Usage }): Scenario {
+  return {
+    models: {
+      'nvidia/Nemotron-Orchestrator-8B': [{ repeat: true, ...orchestrator }],
+      [expert.model]: [{ repeat: true, content: expert.content, usage: expert.usage }],
+    },
+  };
 }
 
 type ConfigValue = Record<string, unknown>;
