@@ -6,6 +6,7 @@
 import { useId, useMemo } from 'react';
 import { formatMs, formatUsd } from '../../format.ts';
 import { useShownSteps } from '../../hooks/useShownSteps.ts';
+import { ColumnHeads } from '../ColumnHeads/index.tsx';
 import { beforeAfter, type RouteLine } from '../../state/beforeAfter.ts';
 import { useRunStore } from '../../state/context.tsx';
 import './BeforeAfter.css';
@@ -26,15 +27,7 @@ export function BeforeAfterStrip() {
     <section className="panel before-after" aria-labelledby={headingId}>
       <h2 id={headingId}>Before and after</h2>
       <table className="before-after-table">
-        <thead>
-          <tr>
-            <th scope="col">Run</th>
-            <th scope="col">Preference</th>
-            <th scope="col">Route</th>
-            <th scope="col">Cost</th>
-            <th scope="col">Time</th>
-          </tr>
-        </thead>
+        <ColumnHeads names={['Run', 'Preference', 'Route', 'Cost', 'Time']} />
         <tbody>
           {rows.map(([label, line]) => (
             <tr key={label}>

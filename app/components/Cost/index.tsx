@@ -7,6 +7,7 @@ import { useShallow } from 'zustand/react/shallow';
 import type { LedgerEntry, RunTotals } from '../../../workers/engine/events.ts';
 import { formatCount, formatMs } from '../../format.ts';
 import { useShownSteps } from '../../hooks/useShownSteps.ts';
+import { ColumnHeads } from '../ColumnHeads/index.tsx';
 import { ErrorBoundary } from '../ErrorBoundary/index.tsx';
 import {
   chartSeries,
@@ -287,14 +288,7 @@ const WhereItWent = memo(function WhereItWent({ tools, time, entries, summary, t
   return (
     <table className="cost-table" aria-labelledby={tableCaptionId}>
       <caption id={tableCaptionId}>Where it went</caption>
-      <thead>
-        <tr>
-          <th scope="col">Alias or tool</th>
-          <th scope="col">Calls</th>
-          <th scope="col">Time</th>
-          <th scope="col">Cost</th>
-        </tr>
-      </thead>
+      <ColumnHeads names={['Alias or tool', 'Calls', 'Time', 'Cost']} />
       <tbody>
         {tools.slice(0, LISTED_ROWS).map((row) => {
           const color = row.usd === null ? undefined : seriesColor(pricedIndex++);
@@ -369,13 +363,7 @@ function StepCosts({ ledger }: { ledger: LedgerEntry[] }) {
       {/* Rendered only while open: a row per step on every update adds up on long runs. */}
       {stepsOpen && (
       <table className="cost-table">
-        <thead>
-          <tr>
-            <th scope="col">Step</th>
-            <th scope="col">Cost</th>
-            <th scope="col">Cumulative</th>
-          </tr>
-        </thead>
+        <ColumnHeads names={['Step', 'Cost', 'Cumulative']} />
         <tbody>
           {steps.slice(0, LISTED_ROWS).map((point) => (
             <tr key={point.step}>

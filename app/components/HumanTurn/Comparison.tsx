@@ -5,6 +5,7 @@
 import { useId, useMemo, useState } from 'react';
 import { formatSeconds, formatUsd } from '../../format.ts';
 import type { RunView } from '../../state/runView.ts';
+import { ColumnHeads } from '../ColumnHeads/index.tsx';
 import { useSampleTasks } from '../TaskPanel/useSampleTasks.ts';
 import { compareRuns, routeOf, scoredMs, statesAnswer, thinkingMs } from './compareRuns.ts';
 import { useComparisonStore, usePreferencesStore, useRunStore } from '../../state/context.tsx';
@@ -42,13 +43,7 @@ function Scores({ you, orchestrator }: { you: RunView; orchestrator: RunView }) 
   return (
     <>
       <table className="comparison-table">
-        <thead>
-          <tr>
-            <th scope="col" />
-            <th scope="col">You</th>
-            <th scope="col">The orchestrator</th>
-          </tr>
-        </thead>
+        <ColumnHeads names={['', 'You', 'The orchestrator']} />
         <tbody>
           <RouteRow runs={runs} />
           <tr>
