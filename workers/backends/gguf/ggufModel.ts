@@ -19,7 +19,7 @@ import type { ChatCompletionChunk, ChatCompletionParams, ResultTimings } from '@
 import { BackendError } from '../../engine/errors.ts';
 import type { ChatCompletion, ChatDelta, ChatModel, ChatRequest, EngineTimings, FinishReason, Usage } from '../../engine/types.ts';
 import { ABORTED, raceAbort } from '../../engine/abort.ts';
-import { toolsFromSystemPrompt } from '../../engine/qwen3/toolsInPrompt.ts';
+import { toolsToConstrain } from '../../engine/qwen3/toolsInPrompt.ts';
 import { toTemplateTurns } from '../../engine/qwen3/render.ts';
 import { toolCallGrammar } from './toolCallGrammar.ts';
 
@@ -68,8 +68,7 @@ export function buildGgufBody(options: Pick<GgufModelOptions, 'constrainToolCall
   if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
   if (request.enableThinking !== undefined) body.chat_template_kwargs = { enable_thinking: request.enableThinking };
   if (options.constrainToolCalls) {
-    const first = request.messages[0];
-    const listed = tools.length > 0 ? tools : first?.role === 'system' ? toolsFromSystemPrompt(first.content) : undefined;
+    const listed = toolsToConstrain(request);
     // With thinking off, Qwen3's template has already written an empty `<think>` block.
     const thinking = options.thinkTokens && request.enableThinking !== false ? 'free' : 'none';
     const grammar = listed ? toolCallGrammar(listed, { thinking }) : undefined;

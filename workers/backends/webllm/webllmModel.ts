@@ -29,7 +29,7 @@ import type {
 import { BackendError } from '../../engine/errors.ts';
 import { ABORTED, raceAbort } from '../../engine/abort.ts';
 import { toolCallStructuralTag } from './toolCallConstraint.ts';
-import { toolsFromSystemPrompt } from '../../engine/qwen3/toolsInPrompt.ts';
+import { toolsToConstrain } from '../../engine/qwen3/toolsInPrompt.ts';
 import { abortedError, PROVIDER, webLlmError } from './webllmErrors.ts';
 
 /** The part of web-llm's engine this code uses, typed from web-llm's own interface. MLCEngine,
@@ -86,8 +86,7 @@ function buildRequest(options: WebLlmModelOptions, request: ChatRequest): ChatCo
   if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
   if (request.enableThinking !== undefined) body.extra_body = { enable_thinking: request.enableThinking };
   if (options.constrainToolCalls) {
-    const first = request.messages[0];
-    const listed = tools.length > 0 ? tools : first?.role === 'system' ? toolsFromSystemPrompt(first.content) : undefined;
+    const listed = toolsToConstrain(request);
     if (listed) body.response_format = { type: 'structural_tag', structural_tag: JSON.stringify(toolCallStructuralTag(listed)) };
   }
   return body;

@@ -1,7 +1,7 @@
 // Reading back the tool list that render.ts writes into a system turn (one OpenAI function object
 // per line between `<tools>` and `</tools>`): the local backends constrain a reply to those tools.
 
-import type { ToolSchema } from '../types.ts';
+import type { ChatRequest, ToolSchema } from '../types.ts';
 
 /** The tools listed in a system turn that qwen3/render.ts wrote (one OpenAI function object per
  * line between `<tools>` and `</tools>`). Undefined when there is no such list or any line of
@@ -19,6 +19,14 @@ export function toolsFromSystemPrompt(system: string): ToolSchema[] | undefined 
     tools.push(tool);
   }
   return tools.length > 0 ? tools : undefined;
+}
+
+/** The tools a local backend constrains a reply to: the request's own, or else those its system
+ * turn lists (a prompted protocol writes them there); undefined when there are none. */
+export function toolsToConstrain(request: ChatRequest): ToolSchema[] | undefined {
+  const tools = request.tools ?? [];
+  const first = request.messages[0];
+  return tools.length > 0 ? tools : first?.role === 'system' ? toolsFromSystemPrompt(first.content) : undefined;
 }
 
 function readToolLine(line: string): ToolSchema | undefined {
