@@ -12,7 +12,7 @@ import { ChartWarmUp, RECHARTS_CORE_STEPS } from '../Charts/ChartWarmUp.tsx';
 import { niceTicks } from '../Cost/costData.ts';
 import { seriesColor } from '../Cost/series.ts';
 import { downloadChartPng, downloadChartSvg } from './chartExport.ts';
-import { scatterPoints, shareBars } from './evalView.ts';
+import { chartedPolicies, scatterPoints, shareBars } from './evalView.ts';
 
 const axisTick = { fill: 'var(--text-muted)', fontSize: 11 };
 
@@ -57,9 +57,10 @@ function ChartDownloads({ figure, fileStem, what }: { figure: RefObject<HTMLElem
 
 /** `stagger`: the second chart mounts a task after the first (see NextTask); the warm-up turns it
  * off, since it steps through the charts itself (ChartsWarmUp). */
-export const EvalCharts = memo(function EvalCharts({ summary, stagger = true }: { summary: EvalSummary; stagger?: boolean }) {
+export const EvalCharts = memo(function EvalCharts({ summary: all, stagger = true }: { summary: EvalSummary; stagger?: boolean }) {
   const scatterFigure = useRef<HTMLElement>(null);
   const sharesFigure = useRef<HTMLElement>(null);
+  const { summary, total } = chartedPolicies(all);
   const { points, front } = scatterPoints(summary);
   const { rows, features } = shareBars(summary);
   // The interval as ErrorBar wants it: the distance below and above the point.
@@ -67,6 +68,11 @@ export const EvalCharts = memo(function EvalCharts({ summary, stagger = true }: 
   const costTicks = niceTicks(Math.max(0, ...points.map((point) => point.costUsd)));
   return (
     <div className="eval-charts">
+      {total > summary.policies.length && (
+        <p className="muted eval-charts-drawn">
+          The charts draw {summary.policies.length} of the {total} policies: the Pareto front, then the most accurate. The table lists every one.
+        </p>
+      )}
       <figure ref={scatterFigure} className="eval-chart" aria-label="Accuracy against cost">
         <figcaption>
           Accuracy against mean cost per task{' '}

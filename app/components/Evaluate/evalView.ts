@@ -158,6 +158,27 @@ export function scatterPoints(summary: EvalSummary): { points: ScatterPoint[]; f
   return { points, front };
 }
 
+/** The most policies the charts draw: a chart of 24 labelled points is about as many as can be
+ * read, and recharts draws 100 (a results file may hold that many) in one commit of up to a second
+ * on a slow machine. The table lists every policy. */
+export const MAX_CHARTED_POLICIES = 24;
+
+/**
+ * The policies the charts draw, in the summary's order: all of them up to `max`; past it, the
+ * Pareto front first, then the most accurate (the cheaper first at equal accuracy). `total`: how
+ * many the summary holds.
+ */
+export function chartedPolicies(summary: EvalSummary, max = MAX_CHARTED_POLICIES): { summary: EvalSummary; total: number } {
+  const total = summary.policies.length;
+  if (total <= max) return { summary, total };
+  const front = new Set(summary.pareto);
+  const ranked = [...summary.policies].sort((a, b) => Number(front.has(b.name)) - Number(front.has(a.name)) || b.accuracy - a.accuracy || a.costUsd - b.costUsd);
+  const kept = new Set(ranked.slice(0, max));
+  const policies = summary.policies.filter((policy) => kept.has(policy));
+  const names = new Set(policies.map((policy) => policy.name));
+  return { summary: { ...summary, policies, pareto: summary.pareto.filter((name) => names.has(name)) }, total };
+}
+
 /** Tool-call shares as stacked bars: one row per policy, one key per tool feature (the features
  * in order of their total share, so the biggest sit at the bottom of every bar). */
 export function shareBars(summary: EvalSummary): { rows: Array<Record<string, number | string>>; features: string[] } {
