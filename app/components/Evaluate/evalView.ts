@@ -6,7 +6,7 @@ import { formatMs, formatUsd } from '../../format.ts';
 import { PREFERENCE_PRESETS } from '../../../workers/engine/preferences.ts';
 import { readRecord, readResultsText, readSummary, recordsLimitProblem, reportOfRecords, resultsNestingProblem, summaryLimitProblem, type EvalReport, type EvalSummary, type PolicySummary, type RolloutRecord, type TaskGroup } from '../../../workers/eval/results.ts';
 import type { EvalProgress } from '../../../workers/eval/runner.ts';
-import type { LoadedLocalModel } from '../../../workers/hosts/models/modelState.ts';
+import { loadedModelKind, type LoadedLocalModel } from '../../../workers/hosts/models/modelState.ts';
 import type { ConfigDraft } from '../../state/setupStore.ts';
 import { SUITE_LIMITS } from '../../../workers/eval/suite.ts';
 import { passHatKHeadline } from './tau2View.ts';
@@ -37,21 +37,19 @@ export function policyNames(choice: PolicyChoice): string[] {
   return names;
 }
 
-/** The provider a prompted local Qwen3 runs under when the config has none of its kind. */
-const LOCAL_PROVIDER_NAMES = { gguf: 'browser-gguf', webllm: 'browser-webllm' } as const;
-
 /**
  * The prompted-Qwen3 policy for a model loaded in this browser (qwen3=<provider>/<model>, as the
  * CLI spells it): under the config's first provider of the model's kind (gguf for llama.cpp,
  * webllm for web-llm), or under one added to the evaluation's copy of the config when it has none.
  */
 export function localQwen3Policy(config: ConfigDraft, model: Pick<LoadedLocalModel, 'id' | 'gguf'>): { config: ConfigDraft; policy: string } {
-  const kind = model.gguf ? 'gguf' : 'webllm';
+  const kind = loadedModelKind(model);
   const providers = config.providers ?? {};
   const existing = Object.entries(providers).find(([, provider]) => provider.kind === kind)?.[0];
   if (existing !== undefined) return { config, policy: `qwen3=${existing}/${model.id}` };
-  let name: string = LOCAL_PROVIDER_NAMES[kind];
-  for (let n = 2; Object.hasOwn(providers, name); n++) name = `${LOCAL_PROVIDER_NAMES[kind]}-${n}`;
+  // The provider added when the config has none of the model's kind: browser-gguf, browser-webllm.
+  let name = `browser-${kind}`;
+  for (let n = 2; Object.hasOwn(providers, name); n++) name = `browser-${kind}-${n}`;
   return { config: { ...config, providers: { ...providers, [name]: { kind } } }, policy: `qwen3=${name}/${model.id}` };
 }
 
