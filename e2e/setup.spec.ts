@@ -229,6 +229,8 @@ test.describe('API keys', () => {
     const providers = { ...(base.providers as object), tab: { kind: 'gguf' }, local: { kind: 'webllm' }, claude: { kind: 'anthropic' } };
     await playground.open();
     await playground.importConfig({ ...base, providers, orchestrator: { ...(base.orchestrator as object), provider: 'tab' } }, 'kinds.json');
+    // The first screen says where the orchestrator runs: a gguf one here, once loaded in Models.
+    await expect(page.getByRole('region', { name: 'Watch a small model orchestrate bigger ones' })).toContainText('in this browser: load it in Models before you run');
     await openSection(page, 'API keys');
     const setup = setupPanel(page);
     for (const keyed of ['scripted', 'claude']) await expect(setup.getByLabel(`API key for ${keyed}`)).toBeVisible();
