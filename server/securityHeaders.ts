@@ -133,6 +133,7 @@ export function workerPolicies(pyodideVersion: string): readonly WorkerPolicy[] 
     { stem: 'pdf.worker.min', directives: CODE_ONLY_DIRECTIVES },
     { stem: 'calculator.worker', directives: CODE_ONLY_DIRECTIVES },
     { stem: 'runFileImport.worker', directives: CODE_ONLY_DIRECTIVES },
+    { stem: 'runFileExport.worker', directives: CODE_ONLY_DIRECTIVES },
     { stem: 'resultsRead.worker', directives: CODE_ONLY_DIRECTIVES },
   ];
 }

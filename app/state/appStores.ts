@@ -18,6 +18,7 @@ import { Session } from './session.ts';
 import { createSetupStore, type SetupStore } from './setupStore.ts';
 import { createViewStore, type ViewStore } from './viewStore.ts';
 import type { ConnectWorker, WorkerClient, WorkerEvents } from './workerClient.ts';
+import type { RunFileExportReply } from '../../workers/hosts/files/runFileExport.ts';
 import type { RunFileImportReply } from '../../workers/hosts/files/runFileImport.ts';
 import type { ConfigImportReply } from '../../workers/hosts/files/readConfig.ts';
 import type { ResultsReadReply, ResultsReadRequest } from '../worker/resultsRead.ts';
@@ -32,10 +33,12 @@ export interface Platform {
   /** A monotonic clock in milliseconds (performance.now()). */
   now(): number;
   /** Saves a file the page made through the browser's download. */
-  download(text: string, fileName: string, type?: string): void;
+  download(file: string | Blob, fileName: string, type?: string): void;
   /** Reads, checks and keeps a run file's runs in the history (off the page's thread in the
    * browser): never over a run already kept. */
   importRunFile(file: File): Promise<RunFileImportReply>;
+  /** Writes the stored runs of these ids to one run file (off the page's thread in the browser). */
+  exportRunFile(runIds: readonly string[]): Promise<RunFileExportReply>;
   /** Reads and checks a config file's text (off the page's thread in the browser). */
   readConfigFile(text: string): Promise<ConfigImportReply>;
   /** Reads evaluation results, a file or the ones kept, under their caps (off the page's thread in

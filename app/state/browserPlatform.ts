@@ -1,6 +1,6 @@
 // What the stores need of the browser, as the browser gives it (appStores.ts, Platform).
 
-import { downloadText } from '../download.ts';
+import { downloadBlob, downloadText } from '../download.ts';
 import { createOrchestratorClient } from '../worker/orchestratorClient.ts';
 import type { Platform } from './appStores.ts';
 
@@ -12,11 +12,12 @@ export function browserPlatform(): Platform {
     sessionStorage: () => window.sessionStorage,
     nextFrame: (callback) => requestAnimationFrame(callback),
     now: () => performance.now(),
-    download: downloadText,
+    download: (file, fileName, type) => (typeof file === 'string' ? downloadText(file, fileName, type) : downloadBlob(file, fileName)),
     // The reader's worker loads with the first import, not with the first screen.
     // Every config file is read in a worker, loaded with the first import.
     readConfigFile: async (text) => (await import('../worker/configImport.ts')).readConfigText(text),
     importRunFile: async (file) => (await import('../worker/runFileImport.ts')).importRunFileOffThread(file),
+    exportRunFile: async (runIds) => (await import('../worker/runFileExport.ts')).exportRunFileOffThread(runIds),
     readResults: async (request) => (await import('../worker/resultsRead.ts')).readResultsOffThread(request),
   };
 }

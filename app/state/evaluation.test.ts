@@ -174,7 +174,7 @@ describe('results', () => {
 
     await evaluation.clearResults();
     expect(state().results).toBeNull();
-    await evaluation.importResultsFile(new File([json!.text], 'report.json'));
+    await evaluation.importResultsFile(new File([await json!.file.text()], 'report.json'));
     expect(state().results).toMatchObject({ origin: 'import', source: 'report.json' });
     expect(state().notice?.lines).toEqual(['Imported "report.json": 2 policies.']);
     await until(async () => ((await readLastResults()) as { source?: string } | undefined)?.source === 'report.json');

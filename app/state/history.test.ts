@@ -152,13 +152,14 @@ describe('the history of this browser', () => {
     await history.exportRuns([runId]);
     const [download] = platform.downloads;
     expect(download?.fileName).toMatch(/^orchestra-run-.*\.json$/);
-    expect(download?.text).not.toContain('test-key-never-exported');
-    const read = readRunFile(download!.text, parseConfig);
+    const text = await download!.file.text();
+    expect(text).not.toContain('test-key-never-exported');
+    const read = readRunFile(text, parseConfig);
     expect(read.ok && read.runs.map((run) => run.events)).toEqual([events]);
 
     await history.deleteRuns([runId]);
     expect(stores.history.getState().runs).toEqual([]);
-    await history.importRunFile(new File([download!.text], 'mine.json'));
+    await history.importRunFile(new File([text], 'mine.json'));
     expect(stores.history.getState().notice).toMatchObject({ kind: 'ok', lines: [expect.stringContaining('Imported 1 run from "mine.json"')] });
     expect(stores.history.getState().runs?.map((run) => run.task)).toEqual(['exported']);
   });
@@ -168,7 +169,7 @@ describe('the history of this browser', () => {
     history.loadHistory();
     await until(() => stores.history.getState().runs?.length === 1);
     await history.exportRuns([runId]);
-    const text = platform.downloads[0]!.text;
+    const text = await platform.downloads[0]!.file.text();
     await history.importRunFile(new File([text], 'same.json'));
     expect(stores.history.getState().notice?.lines[0]).toBe('"same.json" holds a run that is already in your history: nothing was added.');
     const forged = text.replace('"task":"mine"', '"task":"forged"');

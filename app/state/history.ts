@@ -4,7 +4,6 @@
 // stores, made with the History tab (createHistory through appStores.ts's part).
 
 import type { RunEvent } from '../../workers/engine/events.ts';
-import type { RunFileRun } from '../../workers/history/runFile.ts';
 import type { RunSummary } from '../../workers/history/runLog.ts';
 import { taskDomainLabel } from '../../workers/domains/taskDomainNames.ts';
 import {
@@ -127,28 +126,22 @@ export class History {
     }
   };
 
-  /** Downloads the runs as one run file (keys are never in it: events are redacted as they are
-   * recorded, configs have no field for one, and the file is scanned once more before it is written). */
+  /** Downloads the runs as one run file, written off the page's thread (keys are never in it: events
+   * are redacted as they are recorded, configs have no field for one, and the file is scanned once
+   * more before it is saved). */
   exportRuns = async (runIds: readonly string[]): Promise<void> => {
     try {
-      const [{ writeRunFile }, runs] = await Promise.all([
-        import('../../workers/history/runFile.ts'),
-        Promise.all(
-          runIds.map(async (id): Promise<RunFileRun> => {
-            const [summary, events] = await Promise.all([readStoredSummary(id), readStoredEvents(id)]);
-            return { id, ...(summary?.name ? { name: summary.name } : {}), events };
-          }),
-        ),
-      ]);
+      const written = await this.deps.platform.exportRunFile(runIds);
+      if (!written.ok) throw new Error(written.problem);
       const stamp = new Date().toISOString().slice(0, 16).replace(/[:T]/g, '-');
-      const text = writeRunFile(runs);
-      const keysLeft = await this.deps.session.keysLeftIn(text);
+      const keysLeft = await this.deps.session.keysLeftIn(written.file);
       if (keysLeft) {
         this.deps.history.actions.notice('problem', [`The export was not written: ${keysLeft}`]);
         return;
       }
-      this.deps.platform.download(text, runs.length === 1 ? `orchestra-run-${stamp}.json` : `orchestra-runs-${runs.length}-${stamp}.json`);
-      this.deps.history.actions.notice('ok', [runs.length === 1 ? 'Exported 1 run.' : `Exported ${runs.length} runs.`]);
+      const { runs } = written;
+      this.deps.platform.download(written.file, runs === 1 ? `orchestra-run-${stamp}.json` : `orchestra-runs-${runs}-${stamp}.json`);
+      this.deps.history.actions.notice('ok', [runs === 1 ? 'Exported 1 run.' : `Exported ${runs} runs.`]);
     } catch (error) {
       this.deps.history.actions.notice('problem', [`The export failed: ${(error as Error).message}`]);
     }

@@ -326,7 +326,7 @@ export class Session {
 
   /** Why a file must not be written, or null: the last scan before an export, for every key the
    * worker holds (runs redact them as they record; a run kept before that, or imported, may not). */
-  keysLeftIn = async (text: string): Promise<string | null> => {
+  keysLeftIn = async (text: string | Blob): Promise<string | null> => {
     try {
       const providers = await this.deps.worker.findKeys(text);
       return providers.length === 0 ? null : keysLeftProblem(providers);

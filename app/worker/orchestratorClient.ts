@@ -58,8 +58,9 @@ export interface OrchestratorClient {
   stopEval(evalId: string): void;
   /** Ends the worker at once (a run that does not stop); the next call starts a fresh one. */
   restart(message: string): void;
-  /** The providers whose held key `text` holds (a file's last scan before it is written). */
-  findKeys(text: string): Promise<string[]>;
+  /** The providers whose held key `text` holds (a file's last scan before it is written; a Blob
+   * is read in the worker, never copied into the page). */
+  findKeys(text: string | Blob): Promise<string[]>;
   /** Any request of the worker (messages.ts: OrchestratorRequests), resolved with its reply. */
   request: Requester<OrchestratorRequests>['request'];
 }

@@ -88,7 +88,7 @@ export type OrchestratorRequests = {
   stop_eval: { body: { evalId: string }; reply: void };
   /** The last scan of a file before it is written: the providers whose held key it holds (never
    * the key). */
-  find_keys: { body: { text: string }; reply: string[] };
+  find_keys: { body: { text: string | Blob }; reply: string[] };
 };
 
 export type ToWorker = RequestMessage<OrchestratorRequests>;

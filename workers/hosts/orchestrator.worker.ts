@@ -323,7 +323,7 @@ const handlers: RequestHandlers<OrchestratorRequests> = {
   read_suite: ({ requestId, suite }) => withEvalHost((host) => host.readSuite(requestId, suite)),
   start_eval: ({ request }) => withEvalHost((host) => host.start(request)),
   stop_eval: ({ evalId }) => withEvalHost((host) => host.stop(evalId)),
-  find_keys: ({ text }) => new Redactor(keys.named()).keysIn(text),
+  find_keys: async ({ text }) => new Redactor(keys.named()).keysIn(typeof text === 'string' ? text : await text.text()),
 };
 
 self.onmessage = (message: MessageEvent<ToWorker>) => answerRequest(handlers, message.data, post);
