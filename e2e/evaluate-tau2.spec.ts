@@ -4,8 +4,8 @@
 // ToolScale domain, their first two tasks. pass^1…pass^k and each criterion's share must equal
 // what `orchestra eval` computes for the same suite, configuration and conversations (run here
 // first, against the same server); a rollout's trace shows the user's turns as cards of their
-// own, in order with the agent's steps, with their tokens and cost, and the Cost panel keeps the
-// simulated user's cost apart from the agent's.
+// own, in order with the agent's steps, with their tokens and cost, its calls with the rows they
+// changed, and the Cost panel keeps the simulated user's cost apart from the agent's.
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -134,6 +134,11 @@ test('τ²-retail with the scripted user: pass^k and the criteria as the CLI com
   expect(titles[0]).toMatch(/^User turn 1 /);
   expect(titles.slice(1, -1).map((title) => title.split(' ').slice(0, 2).join(' '))).toEqual(Array.from({ length: golden + 1 }, (_, i) => `Step ${i + 1}`));
   expect(titles.at(-1)).toMatch(/^User turn 2 /);
+  // The agent's write shows the rows it changed, as a Task-tab run's call does.
+  const exchange = playground.trace.getByRole('group', { name: 'Call exchange_delivered_order_items' });
+  await expect(exchange).toContainText(/Database · \d+ rows? changed/);
+  await expect(exchange.getByRole('table', { name: 'orders/#W2378156' }).getByRole('row', { name: /^status/ })).toHaveText(['status', '"delivered"', '"exchange requested"'].join(''));
+  await expect(playground.trace.getByRole('group', { name: 'Call get_order_details' })).toContainText('No rows changed.');
   const opening = playground.trace.getByRole('article', { name: /^User turn 1/ });
   await expect(opening).toContainText(openingLine(retailTask('0')));
   await expect(opening.getByRole('definition')).toHaveText(['—', '$0 (scripted)']);
