@@ -1,10 +1,11 @@
 // A τ²-Bench suite in the Evaluate tab: τ²-retail's first three tasks, two rollouts each, run in
 // the page's worker against the scripted server (the agent replays golden calls, leaves a write
-// out once and forgets what to say once). pass^1…pass^k and each criterion's share must equal
+// out once and forgets what to say once); then τ²-telecom (the user acts on their phone) and a
+// ToolScale domain, their first two tasks. pass^1…pass^k and each criterion's share must equal
 // what `orchestra eval` computes for the same suite, configuration and conversations (run here
 // first, against the same server); a rollout's trace shows the user's turns as cards of their
-// own, in order with the agent's steps, with their tokens and cost, and the Cost panel keeps the
-// simulated user's cost apart from the agent's.
+// own, in order with the agent's steps, with their tokens and cost, its calls with the rows they
+// changed, and the Cost panel keeps the simulated user's cost apart from the agent's.
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +15,8 @@ import { formatPercent, formatUsd } from '../workers/engine/format.ts';
 import { openingLine } from '../workers/domains/tau2/scripted.ts';
 import type { EvalSummary, PolicySummary } from '../workers/eval/results.ts';
 import { makeTempDir, runCli } from './fixtures/cliHarness.ts';
+import { readTau2Domain } from '../cli/nodeTau2.ts';
+import type { Tau2DomainName } from '../workers/domains/tau2/domains.ts';
 import { retailTask, tau2Config, tau2Scenario, TAU2_USER, TAU2_USER_ALIAS, type AgentPlan } from './fixtures/tau2Eval.ts';
 import { expect, test } from './support/playground.ts';
 
@@ -26,30 +29,44 @@ const PLAN: AgentPlan[] = [{ id: '0' }, { id: '1' }, { id: '2' }, { id: '0' }, {
 
 /** What `orchestra eval` reports for the suite's first `limit` tasks (its --report), the scripted
  * server reset to `plan` before and after, so the page's run is served the same conversations. */
-async function cliReport(server: ScriptedServer, plan: readonly AgentPlan[], options: { user: string; limit: number; rollouts: number; userModel: boolean }): Promise<PolicySummary> {
-  server.reset(tau2Scenario(plan, options.userModel));
+interface EvalOptions {
+  user: string;
+  limit: number;
+  rollouts: number;
+  /** The suite's domain (retail when absent). */
+  domain?: Tau2DomainName;
+}
+
+const suiteOf = (domain: Tau2DomainName = 'retail') => (domain === 'retail' || domain === 'telecom' ? `tau2-${domain}` : `toolscale-${domain}`);
+
+async function cliReport(server: ScriptedServer, plan: readonly AgentPlan[], options: EvalOptions & { userModel: boolean }): Promise<PolicySummary> {
+  const scenario = () => tau2Scenario(plan, options.userModel, options.domain);
+  server.reset(scenario());
   const dir = makeTempDir();
   const config = join(dir, 'config.json');
   writeFileSync(config, JSON.stringify(tau2Config(server.url)));
   const report = join(dir, 'report.json');
   const result = await runCli([
-    ...['eval', '--config', config, '--suite', 'builtin:tau2-retail', '--user', options.user, '--policy', 'orchestrator'],
+    ...['eval', '--config', config, '--suite', `builtin:${suiteOf(options.domain)}`, '--user', options.user, '--policy', 'orchestrator'],
     ...['--rollouts', String(options.rollouts), '--concurrency', '1', '--limit', String(options.limit), '--out', join(dir, 'out.jsonl'), '--report', report],
   ]);
   expect(result.code, result.stderr).toBe(0);
-  server.reset(tau2Scenario(plan, options.userModel));
+  server.reset(scenario());
   const summary = JSON.parse(readFileSync(report, 'utf8')) as EvalSummary;
   const policy = summary.policies[0];
   if (!policy?.criteria || !policy.passHatK) throw new Error(`the CLI reported no τ² figures: ${result.stdout}`);
   return policy;
 }
 
-/** Runs builtin:tau2-retail in the Evaluate tab: the orchestrator alone, one rollout at a time. */
-async function runInTab(page: Page, options: { user: string; limit: number; rollouts: number }): Promise<Locator> {
+/** Runs the suite (builtin:tau2-retail unless told) in the Evaluate tab: the orchestrator alone,
+ * one rollout at a time. */
+async function runInTab(page: Page, options: EvalOptions): Promise<Locator> {
   await page.getByRole('tablist', { name: 'Side panels' }).getByRole('tab', { name: 'Evaluate' }).click();
   const panel = page.getByRole('tabpanel', { name: 'Evaluate' });
-  await panel.getByRole('combobox', { name: 'Suite' }).selectOption('tau2-retail');
-  await expect(panel.getByLabel('Suite contents')).toContainText('114 tasks · checks: τ² criteria 114 · domain: tau2-retail', { timeout: 30_000 });
+  const suite = suiteOf(options.domain);
+  const tasks = readTau2Domain(options.domain ?? 'retail').tasks.length;
+  await panel.getByRole('combobox', { name: 'Suite' }).selectOption(suite);
+  await expect(panel.getByLabel('Suite contents')).toContainText(`${tasks} tasks · checks: τ² criteria ${tasks} · domain: ${suite}`, { timeout: 30_000 });
   await panel.getByRole('combobox', { name: 'Simulated user' }).selectOption(options.user);
   await panel.getByRole('checkbox', { name: /^Strongest expert alone/ }).uncheck();
   await panel.getByRole('checkbox', { name: /^Cheapest expert alone/ }).uncheck();
@@ -117,6 +134,11 @@ test('τ²-retail with the scripted user: pass^k and the criteria as the CLI com
   expect(titles[0]).toMatch(/^User turn 1 /);
   expect(titles.slice(1, -1).map((title) => title.split(' ').slice(0, 2).join(' '))).toEqual(Array.from({ length: golden + 1 }, (_, i) => `Step ${i + 1}`));
   expect(titles.at(-1)).toMatch(/^User turn 2 /);
+  // The agent's write shows the rows it changed, as a Task-tab run's call does.
+  const exchange = playground.trace.getByRole('group', { name: 'Call exchange_delivered_order_items' });
+  await expect(exchange).toContainText(/Database · \d+ rows? changed/);
+  await expect(exchange.getByRole('table', { name: 'orders/#W2378156' }).getByRole('row', { name: /^status/ })).toHaveText(['status', '"delivered"', '"exchange requested"'].join(''));
+  await expect(playground.trace.getByRole('group', { name: 'Call get_order_details' })).toContainText('No rows changed.');
   const opening = playground.trace.getByRole('article', { name: /^User turn 1/ });
   await expect(opening).toContainText(openingLine(retailTask('0')));
   await expect(opening.getByRole('definition')).toHaveText(['—', '$0 (scripted)']);
@@ -150,3 +172,40 @@ test('a model as the simulated user: its turns priced apart, as the CLI prices t
   // The Cost panel: the agent's cost and the simulated user's, apart.
   await expect(page.getByLabel('Agent and simulated user')).toContainText(`Simulated user${formatUsd(0.0045)}`);
 });
+
+/** Telecom (the scripted user acts on its phone when asked) and a ToolScale domain: each suite's
+ * first two tasks, two rollouts each, the second round spoiled on purpose. */
+const OTHER_SUITES: Array<{ domain: Tau2DomainName; plan: (ids: string[]) => AgentPlan[]; passHatK: number[] }> = [
+  {
+    domain: 'telecom',
+    // The second round never asks the user to turn mobile data on: ENV_ASSERTION fails.
+    plan: ([a, b]) => [{ id: a! }, { id: b! }, { id: a!, skipUserAction: true }, { id: b! }],
+    passHatK: [3 / 4, 1 / 2],
+  },
+  {
+    domain: 'railway',
+    // The second round leaves the first task's booking out (DB) and says nothing of the second's
+    // bags (COMMUNICATE).
+    plan: ([a, b]) => [{ id: a! }, { id: b! }, { id: a!, skipLastCall: true }, { id: b!, wrongEnding: true }],
+    passHatK: [1 / 2, 0],
+  },
+];
+
+for (const { domain, plan: planFor, passHatK } of OTHER_SUITES) {
+  test(`${suiteOf(domain)} with the scripted user: pass^k and the criteria as the CLI computes them`, async ({ playground, page, scripted }) => {
+    const ids = readTau2Domain(domain).tasks.slice(0, 2).map((task) => task.id);
+    const plan = planFor(ids);
+    const server = await scripted.start(tau2Scenario(plan, false, domain));
+    const options = { user: 'scripted', limit: 2, rollouts: 2, domain };
+    const cli = await cliReport(server, plan, { ...options, userModel: false });
+    expect(cli.passHatK).toEqual(passHatK.map((value) => expect.closeTo(value, 12)));
+    // A criterion failed in the spoiled round.
+    expect(Object.values(cli.criteria!).some((share) => share.failed > 0)).toBe(true);
+
+    await playground.open();
+    await playground.importConfig(tau2Config(server.url));
+    const results = await runInTab(page, options);
+    await expectSameFigures(results, cli);
+    await page.screenshot({ path: test.info().outputPath(`${suiteOf(domain)}-figures.png`) });
+  });
+}

@@ -15,7 +15,7 @@ import { serveFakeModelWorkers } from './support/fakeWebllm.ts';
 import { expect, openSideTab, scriptedConfig, test } from './support/playground.ts';
 
 test.use({ serviceWorkers: 'allow' });
-// The first visit saves about 25 MB (Pyodide is most of it) and Python starts from scratch.
+// The first visit saves about 32 MB (Pyodide is most of it) and Python starts from scratch.
 test.describe.configure({ timeout: 180_000 });
 
 const ORCHESTRATOR = 'nvidia/Nemotron-Orchestrator-8B';

@@ -216,6 +216,34 @@ test.describe('config file', () => {
 });
 
 test.describe('API keys', () => {
+  test('a key and a base URL are asked only of a provider whose kind sends requests to one', async ({ page, playground, consoleErrors }) => {
+    const base = scriptedConfig('http://127.0.0.1:4999');
+    const providers = { ...(base.providers as object), tab: { kind: 'gguf' }, local: { kind: 'webllm' }, claude: { kind: 'anthropic' } };
+    await playground.open();
+    await playground.importConfig({ ...base, providers, orchestrator: { ...(base.orchestrator as object), provider: 'tab' } }, 'kinds.json');
+    // The first screen says where the orchestrator runs: a gguf one here, once loaded in Models.
+    await expect(page.getByRole('region', { name: 'Watch a small model orchestrate bigger ones' })).toContainText('in this browser: load it in Models before you run');
+    await openSection(page, 'API keys');
+    const setup = setupPanel(page);
+    for (const keyed of ['scripted', 'claude']) await expect(setup.getByLabel(`API key for ${keyed}`)).toBeVisible();
+    // Models in this tab (llama.cpp, web-llm) send nothing anywhere: no key to ask for.
+    for (const here of ['tab', 'local']) await expect(setup.getByRole('group', { name: `Key for ${here}` })).toHaveCount(0);
+
+    // An orchestrator of a gguf provider has no endpoint; one of an anthropic provider has, defaulted.
+    await expect(setup.getByLabel('Orchestrator provider')).toHaveValue('tab');
+    await expect(setup.getByLabel('Orchestrator endpoint (base URL)')).toHaveCount(0);
+    await setup.getByLabel('Orchestrator provider').selectOption('claude');
+    await expect(setup.getByLabel('Orchestrator endpoint (base URL)')).toHaveAttribute('placeholder', 'https://api.anthropic.com/v1 (default)');
+
+    await openSection(page, 'Providers');
+    const tab = setup.getByRole('group', { name: 'tab', exact: true });
+    await expect(tab.getByLabel('Kind')).toHaveValue('gguf');
+    await expect(tab.getByLabel('Base URL')).toHaveCount(0);
+    await expect(tab).toContainText('run in this browser by llama.cpp');
+    await expect(setup.getByRole('group', { name: 'claude', exact: true }).getByLabel('Base URL')).toBeVisible();
+    expect(consoleErrors).toEqual([]);
+  });
+
   test('a key held in memory reaches the provider and nothing else', async ({ page, playground, scripted }) => {
     const server = await scripted.start(quickAnswer);
     const consoleText: string[] = [];

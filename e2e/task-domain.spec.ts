@@ -102,3 +102,52 @@ test('a built-in domain: its tools run in the sandbox against its own database',
   await expect(call.getByRole('table', { name: 'orders/O-5001' }).getByRole('row', { name: /^status/ })).toHaveText(['status', '"pending"', '"cancelled"'].join(''));
   expect(requestsFor(server.requests, ORCHESTRATOR_MODEL)[0]!.body.messages[0]!.content).toContain('Harbor & Pine Outfitters');
 });
+
+test('History runs a domain run again in its domain: from the start, and after step 1 from the database step 1 left', async ({ playground, page, scripted }) => {
+  test.setTimeout(150_000);
+  const cancel = playActions([{ name: 'cancel_pending_order', arguments: { order_id: '#W5918442', reason: 'no longer needed' } }]);
+  const server = await scripted.start({ models: { [ORCHESTRATOR_MODEL]: cancel } });
+  const retail = readTau2Domain('retail');
+  await playground.open();
+  // Tools to the server: a function-calling run can be forked then (fork.ts).
+  await playground.importConfig(scriptedConfig(server.url, { orchestrator: { provider: 'scripted', model: ORCHESTRATOR_MODEL, toolMode: 'server' } }));
+  const domain = page.getByRole('combobox', { name: 'Domain' });
+  await domain.selectOption({ label: 'τ²-Bench retail' });
+  await playground.run('Cancel my pending order #W5918442, I no longer need it.');
+  await playground.waitForFinish(60_000);
+  await expect(playground.runStatus).toContainText('Answered · 2 steps');
+  // The picker back on None: what runs again comes from the stored run, not from the picker.
+  await domain.selectOption({ label: 'None' });
+
+  const runAgain = async (after: string, steps: number) => {
+    const history = page.getByRole('tablist', { name: 'Side panels' }).getByRole('tab', { name: 'History' });
+    await history.click();
+    await page.getByRole('tabpanel', { name: 'History' }).getByRole('list', { name: 'Stored runs' }).getByRole('article').first().getByRole('button', { name: 'Open' }).click();
+    const banner = page.getByTestId('stored-run-banner');
+    await expect(banner).toContainText('It plays in the same domain, τ²-Bench retail.');
+    await banner.getByRole('combobox', { name: 'Run again from' }).selectOption({ label: after });
+    page.once('dialog', (dialog) => void dialog.accept());
+    await banner.getByRole('button', { name: 'Run again' }).click();
+    await playground.openTab('Task');
+    await playground.waitForFinish(60_000);
+    await expect(playground.runStatus).toContainText(`Answered · ${steps} steps`);
+  };
+
+  // From the start: retail's policy and tools, its fresh database (the order pending again).
+  server.reset({ models: { [ORCHESTRATOR_MODEL]: cancel } });
+  await runAgain('from the start', 2);
+  const [again] = requestsFor(server.requests, ORCHESTRATOR_MODEL);
+  expect(again!.body.messages[0]!.content.startsWith(retail.policy)).toBe(true);
+  expect(again!.body.tools?.map((tool) => (tool as { function: { name: string } }).function.name)).toEqual(expect.arrayContaining(retail.agentTools.map((tool) => tool.name)));
+  const call = playground.trace.getByRole('group', { name: 'Call cancel_pending_order' });
+  await expect(call.getByRole('table', { name: 'orders/#W5918442' }).getByRole('row', { name: /^status/ })).toHaveText(['status', '"pending"', '"cancelled"'].join(''));
+
+  // After step 1: step 1's cancellation kept as recorded and its database rebuilt, so the order
+  // the live step 2 looks up is cancelled.
+  server.reset({ models: { [ORCHESTRATOR_MODEL]: playActions([{ name: 'get_order_details', arguments: { order_id: '#W5918442' } }]) } });
+  await runAgain('after step 1', 3);
+  const [forked] = requestsFor(server.requests, ORCHESTRATOR_MODEL);
+  expect(forked!.body.messages[0]!.content.startsWith(retail.policy)).toBe(true);
+  await expect(playground.trace.getByRole('group', { name: 'Call get_order_details' })).toContainText('"status": "cancelled"');
+  expect(requestsFor(server.requests, ORCHESTRATOR_MODEL)).toHaveLength(2);
+});

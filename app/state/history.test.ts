@@ -32,11 +32,11 @@ async function until(done: () => boolean | Promise<boolean>): Promise<void> {
 }
 
 /** Runs a task through the session, the fake worker streaming `events` (the engine's shapes). */
-async function recordRun(task: string, steps = 3, finished = true): Promise<{ runId: string; events: RunEvent[] }> {
+async function recordRun(task: string, steps = 3, finished = true, domain?: string): Promise<{ runId: string; events: RunEvent[] }> {
   expect(stores.session.startRun(task)).toBe('started');
   const [runId] = platform.fake().callsOf('start').at(-1)!;
   const events = syntheticRun(runId, 1, steps)
-    .map((event) => (event.type === 'run_started' ? { ...event, task } : event))
+    .map((event) => (event.type === 'run_started' ? { ...event, task, ...(domain ? { domain } : {}) } : event))
     .filter((event) => finished || event.type !== 'run_finished');
   platform.fake().worker.onEvents(events.slice(0, 4));
   platform.fake().worker.onEvents(events.slice(4));
@@ -105,6 +105,29 @@ describe('the history of this browser', () => {
     expect(task).toBe('again');
     expect(fork).toEqual({ parentRunId: runId, throughStep: 2, events });
     expect(await history.runAgain(runId, 2)).toBe('busy');
+  });
+
+  it('runs a run that played in a domain again in the same domain, from the start or after a step', async () => {
+    const { runId, events } = await recordRun('in retail', 3, true, 'tau2-retail');
+    expect(await readStoredSummary(runId)).toMatchObject({ domain: 'tau2-retail' });
+    expect(await history.runAgain(runId, 0)).toBe('started');
+    expect(platform.fake().callsOf('start').at(-1)).toEqual([expect.any(String), expect.any(Object), 'in retail', false, undefined, 'tau2-retail']);
+    platform.fake().worker.onRejected(platform.fake().callsOf('start').at(-1)![0], ['no']);
+    expect(await history.runAgain(runId, 2)).toBe('started');
+    expect(platform.fake().callsOf('start').at(-1)!.slice(2)).toEqual(['in retail', false, { parentRunId: runId, throughStep: 2, events }, 'tau2-retail']);
+  });
+
+  it('refuses to run again a run whose domain this playground does not have, naming it', async () => {
+    // As a run file from elsewhere may hold: a domain by a name the Domain list does not offer.
+    const { runId } = await recordRun('in airline', 3, true, 'tau2-airline');
+    const starts = platform.fake().callsOf('start').length;
+    for (const step of [0, 2]) {
+      const outcome = await history.runAgain(runId, step);
+      expect(outcome).toEqual({ refused: expect.stringContaining('played in the domain "tau2-airline"') });
+      expect(outcome).toEqual({ refused: expect.stringContaining('cannot run again without that domain') });
+    }
+    expect(platform.fake().callsOf('start')).toHaveLength(starts);
+    expect(stores.run.getState().phase).toBe('idle');
   });
 
   it('compares two to four stored runs side by side', async () => {

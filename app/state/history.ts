@@ -5,6 +5,7 @@
 
 import type { RunEvent } from '../../workers/engine/events.ts';
 import type { RunSummary } from '../../workers/history/runLog.ts';
+import { taskDomainLabel } from '../../workers/domains/taskDomainNames.ts';
 import {
   deleteStoredRuns,
   listStoredRuns,
@@ -189,14 +190,22 @@ export class History {
    * Runs a stored run's task again with the current Setup and preferences: from the start
    * (`throughStep` 0), or going on after step `throughStep` with steps 1..N kept as recorded.
    */
-  runAgain = async (runId: string, throughStep: number): Promise<StartOutcome | null> => {
+  runAgain = async (runId: string, throughStep: number): Promise<StartOutcome | { refused: string } | null> => {
     if (this.deps.run.getState().phase !== 'idle') return 'busy';
     const read = await this.readRun(runId);
     if (!read) return null;
+    // A run that played in a domain plays in it again, or not at all.
+    const domain = read.events[0]?.type === 'run_started' ? read.events[0].domain : undefined;
+    if (domain !== undefined && taskDomainLabel(domain) === undefined) return { refused: missingDomain(domain) };
     this.replay.stop();
-    if (throughStep === 0) return this.deps.session.startRun(read.summary.task);
-    return this.deps.session.startForkedRun(read.summary.task, { parentRunId: runId, throughStep, events: read.events });
+    if (throughStep === 0) return this.deps.session.startRun(read.summary.task, { domain });
+    return this.deps.session.startForkedRun(read.summary.task, { parentRunId: runId, throughStep, events: read.events }, domain);
   };
+}
+
+/** Why a run that played in a domain this playground lacks cannot run again. */
+function missingDomain(domain: string): string {
+  return `This run played in the domain "${domain}", which this playground does not have (its Domain list offers the built-in, τ²-Bench and ToolScale domains): it cannot run again without that domain.`;
 }
 
 /** A stored run as it ends: one cut off (its tab closed mid-run) says where. */

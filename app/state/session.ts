@@ -259,10 +259,10 @@ export class Session {
   };
 
   /** Starts a run that goes on from a step of a stored run (the current config, the stored run's
-   * steps 1..N kept as recorded: workers/engine/fork.ts). */
-  startForkedRun = (task: string, fork: ForkFrom): StartOutcome => {
+   * steps 1..N kept as recorded: workers/engine/fork.ts), in the domain the stored run played in. */
+  startForkedRun = (task: string, fork: ForkFrom, domain?: string): StartOutcome => {
     if (this.deps.run.getState().phase !== 'idle') return 'busy';
-    return this.launchRun(task, false, fork);
+    return this.launchRun(task, false, fork, domain || undefined);
   };
 
   private launchRun(task: string, manual: boolean, fork?: ForkFrom, domain?: string): StartOutcome {

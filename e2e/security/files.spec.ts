@@ -146,6 +146,8 @@ test.describe('results files', () => {
     const table = resultsOf(page).getByRole('table', { name: 'Results per policy' });
     await expect(table.locator('tbody tr')).toHaveCount(100);
     await expect(resultsOf(page).getByRole('figure', { name: 'Accuracy against cost' })).toBeVisible();
+    // The charts draw what can be read (and drawn at once); the table lists every policy.
+    await expect(resultsOf(page)).toContainText('The charts draw 24 of the 100 policies');
 
     await page.reload();
     await openEvaluate(page);
@@ -154,6 +156,20 @@ test.describe('results files', () => {
 });
 
 test.describe('suites and domains', () => {
+  test.describe(() => {
+    test.use({ maxStallMs: FILE_STALL_MS });
+
+    test('a suite of 10,000 tasks, the most one may hold, is read and described, never stalling the page', async ({ page, sink }) => {
+      await page.goto('/');
+      const panel = await openEvaluate(page);
+      await forgetStalls(page);
+      const path = await fileOf('full.jsonl', suiteFile(sink.url, 10_000));
+      await panel.getByLabel('Suite file to import').setInputFiles(path);
+      await expect(panel.getByLabel('Suite contents')).toContainText(/10,?000 tasks/, { timeout: 60_000 });
+      await expect(panel.getByRole('alert', { name: 'Suite problems' })).toHaveCount(0);
+    });
+  });
+
   test('a suite nested 30,000 deep, one over the task cap, and domains the page lacks each get a clear problem; nothing runs', async ({ page, sink }) => {
     await page.goto('/');
     const panel = await openEvaluate(page);

@@ -33,6 +33,8 @@ export interface BackendModels {
 export interface BackendKind extends ProviderKindRules {
   /** In words, after "is": "an OpenAI-compatible provider", "the scripted demo". */
   title: string;
+  /** Its name where a person picks a kind (Setup): "Anthropic", "In this browser (web-llm)". */
+  label: string;
   /** Where its models can be made: the browser only (a model worker), or the CLI too. */
   runsIn: 'browser' | 'node' | 'both';
   /** Its models run on the user's device: they cost $0 unless the config prices them. */
@@ -43,6 +45,8 @@ export interface BackendKind extends ProviderKindRules {
     apiKey: boolean;
     /** Where requests go when the provider names no base URL. */
     defaultBaseUrl?: string;
+    /** A base URL Setup shows as an example, and gives a new provider when the kind requires one. */
+    exampleBaseUrl?: string;
     /** Whom the worker that calls it connects to: the provider's base URL (any http(s) origin a
      * config names: the orchestrator worker's Content-Security-Policy allows them), or nobody. */
     connects: 'base-url' | 'none';
@@ -50,6 +54,11 @@ export interface BackendKind extends ProviderKindRules {
      * sent once before an evaluation's first rollout: a kind that connects says how to ask it. */
     probe?(baseUrl: string): { url: string; headers?: Record<string, string> };
   };
+  /** What Setup says of a provider of this kind in place of a base URL, when it connects to nobody. */
+  setupNote?: string;
+  /** The name Models gives the provider it adds for a model loaded here, for a kind whose models
+   * run in this browser. */
+  providerName?: string;
   load(): Promise<BackendModels>;
 }
 
@@ -69,10 +78,18 @@ export function inBrowserModel(request: ModelRequest, engine: string, family: st
   return request.localModel(request.model, request.providerName, request.provider);
 }
 
+/** How an in-browser kind is named: `title` and `label` as BackendKind's, `engine` and `family`
+ * in inBrowserModel's words, and what Models calls the provider it adds (`providerName`). */
+export interface InBrowserWords extends Pick<BackendKind, 'title' | 'label' | 'setupNote'> {
+  engine: string;
+  family: string;
+  providerName: string;
+}
+
 /** A kind whose models run in this browser and come from the host's loaded models, at $0, with no
  * endpoint or key (web-llm's and llama.cpp's): its name and words, and what its entries may say. */
-export function inBrowserKind(kind: string, words: { title: string; engine: string; family: string }, rules: Omit<ProviderKindRules, 'kind'>): BackendKind {
-  const { title, engine, family } = words;
+export function inBrowserKind(kind: string, words: InBrowserWords, rules: Omit<ProviderKindRules, 'kind'>): BackendKind {
+  const { engine, family, ...named } = words;
   const create = (request: ModelRequest) => inBrowserModel(request, engine, family);
-  return { kind, title, runsIn: 'browser', onDevice: true, needs: { apiKey: false, connects: 'none' }, ...rules, load: async () => ({ create }) };
+  return { kind, ...named, runsIn: 'browser', onDevice: true, needs: { apiKey: false, connects: 'none' }, ...rules, load: async () => ({ create }) };
 }

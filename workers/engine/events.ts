@@ -149,6 +149,10 @@ export type RunEvent = Base &
         preference: PreferenceVector | null;
         /** Set on a run forked from a stored one: the parent, and the step it was forked after. */
         parent?: { runId: string; step: number };
+        /** The domain a typed task played in (the Task tab's picker: workers/hosts/taskDomain.ts), by
+         * name: a built-in domain's (`retail`) or a τ² or ToolScale suite's (`tau2-retail`);
+         * absent when it played in none. Running it again needs the same domain. */
+        domain?: string;
       }
     | { type: 'step_started'; step: number }
     | {

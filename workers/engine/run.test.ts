@@ -224,6 +224,13 @@ describe('paper protocol', () => {
     expect(result.totals.toolCounts.tools.search).toBe(4);
   });
 
+  it('records the domain it played in, by name, and none when it played in none', async () => {
+    const scenario = paperScenario([{ content: call('search', { model: 'search-2' }), usage: usage(100, 10), repeat: true }]);
+    const limits = { ...LIMITS, maxTurns: 1 };
+    expect((await run(scenario, { limits, domain: 'tau2-retail' })).of('run_started')[0]).toMatchObject({ domain: 'tau2-retail' });
+    expect((await run(scenario, { limits })).of('run_started')[0]).not.toHaveProperty('domain');
+  });
+
   it('stops when the budget is spent, before starting another paid call', async () => {
     const { result, of } = await run(paperScenario([{ content: call('search', { model: 'search-2' }), usage: usage(1000, 10), repeat: true }]), {
       limits: { ...LIMITS, maxCostUsd: 0.0001 },

@@ -49,6 +49,9 @@ export interface RunOptions {
   preference?: PreferenceVector;
   /** Go on from a stored run's step instead of from the start (fork.ts). */
   fork?: ForkFrom;
+  /** The domain the run plays in, by name, recorded in run_started (the host gave the protocol
+   * its tools and policy). */
+  domain?: string;
   signal?: AbortSignal;
   /** The keys the host holds: no event and no completion the protocol reads on carries one (redact.ts). */
   secrets?: readonly Secret[];
@@ -159,6 +162,7 @@ function runStarted(options: RunOptions, session: ProtocolSession): Omit<RunEven
     config: options.config ?? null,
     preference: options.preference ?? null,
     ...(options.fork ? { parent: { runId: options.fork.parentRunId, step: options.fork.throughStep } } : {}),
+    ...(options.domain ? { domain: options.domain } : {}),
   };
 }
 

@@ -60,6 +60,19 @@ describe('the run file', () => {
     expect(start.schemaVersion).toBe(RUN_LOG_SCHEMA_VERSION);
   });
 
+  it('keeps the domain a run played in, and reads a run from before domains were recorded without one', () => {
+    const [start, ...rest] = sample.answered.events as [Extract<RunEvent, { type: 'run_started' }>, ...RunEvent[]];
+    const inDomain: RunFileRun = { id: sample.answered.result.runId, events: [{ ...start, domain: 'toolscale-railway' }, ...rest] };
+    const read = expectRead(readRunFile(writeRunFile([inDomain]), parseConfig));
+    expect(read.runs[0]!.events[0]).toMatchObject({ type: 'run_started', domain: 'toolscale-railway' });
+    expect(start).not.toHaveProperty('domain');
+    expect(expectRead(readRunFile(writeRunFile([runOf(sample.answered)]), parseConfig)).runs[0]!.events[0]).not.toHaveProperty('domain');
+    // A domain that is not a name is refused where it is.
+    const spoiled = fileJson([inDomain]);
+    spoiled.runs[0]!.events[0]!.domain = 7;
+    expect(expectRefused(readRunFile(JSON.stringify(spoiled), parseConfig)).join('\n')).toContain('runs[0].events[0].domain');
+  });
+
   it('says a file that is not JSON is not JSON', () => {
     const text = writeRunFile([runOf(sample.answered)]).replace(`"format":`, 'format:');
     expect(expectRefused(readRunFile(text, parseConfig))).toEqual([expect.stringMatching(/^The file is not JSON: .+/)]);

@@ -134,6 +134,8 @@ const eventSchema = z.discriminatedUnion('type', [
     config: json.optional(),
     preference: preferenceSchema.nullable().optional(),
     parent: z.object({ runId: text, step: count }).optional(),
+    // Absent in files older than the Task tab's domains, and in runs that played in none.
+    domain: text.optional(),
   }),
   z.object({ ...base, type: z.literal('step_started'), step }),
   z.object({

@@ -35,6 +35,12 @@ describe('summarize', () => {
     expect(result.totals.costUsd).toBeGreaterThan(0);
   });
 
+  it('names the domain a run played in, and none for a run in none', () => {
+    const [start, ...rest] = sample.answered.events as [Extract<RunEvent, { type: 'run_started' }>, ...RunEvent[]];
+    expect(summarize(null, [{ ...start, domain: 'tau2-telecom' }, ...rest])).toMatchObject({ domain: 'tau2-telecom' });
+    expect(summarize(null, sample.answered.events)).not.toHaveProperty('domain');
+  });
+
   it('folds batch by batch to the same summary as all at once', () => {
     const { events } = sample.answered;
     let summary = null;

@@ -31,6 +31,8 @@ export interface RunSummary {
   /** Steps begun. */
   steps: number;
   parent?: { runId: string; step: number };
+  /** The domain the run played in (run_started's), if any. */
+  domain?: string;
   events: number;
 }
 
@@ -54,6 +56,7 @@ export function summarize(summary: RunSummary | null, events: readonly RunEvent[
         latencyMs: event.t,
         steps: 0,
         ...(event.parent ? { parent: event.parent } : {}),
+        ...(event.domain ? { domain: event.domain } : {}),
         events: 1,
       };
       continue;

@@ -203,6 +203,16 @@ function domainTools(name: string): Promise<DomainTools> {
   return taskDomains.then((domains) => domains(name));
 }
 
+/** A fork's domain database as the parent's kept steps left it (taskDomain.ts). */
+async function forkedDomain(domain: DomainTools, fork: ForkFrom, signal: AbortSignal): Promise<void> {
+  const { replayKeptCalls } = await import('./taskDomain.ts');
+  try {
+    await replayKeptCalls(domain, fork, signal);
+  } catch (error) {
+    throw new Error(`This run cannot go on from the stored one: ${(error as Error).message}.`, { cause: error });
+  }
+}
+
 async function start(runId: string, configValue: unknown, task: string, manual: boolean, fork?: ForkFrom, domainName?: string): Promise<void> {
   let prepared: ReturnType<typeof prepareRun>;
   // Registered before anything is awaited, so a Stop pressed while a backend loads is not lost.
@@ -211,6 +221,7 @@ async function start(runId: string, configValue: unknown, task: string, manual: 
   try {
     const config = parseConfig(configValue);
     const domain = domainName === undefined ? undefined : await domainTools(domainName);
+    if (domain && fork) await forkedDomain(domain, fork, controller.signal);
     prepared = prepareRun(config, await runEnvironment(config), { ...(manual ? { person: personFor(runId) } : {}), ...(domain ? { domain } : {}) });
   } catch (error) {
     runs.delete(runId);
@@ -237,6 +248,7 @@ async function start(runId: string, configValue: unknown, task: string, manual: 
       config: prepared.config,
       preference: prepared.preference,
       ...(fork ? { fork } : {}),
+      ...(domainName === undefined ? {} : { domain: domainName }),
       signal: controller.signal,
       // Every key this worker holds, not only the run's: a reply may echo any of them.
       secrets: [...keys.named(), ...prepared.secrets],

@@ -8,8 +8,9 @@ import { createNodeJavaScriptRunner } from '../../tools/javascript/nodeJavaScrip
 import { BUILT_IN_DOMAIN_FILES } from '../domains/browserDomains.ts';
 import type { DomainToolDetail } from '../domains/environment.ts';
 import type { Tau2DomainName } from '../domains/tau2/domains.ts';
+import type { ForkFrom, RunEvent } from '../engine/events.ts';
 import type { Tool } from '../engine/types.ts';
-import { createTaskDomains } from './taskDomain.ts';
+import { createTaskDomains, replayKeptCalls } from './taskDomain.ts';
 
 const javascript = createNodeJavaScriptRunner();
 afterAll(() => javascript.dispose?.());
@@ -74,5 +75,65 @@ describe('createTaskDomains', () => {
     });
     await expect(domains('toolscale-weather')).rejects.toThrow('chunk lost');
     expect((await domains('toolscale-weather')).tools.length).toBeGreaterThan(0);
+  });
+});
+
+type StoredCall = [step: number, name: string, args: Record<string, unknown>, ok: boolean];
+
+/** A fork after `throughStep` of a stored run whose log holds these domain calls (each with
+ * whether it succeeded). */
+function forkAfter(throughStep: number, calls: StoredCall[]): ForkFrom {
+  const events = calls.flatMap(([step, name, args, ok], index): RunEvent[] => [
+    { type: 'tool_call', runId: 'parent', t: index, step, callId: `c${index}`, name, arguments: args, offered: [] },
+    { type: 'tool_result', runId: 'parent', t: index, step, callId: `c${index}`, name, ok, content: ok ? '{}' : 'Error: …', latencyMs: 1 },
+  ]);
+  return { parentRunId: 'parent', throughStep, events };
+}
+
+const orderStatus = async (tools: Tool[], orderId: string) =>
+  (JSON.parse((await run(tools, 'get_order_details', { order_id: orderId })).content) as { status: string }).status;
+
+describe('replayKeptCalls', () => {
+  const cancel = (orderId: string) => ({ order_id: orderId, reason: 'no longer needed' });
+
+  it('brings a fork’s fresh database to where the kept steps left it: their successful calls, in order, none after', async () => {
+    const { domains } = sources();
+    const retail = await domains('tau2-retail');
+    const fork = forkAfter(2, [
+      [1, 'cancel_pending_order', cancel('#W5918442'), true],
+      // Failed in the stored run: not made again.
+      [1, 'cancel_pending_order', cancel('#W2974929'), false],
+      // Not a tool of the domain (an expert's turn): skipped.
+      [2, 'call_expert', { expert: 'gpt-5' }, true],
+      // After the fork's step: the fork's own to make or not.
+      [3, 'cancel_pending_order', cancel('#W2631563'), true],
+    ]);
+    expect(await replayKeptCalls(retail, fork, signal)).toBe(1);
+    expect(await orderStatus(retail.tools, '#W5918442')).toBe('cancelled');
+    expect(await orderStatus(retail.tools, '#W2974929')).toBe('pending');
+    expect(await orderStatus(retail.tools, '#W2631563')).toBe('pending');
+    // Without the replay, the fork's database is the seed's.
+    expect(await orderStatus((await domains('tau2-retail')).tools, '#W5918442')).toBe('pending');
+  });
+
+  it('does the same for a built-in domain’s sandboxed tools', async () => {
+    const { domains } = sources();
+    const retail = await domains('retail');
+    const fork = forkAfter(1, [[1, 'cancel_order', { order_id: 'O-5001', reason: 'ordered_by_mistake' }, true]]);
+    expect(await replayKeptCalls(retail, fork, signal)).toBe(1);
+    // Cancelled already: the domain refuses a second cancellation.
+    expect((await run(retail.tools, 'cancel_order', { order_id: 'O-5001', reason: 'ordered_by_mistake' })).isError).toBe(true);
+  }, 60_000);
+
+  it('says which step’s call cannot be made again, rather than go on from a database it does not know', async () => {
+    const { domains } = sources();
+    const retail = await domains('tau2-retail');
+    // The stored run says the same order was cancelled twice: a fresh copy refuses the second.
+    const twice = cancel('#W5918442');
+    const fork = forkAfter(2, [
+      [1, 'cancel_pending_order', twice, true],
+      [2, 'cancel_pending_order', twice, true],
+    ]);
+    await expect(replayKeptCalls(retail, fork, signal)).rejects.toThrow(/^step 2's call cancel_pending_order succeeded in the stored run but fails on a fresh copy/);
   });
 });

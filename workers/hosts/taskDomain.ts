@@ -5,6 +5,7 @@
 // (prepareRun's `domain`). A domain's files are loaded and parsed once per worker, on its first
 // run; the orchestrator worker imports this module with the first run that names a domain.
 
+import type { ForkFrom } from '../engine/events.ts';
 import type { JavaScriptRunner } from '../engine/ports.ts';
 import type { DomainTools } from '../engine/preparedRun.ts';
 import { isBuiltInDomain } from '../eval/builtInSuites.ts';
@@ -50,4 +51,30 @@ export function createTaskDomains(sources: TaskDomainSources): TaskDomains {
     }
     return (await run)();
   };
+}
+
+/**
+ * A fork of a run that played in a domain goes on from the database its kept steps left: their
+ * calls that succeeded are made again, in order, on this run's fresh copy, silently (the
+ * orchestrator already read their recorded results). A domain's tools are functions of its
+ * database, so the copy ends where the parent's did (ToolScale's stamps of the time aside). The
+ * parent's log is untrusted: only calls to this domain's tools are made, as any run's would be.
+ */
+export async function replayKeptCalls(domain: DomainTools, fork: ForkFrom, signal: AbortSignal): Promise<number> {
+  const succeeded = new Set<string>();
+  for (const event of fork.events) {
+    if (event.type === 'tool_result' && event.ok && event.step <= fork.throughStep) succeeded.add(event.callId);
+  }
+  let made = 0;
+  for (const event of fork.events) {
+    if (event.type !== 'tool_call' || event.step < 1 || event.step > fork.throughStep || !succeeded.has(event.callId)) continue;
+    const tool = domain.tools.find((candidate) => candidate.name === event.name);
+    if (!tool) continue;
+    const output = await tool.run(event.arguments, { signal, call: { id: event.callId, origin: 'server' } });
+    if (output.isError) {
+      throw new Error(`step ${event.step}'s call ${event.name} succeeded in the stored run but fails on a fresh copy of the domain's database (${output.content.slice(0, 200)}), so the database there is not known`);
+    }
+    made += 1;
+  }
+  return made;
 }

@@ -12,7 +12,7 @@ import { ChartWarmUp, RECHARTS_CORE_STEPS } from '../Charts/ChartWarmUp.tsx';
 import { niceTicks } from '../Cost/costData.ts';
 import { seriesColor } from '../Cost/series.ts';
 import { downloadChartPng, downloadChartSvg } from './chartExport.ts';
-import { scatterPoints, shareBars } from './evalView.ts';
+import { chartedPolicies, scatterPoints, shareBars } from './evalView.ts';
 
 const axisTick = { fill: 'var(--text-muted)', fontSize: 11 };
 
@@ -55,18 +55,25 @@ function ChartDownloads({ figure, fileStem, what }: { figure: RefObject<HTMLElem
   );
 }
 
+/** The accuracy chart's points, its front, each point with its interval as ErrorBar wants it (the
+ * distance below and above the point), and the cost axis's ticks. */
+function scatterData(summary: EvalSummary) {
+  const { points, front } = scatterPoints(summary);
+  const withError = points.map((point) => ({ ...point, error: [point.accuracy - point.low, point.high - point.accuracy] }));
+  return { points, front, withError, costTicks: niceTicks(Math.max(0, ...points.map((point) => point.costUsd))) };
+}
+
 /** `stagger`: the second chart mounts a task after the first (see NextTask); the warm-up turns it
  * off, since it steps through the charts itself (ChartsWarmUp). */
-export const EvalCharts = memo(function EvalCharts({ summary, stagger = true }: { summary: EvalSummary; stagger?: boolean }) {
+export const EvalCharts = memo(function EvalCharts({ summary: all, stagger = true }: { summary: EvalSummary; stagger?: boolean }) {
   const scatterFigure = useRef<HTMLElement>(null);
   const sharesFigure = useRef<HTMLElement>(null);
-  const { points, front } = scatterPoints(summary);
+  const { summary, total } = chartedPolicies(all);
+  const { points, front, withError, costTicks } = scatterData(summary);
   const { rows, features } = shareBars(summary);
-  // The interval as ErrorBar wants it: the distance below and above the point.
-  const withError = points.map((point) => ({ ...point, error: [point.accuracy - point.low, point.high - point.accuracy] }));
-  const costTicks = niceTicks(Math.max(0, ...points.map((point) => point.costUsd)));
   return (
     <div className="eval-charts">
+      {total > summary.policies.length && <DrawnNote drawn={summary.policies.length} total={total} />}
       <figure ref={scatterFigure} className="eval-chart" aria-label="Accuracy against cost">
         <figcaption>
           Accuracy against mean cost per task{' '}
@@ -137,6 +144,14 @@ export const EvalCharts = memo(function EvalCharts({ summary, stagger = true }: 
     </div>
   );
 });
+
+function DrawnNote({ drawn, total }: { drawn: number; total: number }) {
+  return (
+    <p className="muted eval-charts-drawn">
+      The charts draw {drawn} of the {total} policies: the Pareto front, then the most accurate. The table lists every one.
+    </p>
+  );
+}
 
 /**
  * Its children, mounted one task after the rest of the view. The two charts' first mount in one

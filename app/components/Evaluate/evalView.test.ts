@@ -5,7 +5,7 @@ import { summarizeEval, summaryLine } from '../../../workers/eval/results.ts';
 import type { EvalProgress } from '../../../workers/eval/runner.ts';
 import type { ConfigDraft } from '../../state/setupStore.ts';
 import { RESULTS_LIMITS } from '../../../workers/eval/results.ts';
-import { groupViews, localQwen3Policy, perPolicyHeadline, policyNames, readSavedResults, SAVED_LIMITS, savedResults, policyRow, progressView, readBudget, readImportedResults, readTaskLimit, resultsFileSizeProblem, scatterPoints, shareBars, sharesText, verdictLine } from './evalView.ts';
+import { chartedPolicies, groupViews, localQwen3Policy, perPolicyHeadline, policyNames, readSavedResults, SAVED_LIMITS, savedResults, policyRow, progressView, readBudget, readImportedResults, readTaskLimit, resultsFileSizeProblem, scatterPoints, shareBars, sharesText, verdictLine } from './evalView.ts';
 
 const describe3 = (name: string) => ({ name, label: `the ${name}`, model: `${name}-model`, preference: PREFERENCE_PRESETS.balanced });
 const records = [
@@ -113,6 +113,17 @@ describe('the charts', () => {
     expect(points.map((p) => p.name)).toEqual(['orchestrator', 'strongest']);
     expect(front.map((p) => p.name)).toEqual(['orchestrator', 'strongest']);
     expect(points[1]).toMatchObject({ costUsd: 0.02, accuracy: 1, high: 1, pareto: true });
+  });
+  it('draws every policy up to the cap; past it the Pareto front, then the most accurate, in the summary’s order', () => {
+    expect(chartedPolicies(report)).toEqual({ summary: report, total: report.policies.length });
+    const base = report.policies[0]!;
+    const policies = Array.from({ length: 30 }, (_, index) => ({ ...base, name: `p${index}`, accuracy: (index % 10) / 10, costUsd: index / 100, pareto: index === 3 }));
+    const many = { ...report, policies, pareto: ['p3'] };
+    const { summary, total } = chartedPolicies(many, 5);
+    expect(total).toBe(30);
+    // p3 (the front), then accuracy 0.9 (p9, p19, p29), then 0.8 the cheaper first (p8).
+    expect(summary.policies.map((p) => p.name)).toEqual(['p3', 'p8', 'p9', 'p19', 'p29']);
+    expect(summary.pareto).toEqual(['p3']);
   });
   it('stacks each policy’s tool shares, the biggest feature first', () => {
     expect(shareBars(report)).toEqual({ rows: [{ policy: 'orchestrator', 'answer-2': 0.75, 'search-1': 0.25 }], features: ['answer-2', 'search-1'] });

@@ -6,7 +6,7 @@ import { formatMs, formatUsd } from '../../format.ts';
 import { PREFERENCE_PRESETS } from '../../../workers/engine/preferences.ts';
 import { readRecord, readResultsText, readSummary, recordsLimitProblem, reportOfRecords, resultsNestingProblem, summaryLimitProblem, type EvalReport, type EvalSummary, type PolicySummary, type RolloutRecord, type TaskGroup } from '../../../workers/eval/results.ts';
 import type { EvalProgress } from '../../../workers/eval/runner.ts';
-import type { LoadedLocalModel } from '../../../workers/hosts/models/modelState.ts';
+import { loadedModelKind, type LoadedLocalModel } from '../../../workers/hosts/models/modelState.ts';
 import type { ConfigDraft } from '../../state/setupStore.ts';
 import { SUITE_LIMITS } from '../../../workers/eval/suite.ts';
 import { passHatKHeadline } from './tau2View.ts';
@@ -37,21 +37,19 @@ export function policyNames(choice: PolicyChoice): string[] {
   return names;
 }
 
-/** The provider a prompted local Qwen3 runs under when the config has none of its kind. */
-const LOCAL_PROVIDER_NAMES = { gguf: 'browser-gguf', webllm: 'browser-webllm' } as const;
-
 /**
  * The prompted-Qwen3 policy for a model loaded in this browser (qwen3=<provider>/<model>, as the
  * CLI spells it): under the config's first provider of the model's kind (gguf for llama.cpp,
  * webllm for web-llm), or under one added to the evaluation's copy of the config when it has none.
  */
 export function localQwen3Policy(config: ConfigDraft, model: Pick<LoadedLocalModel, 'id' | 'gguf'>): { config: ConfigDraft; policy: string } {
-  const kind = model.gguf ? 'gguf' : 'webllm';
+  const kind = loadedModelKind(model);
   const providers = config.providers ?? {};
   const existing = Object.entries(providers).find(([, provider]) => provider.kind === kind)?.[0];
   if (existing !== undefined) return { config, policy: `qwen3=${existing}/${model.id}` };
-  let name: string = LOCAL_PROVIDER_NAMES[kind];
-  for (let n = 2; Object.hasOwn(providers, name); n++) name = `${LOCAL_PROVIDER_NAMES[kind]}-${n}`;
+  // The provider added when the config has none of the model's kind: browser-gguf, browser-webllm.
+  let name = `browser-${kind}`;
+  for (let n = 2; Object.hasOwn(providers, name); n++) name = `browser-${kind}-${n}`;
   return { config: { ...config, providers: { ...providers, [name]: { kind } } }, policy: `qwen3=${name}/${model.id}` };
 }
 
@@ -156,6 +154,27 @@ export function scatterPoints(summary: EvalSummary): { points: ScatterPoint[]; f
   const byName = new Map(points.map((point) => [point.name, point]));
   const front = summary.pareto.flatMap((name) => byName.get(name) ?? []);
   return { points, front };
+}
+
+/** The most policies the charts draw: a chart of 24 labelled points is about as many as can be
+ * read, and recharts draws 100 (a results file may hold that many) in one commit of up to a second
+ * on a slow machine. The table lists every policy. */
+export const MAX_CHARTED_POLICIES = 24;
+
+/**
+ * The policies the charts draw, in the summary's order: all of them up to `max`; past it, the
+ * Pareto front first, then the most accurate (the cheaper first at equal accuracy). `total`: how
+ * many the summary holds.
+ */
+export function chartedPolicies(summary: EvalSummary, max = MAX_CHARTED_POLICIES): { summary: EvalSummary; total: number } {
+  const total = summary.policies.length;
+  if (total <= max) return { summary, total };
+  const front = new Set(summary.pareto);
+  const ranked = [...summary.policies].sort((a, b) => Number(front.has(b.name)) - Number(front.has(a.name)) || b.accuracy - a.accuracy || a.costUsd - b.costUsd);
+  const kept = new Set(ranked.slice(0, max));
+  const policies = summary.policies.filter((policy) => kept.has(policy));
+  const names = new Set(policies.map((policy) => policy.name));
+  return { summary: { ...summary, policies, pareto: summary.pareto.filter((name) => names.has(name)) }, total };
 }
 
 /** Tool-call shares as stacked bars: one row per policy, one key per tool feature (the features

@@ -12,9 +12,8 @@ import {
 import type { CachedGguf } from '../../../workers/backends/gguf/cache.ts';
 import type { GgufGpuLayers, GgufSource } from '../../../workers/hosts/models/modelState.ts';
 import type { GgufModelRequest } from '../../../workers/hosts/models/modelState.ts';
-import type { LoadedLocalModel } from '../../../workers/hosts/models/modelState.ts';
+import { loadedModelKind, type LoadedLocalModel } from '../../../workers/hosts/models/modelState.ts';
 import type { ModelFailure } from '../../state/modelsStore.ts';
-import type { LocalKind } from './localDraft.ts';
 
 // GGUF models through llama.cpp (wllama): on WebGPU when the adapter allows, else on the CPU, so
 // this section shows whatever the capability check says. Loaded with the Models panel when it is
@@ -32,7 +31,7 @@ export interface GgufModelsProps {
   formatBytes(bytes: number): string;
   LoadBar: ComponentType<{ label: string; progress: LoadProgress | null }>;
   /** "Use as orchestrator" and "Use as expert for alias …" of a loaded model (UseInSetup.tsx). */
-  UseInSetup: ComponentType<{ request: { id: string }; label: string; kind: LocalKind }>;
+  UseInSetup: ComponentType<{ request: { id: string }; label: string; kind: string }>;
   /** Why models will run on the CPU here (cpuReasons.ts), or null when WebGPU may take layers. */
   cpuOnly: string | null;
 }
@@ -304,7 +303,7 @@ function LoadedList({ loaded, onUnload, formatBytes, UseInSetup }: LoadedListPro
             {model.gguf!.webgpu && model.gguf!.gpuLayers ? ` · ${describeGpuLayers(model.gguf!.gpuLayers, formatBytes)}` : ''}
           </p>
           <div className="model-controls loaded">
-            <UseInSetup request={{ id: model.id }} label={model.label} kind="gguf" />
+            <UseInSetup request={{ id: model.id }} label={model.label} kind={loadedModelKind(model)} />
             <button type="button" onClick={() => onUnload(model.id)}>
               Unload
             </button>

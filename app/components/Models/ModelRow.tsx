@@ -1,6 +1,7 @@
 import { memo, useId } from 'react';
 import { modelAvailability, SOFTWARE_ADAPTER_WARNING, type WebGpuReport } from '../../../workers/backends/webllm/capabilities.ts';
 import { addressesOutsideCatalogue, type LocalModel } from '../../../workers/backends/webllm/catalogue.ts';
+import { webLlmKind } from '../../../workers/backends/webllm/kind.ts';
 import type { LocalModelRequest } from '../../../workers/hosts/models/modelState.ts';
 import { explainError } from '../../errors/explain.ts';
 import { formatCount } from '../../format.ts';
@@ -86,7 +87,7 @@ function LoadedControls({ model, request }: { model: LocalModel; request: LocalM
   const runBusy = useRunStore((state) => state.phase !== 'idle');
   return (
     <div className="model-controls loaded">
-      <UseInSetup request={request} label={model.label} kind="webllm" />
+      <UseInSetup request={request} label={model.label} kind={webLlmKind.kind} />
       {/* A model unloaded under a run would leave its call waiting on a worker that is gone. */}
       <button
         type="button"

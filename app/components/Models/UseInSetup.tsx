@@ -1,12 +1,13 @@
 import { useId, useRef, useState } from 'react';
 import type { LocalModelRequest } from '../../../workers/hosts/models/modelState.ts';
-import { aliasChoices, asExpert, asOrchestrator, describeUse, type LocalKind } from './localDraft.ts';
+import { aliasChoices, asExpert, asOrchestrator, describeUse } from './localDraft.ts';
 import { useAppStores, useSetupActions, useSetupStore, useViewActions } from '../../state/context.tsx';
 
 interface UseInSetupProps {
   request: LocalModelRequest;
   label: string;
-  kind: LocalKind;
+  /** The backend kind whose providers run it (workers/backends/registry.ts). */
+  kind: string;
 }
 
 /** One click puts a loaded model to work in Setup, as the orchestrator or behind an expert alias,

@@ -1,8 +1,10 @@
 // Pure edits of the config draft that put a model loaded in this browser to work: as the
 // orchestrator, or behind an expert alias, each with a sentence saying what changed. Both go
-// through one provider of the model's kind: `webllm` (named "local" unless that name is taken),
-// which a user's converted weights are listed under, or `gguf` (named "gguf").
+// through one provider of the model's backend kind (`webllm`, which a user's converted weights are
+// listed under, or `gguf`), named as the kind's descriptor says ("local", "gguf") when it is added.
 
+import { backendKind } from '../../../workers/backends/registry.ts';
+import { webLlmKind } from '../../../workers/backends/webllm/kind.ts';
 import { PAPER_TOOLS } from '../../../workers/engine/configBasics.ts';
 import { PAPER_EXPERTS_PRESET } from '../../../workers/engine/presets.ts';
 import type { LocalModelRequest } from '../../../workers/hosts/models/modelState.ts';
@@ -48,18 +50,14 @@ function freeAlias(taken: ExpertsDraft, tool: ExpertTool): string {
   return `${ALIAS_PREFIX[tool]}-${n}`;
 }
 
-/** What runs a model in this browser: web-llm (WebGPU) or llama.cpp (GGUF). */
-export type LocalKind = 'webllm' | 'gguf';
-
-const PROVIDER_NAME: Record<LocalKind, string> = { webllm: 'local', gguf: 'gguf' };
-
-/** The draft's provider of this kind, added when there is none, with the custom weights listed. */
-function withLocalProvider(draft: ConfigDraft, model: LocalModelRequest, kind: LocalKind): { draft: ConfigDraft; provider: string } {
+/** The draft's provider of this backend kind, added when there is none, with the custom weights listed. */
+function withLocalProvider(draft: ConfigDraft, model: LocalModelRequest, kind: string): { draft: ConfigDraft; provider: string } {
   const providers = draft.providers;
   let name = Object.keys(providers).find((key) => providers[key]?.kind === kind);
   if (!name) {
-    name = PROVIDER_NAME[kind];
-    for (let n = 2; name in providers; n++) name = `${PROVIDER_NAME[kind]}-${n}`;
+    const base = backendKind(kind)?.providerName ?? kind;
+    name = base;
+    for (let n = 2; name in providers; n++) name = `${base}-${n}`;
   }
   const provider = providers[name] ?? { kind };
   const next = model.custom
@@ -79,13 +77,13 @@ function withLocalProvider(draft: ConfigDraft, model: LocalModelRequest, kind: L
 }
 
 /** The model becomes the orchestrator (web-llm takes no tools for Qwen3, so toolMode "prompt"). */
-export function asOrchestrator(draft: ConfigDraft, model: LocalModelRequest, kind: LocalKind = 'webllm'): ConfigDraft {
+export function asOrchestrator(draft: ConfigDraft, model: LocalModelRequest, kind: string = webLlmKind.kind): ConfigDraft {
   const { draft: next, provider } = withLocalProvider(draft, model, kind);
   return { ...next, orchestrator: { ...next.orchestrator, provider, model: model.id, toolMode: 'prompt' } };
 }
 
 /** The model answers behind an alias (its tool and description kept), or behind a new one. */
-export function asExpert(draft: ConfigDraft, choice: string, model: LocalModelRequest, label: string, kind: LocalKind = 'webllm'): ConfigDraft {
+export function asExpert(draft: ConfigDraft, choice: string, model: LocalModelRequest, label: string, kind: string = webLlmKind.kind): ConfigDraft {
   const { draft: next, provider } = withLocalProvider(draft, model, kind);
   const current = experts(next);
   if (choice.startsWith('alias:')) {
@@ -134,12 +132,12 @@ function isTool(value: string): value is ExpertTool {
   return value === 'call_expert' || (PAPER_TOOLS as readonly string[]).includes(value);
 }
 
-/** The converted weights a draft lists under a webllm provider, to fill the custom row. */
+/** The converted weights a draft lists under a provider whose kind takes them (webllm), to fill the custom row. */
 export function customWeightsInDraft(
   draft: ConfigDraft,
 ): { id: string; weightsUrl: string; quantization?: 'q4f16_1' | 'q4f32_1'; modelLibUrl?: string } | undefined {
   for (const provider of Object.values(draft.providers)) {
-    if (provider.kind !== 'webllm' || !provider.models) continue;
+    if (!takesModels(provider.kind) || !provider.models) continue;
     const [id, weights] = Object.entries(provider.models)[0] ?? [];
     if (id && weights) {
       return {
@@ -151,4 +149,10 @@ export function customWeightsInDraft(
     }
   }
   return undefined;
+}
+
+/** Whether a provider of this kind may list models of its own (its descriptor leaves `models` in use). */
+function takesModels(kind: string): boolean {
+  const found = backendKind(kind);
+  return found !== undefined && found.unusedFields?.models === undefined;
 }

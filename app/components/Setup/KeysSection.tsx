@@ -1,5 +1,6 @@
 import { useId, useRef, useState } from 'react';
 import { providerOrigin, type HeldKey } from '../../../workers/hosts/keys.ts';
+import { keyedProviders } from './providerKinds.ts';
 import { Section } from './Section.tsx';
 import { useSession, useSetupStore } from '../../state/context.tsx';
 
@@ -12,9 +13,9 @@ export function KeysSection() {
   const providers = useSetupStore((state) => state.draft.providers);
   const held = useSetupStore((state) => state.heldKeys);
   const remembered = useSetupStore((state) => state.rememberedProviders);
-  // The draft's providers that take a key (a web-llm one runs here and needs none), then any other
-  // that still holds a key (so it can be forgotten).
-  const keyed = Object.entries(providers).filter(([, provider]) => provider.kind !== 'webllm' && provider.kind !== 'demo').map(([name]) => name);
+  // The draft's providers whose kind takes a key (one whose models run here needs none), then any
+  // other that still holds a key (so it can be forgotten).
+  const keyed = keyedProviders(providers);
   const names = [...new Set([...keyed, ...held.map((key) => key.provider), ...remembered])];
   const originOf = (name: string) => (Object.hasOwn(providers, name) ? providerOrigin(providers[name]) : undefined);
   const heldOf = (name: string) => held.find((key) => key.provider === name);

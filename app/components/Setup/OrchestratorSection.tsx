@@ -2,6 +2,7 @@ import { updateOrchestrator, updateProvider, problemsUnder, type ProviderDraft }
 import { useEditDraft } from './editDraft.ts';
 import { Field } from './Field.tsx';
 import { ProviderSelect } from './ProviderSelect.tsx';
+import { endpointOf } from './providerKinds.ts';
 import { Section } from './Section.tsx';
 import { useSetupStore } from '../../state/context.tsx';
 
@@ -26,6 +27,7 @@ export function OrchestratorSection({ problems }: { problems: readonly string[] 
   const orchestrator = useSetupStore((state) => state.draft.orchestrator);
   const providers = useSetupStore((state) => state.draft.providers);
   const provider = providers[orchestrator.provider];
+  const endpoint = provider ? endpointOf(provider) : undefined;
   const providerNames = Object.keys(providers);
   const toolMode = orchestrator.toolMode ?? 'server';
   const thinking: ThinkingChoice =
@@ -51,8 +53,8 @@ export function OrchestratorSection({ problems }: { problems: readonly string[] 
           />
         )}
       </Field>
-      {provider && provider.kind !== 'webllm' && provider.kind !== 'demo' && (
-        <OrchestratorEndpoint name={orchestrator.provider} provider={provider} problems={endpointProblems} />
+      {provider && endpoint?.field && (
+        <OrchestratorEndpoint name={orchestrator.provider} provider={provider} placeholder={endpoint.placeholder} problems={endpointProblems} />
       )}
       <Field label="Orchestrator model" problems={problemsUnder(problems, 'orchestrator.model', true)}>
         {(control) => (
@@ -89,7 +91,7 @@ export function OrchestratorSection({ problems }: { problems: readonly string[] 
 }
 
 /** Where the orchestrator's provider sends its requests (a remote provider's base URL). */
-function OrchestratorEndpoint({ name, provider, problems }: { name: string; provider: ProviderDraft; problems: string[] }) {
+function OrchestratorEndpoint({ name, provider, placeholder, problems }: { name: string; provider: ProviderDraft; placeholder: string; problems: string[] }) {
   const editDraft = useEditDraft();
   return (
     <Field
@@ -102,7 +104,7 @@ function OrchestratorEndpoint({ name, provider, problems }: { name: string; prov
           {...control}
           type="url"
           value={provider.baseUrl ?? ''}
-          placeholder={provider.kind === 'anthropic' ? 'https://api.anthropic.com/v1' : 'http://localhost:8000/v1'}
+          placeholder={placeholder}
           onChange={(event) =>
             editDraft((draft) =>
               updateProvider(draft, name, { baseUrl: event.target.value.trim() || undefined }),

@@ -11,15 +11,11 @@ import {
 } from './draftEdits.ts';
 import { useEditDraft } from './editDraft.ts';
 import { Field } from './Field.tsx';
+import { endpointOf, kindChoices } from './providerKinds.ts';
 import { Section } from './Section.tsx';
 import { useSetupStore } from '../../state/context.tsx';
 
-const KINDS: Array<{ value: ProviderDraft['kind']; label: string }> = [
-  { value: 'openai-compatible', label: 'OpenAI-compatible' },
-  { value: 'anthropic', label: 'Anthropic' },
-  { value: 'webllm', label: 'In this browser (web-llm)' },
-  { value: 'demo', label: 'Scripted demo (not a model)' },
-];
+const KINDS = kindChoices();
 
 export function ProvidersSection({ problems }: { problems: readonly string[] }) {
   const providers = useSetupStore((state) => state.draft.providers);
@@ -46,6 +42,7 @@ function ProviderFields({ name, provider, problems }: { name: string; provider: 
   const editDraft = useEditDraft();
   const at = (field: string) => problemsUnder(problems, `providers.${name}.${field}`);
   const legendId = useId();
+  const endpoint = endpointOf(provider);
   return (
     <fieldset className="setup-item" aria-labelledby={legendId}>
       <legend>
@@ -94,10 +91,8 @@ function ProviderFields({ name, provider, problems }: { name: string; provider: 
           )}
         </Field>
       </div>
-      {provider.kind === 'demo' ? (
-        <p className="muted">“Try the demo”: scripts standing in for models, not models.</p>
-      ) : provider.kind === 'webllm' ? (
-        <p className="muted">Models of this provider run on this browser’s GPU: load them under “Models in this browser”.</p>
+      {!endpoint.field ? (
+        endpoint.note && <p className="muted">{endpoint.note}</p>
       ) : (
       <Field label="Base URL" problems={at('baseUrl')}>
         {(control) => (
@@ -106,7 +101,7 @@ function ProviderFields({ name, provider, problems }: { name: string; provider: 
             type="url"
             spellCheck={false}
             value={provider.baseUrl ?? ''}
-            placeholder={provider.kind === 'anthropic' ? 'https://api.anthropic.com/v1 (default)' : 'http://localhost:8000/v1'}
+            placeholder={endpoint.placeholder}
             onChange={(event) =>
               editDraft((draft) => updateProvider(draft, name, { baseUrl: event.target.value.trim() || undefined }))
             }
@@ -121,7 +116,7 @@ function ProviderFields({ name, provider, problems }: { name: string; provider: 
 function AddProvider({ taken }: { taken: readonly string[] }) {
   const editDraft = useEditDraft();
   const [name, setName] = useState('');
-  const [kind, setKind] = useState<ProviderDraft['kind']>('openai-compatible');
+  const [kind, setKind] = useState<ProviderDraft['kind']>(KINDS[0]?.value ?? '');
   const [problem, setProblem] = useState<string | null>(null);
   const add = () => {
     const found = nameProblem(name, taken);

@@ -6,6 +6,7 @@ import { CONFIG_LIMITS } from '../../../workers/engine/configBasics.ts';
 import { lookupPrice, type PricingTable } from '../../../workers/engine/pricing.ts';
 import { PAPER_EXPERTS_PRESET } from '../../../workers/engine/presets.ts';
 import type { ConfigDraft } from '../../state/setupStore.ts';
+import { freshProvider } from './providerKinds.ts';
 
 export type ProviderDraft = ConfigDraft['providers'][string];
 export type OrchestratorDraft = ConfigDraft['orchestrator'];
@@ -62,10 +63,6 @@ export function nameProblem(name: string, taken: readonly string[]): string | nu
   if (trimmed.length > CONFIG_LIMITS.nameChars) return `A name may be at most ${CONFIG_LIMITS.nameChars} characters.`;
   if (taken.includes(trimmed)) return `"${trimmed}" is already used.`;
   return null;
-}
-
-function freshProvider(kind: ProviderDraft['kind']): ProviderDraft {
-  return kind === 'openai-compatible' ? { kind, baseUrl: 'http://localhost:8000/v1' } : { kind };
 }
 
 export function addProvider(draft: ConfigDraft, name: string, kind: ProviderDraft['kind']): ConfigDraft {

@@ -7,6 +7,7 @@ import { formatMs, formatUsd } from '../../format.ts';
 import './StoredRun.css';
 import { usePart, useRunStore, useSelected } from '../../state/context.tsx';
 import { createHistory } from '../../state/history.ts';
+import { taskDomainLabel } from '../../../workers/domains/taskDomainNames.ts';
 
 const SPEED_LABELS: Record<string, string> = { 1: '1×', 4: '4×', 16: '16×', instant: 'At once' };
 
@@ -32,7 +33,7 @@ export function StoredRunBanner() {
           Close
         </button>
       </div>
-      {mode === 'view' ? <RunAgain runId={summary.id} totalUsd={summary.costUsd} /> : null}
+      {mode === 'view' ? <RunAgain runId={summary.id} totalUsd={summary.costUsd} domain={summary.domain} /> : null}
     </section>
   );
 }
@@ -86,9 +87,11 @@ const LISTED_STEPS = 200;
 
 /** "Run again from here": the task again with the current Setup and preferences, from the start
  * or after a chosen step (the steps before kept as recorded), with what it will cost said first. */
-function RunAgain({ runId, totalUsd }: { runId: string; totalUsd: number }) {
+function RunAgain({ runId, totalUsd, domain }: { runId: string; totalUsd: number; domain: string | undefined }) {
   const historyFlow = usePart(createHistory);
-  const steps = useRunStore((state) => state.run?.steps ?? []);
+  // The steps as the store holds them (a fresh [] from the selector while a run is still being
+  // read would be a new value every render, and React would render again without end).
+  const steps = useRunStore((state) => state.run?.steps) ?? [];
   const finished = steps.filter((step) => step.status === 'done' && step.latencyMs !== undefined);
   const [after, setAfter] = useState(0);
   const [problem, setProblem] = useState<string | null>(null);
@@ -101,7 +104,13 @@ function RunAgain({ runId, totalUsd }: { runId: string; totalUsd: number }) {
     if (!window.confirm(`${estimate}\n\nIt uses your current Setup and preferences. Start?`)) return;
     const outcome = await historyFlow.runAgain(runId, after);
     setProblem(
-      outcome === 'invalid_config' ? 'Your current Setup has problems: the status line says which.' : outcome === 'busy' ? 'A run is going: wait for it to end.' : null,
+      typeof outcome === 'object' && outcome !== null
+        ? outcome.refused
+        : outcome === 'invalid_config'
+          ? 'Your current Setup has problems: the status line says which.'
+          : outcome === 'busy'
+            ? 'A run is going: wait for it to end.'
+            : null,
     );
   };
   return (
@@ -134,7 +143,10 @@ function RunAgain({ runId, totalUsd }: { runId: string; totalUsd: number }) {
       <button type="button" onClick={() => void start()}>
         Run again
       </button>
-      <p className="run-again-estimate">{estimate} It uses your current Setup and preferences: change them first to see where the route parts.</p>
+      <p className="run-again-estimate">
+        {estimate} It uses your current Setup and preferences: change them first to see where the route parts.
+        {domain ? ` It plays in the same domain, ${taskDomainLabel(domain) ?? `"${domain}"`}.` : ''}
+      </p>
       {problem ? <p role="alert">{problem}</p> : null}
     </div>
   );

@@ -1,4 +1,5 @@
 import { Suspense } from 'react';
+import { backendKind } from '../../../workers/backends/registry.ts';
 import { CapabilityReport } from '../Models/CapabilityReport.tsx';
 import { TabLink } from './TabLink.tsx';
 import { TryTheDemo } from './TryTheDemo.tsx';
@@ -70,7 +71,7 @@ function NextSteps() {
         ) : check.ok ? (
           <li>
             The orchestrator is <code>{orchestrator?.model}</code>{' '}
-            {orchestratorProvider?.kind === 'webllm' ? (
+            {backendKind(orchestratorProvider?.kind)?.runsIn === 'browser' ? (
               <>
                 in this browser: load it in <TabLink tab="models">Models</TabLink> before you run.
               </>

@@ -7,10 +7,11 @@ import { ANTHROPIC_BROWSER_HEADERS, ANTHROPIC_DEFAULT_BASE_URL, anthropicOrigin 
 const IN_BROWSER_ONLY = 'is only for a provider of models in the browser (webllm, gguf)';
 
 export const anthropicKind: BackendKind = {
-  kind: 'anthropic', title: 'an Anthropic provider', runsIn: 'both', onDevice: false,
+  kind: 'anthropic', title: 'an Anthropic provider', label: 'Anthropic', runsIn: 'both', onDevice: false,
   needs: {
     apiKey: true,
     defaultBaseUrl: ANTHROPIC_DEFAULT_BASE_URL,
+    exampleBaseUrl: `${ANTHROPIC_DEFAULT_BASE_URL}/v1`,
     connects: 'base-url',
     // With the headers the real calls send, so the browser's CORS check is the same one.
     probe: (baseUrl) => ({ url: `${anthropicOrigin(baseUrl)}/v1/models`, headers: ANTHROPIC_BROWSER_HEADERS }),

@@ -6,7 +6,16 @@ import { inBrowserKind } from '../../engine/backendKind.ts';
 const IN_BROWSER = 'is not used by a gguf provider (its models run in the browser: no endpoint, no key)';
 const MODELS = 'is only for a webllm provider (a gguf provider runs the GGUF models loaded in Models in this browser)';
 
-export const ggufKind = inBrowserKind('gguf', { title: 'a GGUF provider', engine: 'llama.cpp', family: 'GGUF' }, {
+const WORDS = {
+  title: 'a GGUF provider',
+  label: 'In this browser (GGUF, llama.cpp)',
+  setupNote: 'Models of this provider run in this browser by llama.cpp: load a GGUF file under “Models in this browser”.',
+  providerName: 'gguf',
+  engine: 'llama.cpp',
+  family: 'GGUF',
+};
+
+export const ggufKind = inBrowserKind('gguf', WORDS, {
   unusedFields: { baseUrl: IN_BROWSER, apiKeyEnv: IN_BROWSER, models: MODELS },
   needsPromptToolMode: 'a GGUF orchestrator needs toolMode "prompt" (the tools are rendered into its prompt and its calls read from its text)',
 });

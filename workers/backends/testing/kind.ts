@@ -8,8 +8,9 @@ import type { BackendKind } from '../../engine/backendKind.ts';
 const NO_ENDPOINT = 'is not used by an echo provider (it answers from the request itself)';
 
 export const echoKind: BackendKind = {
-  kind: 'echo', title: 'an echo provider', runsIn: 'both', onDevice: true,
+  kind: 'echo', title: 'an echo provider', label: 'Echo (test only)', runsIn: 'both', onDevice: true,
   needs: { apiKey: false, connects: 'none' },
+  setupNote: 'Its models answer with your last message: no endpoint, no key.',
   unusedFields: { baseUrl: NO_ENDPOINT, apiKeyEnv: NO_ENDPOINT },
   needsPromptToolMode: 'an echo orchestrator needs toolMode "prompt" (it takes no tools)',
   load: () => import('./echoModels.ts').then((module) => module.echoModels),

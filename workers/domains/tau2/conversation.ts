@@ -9,7 +9,7 @@
 
 import type { TerminationReason } from './evaluate.ts';
 import type { Tau2Environment } from './environment.ts';
-import type { ParticipantMessage, Tau2Message, Tau2ToolCall } from './messages.ts';
+import type { ParticipantMessage, Tau2Message, Tau2ToolCall, ToolMessage } from './messages.ts';
 import type { Tau2Task } from './tasks.ts';
 
 export const FIRST_AGENT_MESSAGE = 'Hi! How can I help you today?';
@@ -116,12 +116,14 @@ export class Tau2Conversation {
     return message;
   }
 
-  /** Runs the pending tool calls, in order, and hands their results to whoever asked. */
-  runTools(): Tau2Message[] {
+  /** Runs the pending tool calls, in order, and hands their results to whoever asked. `respond`
+   * answers one call in the environment (by default `get_response`; a rollout also notes the rows
+   * each call changed: rowChanges.ts). */
+  runTools(respond: (call: Tau2ToolCall) => ToolMessage = (call) => this.environment.getResponse(call)): Tau2Message[] {
     this.#expect('environment');
     const last = this.messages.at(-1);
     if (!last || (last.role !== 'assistant' && last.role !== 'user') || last.toolCalls === null) throw new ConversationError('no tool calls are pending');
-    const results = last.toolCalls.map((call) => this.environment.getResponse(call));
+    const results = last.toolCalls.map(respond);
     this.errors += results.filter((r) => r.error).length;
     this.messages.push(...results);
     this.#turn = this.#caller;

@@ -3,7 +3,9 @@
 // engine's orchestrator; the user is a model playing the task's scenario with τ²'s guidelines
 // (userSimulator.ts) or the scripted user (scripted.ts); the agent's tool calls run in the
 // rollout's own environment, recorded as τ² records them (their raw argument text read with
-// Python's types), so that evaluate.ts grades the conversation τ²'s way. Pure TypeScript.
+// Python's types), so that evaluate.ts grades the conversation τ²'s way; each call's result
+// carries the rows it changed for the trace, as a Task-tab run's do (rowChanges.ts). Pure
+// TypeScript.
 
 import type { ParsedCall } from '../../engine/events.ts';
 import type { ConversationPartner, PartnerReply } from '../../engine/ports.ts';
@@ -17,8 +19,11 @@ import type { Tau2Message, Tau2ToolCall, ToolMessage } from './messages.ts';
 import { fromPlainJson, parsePyJson, toPlainJson } from './pyJson.ts';
 import type { PyValue } from './pyValues.ts';
 import { RolloutClock } from './rolloutClock.ts';
+import { respondWithChanges } from './rowChanges.ts';
 import { ASK_USER_PREFIX, ScriptedUser } from './scripted.ts';
+import { TAU2_SUITES } from './suiteNames.ts';
 import type { Tau2Task } from './tasks.ts';
+import type { DomainToolDetail } from '../environment.ts';
 import { readUserReply, userRequest, userSystemPrompt } from './userSimulator.ts';
 
 /** Who plays the user: a model (any ChatModel), or the scripted user of tests and the demo. */
@@ -68,7 +73,8 @@ export class Tau2Rollout implements ConversationPartner {
   /** The agent's tools: each answers with what the environment recorded for its call. */
   readonly tools: Tool[];
   readonly #options: Tau2RolloutOptions;
-  readonly #results = new Map<string, ToolMessage>();
+  /** Each agent call's result, and what the trace shows of it, by call id. */
+  readonly #results = new Map<string, { message: ToolMessage; detail: DomainToolDetail }>();
   readonly #scripted: ScriptedUser | null;
   readonly #system: string;
   /** The times the live environment handed out, replayed to the grading's (rolloutClock.ts). */
@@ -87,9 +93,9 @@ export class Tau2Rollout implements ConversationPartner {
       ...schema,
       checksOwnArguments: true,
       run: async (_args, context) => {
-        const message = context.call ? this.#results.get(context.call.id) : undefined;
-        if (!message) return { content: 'Error: the conversation ended before this call could run.', isError: true };
-        return { content: message.content ?? '', isError: message.error };
+        const ran = context.call ? this.#results.get(context.call.id) : undefined;
+        if (!ran) return { content: 'Error: the conversation ended before this call could run.', isError: true };
+        return { content: ran.message.content ?? '', isError: ran.message.error, detail: ran.detail };
       },
     }));
   }
@@ -110,7 +116,14 @@ export class Tau2Rollout implements ConversationPartner {
     if (this.conversation.next() !== 'agent') return;
     this.conversation.agentReplied({ content: content.trim() === '' ? null : content, toolCalls: calls.map(tau2CallOf) });
     if (this.conversation.next() !== 'environment') return;
-    for (const result of toolMessages(this.conversation.runTools())) this.#results.set(result.id, result);
+    // The domain named as the Task tab names it (its suite's name).
+    const domain = TAU2_SUITES.find((suite) => suite.domain === this.#options.domain.name)?.name ?? this.#options.domain.name;
+    const { environment } = this.conversation;
+    this.conversation.runTools((call) => {
+      const ran = respondWithChanges(environment, call, domain);
+      this.#results.set(call.id, ran);
+      return ran.message;
+    });
   }
 
   ended(): string | null {

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { TurnContext } from '../../engine/protocol.ts';
+import { scriptedTurnContext } from '../../../e2e/fixtures/tau2/turnContext.ts';
 import { REFERENCE_PRICING } from '../../engine/pricing.ts';
 import { loadTau2Domain, TAU2_DOMAIN_FOLDERS, TAU2_GUIDELINE_FILES, type LoadedTau2Domain, type Tau2DomainName } from './domains.ts';
 import { pyJsonDumps, toPlainJson } from './pyJson.ts';
@@ -18,27 +18,6 @@ const here = import.meta.dirname;
 const read = (name: Tau2DomainName) => (file: string) => readFileSync(path.join(here, '..', TAU2_DOMAIN_FOLDERS[name], file), 'utf8');
 const guidelines = { plain: readFileSync(path.join(here, TAU2_GUIDELINE_FILES.plain), 'utf8'), tools: readFileSync(path.join(here, TAU2_GUIDELINE_FILES.tools), 'utf8') };
 
-/** The engine's side of a turn, for a rollout whose user is scripted (it calls no model). */
-function turnContext(): TurnContext {
-  let ids = 0;
-  const none = () => {
-    throw new Error('not used by a scripted τ² rollout');
-  };
-  return {
-    step: 0,
-    signal: new AbortController().signal,
-    emit: () => undefined,
-    callModel: () => Promise.reject(new Error('the scripted user calls no model')),
-    race: (promise) => promise,
-    chargeSearch: none,
-    chargeCode: none,
-    chargeTool: none,
-    assertBudget: () => undefined,
-    newCallId: () => `call_${++ids}`,
-    interpret: none,
-  };
-}
-
 const NOON = Date.parse('2025-01-15T12:00:00Z');
 
 /** Plays the task's golden conversation as the engine drives a rollout, from 12:00:00 on a fake
@@ -46,7 +25,7 @@ const NOON = Date.parse('2025-01-15T12:00:00Z');
 async function playGolden(domain: LoadedTau2Domain, task: Tau2Task): Promise<Tau2Rollout> {
   vi.useFakeTimers({ toFake: ['Date'], now: NOON });
   const rollout = new Tau2Rollout({ domain, task, user: { kind: 'scripted' }, guidelines, pricing: REFERENCE_PRICING });
-  const context = turnContext();
+  const context = scriptedTurnContext();
   await rollout.open(context);
   const actions = task.evaluationCriteria?.actions ?? [];
   expect(actions.every((a) => a.requestor === 'assistant')).toBe(true);

@@ -5,8 +5,12 @@
 // own copy first: tableSeed.ts, retail/tools.ts), so an unchanged reference means an unchanged
 // row and only the rollout's own rows are dumped before a call. Pure TypeScript.
 
+import type { JsonValue } from '../../engine/ports.ts';
 import type { Row, RowChange } from '../database.ts';
 import { changedFields } from '../database.ts';
+import type { DomainToolDetail } from '../environment.ts';
+import type { Tau2Environment } from './environment.ts';
+import type { Tau2ToolCall, ToolMessage } from './messages.ts';
 import { pyJsonDumps, toPlainJson } from './pyJson.ts';
 import { isModel, type PyValue } from './pyValues.ts';
 import type { Toolkit } from './toolkit.ts';
@@ -91,4 +95,28 @@ export function changedRows(before: RowsSnapshot, toolkit: Toolkit): RowChange[]
     for (const [id, entry] of old) change(table, id, entry.own?.plain ?? plainRow(entry.row), null);
   }
   return changes;
+}
+
+function resultOf(content: string): JsonValue {
+  try {
+    return JSON.parse(content) as JsonValue;
+  } catch {
+    return content;
+  }
+}
+
+/** An agent's call answered as τ² answers it (`get_response`), with what the trace shows of it:
+ * the rows it changed, and its result or error. `domain` names the domain in the detail. */
+export function respondWithChanges(environment: Tau2Environment, call: Tau2ToolCall, domain: string): { message: ToolMessage; detail: DomainToolDetail } {
+  const before = snapshotRows(environment.tools);
+  const message = environment.getResponse(call);
+  const content = message.content ?? '';
+  const detail: DomainToolDetail = {
+    kind: 'domain',
+    domain,
+    tool: call.name,
+    changes: changedRows(before, environment.tools),
+    ...(message.error ? { error: content } : { result: resultOf(content) }),
+  };
+  return { message, detail };
 }

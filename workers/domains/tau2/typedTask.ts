@@ -4,21 +4,11 @@
 // included) and reports the rows it changed, as the built-in domains' calls do
 // (environment.ts's DomainToolDetail), for the trace. Pure TypeScript.
 
-import type { JsonValue } from '../../engine/ports.ts';
 import type { DomainTools } from '../../engine/preparedRun.ts';
 import type { Tool } from '../../engine/types.ts';
-import type { DomainToolDetail } from '../environment.ts';
 import type { LoadedTau2Domain } from './domains.ts';
 import { tau2CallOf } from './rollout.ts';
-import { changedRows, snapshotRows } from './rowChanges.ts';
-
-function resultOf(content: string): JsonValue {
-  try {
-    return JSON.parse(content) as JsonValue;
-  } catch {
-    return content;
-  }
-}
+import { respondWithChanges } from './rowChanges.ts';
 
 /** The domain's policy and tools for one run; `label` names the domain in each call's detail. */
 export function typedTaskTools(domain: LoadedTau2Domain, label: string): DomainTools & { tools: Tool[] } {
@@ -30,17 +20,8 @@ export function typedTaskTools(domain: LoadedTau2Domain, label: string): DomainT
       checksOwnArguments: true,
       run: (args, context) => {
         const call = tau2CallOf({ id: context.call?.id ?? `call_${++calls}`, name: schema.name, arguments: args, origin: context.call?.origin ?? 'server', ...(context.call?.raw === undefined ? {} : { raw: context.call.raw }) });
-        const before = snapshotRows(environment.tools);
-        const message = environment.getResponse(call);
-        const content = message.content ?? '';
-        const detail: DomainToolDetail = {
-          kind: 'domain',
-          domain: label,
-          tool: schema.name,
-          changes: changedRows(before, environment.tools),
-          ...(message.error ? { error: content } : { result: resultOf(content) }),
-        };
-        return Promise.resolve({ content, isError: message.error, costUsd: 0, detail });
+        const { message, detail } = respondWithChanges(environment, call, label);
+        return Promise.resolve({ content: message.content ?? '', isError: message.error, costUsd: 0, detail });
       },
     }),
   );

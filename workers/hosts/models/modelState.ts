@@ -1,7 +1,9 @@
 // What the page is told about the models loaded in this browser (web-llm's and GGUF's alike), and
 // what it asks to load: plain data that crosses postMessage. modelRegistry.ts keeps it.
 
+import { ggufKind } from '../../backends/gguf/kind.ts';
 import type { CustomOrchestratorOptions } from '../../backends/webllm/catalogue.ts';
+import { webLlmKind } from '../../backends/webllm/kind.ts';
 
 /** Which model to load: a catalogue id, or a custom id with where its converted weights are. */
 export interface LocalModelRequest {
@@ -18,6 +20,12 @@ export interface LoadedLocalModel {
   seconds: number;
   /** A GGUF model (llama.cpp): where it runs, and why on the CPU when it does (ggufModels.ts). */
   gguf?: GgufRuntime;
+}
+
+/** The backend kind whose providers run a model loaded here: llama.cpp's for a GGUF model, else
+ * web-llm's. */
+export function loadedModelKind(model: Pick<LoadedLocalModel, 'gguf'>): string {
+  return model.gguf ? ggufKind.kind : webLlmKind.kind;
 }
 
 export interface LocalModelFailure {
