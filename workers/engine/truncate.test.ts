@@ -67,6 +67,16 @@ async function run(scenario: Scenario, protocol: Protocol) {
   return { result, of };
 }
 
+/** Runs `models` under `protocol` and checks the run stopped for `stopReason` with its answer cut
+ * below the cap, saying so with `note`. */
+async function runToCutAnswer(protocol: Protocol, models: Scenario['models'], expected: { stopReason: string; note: string }) {
+  const outcome = await run({ models }, protocol);
+  expect(outcome.result.stopReason).toBe(expected.stopReason);
+  expect(outcome.result.answer!.length).toBeLessThan(MAX_TOOL_RESULT_CHARS + 100);
+  expect(outcome.result.answer).toContain(expected.note);
+  return outcome;
+}
+
 const orchestratorMessages = () =>
   server.requests.filter((r) => (r.body as { model?: string }).model === 'orch').map((r) => (r.body as { messages: ChatMessage[] }).messages);
 
@@ -100,18 +110,14 @@ describe('tool results and expert answers in a run', () => {
       experts: [{ alias: 'expert-1', model: model('expert'), description: 'is strong.' }],
       toolTimeoutMs: 5000,
     });
-    const { result, of } = await run(
-      {
-        models: {
-          orch: [{ content: formatToolCall({ name: 'call_expert', arguments: { expert: 'expert-1' } }) }],
-          expert: [{ content: `<message>${'a'.repeat(900_000)}</message>` }],
-        },
-      },
+    const { of } = await runToCutAnswer(
       protocol,
+      {
+        orch: [{ content: formatToolCall({ name: 'call_expert', arguments: { expert: 'expert-1' } }) }],
+        expert: [{ content: `<message>${'a'.repeat(900_000)}</message>` }],
+      },
+      { stopReason: 'final_message', note: '[… cut: 800,000 more characters not shown (900,000 in all)]' },
     );
-    expect(result.stopReason).toBe('final_message');
-    expect(result.answer!.length).toBeLessThan(MAX_TOOL_RESULT_CHARS + 100);
-    expect(result.answer).toContain('[… cut: 800,000 more characters not shown (900,000 in all)]');
     expect(of('tool_result')[0]!.content.length).toBeLessThan(MAX_TOOL_RESULT_CHARS + 100);
   });
 
@@ -161,18 +167,14 @@ describe('tool results and expert answers in a run', () => {
       codeTimeoutMs: 1000,
       budgets: { contextTokens: 24000, codeContextTokens: 12000, documentChars: 4000 },
     });
-    const { result, of } = await run(
-      {
-        models: {
-          orch: [{ content: formatToolCall({ name: 'answer', arguments: { model: 'answer-1' } }) }],
-          answerer: [{ content: `<answer>${'b'.repeat(700_000)}</answer>` }],
-        },
-      },
+    const { result, of } = await runToCutAnswer(
       protocol,
+      {
+        orch: [{ content: formatToolCall({ name: 'answer', arguments: { model: 'answer-1' } }) }],
+        answerer: [{ content: `<answer>${'b'.repeat(700_000)}</answer>` }],
+      },
+      { stopReason: 'answered', note: '600,000 more characters not shown' },
     );
-    expect(result.stopReason).toBe('answered');
-    expect(result.answer!.length).toBeLessThan(MAX_TOOL_RESULT_CHARS + 100);
-    expect(result.answer).toContain('600,000 more characters not shown');
     const [toolResult] = of('tool_result');
     expect(toolResult!.content).toBe(result.answer);
     const detail = toolResult!.detail as { answer: string; raw: string };
