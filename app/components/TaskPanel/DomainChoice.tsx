@@ -1,4 +1,5 @@
 import { TASK_DOMAIN_GROUPS, taskDomainLabel } from '../../../workers/domains/taskDomainNames.ts';
+import { Options } from './Options.tsx';
 
 // The Task tab's domain picker, a chunk of its own loaded after the first screen (the list of
 // domains is not first-load JavaScript; the worker loads a domain's data with its first run:
@@ -20,11 +21,7 @@ export function DomainChoice({ id, value, disabled, onChoose }: { id: string; va
         <option value="">None</option>
         {TASK_DOMAIN_GROUPS.map((group) => (
           <optgroup key={group.label} label={group.label}>
-            {group.options.map((option) => (
-              <option key={option.value} value={option.value}>
-                {option.label}
-              </option>
-            ))}
+            <Options items={group.options} />
           </optgroup>
         ))}
       </select>

@@ -1,6 +1,7 @@
 import type { RunPhase } from '../../state/runStore.ts';
 import { lazy, Suspense, useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useSampleTasks } from './useSampleTasks.ts';
+import { Options } from './Options.tsx';
 import './TaskPanel.css';
 import { useAppStores, useRunStore, useSession, useSetupStore, useViewActions, useViewStore } from '../../state/context.tsx';
 
@@ -117,11 +118,7 @@ function SampleTasks({ task, onChoose }: { task: string; onChoose(task: string):
         }}
       >
         <option value="">Pick one…</option>
-        {samples.tasks.map((sample) => (
-          <option key={sample.id} value={sample.id}>
-            {sample.question}
-          </option>
-        ))}
+        <Options items={samples.tasks.map((sample) => ({ value: sample.id, label: sample.question }))} />
       </select>
     </label>
   );
