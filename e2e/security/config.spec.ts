@@ -1,7 +1,7 @@
 // Imported configs are untrusted (docs/security.md, "Config files"): a file with 12,000 providers,
-// one saved in this browser by an earlier version, a provider named "__proto__", kinds no backend has
-// ("__proto__", "constructor") and prototype
-// pollution are refused with plain reasons, read off the page's thread, and never stall the page.
+// one saved in this browser by an earlier version, a provider named "__proto__", kinds no backend
+// has ("__proto__", "constructor") and prototype pollution are refused with plain reasons, read
+// off the page's thread, and never stall the page.
 
 import type { Page } from '@playwright/test';
 import { plantLocalStorage, scriptedConfig } from '../support/playground.ts';
