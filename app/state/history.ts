@@ -139,9 +139,10 @@ export class History {
         this.deps.history.actions.notice('problem', [`The export was not written: ${keysLeft}`]);
         return;
       }
-      const { runs } = written;
+      const { runs, missing } = written;
       this.deps.platform.download(written.file, runs === 1 ? `orchestra-run-${stamp}.json` : `orchestra-runs-${runs}-${stamp}.json`);
-      this.deps.history.actions.notice('ok', [runs === 1 ? 'Exported 1 run.' : `Exported ${runs} runs.`]);
+      const gone = missing === 0 ? [] : [`Left out ${missing === 1 ? '1 run' : `${missing} runs`} no longer in your history (deleted in another tab?).`];
+      this.deps.history.actions.notice('ok', [runs === 1 ? 'Exported 1 run.' : `Exported ${runs} runs.`, ...gone]);
     } catch (error) {
       this.deps.history.actions.notice('problem', [`The export failed: ${(error as Error).message}`]);
     }

@@ -1,6 +1,7 @@
 // Imported configs are untrusted (docs/security.md, "Config files"): a file with 12,000 providers,
-// one saved in this browser by an earlier version, a provider named "__proto__" and prototype
-// pollution are refused with plain reasons, read off the page's thread, and never stall the page.
+// one saved in this browser by an earlier version, a provider named "__proto__", kinds no backend
+// has ("__proto__", "constructor") and prototype pollution are refused with plain reasons, read
+// off the page's thread, and never stall the page.
 
 import type { Page } from '@playwright/test';
 import { plantLocalStorage, scriptedConfig } from '../support/playground.ts';
@@ -97,5 +98,27 @@ test.describe('hostile config files', () => {
     await add.getByLabel('Name').fill('__proto__');
     await add.getByRole('button', { name: 'Add provider' }).click();
     await expect(add).toContainText('"__proto__" is reserved in JavaScript: choose another name.');
+  });
+
+  test('providers whose kind no backend has ("__proto__", "constructor", "toString", a made-up one) get a clear problem on import and on load; every tab still draws', async ({ page, playground }) => {
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    const config = scriptedConfig('http://127.0.0.1:4999');
+    const odd = { proto: { kind: '__proto__' }, ctor: { kind: 'constructor' }, str: { kind: 'toString' }, made: { kind: 'no-such-kind', baseUrl: 'http://127.0.0.1:1/v1' } };
+    const hostile = { ...config, providers: { ...(config.providers as object), ...odd } };
+    const saved = JSON.stringify({ state: { draft: hostile, source: { kind: 'imported', fileName: 'kinds.json' }, rememberedProviders: [] }, version: 1 });
+    await plantLocalStorage(page, SETUP_KEY, saved);
+    await playground.open();
+    await playground.openTab('Setup');
+    // Loaded as saved, with its problems listed, and no run starts from it.
+    const panel = setupPanel(page);
+    await expect(panel).toContainText('4 problems to fix before a run');
+    for (const name of Object.keys(odd)) await expect(panel.getByText(`providers.${name}.kind`, { exact: true })).toBeVisible();
+    await expect(page.getByRole('tab', { name: 'Setup, has problems' })).toBeVisible();
+    for (const tab of ['Models', 'Evaluate', 'History', 'Setup'] as const) await playground.openTab(tab);
+    await importText(page, JSON.stringify(hostile), 'kinds.json');
+    const alert = page.getByRole('alert').filter({ hasText: 'kinds.json was not imported' });
+    for (const name of Object.keys(odd)) await expect(alert).toContainText(`providers.${name}.kind`);
+    expect(errors).toEqual([]);
   });
 });

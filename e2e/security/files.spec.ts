@@ -10,7 +10,7 @@ import { syntheticRun } from '../fixtures/syntheticRun.ts';
 import { openSideTab } from '../support/playground.ts';
 import { forgetStalls } from './support.ts';
 import { expect, test } from './fixtures.ts';
-import { bait, deepRunFile, longRunFile, resultsFile, runFileText, suiteFile } from './hostileFiles.ts';
+import { bait, deepRunFile, longNamedPoliciesFile, longRunFile, resultsFile, runFileText, suiteFile } from './hostileFiles.ts';
 
 /** The target for a file inside the caps (issue 21): no stall of the page's own over 200 ms. */
 const FILE_STALL_MS = 200;
@@ -152,6 +152,14 @@ test.describe('results files', () => {
     await page.reload();
     await openEvaluate(page);
     await expect(resultsOf(page).getByRole('table', { name: 'Results per policy' }).locator('tbody tr')).toHaveCount(100, { timeout: 60_000 });
+  });
+
+  test('100 policies each named by 80,000 characters of markup are refused at once, naming the cap', async ({ page, sink }) => {
+    const panel = await importResults(page, 'long-names.jsonl', longNamedPoliciesFile(sink.url, 100, 80_000));
+    const notice = panel.getByRole('alert', { name: 'Evaluation notice' });
+    await expect(notice).toContainText('"long-names.jsonl" was not imported', { timeout: 60_000 });
+    await expect(notice).toContainText("A policy's name is 80,000 characters; a name may be 1,000.");
+    await expect(resultsOf(page).getByRole('table', { name: 'Results per policy' })).toHaveCount(0);
   });
 });
 

@@ -5,7 +5,9 @@
 // GitHub (routed here: this machine has no internet).
 
 import { minimalPdf } from '../fixtures/minimalPdf.ts';
-import { DOCUMENT_DIRECTIVES, headersFor, installedPyodideVersion, serializePolicy } from '../../server/securityHeaders.ts';
+import { DOCUMENT_DIRECTIVES, headersFor, installedPyodideVersion, serializePolicy, workerPolicies, workerPolicyFor } from '../../server/securityHeaders.ts';
+import { syntheticRun } from '../fixtures/syntheticRun.ts';
+import { runFileText } from './hostileFiles.ts';
 import { loadScenario, openSideTab, scriptedConfig } from '../support/playground.ts';
 import { expect, test } from './fixtures.ts';
 import { WorkerInspector } from './support.ts';
@@ -52,6 +54,31 @@ test('the page and every worker come with their own policy and cross-origin isol
   expect(inspector.workerUrls().map((url) => new URL(url).pathname.split('/').pop()?.split('-')[0])).toEqual(
     expect.arrayContaining(['orchestrator.worker', 'python.worker']),
   );
+  expect(inspector.violations()).toEqual([]);
+  await inspector.detach();
+});
+
+test('History’s short-lived workers, the run file import and export, come with their own policy and work under it', async ({ page, request, sink: _sink }) => {
+  const inspector = await WorkerInspector.attach(page);
+  await page.goto('/');
+  const history = await openSideTab(page, 'History');
+  const run = { id: 'headers-run', events: syntheticRun('headers-run', 1, 2) };
+  await history.getByTestId('history-import-input').setInputFiles({ name: 'run.json', mimeType: 'application/json', buffer: Buffer.from(runFileText([run])) });
+  await expect(history.getByRole('status')).toContainText('Imported 1 run');
+  const download = page.waitForEvent('download');
+  await history.getByRole('list', { name: 'Stored runs' }).getByRole('article').first().getByRole('button', { name: 'Export' }).click();
+  expect(await (await download).failure()).toBeNull();
+  await expect(history.getByRole('status')).toContainText('Exported 1 run.');
+
+  for (const stem of ['runFileImport.worker', 'runFileExport.worker']) {
+    const url = inspector.workerUrls().find((candidate) => new URL(candidate).pathname.split('/').pop()!.startsWith(`${stem}-`));
+    expect(url, stem).toBeDefined();
+    const policy = workerPolicyFor(new URL(url!).pathname, workerPolicies(pyodideVersion));
+    expect(policy?.stem, url).toBe(stem);
+    const served = await request.get(url!);
+    expect(served.headers()['content-security-policy'], url).toBe(serializePolicy(policy!.directives));
+    expect(served.headers()['cross-origin-embedder-policy'], url).toBe('require-corp');
+  }
   expect(inspector.violations()).toEqual([]);
   await inspector.detach();
 });

@@ -64,6 +64,22 @@ export function resultsFile(sinkUrl: string, records: number, policies: number):
   return `${lines.join('\n')}\n`;
 }
 
+/** A results file of `policies` policies, each named by `nameChars` characters (a few at the
+ * front tell them apart, then a page of markup aimed at the sink), one rollout of each on
+ * `tasks` tasks. */
+export function longNamedPoliciesFile(sinkUrl: string, policies: number, nameChars: number, tasks = 2): string {
+  const lines = [JSON.stringify(RESULTS_HEADER)];
+  const filler = bait(sinkUrl, 'long-name');
+  for (let index = 0; index < policies; index++) {
+    const name = `p${index} `.concat(filler.repeat(Math.ceil(nameChars / filler.length))).slice(0, nameChars);
+    for (let task = 0; task < tasks; task++) {
+      const correct = (index + task) % 3 !== 0;
+      lines.push(JSON.stringify(rolloutRecord(name, `t${task}`, 1, { runId: `r${index}-${task}`, correct, costUsd: 0.001 * (1 + (index % 7)), toolFeatures: { 'search-1': 1 + (index % 3) } })));
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
 /** A suite of `tasks` lines; with `deepMeta`, the first line's meta holds objects nested that deep
  * (each level 6 characters: 30,000 levels fit the 200,000-character line). */
 export function suiteFile(sinkUrl: string, tasks: number, deepMeta = 0): string {

@@ -216,8 +216,11 @@ const evaluationSchema = z.strictObject({
   judge: z.strictObject({ provider: z.string().min(1), model: z.string().min(1) }).optional(),
 });
 
+/** The most turns a config may allow a run. */
+export const MAX_TURNS = 500;
+
 const limitsSchema = z.strictObject({
-  maxTurns: z.number().int().positive().max(500).default(50),
+  maxTurns: z.number().int().positive().max(MAX_TURNS).default(50),
   maxCostUsd: z.number().positive().nullable().default(null),
   maxWallSeconds: z.number().positive().nullable().default(null),
   /** Consecutive turns without a valid call before the run stops with `invalid_output`. */

@@ -30,7 +30,18 @@ export const RESULTS_LIMITS = {
   groups: 100_000,
   /** Levels of nesting of a file's JSON (a record is 3 deep, a report's groups 5). */
   depth: 32,
+  /** Characters of a policy's name (`qwen3=<provider>/<model>` is among the longest): the table
+   * and every chart label draw it; 100 names of 80,000 characters froze the page for seconds. */
+  policyNameChars: 1_000,
 } as const;
+
+/** Why policies' names are too long to draw, or null. */
+function policyNameProblem(names: Iterable<string>): string | null {
+  let longest = 0;
+  for (const name of names) longest = Math.max(longest, name.length);
+  if (longest <= RESULTS_LIMITS.policyNameChars) return null;
+  return `a policy's name is ${longest.toLocaleString('en-US')} characters; a name may be ${RESULTS_LIMITS.policyNameChars.toLocaleString('en-US')}`;
+}
 
 /** Why a results file's text nests too deep to read (counted before it is parsed), or null. */
 export function resultsNestingProblem(text: string): string | null {
@@ -42,6 +53,8 @@ export function recordsLimitProblem(records: readonly RolloutRecord[]): string |
   if (records.length > RESULTS_LIMITS.records) return `it holds ${records.length.toLocaleString('en-US')} rollouts; a results file may hold ${RESULTS_LIMITS.records.toLocaleString('en-US')}`;
   const policies = new Set(records.map((record) => record.policy)).size;
   if (policies > RESULTS_LIMITS.policies) return `it holds ${policies.toLocaleString('en-US')} policies; a results file may hold ${RESULTS_LIMITS.policies}`;
+  const longNames = policyNameProblem(new Set(records.map((record) => record.policy)));
+  if (longNames) return longNames;
   const tasks = new Set(records.map((record) => record.taskId)).size;
   if (tasks > RESULTS_LIMITS.tasks) return `it holds ${tasks.toLocaleString('en-US')} tasks; a results file may hold ${RESULTS_LIMITS.tasks.toLocaleString('en-US')}`;
   return null;
@@ -50,6 +63,8 @@ export function recordsLimitProblem(records: readonly RolloutRecord[]): string |
 /** Why a summary or report is too large to draw, or null. */
 export function summaryLimitProblem(summary: EvalSummary | EvalReport): string | null {
   if (summary.policies.length > RESULTS_LIMITS.policies) return `it holds ${summary.policies.length.toLocaleString('en-US')} policies; a report may hold ${RESULTS_LIMITS.policies}`;
+  const longNames = policyNameProblem(summary.policies.map((policy) => policy.name));
+  if (longNames) return longNames;
   const groups = (summary as Partial<EvalReport>).groups?.length ?? 0;
   if (groups > RESULTS_LIMITS.groups) return `it holds ${groups.toLocaleString('en-US')} task groups; a report may hold ${RESULTS_LIMITS.groups.toLocaleString('en-US')}`;
   return null;

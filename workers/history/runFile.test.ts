@@ -5,7 +5,9 @@ import { parseConfig } from '../hosts/config.ts';
 import { describe, expect, it, vi } from 'vitest';
 import { useSampleRuns, type RecordedRun } from '../../e2e/fixtures/recordedRun.ts';
 import { RUN_LOG_SCHEMA_VERSION, type RunEvent } from '../engine/events.ts';
+import { TASK_DOMAIN_GROUPS } from '../domains/taskDomainNames.ts';
 import {
+  MAX_DOMAIN_NAME_CHARS,
   MAX_RUN_FILE_BYTES,
   MAX_RUN_FILE_DEPTH,
   MAX_STEPS_PER_RUN,
@@ -71,6 +73,12 @@ describe('the run file', () => {
     const spoiled = fileJson([inDomain]);
     spoiled.runs[0]!.events[0]!.domain = 7;
     expect(expectRefused(readRunFile(JSON.stringify(spoiled), parseConfig)).join('\n')).toContain('runs[0].events[0].domain');
+    // So is a megabyte of name, though it begins with a domain's; every domain's own name fits.
+    spoiled.runs[0]!.events[0]!.domain = `toolscale-railway${'x'.repeat(1 << 20)}`;
+    expect(expectRefused(readRunFile(JSON.stringify(spoiled), parseConfig))).toContain(
+      `runs[0].events[0].domain: is longer than any domain's name (${MAX_DOMAIN_NAME_CHARS} characters)`,
+    );
+    for (const { value } of TASK_DOMAIN_GROUPS.flatMap((group) => group.options)) expect(value.length).toBeLessThanOrEqual(MAX_DOMAIN_NAME_CHARS);
   });
 
   it('says a file that is not JSON is not JSON', () => {

@@ -25,6 +25,8 @@ export const MAX_STEPS_PER_RUN = 100_000;
 /** Levels of nesting: a run's deepest legitimate part, a tool's schema in run_started (64 levels
  * of values, toolSchema.ts), sits about 70 deep. Deeper text is refused before it is parsed. */
 export const MAX_RUN_FILE_DEPTH = 128;
+/** A run's domain name ("toolscale-ecommerce" is one of the longest). */
+export const MAX_DOMAIN_NAME_CHARS = 64;
 /** Problems listed before "and N more". */
 const MAX_PROBLEMS = 20;
 
@@ -134,8 +136,9 @@ const eventSchema = z.discriminatedUnion('type', [
     config: json.optional(),
     preference: preferenceSchema.nullable().optional(),
     parent: z.object({ runId: text, step: count }).optional(),
-    // Absent in files older than the Task tab's domains, and in runs that played in none.
-    domain: text.optional(),
+    // Absent in files older than the Task tab's domains, and in runs that played in none. A name,
+    // shown and checked against the domains by History's Run again: never longer than a domain's.
+    domain: text.max(MAX_DOMAIN_NAME_CHARS, `is longer than any domain's name (${MAX_DOMAIN_NAME_CHARS} characters)`).optional(),
   }),
   z.object({ ...base, type: z.literal('step_started'), step }),
   z.object({

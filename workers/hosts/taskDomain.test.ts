@@ -10,7 +10,7 @@ import type { DomainToolDetail } from '../domains/environment.ts';
 import type { Tau2DomainName } from '../domains/tau2/domains.ts';
 import type { ForkFrom, RunEvent } from '../engine/events.ts';
 import type { Tool } from '../engine/types.ts';
-import { createTaskDomains, replayKeptCalls } from './taskDomain.ts';
+import { createTaskDomains, MAX_REPLAYED_CALLS, replayKeptCalls } from './taskDomain.ts';
 
 const javascript = createNodeJavaScriptRunner();
 afterAll(() => javascript.dispose?.());
@@ -135,5 +135,33 @@ describe('replayKeptCalls', () => {
       [2, 'cancel_pending_order', twice, true],
     ]);
     await expect(replayKeptCalls(retail, fork, signal)).rejects.toThrow(/^step 2's call cancel_pending_order succeeded in the stored run but fails on a fresh copy/);
+  });
+
+  // A forged log (an imported run file): kept steps that hold more calls than any run can make.
+  const lookups = (count: number, first: StoredCall[] = []): ForkFrom =>
+    forkAfter(1, [...first, ...Array.from({ length: count }, (): StoredCall => [1, 'get_order_details', { order_id: '#W2974929' }, true])]);
+
+  it('refuses a stored log whose kept steps hold more calls than a run can make, making none of them', async () => {
+    const { domains } = sources();
+    const retail = await domains('tau2-retail');
+    const fork = lookups(MAX_REPLAYED_CALLS, [[1, 'cancel_pending_order', cancel('#W5918442'), true]]);
+    const started = performance.now();
+    await expect(replayKeptCalls(retail, fork, signal)).rejects.toThrow(`its kept steps hold ${(MAX_REPLAYED_CALLS + 1).toLocaleString('en-US')} calls to the domain's tools, more than a run can make`);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(await orderStatus(retail.tools, '#W5918442')).toBe('pending');
+  });
+
+  it('ends at a Stop sent while it replays, as a message arriving in the worker would', async () => {
+    const { domains } = sources();
+    const retail = await domains('tau2-retail');
+    const stop = new AbortController();
+    let made = 0;
+    // The Stop arrives as a task of the event loop (a worker's message), sent during the 30th call.
+    const counted = { ...retail, tools: retail.tools.map((tool) => ({ ...tool, run: (...args: Parameters<Tool['run']>) => {
+      if (++made === 30) setTimeout(() => stop.abort(), 0);
+      return tool.run(...args);
+    } })) };
+    await expect(replayKeptCalls(counted, lookups(2_000), stop.signal)).rejects.toThrow(/^it was stopped after \d+ of the kept steps' 2000 calls$/);
+    expect(made).toBeLessThan(100);
   });
 });

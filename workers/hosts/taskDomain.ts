@@ -5,7 +5,9 @@
 // (prepareRun's `domain`). A domain's files are loaded and parsed once per worker, on its first
 // run; the orchestrator worker imports this module with the first run that names a domain.
 
+import { MAX_TURNS } from '../engine/config.ts';
 import type { ForkFrom } from '../engine/events.ts';
+import { MAX_CALLS_PER_TURN } from '../engine/protocols/functionCalling.ts';
 import type { JavaScriptRunner } from '../engine/ports.ts';
 import type { DomainTools } from '../engine/preparedRun.ts';
 import { isBuiltInDomain } from '../eval/builtInSuites.ts';
@@ -53,24 +55,38 @@ export function createTaskDomains(sources: TaskDomainSources): TaskDomains {
   };
 }
 
+/** The most domain calls a run can make (each turn makes at most MAX_CALLS_PER_TURN): a stored
+ * log whose kept steps hold more was not written by a run, and is not replayed. */
+export const MAX_REPLAYED_CALLS = MAX_TURNS * MAX_CALLS_PER_TURN;
+/** Calls made between two yields to the worker's event loop, so a Stop sent meanwhile is heard
+ * (a τ² tool answers without awaiting anything). */
+const CALLS_PER_YIELD = 25;
+
 /**
  * A fork of a run that played in a domain goes on from the database its kept steps left: their
  * calls that succeeded are made again, in order, on this run's fresh copy, silently (the
  * orchestrator already read their recorded results). A domain's tools are functions of its
  * database, so the copy ends where the parent's did (ToolScale's stamps of the time aside). The
- * parent's log is untrusted: only calls to this domain's tools are made, as any run's would be.
+ * parent's log is untrusted: only calls to this domain's tools are made, as any run's would be,
+ * no more than a run can make, and a Stop ends the replay.
  */
 export async function replayKeptCalls(domain: DomainTools, fork: ForkFrom, signal: AbortSignal): Promise<number> {
   const succeeded = new Set<string>();
   for (const event of fork.events) {
     if (event.type === 'tool_result' && event.ok && event.step <= fork.throughStep) succeeded.add(event.callId);
   }
+  const tools = new Map(domain.tools.map((tool) => [tool.name, tool]));
+  const kept = fork.events.filter(
+    (event) => event.type === 'tool_call' && event.step >= 1 && event.step <= fork.throughStep && succeeded.has(event.callId) && tools.has(event.name),
+  ) as Array<Extract<ForkFrom['events'][number], { type: 'tool_call' }>>;
+  if (kept.length > MAX_REPLAYED_CALLS) {
+    throw new Error(`its kept steps hold ${kept.length.toLocaleString('en-US')} calls to the domain's tools, more than a run can make (${MAX_REPLAYED_CALLS.toLocaleString('en-US')}), so the stored log is not one a run wrote`);
+  }
   let made = 0;
-  for (const event of fork.events) {
-    if (event.type !== 'tool_call' || event.step < 1 || event.step > fork.throughStep || !succeeded.has(event.callId)) continue;
-    const tool = domain.tools.find((candidate) => candidate.name === event.name);
-    if (!tool) continue;
-    const output = await tool.run(event.arguments, { signal, call: { id: event.callId, origin: 'server' } });
+  for (const event of kept) {
+    if (made % CALLS_PER_YIELD === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+    if (signal.aborted) throw new Error(`it was stopped after ${made} of the kept steps' ${kept.length} calls`);
+    const output = await tools.get(event.name)!.run(event.arguments, { signal, call: { id: event.callId, origin: 'server' } });
     if (output.isError) {
       throw new Error(`step ${event.step}'s call ${event.name} succeeded in the stored run but fails on a fresh copy of the domain's database (${output.content.slice(0, 200)}), so the database there is not known`);
     }

@@ -171,6 +171,12 @@ describe('importing what orchestra eval wrote', () => {
     });
     const manyPolicies = { ...report, policies: Array.from({ length: RESULTS_LIMITS.policies + 1 }, () => report.policies[0]!) };
     expect(readImportedResults(JSON.stringify(manyPolicies))).toEqual({ ok: false, problems: ['It holds 101 policies; a report may hold 100.'] });
+    // A name every chart label and table row would draw: one character past the cap is refused.
+    const long = 'p'.repeat(RESULTS_LIMITS.policyNameChars + 1);
+    const tooLong = { ok: false, problems: [`A policy's name is 1,001 characters; a name may be 1,000.`] };
+    expect(readImportedResults(`${[header, { ...records[0]!, policy: long }].map((line) => JSON.stringify(line)).join('\n')}\n`)).toEqual(tooLong);
+    expect(readImportedResults(JSON.stringify({ ...report, policies: [{ ...report.policies[0]!, name: long }] }))).toEqual(tooLong);
+    expect(readImportedResults(`${[header, { ...records[0]!, policy: long.slice(1) }].map((line) => JSON.stringify(line)).join('\n')}\n`)).toMatchObject({ ok: true });
     expect(readImportedResults(`${'['.repeat(100_000)}${']'.repeat(100_000)}`)).toEqual({
       ok: false,
       problems: [`It is nested more than ${RESULTS_LIMITS.depth} levels deep; no file of this kind is.`],

@@ -7,17 +7,22 @@
 import { writeRunFile, type RunFileRun } from '../../history/runFile.ts';
 import { readStoredEvents, readStoredSummary } from '../history/runHistoryDb.ts';
 
-export type RunFileExportReply = { ok: true; file: Blob; runs: number } | { ok: false; problem: string };
+/** `missing`: how many of the runs asked for were no longer in the history (deleted in another tab
+ * since the page listed them): left out of the file. */
+export type RunFileExportReply = { ok: true; file: Blob; runs: number; missing: number } | { ok: false; problem: string };
 
 export async function exportRunFile(runIds: readonly string[]): Promise<RunFileExportReply> {
   try {
-    const runs = await Promise.all(
-      runIds.map(async (id): Promise<RunFileRun> => {
-        const [summary, events] = await Promise.all([readStoredSummary(id), readStoredEvents(id)]);
-        return { id, ...(summary?.name ? { name: summary.name } : {}), events };
+    const read = await Promise.all(
+      runIds.map(async (id): Promise<RunFileRun | null> => {
+        const summary = await readStoredSummary(id);
+        if (summary === undefined) return null;
+        return { id, ...(summary.name ? { name: summary.name } : {}), events: await readStoredEvents(id) };
       }),
     );
-    return { ok: true, file: new Blob([writeRunFile(runs)], { type: 'application/json' }), runs: runs.length };
+    const runs = read.filter((run) => run !== null);
+    if (runs.length === 0) return { ok: false, problem: `${runIds.length === 1 ? 'the run is no longer' : 'none of the runs chosen is still'} in your history (deleted in another tab?).` };
+    return { ok: true, file: new Blob([writeRunFile(runs)], { type: 'application/json' }), runs: runs.length, missing: runIds.length - runs.length };
   } catch (error) {
     return { ok: false, problem: (error as Error).message };
   }
