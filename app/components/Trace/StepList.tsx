@@ -1,5 +1,5 @@
 import { defaultRangeExtractor, elementScroll, observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
-import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import type { Range, Rect, VirtualItem } from '@tanstack/react-virtual';
 import { ErrorBoundary } from '../ErrorBoundary/index.tsx';
 import { StepCard } from './StepCard.tsx';
@@ -186,13 +186,13 @@ const RELEASE_PER_FRAME = 5;
 /**
  * The plain list's rows, kept rendered when the list turns virtual and let go a few per frame
  * (until only the virtualizer's range is left): removing some twenty cards, their effects and
- * their DOM, in the frame that switches cost that frame 10–15 ms more (docs/benchmarks.md).
+ * their DOM, in the frame that switches cost it 8–10 ms more.
  */
 function useKeptRows(virtual: boolean, count: number): [Kept | null, (range: { startIndex: number; endIndex: number } | null) => void] {
   const [state, setState] = useState<{ virtual: boolean; kept: Kept | null }>({ virtual, kept: null });
   if (state.virtual !== virtual) setState({ virtual, kept: virtual ? { from: 0, to: count - 1 } : null });
-  const release = useCallback(
-    (range: { startIndex: number; endIndex: number } | null) =>
+  const release = useMemo(
+    () => (range: { startIndex: number; endIndex: number } | null) =>
       setState((current) => {
         if (!current.kept) return current;
         if (!range) return { ...current, kept: null };
