@@ -438,6 +438,9 @@ test.describe('the trace', () => {
   }) => {
     // Crossing VIRTUALISE_FROM used to swap one list component for another: every card was
     // unmounted and rebuilt in one frame, the longest main-thread task of a long streamed run.
+    // Then, in one list, the frame that switched still turned the rows into absolutely placed ones
+    // and removed the cards off screen at once. Now the rows stay in flow, where they were, and
+    // the cards off screen go over the next frames.
     test.slow();
     const steps = 40;
     const server = await scripted.start(searchingForever());
@@ -445,20 +448,32 @@ test.describe('the trace', () => {
     await playground.open();
     await playground.importConfig(paperConfig(server.url, { limits: { maxTurns: steps } }).config);
     await playground.page.evaluate(() => {
-      const seen: { list: Element | null; lastPlainRow: Element | null; rowKeptAtSwitch: boolean | null } = {
-        list: null,
-        lastPlainRow: null,
-        rowKeptAtSwitch: null,
-      };
-      (window as unknown as { __traceSwitch: typeof seen }).__traceSwitch = seen;
+      interface Seen {
+        list: Element | null;
+        lastPlainRow: Element | null;
+        plainRows: number;
+        plainTop: number;
+        atSwitch: { rowKept: boolean; rows: number; moved: number } | null;
+      }
+      const seen: Seen = { list: null, lastPlainRow: null, plainRows: 0, plainTop: 0, atSwitch: null };
+      (window as unknown as { __traceSwitch: Seen }).__traceSwitch = seen;
+      // The last plain row's place in the list, read after each of the list's changes.
+      const topInList = (list: Element, row: Element | null) =>
+        row ? row.getBoundingClientRect().top - list.getBoundingClientRect().top : 0;
       new MutationObserver(() => {
         const list = document.querySelector('ol.steps');
         if (!list) return;
         seen.list ??= list;
         if (!list.classList.contains('virtual')) {
           seen.lastPlainRow = list.lastElementChild;
-        } else if (seen.rowKeptAtSwitch === null) {
-          seen.rowKeptAtSwitch = seen.lastPlainRow?.isConnected ?? false;
+          seen.plainRows = list.children.length;
+          seen.plainTop = topInList(list, seen.lastPlainRow);
+        } else if (seen.atSwitch === null) {
+          seen.atSwitch = {
+            rowKept: seen.lastPlainRow?.isConnected ?? false,
+            rows: list.children.length - seen.plainRows,
+            moved: Math.abs(topInList(list, seen.lastPlainRow) - seen.plainTop),
+          };
         }
       }).observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['class'] });
     });
@@ -467,11 +482,21 @@ test.describe('the trace', () => {
     await expect(playground.trace).toContainText(`${steps} steps`);
 
     const switched = await playground.page.evaluate(() => {
-      const seen = (window as unknown as { __traceSwitch: { list: Element | null; rowKeptAtSwitch: boolean | null } }).__traceSwitch;
+      const seen = (
+        window as unknown as {
+          __traceSwitch: { list: Element | null; atSwitch: { rowKept: boolean; rows: number; moved: number } | null };
+        }
+      ).__traceSwitch;
       const list = document.querySelector('ol.steps');
-      return { sameList: seen.list === list, virtual: list?.classList.contains('virtual') ?? false, rowKept: seen.rowKeptAtSwitch };
+      return { sameList: seen.list === list, virtual: list?.classList.contains('virtual') ?? false, atSwitch: seen.atSwitch };
     });
-    expect(switched).toEqual({ sameList: true, virtual: true, rowKept: true });
+    expect(switched).toMatchObject({ sameList: true, virtual: true, atSwitch: { rowKept: true } });
+    // No row left the page in the frame that switched (a new step may have come in)…
+    expect(switched.atSwitch?.rows).toBeGreaterThanOrEqual(0);
+    // …and none moved: the rows kept their place in the list.
+    expect(switched.atSwitch?.moved).toBeLessThan(1);
+    // The cards off screen went afterwards: only those in view (and a few beyond) are left.
+    expect(await playground.steps().count()).toBeLessThan(20);
   });
 
   test('a long trace is virtualised and still reachable by deep link and j/k', async ({ playground, scripted }) => {

@@ -1,6 +1,6 @@
-import { elementScroll, observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
-import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import type { Rect, VirtualItem } from '@tanstack/react-virtual';
+import { defaultRangeExtractor, elementScroll, observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
+import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
+import type { Range, Rect, VirtualItem } from '@tanstack/react-virtual';
 import { ErrorBoundary } from '../ErrorBoundary/index.tsx';
 import { StepCard } from './StepCard.tsx';
 import { useTraceUi } from './useTraceUi.ts';
@@ -32,15 +32,17 @@ function StepRowCards({ index }: { index: number }) {
 
 /** From this many steps on, only the cards on screen are rendered. */
 export const VIRTUALISE_FROM = 30;
-/** A first guess of a card's height before it is measured (an expanded search step). */
+/** A first guess of a row's height before it is measured (an expanded search step and the gap). */
 const ESTIMATED_CARD_PX = 320;
-const CARD_GAP_PX = 12;
 const estimateCard = () => ESTIMATED_CARD_PX;
+/** Rows rendered beyond those in view, before and after. */
+const OVERSCAN = 4;
 
 /**
  * The steps, in the scroller. Below VIRTUALISE_FROM every card is rendered; from then on only those
- * in view, measured as they render. One list for both, rows keyed by index: crossing the threshold
- * mid-run keeps the cards in view mounted instead of rebuilding the whole list in one frame.
+ * in view, measured as they render. One list for both, rows keyed by index and in normal flow:
+ * crossing the threshold mid-run keeps every card mounted and in its place, and the cards off
+ * screen go over the next frames, instead of rebuilding or re-laying out the list in one frame.
  */
 export function StepList({ count, scroller }: { count: number; scroller: HTMLDivElement | null }) {
   const stores = useAppStores();
@@ -56,14 +58,17 @@ export function StepList({ count, scroller }: { count: number; scroller: HTMLDiv
     }
   }, [virtual, count, scroller]);
   const firstVirtualFrame = useFirstVirtualFrame(virtual);
+  const [kept, releaseKept] = useKeptRows(virtual, count);
+  const rangeExtractor = useMemo(() => (kept ? withKept(kept) : defaultRangeExtractor), [kept]);
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer re-renders this component itself
   const virtualizer = useVirtualizer({
     count,
     enabled: virtual,
     getScrollElement: () => scroller,
     estimateSize: estimateCard,
-    gap: CARD_GAP_PX,
-    overscan: 4,
+    overscan: OVERSCAN,
+    rangeExtractor,
+    measureElement: measureRow,
     // Its first frame takes the seed's sizes rather than reading every row's box, a forced layout
     // each (50–90 ms for 30 cards); the rows' ResizeObserver reports any difference after paint.
     useCachedMeasurements: firstVirtualFrame,
@@ -81,6 +86,12 @@ export function StepList({ count, scroller }: { count: number; scroller: HTMLDiv
     },
   });
   const focusRequest = useTraceUi((state) => state.focusRequest);
+  // The plain list's rows still kept go a few each frame.
+  useEffect(() => {
+    if (!kept) return;
+    const frame = requestAnimationFrame(() => releaseKept(virtualizer.range));
+    return () => cancelAnimationFrame(frame);
+  }, [kept, releaseKept, virtualizer]);
 
   // A step asked for (j/k, a deep link) may not be rendered: scroll it in, and it focuses itself.
   useEffect(() => {
@@ -89,27 +100,48 @@ export function StepList({ count, scroller }: { count: number; scroller: HTMLDiv
     if (index >= 0) virtualizer.scrollToIndex(index, { align: 'auto' });
   }, [focusRequest, virtualizer, stores, virtual]);
 
-  if (!virtual) {
-    return (
-      <ol ref={listRef} className="steps" aria-label="Steps">
-        {Array.from({ length: count }, (_, index) => (
-          <StepRow key={index} index={index} />
-        ))}
-      </ol>
-    );
-  }
+  // One list in normal flow for both: the virtual one only leaves out the rows off screen, and
+  // padding stands in for them. Switching changes no layout mode, so the frame that crosses the
+  // threshold lays out the rows in view as before (absolutely placed rows made that frame restyle
+  // and lay out every card: 34–59 ms of CPU).
+  const items = virtual ? virtualizer.getVirtualItems() : null;
   return (
-    <ol ref={listRef} className="steps virtual" aria-label="Steps" style={{ height: virtualizer.getTotalSize() }}>
-      {virtualizer.getVirtualItems().map((item) => (
-        <StepRow
-          key={item.index}
-          index={item.index}
-          measure={virtualizer.measureElement}
-          position={{ count, start: item.start }}
-        />
-      ))}
+    <ol
+      ref={listRef}
+      className={virtual ? 'steps virtual' : 'steps'}
+      aria-label="Steps"
+      style={items ? spacers(items, virtualizer.getTotalSize()) : undefined}
+    >
+      {items
+        ? items.map((item) => <StepRow key={item.index} index={item.index} measure={virtualizer.measureElement} setSize={count} />)
+        : Array.from({ length: count }, (_, index) => <StepRow key={index} index={index} />)}
     </ol>
   );
+}
+
+/** The room the rows left out take above and below those rendered. The browser's own scroll
+ * anchoring is off in the list: the virtualizer corrects the scroll when a row above the view
+ * changes size, and both together would move it twice. */
+function spacers(items: VirtualItem[], totalSize: number): CSSProperties {
+  const first = items[0];
+  const last = items[items.length - 1];
+  return {
+    paddingTop: first?.start ?? 0,
+    paddingBottom: Math.max(totalSize - (last?.end ?? 0), 0),
+    overflowAnchor: 'none',
+  };
+}
+
+/** A row's height, unrounded: the padding above the rows stands for the sizes of the rows left
+ * out, and whole pixels would move the rows in view by the rounding (up to half a pixel a row). */
+function measureRow(element: Element, entry: ResizeObserverEntry | undefined, instance: Virtualizer<HTMLDivElement, Element>): number {
+  const index = instance.indexFromElement(element);
+  const key = instance.options.getItemKey(index);
+  if (instance.options.useCachedMeasurements) return instance.itemSizeCache.get(key) ?? instance.options.estimateSize(index);
+  const box = entry?.borderBoxSize[0];
+  if (box) return box.blockSize;
+  // Without an entry (a row just rendered): the size already known, else one layout read.
+  return instance.itemSizeCache.get(key) ?? element.getBoundingClientRect().height;
 }
 
 interface PlainLayout {
@@ -118,13 +150,13 @@ interface PlainLayout {
 }
 
 function plainLayout(list: HTMLOListElement, scroller: HTMLDivElement): PlainLayout {
-  // As the virtualizer lays rows out (each one gap after the last) and measures them (whole
-  // pixels): a seed that differs by a fraction makes it correct the scroll after every row it
-  // measures, a forced layout each.
+  // As the virtualizer lays rows out (each right after the last: the gap is the row's own padding)
+  // and measures them (measureRow): a seed that differed by a fraction would make it correct the
+  // scroll after every row it measures, a forced layout each.
   const rows: VirtualItem[] = [];
   for (const [index, row] of Array.from(list.children).entries()) {
-    const size = Math.round(row.getBoundingClientRect().height);
-    const start = index === 0 ? 0 : (rows[index - 1]?.end ?? 0) + CARD_GAP_PX;
+    const size = row.getBoundingClientRect().height;
+    const start = rows[index - 1]?.end ?? 0;
     rows.push({ key: index, index, start, end: start + size, size, lane: 0 });
   }
   return { rows, rect: { width: scroller.clientWidth, height: scroller.clientHeight } };
@@ -143,6 +175,48 @@ function observeRectAfterLayout(instance: Virtualizer<HTMLDivElement, Element>, 
   return () => observer.disconnect();
 }
 
+/** Rows of the plain list still rendered after the switch to the virtual one, from..to. */
+interface Kept {
+  from: number;
+  to: number;
+}
+/** Kept rows let go per frame, at each end. */
+const RELEASE_PER_FRAME = 5;
+
+/**
+ * The plain list's rows, kept rendered when the list turns virtual and let go a few per frame
+ * (until only the virtualizer's range is left): removing some twenty cards, their effects and
+ * their DOM, in the frame that switches cost it 8–10 ms more.
+ */
+function useKeptRows(virtual: boolean, count: number): [Kept | null, (range: { startIndex: number; endIndex: number } | null) => void] {
+  const [state, setState] = useState<{ virtual: boolean; kept: Kept | null }>({ virtual, kept: null });
+  if (state.virtual !== virtual) setState({ virtual, kept: virtual ? { from: 0, to: count - 1 } : null });
+  const release = useMemo(
+    () => (range: { startIndex: number; endIndex: number } | null) =>
+      setState((current) => {
+        if (!current.kept) return current;
+        if (!range) return { ...current, kept: null };
+        const low = Math.max(range.startIndex - OVERSCAN, 0);
+        const high = range.endIndex + OVERSCAN;
+        const from = Math.min(current.kept.from + RELEASE_PER_FRAME, low);
+        const to = Math.max(current.kept.to - RELEASE_PER_FRAME, high);
+        return { ...current, kept: from >= low && to <= high ? null : { from, to } };
+      }),
+    [],
+  );
+  return [state.kept, release];
+}
+
+/** The virtualizer's rows and the kept ones, one run of indexes (rows in flow cannot skip any). */
+function withKept(kept: Kept): (range: Range) => number[] {
+  return (range) => {
+    const rows = defaultRangeExtractor(range);
+    const from = Math.min(rows[0] ?? kept.from, kept.from);
+    const to = Math.min(Math.max(rows[rows.length - 1] ?? kept.to, kept.to), range.count - 1);
+    return Array.from({ length: to - from + 1 }, (_, offset) => from + offset);
+  };
+}
+
 /** True for the first frame of the virtual list after the plain one. */
 function useFirstVirtualFrame(virtual: boolean): boolean {
   const [shown, setShown] = useState({ virtual, first: false });
@@ -158,20 +232,20 @@ function useFirstVirtualFrame(virtual: boolean): boolean {
 function StepRow({
   index,
   measure,
-  position,
+  setSize,
 }: {
   index: number;
   measure?: (element: HTMLLIElement | null) => void;
-  position?: { count: number; start: number };
+  /** In the virtual list: the steps in all (the rows in the page are only some of them). */
+  setSize?: number;
 }) {
   return (
     <li
       ref={measure}
       data-index={index}
       className="step-row"
-      aria-posinset={position ? index + 1 : undefined}
-      aria-setsize={position?.count}
-      style={position ? { transform: `translateY(${position.start}px)` } : undefined}
+      aria-posinset={setSize === undefined ? undefined : index + 1}
+      aria-setsize={setSize}
     >
       <ErrorBoundary what={`Step ${index + 1}`}>
         <StepRowCards index={index} />
