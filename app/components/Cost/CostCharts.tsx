@@ -5,7 +5,7 @@
 // (a small chunk); colours are CSS variables, so the theme changes them without a redraw.
 
 import { memo, useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
-import { formatUsd } from '../../format.ts';
+import { formatCount, formatUsd } from '../../format.ts';
 import { niceTicks, type ChartPoint, type ToolCostRow } from './costData.ts';
 import { seriesColor } from './series.ts';
 import { drawStepChart, pointAt } from './stepChart.ts';
@@ -43,7 +43,7 @@ function describeSteps(points: readonly ChartPoint[]): string {
   const last = points.at(-1);
   if (!last) return 'No step has a cost yet.';
   const costliest = points.reduce((most, point) => (point.usd > most.usd ? point : most), last);
-  const steps = last.last === 1 ? '1 step' : `${last.last} steps`;
+  const steps = last.last === 1 ? '1 step' : `${formatCount(last.last)} steps`;
   return `${steps}, ${formatUsd(last.cumulativeUsd)} in all; the costliest: ${pointName(costliest).toLowerCase()}, ${formatUsd(costliest.usd)}. Bars: each step's cost; line: the cumulative cost.`;
 }
 

@@ -247,7 +247,7 @@ function RunRow({ run, selected, busy, reference }: { run: RunSummary; selected:
         {run.parent ? ` · forked from step ${run.parent.step}` : ''}
       </p>
       <p className="history-meta">
-        <span className={`history-status${interrupted ? ' interrupted' : ''}`}>{statusOf(run, recording)}</span> · {run.steps}{' '}
+        <span className={`history-status${interrupted ? ' interrupted' : ''}`}>{statusOf(run, recording)}</span> · {formatCount(run.steps)}{' '}
         {run.steps === 1 ? 'step' : 'steps'} · {formatUsd(run.costUsd)} · {formatMs(run.latencyMs)}
         <Verdict run={run} reference={reference} />
         {run.answer ? <span className="history-answer"> · {run.answer.slice(0, 120)}</span> : null}

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useRef, type ReactNode, type RefObject } from 'react';
 import { describeStopReason, explainError, isAnswered } from '../../errors/explain.ts';
-import { formatMs } from '../../format.ts';
+import { formatCount, formatMs } from '../../format.ts';
 import { useElapsedMs } from '../../hooks/useElapsedMs.ts';
 import { useShownSteps } from '../../hooks/useShownSteps.ts';
 import { costFigure } from '../Trace/summary.ts';
@@ -63,7 +63,7 @@ export function RunStatus() {
   } else if (running) {
     announced = phase === 'stopping' ? 'Stopping…' : hasRun ? `Running · step ${Math.max(stepCount, 1)}` : 'Starting…';
   } else if (reading) {
-    announced = `Recorded · opening: ${stepCount} ${stepCount === 1 ? 'step' : 'steps'} read so far…`;
+    announced = `Recorded · opening: ${formatCount(stepCount)} ${stepCount === 1 ? 'step' : 'steps'} read so far…`;
   } else if (storedMode === 'replay' && !stopReason) {
     announced = `Replay · step ${stepCount} · ${totalCost.text}`;
   } else if (stopReason && demoCouldNotAnswer) {
@@ -71,7 +71,7 @@ export function RunStatus() {
     tone = 'warning';
     announced = (
       <>
-        <strong>The demo could not answer this</strong> · {stepCount} {stepCount === 1 ? 'step' : 'steps'} · {totalCost.text} · {formatMs(elapsedMs)}
+        <strong>The demo could not answer this</strong> · {formatCount(stepCount)} {stepCount === 1 ? 'step' : 'steps'} · {totalCost.text} · {formatMs(elapsedMs)}
         <DemoOnlySamples />
       </>
     );
@@ -83,7 +83,7 @@ export function RunStatus() {
         <strong>{interruptedAtStep !== null ? `Interrupted at step ${interruptedAtStep}` : describeStopReason(stopReason)}</strong>
         {stopReason === 'aborted' && lastStopMs !== null && <> in {formatMs(lastStopMs)}</>}
         {' · '}
-        {stepCount} {stepCount === 1 ? 'step' : 'steps'} · {totalCost.text} · {formatMs(elapsedMs)}
+        {formatCount(stepCount)} {stepCount === 1 ? 'step' : 'steps'} · {totalCost.text} · {formatMs(elapsedMs)}
         {fatal && !crash && <FatalError code={fatal.code} message={fatal.message} />}
         {presenter && (
           <Suspense fallback={null}>

@@ -58,7 +58,7 @@ export function StepList({ count, scroller }: { count: number; scroller: HTMLDiv
     }
   }, [virtual, count, scroller]);
   const firstVirtualFrame = useFirstVirtualFrame(virtual);
-  const [kept, releaseKept] = useKeptRows(virtual, count);
+  const [kept, releaseKept] = useKeptRows(virtual, Math.min(seed.current?.rows.length ?? 0, count));
   const rangeExtractor = useMemo(() => (kept ? withKept(kept) : defaultRangeExtractor), [kept]);
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer re-renders this component itself
   const virtualizer = useVirtualizer({
@@ -186,11 +186,13 @@ const RELEASE_PER_FRAME = 5;
 /**
  * The plain list's rows, kept rendered when the list turns virtual and let go a few per frame
  * (until only the virtualizer's range is left): removing some twenty cards, their effects and
- * their DOM, in the frame that switches cost it 8–10 ms more.
+ * their DOM, in the frame that switches cost it 8–10 ms more. Only the rows the plain list had
+ * (`plainRows`, fewer than VIRTUALISE_FROM) are kept, never the new count: a replay at "instant"
+ * jumps from a few steps to 100,000 in one commit.
  */
-function useKeptRows(virtual: boolean, count: number): [Kept | null, (range: { startIndex: number; endIndex: number } | null) => void] {
+function useKeptRows(virtual: boolean, plainRows: number): [Kept | null, (range: { startIndex: number; endIndex: number } | null) => void] {
   const [state, setState] = useState<{ virtual: boolean; kept: Kept | null }>({ virtual, kept: null });
-  if (state.virtual !== virtual) setState({ virtual, kept: virtual ? { from: 0, to: count - 1 } : null });
+  if (state.virtual !== virtual) setState({ virtual, kept: virtual && plainRows > 0 ? { from: 0, to: plainRows - 1 } : null });
   const release = useMemo(
     () => (range: { startIndex: number; endIndex: number } | null) =>
       setState((current) => {
@@ -198,6 +200,7 @@ function useKeptRows(virtual: boolean, count: number): [Kept | null, (range: { s
         if (!range) return { ...current, kept: null };
         const low = Math.max(range.startIndex - OVERSCAN, 0);
         const high = range.endIndex + OVERSCAN;
+        if (apart(current.kept, low, high)) return { ...current, kept: null };
         const from = Math.min(current.kept.from + RELEASE_PER_FRAME, low);
         const to = Math.max(current.kept.to - RELEASE_PER_FRAME, high);
         return { ...current, kept: from >= low && to <= high ? null : { from, to } };
@@ -207,12 +210,24 @@ function useKeptRows(virtual: boolean, count: number): [Kept | null, (range: { s
   return [state.kept, release];
 }
 
-/** The virtualizer's rows and the kept ones, one run of indexes (rows in flow cannot skip any). */
+/** True when the kept rows neither overlap nor touch low..high. */
+function apart(kept: Kept, low: number, high: number): boolean {
+  return kept.to < low - 1 || kept.from > high + 1;
+}
+
+/**
+ * The virtualizer's rows and the kept ones, one run of indexes (rows in flow cannot skip any).
+ * Kept rows apart from those in view are not rendered: the run between them could be the whole
+ * list (a burst of steps that scrolled the view far past the plain list's rows).
+ */
 function withKept(kept: Kept): (range: Range) => number[] {
   return (range) => {
     const rows = defaultRangeExtractor(range);
-    const from = Math.min(rows[0] ?? kept.from, kept.from);
-    const to = Math.min(Math.max(rows[rows.length - 1] ?? kept.to, kept.to), range.count - 1);
+    const first = rows[0];
+    const last = rows[rows.length - 1];
+    if (first !== undefined && last !== undefined && apart(kept, first, last)) return rows;
+    const from = Math.min(first ?? kept.from, kept.from);
+    const to = Math.min(Math.max(last ?? kept.to, kept.to), range.count - 1);
     return Array.from({ length: to - from + 1 }, (_, offset) => from + offset);
   };
 }

@@ -2,6 +2,7 @@
 // end, and "What the model saw" for each turn. Long traces are virtualised.
 
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { formatCount } from '../../format.ts';
 import { useShownSteps } from '../../hooks/useShownSteps.ts';
 import { HeldSteps, PresenterControls } from '../Presenter/PresenterControls.tsx';
 import { StoredRunTag } from '../StoredRun/StoredRunTag.tsx';
@@ -53,7 +54,7 @@ export function Trace() {
             <PresenterControls />
           ) : (
             <span className="muted">
-              {stepCount} step{stepCount === 1 ? '' : 's'}
+              {formatCount(stepCount)} step{stepCount === 1 ? '' : 's'}
             </span>
           )}
           {hasEstimates ? <span className="trace-legend muted">≈ includes estimates</span> : null}
