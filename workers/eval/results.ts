@@ -65,6 +65,10 @@ export function summaryLimitProblem(summary: EvalSummary | EvalReport): string |
   if (summary.policies.length > RESULTS_LIMITS.policies) return `it holds ${summary.policies.length.toLocaleString('en-US')} policies; a report may hold ${RESULTS_LIMITS.policies}`;
   const longNames = policyNameProblem(summary.policies.map((policy) => policy.name));
   if (longNames) return longNames;
+  // A report lists each policy once (records are grouped by it); the table and charts key by name.
+  const seen = new Set<string>();
+  const twice = summary.policies.find(({ name }) => seen.size === seen.add(name).size);
+  if (twice) return `it lists the policy "${twice.name}" more than once`;
   const groups = (summary as Partial<EvalReport>).groups?.length ?? 0;
   if (groups > RESULTS_LIMITS.groups) return `it holds ${groups.toLocaleString('en-US')} task groups; a report may hold ${RESULTS_LIMITS.groups.toLocaleString('en-US')}`;
   return null;

@@ -99,6 +99,12 @@ describe('the results table', () => {
   it('heads the results with each policy\'s accuracy, not one pooled over them', () => {
     expect(perPolicyHeadline(report.policies)).toEqual(report.policies.map((p) => `${p.name} ${(p.accuracy * 100).toFixed(1)}% (${p.correct}/${p.rollouts})`));
     expect(perPolicyHeadline(report.policies)[0]).toBe('orchestrator 50.0% (1/2)');
+    // A sweep of many policies: the first few by name, then how many more the table lists.
+    const many = Array.from({ length: 11 }, (_, index) => ({ ...report.policies[0]!, name: `p${index}` }));
+    expect(perPolicyHeadline(many, 8)).toHaveLength(9);
+    expect(perPolicyHeadline(many, 8)[8]).toBe('and 3 more policies: the results table lists each');
+    expect(perPolicyHeadline(many.slice(0, 9), 8)[8]).toBe('and 1 more policy: the results table lists each');
+    expect(perPolicyHeadline(many.slice(0, 8), 8)).toHaveLength(8);
   });
   it('lists at most three shares', () => {
     expect(sharesText({ a: 0.4, b: 0.3, c: 0.2, d: 0.1 })).toBe('a 40%, b 30%, c 20%, …');
@@ -177,6 +183,9 @@ describe('importing what orchestra eval wrote', () => {
     expect(readImportedResults(`${[header, { ...records[0]!, policy: long }].map((line) => JSON.stringify(line)).join('\n')}\n`)).toEqual(tooLong);
     expect(readImportedResults(JSON.stringify({ ...report, policies: [{ ...report.policies[0]!, name: long }] }))).toEqual(tooLong);
     expect(readImportedResults(`${[header, { ...records[0]!, policy: long.slice(1) }].map((line) => JSON.stringify(line)).join('\n')}\n`)).toMatchObject({ ok: true });
+    // A report that lists a policy twice (the table and the charts key rows by name).
+    const twice = { ...report, policies: [report.policies[0]!, { ...report.policies[0]!, accuracy: 0 }] };
+    expect(readImportedResults(JSON.stringify(twice))).toEqual({ ok: false, problems: [`It lists the policy "${report.policies[0]!.name}" more than once.`] });
     expect(readImportedResults(`${'['.repeat(100_000)}${']'.repeat(100_000)}`)).toEqual({
       ok: false,
       problems: [`It is nested more than ${RESULTS_LIMITS.depth} levels deep; no file of this kind is.`],

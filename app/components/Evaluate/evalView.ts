@@ -2,7 +2,7 @@
 // progress line, the results table's cells, the chart's points and bars, and reading an imported
 // results file (the CLI's --out, its --json summary line, or its --report).
 
-import { formatMs, formatUsd } from '../../format.ts';
+import { formatCount, formatMs, formatUsd } from '../../format.ts';
 import { PREFERENCE_PRESETS } from '../../../workers/engine/preferences.ts';
 import { readRecord, readResultsText, readSummary, recordsLimitProblem, reportOfRecords, resultsNestingProblem, summaryLimitProblem, type EvalReport, type EvalSummary, type PolicySummary, type RolloutRecord, type TaskGroup } from '../../../workers/eval/results.ts';
 import type { EvalProgress } from '../../../workers/eval/runner.ts';
@@ -376,8 +376,17 @@ export function groupViews(groups: readonly TaskGroup[]): GroupView[] {
   return views;
 }
 
+/** The policies the progress line names one by one; the results table lists every one. */
+export const MAX_HEADLINE_POLICIES = 8;
+
 /** One line per policy: its name, accuracy and correct rollouts, "orchestrator 80.0% (8/10)"; a
- * τ²-graded one adds its pass^K ("… · pass^4 50.0%"). */
-export function perPolicyHeadline(policies: readonly PolicySummary[]): string[] {
-  return policies.map((p) => `${p.name} ${p.rollouts === 0 ? '—' : percent(p.accuracy)} (${p.correct}/${p.rollouts})${passHatKHeadline(p)}`);
+ * τ²-graded one adds its pass^K ("… · pass^4 50.0%"). Past `max` policies (a sweep), one line
+ * says how many more the table lists. */
+export function perPolicyHeadline(policies: readonly PolicySummary[], max = MAX_HEADLINE_POLICIES): string[] {
+  const lines = policies
+    .slice(0, max)
+    .map((p) => `${p.name} ${p.rollouts === 0 ? '—' : percent(p.accuracy)} (${p.correct}/${p.rollouts})${passHatKHeadline(p)}`);
+  const more = policies.length - lines.length;
+  if (more > 0) lines.push(`and ${formatCount(more)} more ${more === 1 ? 'policy' : 'policies'}: the results table lists each`);
+  return lines;
 }

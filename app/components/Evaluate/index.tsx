@@ -355,8 +355,8 @@ const RESULTS_INTERVAL_MS = 1000;
 function PolicyHeadline({ lines }: { lines: string[] }) {
   return (
     <ul className="eval-headline" aria-label="Accuracy per policy">
-      {lines.map((line) => (
-        <li key={line}>{line}</li>
+      {lines.map((line, index) => (
+        <li key={index}>{line}</li>
       ))}
     </ul>
   );
