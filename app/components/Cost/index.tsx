@@ -203,7 +203,7 @@ const RunFigures = memo(function RunFigures({ summary, stepCount }: { summary: L
       <div>
         <dt>Steps</dt>
         <dd>
-          {stepCount}
+          {formatCount(stepCount)}
           {slowestStep && (
             <span className="muted cost-figure-note">
               slowest: {slowestStep.step} ({formatMs(slowestStep.latencyMs)})
@@ -298,7 +298,7 @@ const WhereItWent = memo(function WhereItWent({ tools, time, entries, summary, t
                 <span className="cost-swatch" style={color ? { background: color } : undefined} aria-hidden="true" />
                 {row.label}
               </th>
-              <td>{row.entries}</td>
+              <td>{formatCount(row.entries)}</td>
               <td>{formatMs(time.byLabel[row.label] ?? 0)}</td>
               <td className={row.usd === null || row.unknownEntries > 0 ? 'cost-unknown' : undefined}>
                 {describeCost(row.usd, row.unknownEntries, row.estimated)}

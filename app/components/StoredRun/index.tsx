@@ -3,7 +3,7 @@
 
 import { useState } from 'react';
 import { REPLAY_SPEEDS, type ReplaySpeed } from '../../state/replay.ts';
-import { formatMs, formatUsd } from '../../format.ts';
+import { formatCount, formatMs, formatUsd } from '../../format.ts';
 import './StoredRun.css';
 import { usePart, useRunStore, useSelected } from '../../state/context.tsx';
 import { createHistory } from '../../state/history.ts';
@@ -70,7 +70,7 @@ function ReplayControls() {
         </select>
       </label>
       <span className="replay-position" aria-live="off">
-        Step {step} of {steps} · {formatMs(atMs)}
+        Step {formatCount(step)} of {formatCount(steps)} · {formatMs(atMs)}
       </span>
       <progress max={Math.max(total, 1)} value={cursor} aria-label="Replay progress" />
     </div>

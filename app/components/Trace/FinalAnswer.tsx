@@ -22,7 +22,7 @@ export function FinalAnswer() {
       <p className="final-label">{answered ? 'Final answer' : describeStopReason(stopReason)}</p>
       {answer !== null ? <p className="final-text">{clipForDisplay(answer) || '(empty answer)'}</p> : <p className="muted">No answer.</p>}
       <p className="final-facts">
-        {totals.turns} step{totals.turns === 1 ? '' : 's'} · {formatMs(totals.latencyMs)} ·{' '}
+        {formatCount(totals.turns)} step{totals.turns === 1 ? '' : 's'} · {formatMs(totals.latencyMs)} ·{' '}
         <span className={cost.estimated ? 'estimate-figure' : undefined} title={cost.estimated ? 'Includes estimates' : undefined}>
           {cost.text}
         </span>
