@@ -9,8 +9,9 @@ import type { ForkFrom, RunEvent } from '../../workers/engine/events.ts';
 import type { HumanChoice, HumanTurn } from '../../workers/engine/types.ts';
 import type { HeldKey } from '../../workers/hosts/keys.ts';
 import type { EvalFromWorker, EvalRequest, EvalSuiteInput, FromWorker, OrchestratorRequests } from '../../workers/hosts/messages.ts';
-import { createRequester, type ReplyMessage, type Requester } from '../../workers/hosts/requests.ts';
-import type { ToModelWorker } from '../../workers/hosts/models/modelMessages.ts';
+import type { ReplyMessage, Requester } from '../../workers/hosts/requests.ts';
+import type { ModelWorkerRequests } from '../../workers/hosts/models/modelMessages.ts';
+import { createRequestClient, lossMessage, type RequestClient } from './requestClient.ts';
 import type { LocalModelRequest, LocalModelsState } from '../../workers/hosts/models/modelState.ts';
 import type { GgufModelRequest } from '../../workers/hosts/models/modelState.ts';
 
@@ -66,46 +67,22 @@ export interface OrchestratorClient {
 }
 
 export function createOrchestratorClient(handlers: OrchestratorHandlers): OrchestratorClient {
-  let worker: Worker | null = null;
-  /** Requests waiting for their reply: answered, or failed when the worker is lost. */
-  const requests = createRequester<OrchestratorRequests>((message, transfer) => connect().postMessage(message, transfer));
-  const { tell } = requests;
+  const client = createRequestClient<OrchestratorRequests, Exclude<FromWorker, ReplyMessage>>({
+    create: () => new Worker(new URL('../../workers/hosts/orchestrator.worker.ts', import.meta.url), { type: 'module', name: 'orchestrator' }),
+    onPush: (data) => {
+      if (data.type === 'model_state') modelWorkers.retire(data.state);
+      tellHandlers(handlers, data);
+    },
+    // A worker in an unknown state is not trusted with another run: it is replaced.
+    onLost: (loss) => lose(lossMessage(loss, 'The orchestrator worker failed to start.', 'A message from the orchestrator worker could not be read.')),
+  });
+  const { tell } = client;
   const modelWorkers = new ModelWorkers(handlers, (modelId) => tell('unload_model', { modelId }));
 
-  const connect = (): Worker => {
-    if (worker) return worker;
-    const created = new Worker(new URL('../../workers/hosts/orchestrator.worker.ts', import.meta.url), {
-      type: 'module',
-      name: 'orchestrator',
-    });
-    created.onmessage = (message: MessageEvent<FromWorker>) => {
-      const data = message.data;
-      if (data.type === 'reply') requests.settle(data);
-      else {
-        if (data.type === 'model_state') modelWorkers.retire(data.state);
-        tellHandlers(handlers, data);
-      }
-    };
-    created.onerror = (event) => {
-      event.preventDefault();
-      lose(event.message || 'The orchestrator worker failed to start.');
-    };
-    created.onmessageerror = () => lose('A message from the orchestrator worker could not be read.');
-    worker = created;
-    return created;
-  };
-
   /** Ends the orchestrator worker and every model worker it drove. */
-  const terminateAll = () => {
-    worker?.terminate();
-    worker = null;
-    requests.rejectAll(new Error('the worker that holds the keys was lost before it answered'));
-    modelWorkers.terminateAll();
-  };
-
-  // A worker in an unknown state is not trusted with another run: it is replaced.
   const lose = (message: string) => {
-    terminateAll();
+    client.terminate(new Error('the worker that holds the keys was lost before it answered'));
+    modelWorkers.terminateAll();
     handlers.onWorkerLost(message);
   };
 
@@ -113,14 +90,14 @@ export function createOrchestratorClient(handlers: OrchestratorHandlers): Orches
     modelWorkers.start(
       model.id,
       () => new Worker(new URL('../../workers/hosts/models/webllm.worker.ts', import.meta.url), { type: 'module', name: `web-llm ${model.id}` }),
-      (port) => tell('load_model', { model, contextWindow, port }, [port]),
+      (port) => tell('load_model', { model, contextWindow, port }, { transfer: [port] }),
     );
 
   const loadGgufModel = (request: GgufModelRequest) =>
     modelWorkers.start(
       request.id,
       () => new Worker(new URL('../../workers/hosts/models/gguf.worker.ts', import.meta.url), { type: 'module', name: `llama.cpp ${request.id}` }),
-      (port) => tell('load_gguf', { request, port }, [port]),
+      (port) => tell('load_gguf', { request, port }, { transfer: [port] }),
     );
 
   return {
@@ -141,8 +118,8 @@ export function createOrchestratorClient(handlers: OrchestratorHandlers): Orches
     startEval: (request) => tell('start_eval', { request }),
     stopEval: (evalId) => tell('stop_eval', { evalId }),
     // No worker, no key in memory: nothing to find.
-    findKeys: (text) => (worker ? requests.request('find_keys', { text }) : Promise.resolve([])),
-    request: requests.request,
+    findKeys: (text) => (client.started() ? client.request('find_keys', { text }) : Promise.resolve([])),
+    request: client.request,
   };
 }
 
@@ -188,7 +165,7 @@ function tellHandlers(handlers: OrchestratorHandlers, data: Exclude<FromWorker, 
 /** The model workers the page started, one per model loading or loaded in this browser, each
  * connected to the orchestrator worker by a port. */
 class ModelWorkers {
-  private readonly workers = new Map<string, Worker>();
+  private readonly workers = new Map<string, RequestClient<ModelWorkerRequests>>();
 
   constructor(
     private readonly handlers: OrchestratorHandlers,
@@ -199,20 +176,19 @@ class ModelWorkers {
    * which Vite bundles), keeps it, and hands `load` the port that leads to it. */
   start(modelId: string, create: () => Worker, load: (port: MessagePort) => void): void {
     if (this.workers.has(modelId)) return;
-    const modelWorker = create();
+    const modelWorker = createRequestClient<ModelWorkerRequests>({
+      create,
+      // A model worker that fails (its script did not load, or it broke later) takes its model with
+      // it: unload covers both a load in progress and a loaded model, so no dead model stays "loaded".
+      onLost: (loss) => {
+        this.workers.delete(modelId);
+        this.unload(modelId);
+        this.handlers.onModelWorkerFailed(modelId, `The model worker failed: ${lossMessage(loss, 'its script did not load', 'what it sent could not be read')}.`);
+      },
+    });
     this.workers.set(modelId, modelWorker);
-    // A model worker that fails (its script did not load, or it broke later) takes its model with
-    // it: unload covers both a load in progress and a loaded model, so no dead model stays "loaded".
-    modelWorker.onerror = (event) => {
-      event.preventDefault();
-      modelWorker.terminate();
-      this.workers.delete(modelId);
-      this.unload(modelId);
-      this.handlers.onModelWorkerFailed(modelId, `The model worker failed: ${event.message || 'its script did not load'}.`);
-    };
     const channel = new MessageChannel();
-    const connectMessage: ToModelWorker = { type: 'connect', port: channel.port1 };
-    modelWorker.postMessage(connectMessage, [channel.port1]);
+    modelWorker.tell('connect', { port: channel.port1 }, { transfer: [channel.port1] });
     load(channel.port2);
   }
 
@@ -221,13 +197,13 @@ class ModelWorkers {
     const alive = new Set([...state.loading, ...state.loaded.map((model) => model.id)]);
     for (const [modelId, modelWorker] of this.workers) {
       if (alive.has(modelId)) continue;
-      modelWorker.terminate();
+      modelWorker.terminate(new Error('its model was unloaded'));
       this.workers.delete(modelId);
     }
   }
 
   terminateAll(): void {
-    for (const modelWorker of this.workers.values()) modelWorker.terminate();
+    for (const modelWorker of this.workers.values()) modelWorker.terminate(new Error('the orchestrator worker was lost'));
     this.workers.clear();
   }
 }

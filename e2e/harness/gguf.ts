@@ -9,6 +9,8 @@ import type { ChatCompletion, ChatDelta, ChatRequest } from '../../workers/engin
 import type { GgufRuntime } from '../../workers/hosts/models/modelState.ts';
 import { connectGgufEngine, type GgufLoadRequest, type GgufPortEngine } from '../../workers/hosts/models/ggufEngine.ts';
 import { createOrchestratorClient } from '../../app/worker/orchestratorClient.ts';
+import { createRequestClient } from '../../app/worker/requestClient.ts';
+import type { ModelWorkerRequests } from '../../workers/hosts/models/modelMessages.ts';
 import type { LoadProgress } from '../../workers/backends/webllm/loadProgress.ts';
 import type { GgufModelRequest } from '../../workers/hosts/models/modelState.ts';
 import type { LocalModelsState } from '../../workers/hosts/models/modelState.ts';
@@ -90,9 +92,11 @@ let loadedRuntime: GgufRuntime | undefined;
 
 window.ggufHarness = {
   async load({ url, ...request }) {
-    const worker = new Worker(new URL('../../workers/hosts/models/gguf.worker.ts', import.meta.url), { type: 'module', name: 'gguf model' });
+    const worker = createRequestClient<ModelWorkerRequests>({
+      create: () => new Worker(new URL('../../workers/hosts/models/gguf.worker.ts', import.meta.url), { type: 'module', name: 'gguf model' }),
+    });
     const channel = new MessageChannel();
-    worker.postMessage({ type: 'connect', port: channel.port2 }, [channel.port2]);
+    worker.tell('connect', { port: channel.port2 }, { transfer: [channel.port2] });
     engine = connectGgufEngine(channel.port1, MODEL_ID);
     let progress = 0;
     const runtime = await engine.load({ ...request, source: { kind: 'url', url } }, () => progress++);

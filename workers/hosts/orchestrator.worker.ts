@@ -23,7 +23,7 @@ import { describeError, redact } from '../engine/errors.ts';
 import { Redactor } from '../engine/redact.ts';
 import { KeyRing } from './keys.ts';
 import { EVENT_BATCH_MS, type FromWorker, type OrchestratorRequests, type ToWorker } from './messages.ts';
-import { answerRequest, type RequestHandlers } from './requests.ts';
+import { serveRequests, type RequestHandlers } from './requests.ts';
 import { createLocalModels } from './models/localModels.ts';
 import { type LocalModelRequest, type LocalModelsState } from './models/modelState.ts';
 import { createGgufModels } from './models/ggufModels.ts';
@@ -326,4 +326,5 @@ const handlers: RequestHandlers<OrchestratorRequests> = {
   find_keys: async ({ text }) => new Redactor(keys.named()).keysIn(typeof text === 'string' ? text : await text.text()),
 };
 
-self.onmessage = (message: MessageEvent<ToWorker>) => answerRequest(handlers, message.data, post);
+const serve = serveRequests(handlers, post);
+self.onmessage = (message: MessageEvent<ToWorker>) => serve(message.data);
