@@ -3,7 +3,7 @@
 // the selection, and what went wrong. Only app/state/ changes it; each set of stores has its own.
 
 import type { StoreApi } from 'zustand/vanilla';
-import { noticeActions, storeWithActions, type Notice, type StoreWithActions } from './storeKit.ts';
+import { noticeActions, makeStore, plainStore, type Notice, type StoreWithActions } from './storeKit.ts';
 import { formatBytes } from '../format.ts';
 import type { RunSummary } from '../../workers/history/runLog.ts';
 
@@ -104,7 +104,7 @@ const historyActions = {
 export type HistoryStore = StoreWithActions<HistoryState, typeof historyActions>;
 
 export function createHistoryStore(): HistoryStore {
-  return storeWithActions(initialHistoryState, historyActions);
+  return makeStore(plainStore(initialHistoryState), {}, historyActions);
 }
 
 /** "41 MB of 120 MB used", or null where the browser does not say. */

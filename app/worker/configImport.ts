@@ -2,7 +2,7 @@
 // (configImport.worker.ts), as every file a person hands the page is read, so a hostile file
 // (12,000 providers, deep nesting) never runs here, and a reader that hangs is ended.
 
-import { askOnce, READ_TIMEOUT_MS } from './requestClient.ts';
+import { askOnce, READ_TIMEOUT_MS } from './askOnce.ts';
 import type { ConfigImportReply, ConfigImportRequests } from '../../workers/hosts/files/readConfig.ts';
 
 export function readConfigText(text: string): Promise<ConfigImportReply> {

@@ -5,7 +5,8 @@
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { serveRequests, type RequestHandlers, type RequestMessage } from '../../workers/hosts/requests.ts';
-import { askOnce, createRequestClient, type WorkerLoss } from './requestClient.ts';
+import { askOnce } from './askOnce.ts';
+import { createRequestClient, type WorkerLoss } from './requestClient.ts';
 
 type Requests = {
   echo: { body: { text: string }; reply: string };

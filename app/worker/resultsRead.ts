@@ -3,7 +3,7 @@
 
 import type { EvalReport, EvalSummary, RolloutRecord } from '../../workers/eval/results.ts';
 import type { SavedResults } from '../components/Evaluate/evalView.ts';
-import { askOnce, READ_TIMEOUT_MS } from './requestClient.ts';
+import { askOnce, READ_TIMEOUT_MS } from './askOnce.ts';
 
 export type ResultsReadRequest = { kind: 'file'; file: Blob } | { kind: 'saved' };
 

@@ -2,7 +2,7 @@
 // reads them from the history and writes the run file; the page receives the file, ready to save.
 
 import type { RunFileExportReply, RunFileExportRequests } from '../../workers/hosts/files/runFileExport.ts';
-import { askOnce, READ_TIMEOUT_MS } from './requestClient.ts';
+import { askOnce, READ_TIMEOUT_MS } from './askOnce.ts';
 
 export function exportRunFileOffThread(runIds: readonly string[]): Promise<RunFileExportReply> {
   return askOnce<RunFileExportRequests, 'export_runs'>(

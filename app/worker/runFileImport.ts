@@ -4,7 +4,7 @@
 
 import type { RunFileImportReply, RunFileImportRequests } from '../../workers/hosts/files/runFileImport.ts';
 import type { ImportedAs } from '../../workers/hosts/history/runHistoryDb.ts';
-import { askOnce, READ_TIMEOUT_MS } from './requestClient.ts';
+import { askOnce, READ_TIMEOUT_MS } from './askOnce.ts';
 
 export function importRunFileOffThread(file: File): Promise<RunFileImportReply> {
   return askOnce<RunFileImportRequests, 'import_runs'>(
