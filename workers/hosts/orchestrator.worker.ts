@@ -24,6 +24,8 @@ import { Redactor } from '../engine/redact.ts';
 import { KeyRing } from './keys.ts';
 import { EVENT_BATCH_MS, type FromWorker, type OrchestratorRequests, type ToWorker } from './messages.ts';
 import { answerRequest, type RequestHandlers } from './requests.ts';
+import { sendEventsSafely } from './eventChannel.ts';
+import { RunStop } from '../engine/protocol.ts';
 import { createLocalModels } from './models/localModels.ts';
 import { type LocalModelRequest, type LocalModelsState } from './models/modelState.ts';
 import { createGgufModels } from './models/ggufModels.ts';
@@ -93,8 +95,13 @@ function eventBatcher(send: (events: RunEvent[]) => void) {
   return { flush, emit };
 }
 
-// The live run's events; an evaluation's rollouts go apart, to be stored and not shown.
-const { flush, emit } = eventBatcher((events) => post({ type: 'events', events }));
+// The live run's events; an evaluation's rollouts go apart, to be stored and not shown. A run one
+// of whose events the channel refuses ends with that error (eventChannel.ts).
+const { flush, emit } = eventBatcher(sendEventsSafely((events) => post({ type: 'events', events }), endLostRun));
+
+function endLostRun(runId: string): void {
+  runs.get(runId)?.abort(new RunStop('error'));
+}
 
 /** One of the app's generated files (public/generated/): the corpus, the sample tasks. */
 function fetchGenerated<T>(name: string, what: string): Promise<T> {
@@ -204,10 +211,10 @@ function domainTools(name: string): Promise<DomainTools> {
 }
 
 /** A fork's domain database as the parent's kept steps left it (taskDomain.ts). */
-async function forkedDomain(domain: DomainTools, fork: ForkFrom, signal: AbortSignal): Promise<void> {
+async function forkedDomain(domain: DomainTools, fork: ForkFrom, signal: AbortSignal, maxWallSeconds: number | null): Promise<void> {
   const { replayKeptCalls } = await import('./taskDomain.ts');
   try {
-    await replayKeptCalls(domain, fork, signal);
+    await replayKeptCalls(domain, fork, signal, maxWallSeconds === null ? null : maxWallSeconds * 1000);
   } catch (error) {
     throw new Error(`This run cannot go on from the stored one: ${(error as Error).message}.`, { cause: error });
   }
@@ -221,7 +228,7 @@ async function start(runId: string, configValue: unknown, task: string, manual: 
   try {
     const config = parseConfig(configValue);
     const domain = domainName === undefined ? undefined : await domainTools(domainName);
-    if (domain && fork) await forkedDomain(domain, fork, controller.signal);
+    if (domain && fork) await forkedDomain(domain, fork, controller.signal, config.limits.maxWallSeconds);
     prepared = prepareRun(config, await runEnvironment(config), { ...(manual ? { person: personFor(runId) } : {}), ...(domain ? { domain } : {}) });
   } catch (error) {
     runs.delete(runId);
@@ -283,7 +290,7 @@ async function deleteCached(model: LocalModelRequest): Promise<void> {
 }
 
 // Evaluations (workers/hosts/evalHost.ts) load with the first suite read or evaluation started.
-const evalEvents = eventBatcher((events) => post({ type: 'eval_events', events }));
+const evalEvents = eventBatcher(sendEventsSafely((events) => post({ type: 'eval_events', events }), () => {}));
 let evalHost: Promise<EvalHost> | null = null;
 
 function withEvalHost(work: (host: EvalHost) => Promise<void> | void): void {
