@@ -2,7 +2,7 @@
 // config. Components call these (through context.tsx's useSession); the stores only hold state.
 // One Session per set of stores (appStores.ts), so a test makes a fresh one with a fake worker.
 
-import type { ForkFrom, RunEvent } from '../../workers/engine/events.ts';
+import { MAX_TASK_CHARS, type ForkFrom, type RunEvent } from '../../workers/engine/events.ts';
 import { newRunId } from '../../workers/engine/ids.ts';
 import { PREFERENCE_PRESETS, type PreferencePresetName } from '../../workers/engine/preferences.ts';
 import type { HumanChoice, HumanTurn } from '../../workers/engine/types.ts';
@@ -65,7 +65,7 @@ interface RememberedKey {
 }
 
 /** What pressing Run did: started a run, or refused without touching the run on screen. */
-export type StartOutcome = 'started' | 'busy' | 'empty_task' | 'invalid_config';
+export type StartOutcome = 'started' | 'busy' | 'empty_task' | 'task_too_long' | 'invalid_config';
 
 export type ImportOutcome = { ok: true } | { ok: false; problems: string[] };
 
@@ -279,6 +279,8 @@ export class Session {
     // Refusals leave the last run on screen: the person may still be reading it.
     const trimmed = task.trim();
     if (!trimmed) return 'empty_task';
+    // As a run file may hold (workers/history/runFile.ts): what is recorded can be read back.
+    if (trimmed.length > MAX_TASK_CHARS) return 'task_too_long';
     // The checks load right after the first screen, so they are here long before a Run; a Run
     // pressed in the first moments starts once they are.
     const loaded = checks.loaded();

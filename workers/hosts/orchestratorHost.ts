@@ -34,6 +34,8 @@ import type { LocalModelsState } from './models/modelState.ts';
 import { prepareRun, type RunEnvironment } from './prepareRun.ts';
 import type { RequestHandlers } from './requests.ts';
 import type { TaskDomains } from './taskDomain.ts';
+import { sendEventsSafely } from './eventChannel.ts';
+import { RunStop } from '../engine/protocol.ts';
 
 /** What the host needs from where it runs. */
 export interface HostPlatform {
@@ -221,12 +223,12 @@ function taskDomainsOf(platform: HostPlatform) {
     return taskDomains.then((domains) => domains(name));
   };
   /** A domain's database as a fork's parent's kept steps left it. */
-  const forked = async (name: string, fork: ForkFrom | undefined, signal: AbortSignal): Promise<DomainTools> => {
+  const forked = async (name: string, fork: ForkFrom | undefined, signal: AbortSignal, maxWallSeconds: number | null): Promise<DomainTools> => {
     const domain = await domainTools(name);
     if (!fork) return domain;
     const { replayKeptCalls } = await import('./taskDomain.ts');
     try {
-      await replayKeptCalls(domain, fork, signal);
+      await replayKeptCalls(domain, fork, signal, maxWallSeconds === null ? null : maxWallSeconds * 1000);
     } catch (error) {
       throw new Error(`This run cannot go on from the stored one: ${(error as Error).message}.`, { cause: error });
     }
@@ -240,14 +242,16 @@ type StartBody = OrchestratorRequests['start']['body'];
 /** Runs: started (the reply says whether it could start), stopped, and a manual run's turns. */
 function runsOf(platform: HostPlatform, keys: KeyRing, environment: (config: OrchestraConfig) => Promise<RunEnvironment>) {
   const runs = new Map<string, AbortController>();
-  // The live run's events; an evaluation's rollouts go apart, to be stored and not shown.
-  const { flush, emit } = eventBatcher((events) => platform.post({ type: 'events', events }));
+  // The live run's events; an evaluation's rollouts go apart, to be stored and not shown. A run one
+  // of whose events the channel refuses ends with that error (eventChannel.ts).
+  const endLostRun = (runId: string): void => runs.get(runId)?.abort(new RunStop('error'));
+  const { flush, emit } = eventBatcher(sendEventsSafely((events) => platform.post({ type: 'events', events }), endLostRun));
   const person = humanTurns(platform.post, flush);
   const domainOf = taskDomainsOf(platform);
 
   const prepare = async ({ runId, config: value, manual, fork, domain: name }: StartBody, signal: AbortSignal) => {
     const config = parseConfig(value);
-    const domain = name === undefined ? undefined : await domainOf(name, fork, signal);
+    const domain = name === undefined ? undefined : await domainOf(name, fork, signal, config.limits.maxWallSeconds);
     return prepareRun(config, await environment(config), { ...(manual ? { person: person.personFor(runId) } : {}), ...(domain ? { domain } : {}) });
   };
 
@@ -303,7 +307,7 @@ function runsOf(platform: HostPlatform, keys: KeyRing, environment: (config: Orc
 
 /** Evaluations (evalHost.ts), loaded with the first suite read or evaluation started. */
 function evaluationsOf(platform: HostPlatform, keys: KeyRing, environment: (config: OrchestraConfig) => Promise<RunEnvironment>) {
-  const evalEvents = eventBatcher((events) => platform.post({ type: 'eval_events', events }));
+  const evalEvents = eventBatcher(sendEventsSafely((events) => platform.post({ type: 'eval_events', events }), () => {}));
   let evalHost: Promise<EvalHost> | null = null;
   return (): Promise<EvalHost> =>
     (evalHost ??= import('./evalHost.ts').then(({ createEvalHost }) =>
