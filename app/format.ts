@@ -12,3 +12,10 @@ export const MAX_DISPLAY_CHARS = 100_000;
 export function clipForDisplay(text: string): string {
   return cutText(text, MAX_DISPLAY_CHARS);
 }
+
+/** A file size: "812 B", "14 kB", "2.3 MB" (decimal units, as file managers show them). */
+export function formatFileSize(bytes: number): string {
+  if (bytes < 1000) return `${Math.max(0, Math.round(bytes))} B`;
+  if (bytes < 1e6) return `${Math.round(bytes / 1e3)} kB`;
+  return `${(bytes / 1e6).toFixed(1)} MB`;
+}

@@ -67,7 +67,7 @@ export interface AppStores {
   /** The evaluation, loaded on first use (the Evaluate tab, or the worker's first message of one). */
   evaluation(): Promise<Evaluation>;
   /** The worker's evaluation side, for the evaluation (the one place that starts and stops them). */
-  evaluationWorker(): Pick<WorkerClient, 'readSuite' | 'startEval' | 'stopEval'>;
+  evaluationWorker(): Pick<WorkerClient, 'readSuite' | 'startEval' | 'stopEval' | 'request'>;
 }
 
 export function createAppStores(platform: Platform): AppStores {

@@ -14,6 +14,7 @@ import type { EvalFromWorker, EvalRequest, EvalSuiteInput } from '../../workers/
 import { localQwen3Policy, policyNames, readBudget, readTaskLimit, savedResults } from '../components/Evaluate/evalView.ts';
 import { deleteLastResults, writeLastResults } from '../storage/evalResultsDb.ts';
 import type { ResultsReadReply, ResultsReadRequest } from '../worker/resultsRead.ts';
+import type { AirlineDbAction, AirlineDbReply } from '../../workers/hosts/airlineDb.ts';
 import { createEvalStore, type EvalResults, type EvalStore, type SuiteChoice } from './evalStore.ts';
 import type { ModelsStore } from './modelsStore.ts';
 import type { ConfigDraft } from './setupStore.ts';
@@ -39,7 +40,7 @@ function stamp(): string {
 
 export interface EvaluationDeps {
   /** The worker's evaluation side (appStores.ts: asking it marks the evaluation as loaded). */
-  evaluationWorker(): Pick<WorkerClient, 'readSuite' | 'startEval' | 'stopEval'>;
+  evaluationWorker(): Pick<WorkerClient, 'readSuite' | 'startEval' | 'stopEval' | 'request'>;
   session: { currentConfig(): ConfigDraft; keysLeftIn(text: string): Promise<string | null> };
   models: ModelsStore;
   platform: {
@@ -61,6 +62,14 @@ export class Evaluation {
     const requestId = newRunId();
     this.store.setState({ reading: null, readingId: requestId });
     this.deps.evaluationWorker().readSuite(requestId, suiteInput(this.store.getState().suite));
+  };
+
+  /** τ²'s airline database in this browser (workers/hosts/airlineDb.ts): what is kept, or keep,
+   * probe, download or forget it. The suite is read again after a change (its tasks can run now). */
+  airlineDb = async (action: AirlineDbAction): Promise<AirlineDbReply> => {
+    const reply = await this.deps.evaluationWorker().request('airline_db', action);
+    if (action.action === 'keep' || action.action === 'download' || action.action === 'forget') this.readChosenSuite();
+    return reply;
   };
 
   chooseBuiltInSuite = (name: BuiltInSuite | Tau2SuiteName): void => {

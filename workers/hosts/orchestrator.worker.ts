@@ -197,7 +197,10 @@ function domainTools(name: string): Promise<DomainTools> {
   taskDomains ??= import('./taskDomain.ts').then(({ createTaskDomains }) =>
     createTaskDomains({
       javascript,
-      tau2: (domain) => import('../domains/browserTau2.ts').then(({ loadBrowserDomain }) => loadBrowserDomain(domain)),
+      tau2: (domain) =>
+        import('../domains/browserTau2.ts').then(({ loadBrowserDomain }) =>
+          loadBrowserDomain(domain, { userFiles: () => import('./airlineDb.ts').then(({ airlineUserFiles }) => airlineUserFiles()) }),
+        ),
     }),
   );
   return taskDomains.then((domains) => domains(name));
@@ -323,6 +326,7 @@ const handlers: RequestHandlers<OrchestratorRequests> = {
   read_suite: ({ requestId, suite }) => withEvalHost((host) => host.readSuite(requestId, suite)),
   start_eval: ({ request }) => withEvalHost((host) => host.start(request)),
   stop_eval: ({ evalId }) => withEvalHost((host) => host.stop(evalId)),
+  airline_db: (body) => import('./airlineDb.ts').then(({ airlineDbRequest }) => airlineDbRequest(body)),
   find_keys: async ({ text }) => new Redactor(keys.named()).keysIn(typeof text === 'string' ? text : await text.text()),
 };
 
