@@ -1,6 +1,6 @@
-// τ²-Bench airline as a domain: the user's db.json (τ² ships it, we do not: see README.md beside
-// this file) parsed once as τ²'s FlightDB, and a fresh environment per rollout over it. Pure
-// TypeScript.
+// τ²-Bench airline as a domain: the user's db.json (τ² ships it, we do not: docs/evaluation.md,
+// "τ²-Bench airline on your own db.json") parsed once as τ²'s FlightDB, and a fresh environment
+// per rollout over it. Pure TypeScript.
 
 import { Tau2Environment } from '../environment.ts';
 import type { TableSeed } from '../tableSeed.ts';
