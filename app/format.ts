@@ -25,3 +25,10 @@ export function clipTitle(text: string, max = MAX_TITLE_CHARS): string {
   const head = text.slice(0, max * 2).replace(/\s+/g, ' ').trim();
   return head.length > max ? `${head.slice(0, max - 1).trimEnd()}…` : head;
 }
+
+/** A file size: "812 B", "14 kB", "2.3 MB" (decimal units, as file managers show them). */
+export function formatFileSize(bytes: number): string {
+  if (bytes < 1000) return `${Math.max(0, Math.round(bytes))} B`;
+  if (bytes < 1e6) return `${Math.round(bytes / 1e3)} kB`;
+  return `${(bytes / 1e6).toFixed(1)} MB`;
+}

@@ -301,7 +301,7 @@ describe('orchestra eval: mistakes', () => {
     expect(noOut.stderr).toContain('--out <file.jsonl> is required');
 
     const unknownBuiltIn = await runCli(['eval', '--config', path, '--suite', 'builtin:airline', '--out', join(dir, 'x.jsonl')]);
-    expect(unknownBuiltIn.stderr).toContain('There is no built-in suite "airline"; built in: builtin:corpus, builtin:retail, builtin:clinic, builtin:tau2-retail, builtin:tau2-telecom, builtin:toolscale-bank,');
+    expect(unknownBuiltIn.stderr).toContain('There is no built-in suite "airline"; built in: builtin:corpus, builtin:retail, builtin:clinic, builtin:tau2-retail, builtin:tau2-telecom, builtin:tau2-airline, builtin:toolscale-bank,');
     expect(server.requests).toHaveLength(0);
     expect(existsSync(join(dir, 'x.jsonl'))).toBe(false);
   }, 60_000);

@@ -31,7 +31,8 @@ import { runFactory } from '../workers/hosts/prepareRun.ts';
 import type { TaskDomain } from '../workers/eval/ports.ts';
 import type { LoadedTau2Domain } from '../workers/domains/tau2/domains.ts';
 import { TAU2_SUITE_NAMES, tau2DomainFromConfig, tau2DomainOfSuite, tau2Suite, tau2SuiteName } from '../workers/domains/tau2/taskDomain.ts';
-import { readTau2Domain, readTau2Guidelines } from './nodeTau2.ts';
+import { readTau2Domain, readTau2Guidelines, UserFileError, type NodeTau2Options } from './nodeTau2.ts';
+import { Tau2DomainError } from '../workers/domains/tau2/domains.ts';
 
 const EVAL_OPTIONS = {
   config: { type: 'string' },
@@ -45,6 +46,7 @@ const EVAL_OPTIONS = {
   domain: { type: 'string', multiple: true },
   shard: { type: 'string' },
   user: { type: 'string' },
+  'airline-db': { type: 'string' },
   task: { type: 'string', multiple: true },
   limit: { type: 'string' },
   ...REPORT_OPTIONS,
@@ -64,7 +66,8 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
 
   const config = await loadConfig(configPath);
   const domainDirs = (args.domain ?? []).map((dir) => resolve(dir));
-  const suite = selectTasks(loadSuite(suitePath), args.task, args.limit);
+  const suite = selectTasks(loadSuite(suitePath, { ...(args['airline-db'] === undefined ? {} : { airlineDb: args['airline-db'] }) }), args.task, args.limit);
+  if (args['airline-db'] !== undefined && suite.tau2?.name !== 'airline') throw new UsageError('--airline-db is for builtin:tau2-airline, whose database is not shipped.', EVAL_USAGE);
   const { source, warnings } = suite;
   for (const warning of warnings) io.stderr.write(`orchestra: ${suitePath}: ${warning}\n`);
   // The header names the whole suite (its hash, its order), so the parts' files merge.
@@ -218,14 +221,20 @@ function tau2UserAlias(config: OrchestraConfig, user: string | undefined): strin
 }
 
 /** A built-in suite (builtin:corpus, builtin:retail, builtin:clinic, builtin:tau2-retail…) or a JSONL file. */
-function loadSuite(spec: string): LoadedSuite {
+function loadSuite(spec: string, tau2Options: NodeTau2Options = {}): LoadedSuite {
   if (spec.startsWith('builtin:')) {
     const name = spec.slice('builtin:'.length);
     if (name === 'corpus') return { tasks: corpusSuite(loadNodeSampleTasks()), source: spec, warnings: [] };
     if (isBuiltInDomain(name)) return { tasks: loadDomainDir(builtInDomainDir(name)).tasks, source: spec, warnings: [] };
     const tau2 = tau2DomainOfSuite(name);
     if (tau2) {
-      const domain = readTau2Domain(tau2);
+      let domain;
+      try {
+        domain = readTau2Domain(tau2, tau2Options);
+      } catch (error) {
+        if (error instanceof UserFileError || error instanceof Tau2DomainError) throw new UsageError(error.message, EVAL_USAGE);
+        throw error;
+      }
       return { tasks: tau2Suite(domain), source: spec, warnings: [], tau2: domain };
     }
     throw new UsageError(`There is no built-in suite "${name}"; built in: ${[...BUILT_IN_SUITES, ...TAU2_SUITE_NAMES].map((s) => `builtin:${s}`).join(', ')}.`);

@@ -139,7 +139,8 @@ export const EVAL_USAGE = `Usage:
   orchestra eval --config <file> --suite <file.jsonl | builtin:NAME> --out <results.jsonl>
                  [--policy NAME ...] [--sweep presets | cost=W,W,...] [--rollouts N]
                  [--concurrency K] [--seed S] [--budget USD] [--domain DIR ...]
-                 [--shard I/N] [--user ALIAS | --user scripted] [--task ID ...] [--limit N]
+                 [--shard I/N] [--user ALIAS | --user scripted] [--airline-db FILE]
+                 [--task ID ...] [--limit N]
                  [--json] [--csv FILE] [--report FILE]
   orchestra eval merge <results.jsonl> ... --out <all.jsonl> [--json] [--csv FILE] [--report FILE]
 
@@ -151,12 +152,14 @@ accuracy. docs/evaluation.md explains suites, checks, domains and policies.
   --config <file>         the configuration (JSON; see cli/examples/)
   --suite <file.jsonl>    one {"id", "task", "answer"?, "check"?, "domain"?, "meta"?} per line;
                           or builtin:corpus (50 questions), builtin:retail, builtin:clinic,
-                          builtin:tau2-retail, builtin:tau2-telecom (τ²-Bench, graded as τ²
-                          grades), builtin:toolscale-<domain> (bank, basketball, ecommerce,
+                          builtin:tau2-retail, builtin:tau2-telecom, builtin:tau2-airline
+                          (τ²-Bench, graded as τ² grades), builtin:toolscale-<domain> (bank, basketball, ecommerce,
                           medicine, movie, railway, restaurant, school, travel, weather)
   --user <alias>          τ² suites: the expert alias of the config whose model plays the
                           simulated user (τ²'s user simulator), or "scripted" (a scripted user
                           that states its reason, acts when asked, and says goodbye)
+  --airline-db <file>     builtin:tau2-airline: τ²'s airline db.json (not shipped; from a
+                          τ²-Bench checkout, data/tau2/domains/airline/db.json)
   --task <id>             run only this task of the suite; repeat for several
   --limit <N>             run only the suite's first N tasks (after --task)
   --out <file.jsonl>      each rollout is appended here as it finishes; run the same command

@@ -14,6 +14,7 @@ import type { EvalFromWorker, EvalRequest, EvalStart, EvalSuiteInput } from '../
 import { localQwen3Policy, policyNames, readBudget, readTaskLimit, savedResults } from '../components/Evaluate/evalView.ts';
 import { deleteLastResults, writeLastResults } from '../storage/evalResultsDb.ts';
 import type { ResultsReadReply, ResultsReadRequest } from '../worker/resultsRead.ts';
+import type { AirlineDbAction, AirlineDbReply } from '../../workers/hosts/airlineDb.ts';
 import { createEvalStore, type EvalResults, type EvalStore, type SuiteChoice } from './evalStore.ts';
 import type { ModelsStore } from './modelsStore.ts';
 import type { ConfigDraft } from './setupStore.ts';
@@ -71,6 +72,14 @@ export class Evaluation {
         // The worker was lost: workerLost says so.
         () => {},
       );
+  };
+
+  /** τ²'s airline database in this browser (workers/hosts/airlineDb.ts): what is kept, or keep,
+   * probe, download or forget it. The suite is read again after a change (its tasks can run now). */
+  airlineDb = async (action: AirlineDbAction): Promise<AirlineDbReply> => {
+    const reply = await this.deps.evaluationWorker().request('airline_db', action);
+    if (action.action === 'keep' || action.action === 'download' || action.action === 'forget') this.readChosenSuite();
+    return reply;
   };
 
   chooseBuiltInSuite = (name: BuiltInSuite | Tau2SuiteName): void => {

@@ -121,11 +121,11 @@ describe('the history of this browser', () => {
 
   it('refuses to run again a run whose domain this playground does not have, naming it', async () => {
     // As a run file from elsewhere may hold: a domain by a name the Domain list does not offer.
-    const { runId } = await recordRun('in airline', 3, true, 'tau2-airline');
+    const { runId } = await recordRun('in mock', 3, true, 'tau2-mock');
     const starts = platform.fake().callsOf('start').length;
     for (const step of [0, 2]) {
       const outcome = await history.runAgain(runId, step);
-      expect(outcome).toEqual({ refused: expect.stringContaining('played in the domain "tau2-airline"') });
+      expect(outcome).toEqual({ refused: expect.stringContaining('played in the domain "tau2-mock"') });
       expect(outcome).toEqual({ refused: expect.stringContaining('cannot run again without that domain') });
     }
     expect(platform.fake().callsOf('start')).toHaveLength(starts);

@@ -2,13 +2,14 @@
 // Responses) and Anthropic's wire formats, with injectable faults. Tests start it on an ephemeral port; Playwright and demos run it as a
 // process: `tsx cli/scripted/scriptedServer.ts --scenario <file.json> [--port N]` prints its URL.
 //
-// Endpoints: POST /v1/chat/completions, POST /v1/responses, GET /v1/models, POST /v1/messages, plus admin ones that
+// Endpoints: POST /v1/chat/completions, POST /v1/responses, GET /v1/models, POST /v1/messages,
+// POST /retrieve (the reference's dense retriever: scripted documents), plus admin ones that
 // are not recorded: POST /__admin/fault (a Fault, or null to clear), POST /__admin/reset (an
 // optional new scenario), GET /__admin/requests.
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseFault, parseScenario, type Fault, type FloodField, type Scenario, type ScriptedResponse, type ScriptedUsage } from './scenario.ts';
+import { parseFault, parseScenario, type Fault, type FloodField, type Scenario, type ScriptedResponse, type ScriptedRetrieval, type ScriptedUsage } from './scenario.ts';
 
 export interface RecordedRequest {
   method: string;
@@ -77,6 +78,9 @@ const DEFAULT_FLOOD_PIECE_CHARS = 65_536;
 
 type Dialect = 'openai' | 'responses' | 'anthropic';
 
+/** The key /retrieve's answers are counted under (no model is named so). */
+const RETRIEVE = ' /retrieve';
+
 class ScriptState {
   scenario: Scenario;
   private consumed = new Map<string, Set<number>>();
@@ -115,8 +119,16 @@ class ScriptState {
 
   /** The first unconsumed response for this model whose `when` matches. */
   pick(model: string, lastUserMessage: string): { index: number; response: ScriptedResponse } | undefined {
-    const responses = this.scenario.models[model] ?? [];
-    const consumed = this.consumed.get(model);
+    return this.pickFrom(model, this.scenario.models[model] ?? [], lastUserMessage);
+  }
+
+  /** The first unconsumed answer of `/retrieve` whose `when` the query contains. */
+  pickRetrieval(query: string): { index: number; response: ScriptedRetrieval } | undefined {
+    return this.pickFrom(RETRIEVE, this.scenario.retrieval ?? [], query);
+  }
+
+  private pickFrom<T extends { when?: string }>(key: string, responses: readonly T[], lastUserMessage: string): { index: number; response: T } | undefined {
+    const consumed = this.consumed.get(key);
     for (const [index, response] of responses.entries()) {
       if (consumed?.has(index)) continue;
       if (response.when !== undefined && !lastUserMessage.includes(response.when)) continue;
@@ -126,7 +138,7 @@ class ScriptState {
   }
 
   /** The response's own fault, if it still has firings left (counted as fired once). */
-  takeResponseFault(model: string, index: number, response: ScriptedResponse): Fault | undefined {
+  takeResponseFault(model: string, index: number, response: { fault?: Fault }): Fault | undefined {
     if (!response.fault) return undefined;
     const fired = this.faultsFired.get(model) ?? [];
     this.faultsFired.set(model, fired);
@@ -136,7 +148,7 @@ class ScriptState {
     return response.fault;
   }
 
-  consume(model: string, index: number, response: ScriptedResponse): void {
+  consume(model: string, index: number, response: { repeat?: boolean }): void {
     if (response.repeat) return;
     const consumed = this.consumed.get(model) ?? new Set<number>();
     consumed.add(index);
@@ -192,6 +204,10 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
       });
       return;
     }
+    if (route === 'POST /retrieve') {
+      await serveRetrieval(res, req, (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>, serverFault);
+      return;
+    }
     const dialect = DIALECTS[route];
     if (!dialect) {
       sendJson(res, 404, { error: { message: `Scripted server: no route for ${route}.`, type: 'not_found' } }, true);
@@ -218,6 +234,27 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
       serveCompletion(res, { dialect, request, model, response: withEchoedKey(picked.response, req), fault, id: sequence }),
     );
     if (consumes && !res.writableFinished) state.release(model, picked.index);
+  }
+
+  /** The reference's /retrieve: the next scripted answer for the query, `[documents]`. */
+  async function serveRetrieval(res: ServerResponse, req: IncomingMessage, request: Record<string, unknown>, serverFault: Fault | undefined): Promise<void> {
+    const query = Array.isArray(request.queries) && typeof request.queries[0] === 'string' ? request.queries[0] : '';
+    const picked = state.pickRetrieval(query);
+    if (!picked) {
+      sendJson(res, 500, { detail: `Scripted server: no /retrieve answer left for ${JSON.stringify(query.slice(0, 120))}.` }, true);
+      return;
+    }
+    const fault = serverFault ?? state.takeResponseFault(RETRIEVE, picked.index, picked.response);
+    if (!fault || !failsResponse(fault)) state.consume(RETRIEVE, picked.index, picked.response);
+    await serveWithFault(res, fault, 'openai', req, () => {
+      const { raw, documents = [] } = picked.response;
+      if (raw !== undefined) {
+        res.writeHead(200, { 'content-type': 'application/json', ...CORS_HEADERS }).end(raw);
+        return;
+      }
+      const results = documents.map(({ score, ...document }) => ({ document, score }));
+      sendJson(res, 200, [results], true);
+    });
   }
 
   function handleAdmin(method: string, path: string, body: unknown, res: ServerResponse): void {

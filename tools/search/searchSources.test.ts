@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { WIKIPEDIA_API_URL } from '../../workers/engine/config.ts';
 import { parseConfig } from '../../workers/hosts/config.ts';
 import { createCorpusRetriever } from './retriever.ts';
-import { createSearchRetriever, describeSearchSources, searchSourceLabel } from './searchSources.ts';
+import { readFileSync } from 'node:fs';
+import { createSearchRetriever, describeSearchSources, retrievalTopK, searchSourceLabel } from './searchSources.ts';
 import { configProblems } from '../../e2e/fixtures/configProblems.ts';
 
 const base = {
@@ -19,7 +20,7 @@ const problems = (search: unknown): string[] => configProblems(() => parseConfig
 
 describe('the config search section', () => {
   it('defaults to the local corpus and the English Wikipedia API', () => {
-    expect(parseConfig(base).search).toEqual({ sources: ['local'], wikipediaBaseUrl: WIKIPEDIA_API_URL, wikipediaTimeoutSeconds: 15 });
+    expect(parseConfig(base).search).toEqual({ sources: ['local'], wikipediaBaseUrl: WIKIPEDIA_API_URL, wikipediaTimeoutSeconds: 15, retrievalTimeoutSeconds: 60 });
     expect(parseConfig({ ...base, search: { sources: ['wikipedia', 'documents'], perSourceLimit: 3 } }).search).toMatchObject({
       sources: ['wikipedia', 'documents'],
       perSourceLimit: 3,
@@ -65,5 +66,16 @@ describe('describeSearchSources', () => {
     );
     expect(searchSourceLabel('documents')).toBe('Your documents');
     expect(searchSourceLabel('intranet')).toBe('intranet');
+  });
+});
+
+describe('the retrieval source in the config', () => {
+  it('needs the server’s base URL, and asks for the reference’s top-k by paper variant', async () => {
+    const example = JSON.parse(readFileSync(new URL('../../cli/examples/local-scripted.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+    expect(() => parseConfig({ ...example, search: { sources: ['retrieval'] } })).toThrow(/retrievalBaseUrl/);
+    const frames = parseConfig({ ...example, paper: { variant: 'frames' }, search: { sources: ['retrieval'], retrievalBaseUrl: 'http://127.0.0.1:8000' } });
+    expect(retrievalTopK(frames)).toBe(150);
+    expect(retrievalTopK(parseConfig({ ...example, search: { sources: ['retrieval'], retrievalBaseUrl: 'http://127.0.0.1:8000' } }))).toBe(50);
+    expect(retrievalTopK(parseConfig({ ...example, search: { sources: ['retrieval'], retrievalBaseUrl: 'http://127.0.0.1:8000', retrievalTopK: 7 } }))).toBe(7);
   });
 });

@@ -5,6 +5,7 @@ import type { OrchestraConfig, SearchSourceName } from '../../workers/engine/con
 import { createCombinedRetriever } from './combinedRetriever.ts';
 import type { Retriever } from '../../workers/engine/ports.ts';
 import { createWikipediaRetriever } from './wikipedia.ts';
+import { createRetrievalRetriever, RETRIEVAL_TOP_K } from './retrieval.ts';
 
 export interface AvailableRetrievers {
   /** The local corpus. */
@@ -12,19 +13,31 @@ export interface AvailableRetrievers {
   /** The documents added in the playground (IndexedDB); absent outside the browser. */
   documents?: Retriever;
   fetch?: typeof fetch;
+  /** A `retrieval` search's `eid`: the suite task's id. */
+  taskId?: string;
+  /** Documents a `retrieval` search asks for (retrievalTopK()). */
+  retrievalTopK?: number;
 }
 
 export const SEARCH_SOURCE_LABELS: Record<SearchSourceName, string> = {
   local: 'Local corpus',
   documents: 'Your documents',
   wikipedia: 'Wikipedia',
+  retrieval: 'Retrieval server',
 };
 
 const WHAT_EACH_HOLDS: Record<SearchSourceName, string> = {
   local: 'a local encyclopedia of countries and cities',
   documents: "the user's own documents",
   wikipedia: 'English Wikipedia',
+  retrieval: 'a dense Wikipedia retriever',
 };
+
+/** The documents a `retrieval` search asks for: the configured number, else the reference's for
+ * the paper variant (150 in FRAMES, 50 in HLE). */
+export function retrievalTopK(config: Pick<OrchestraConfig, 'search' | 'paper'>): number {
+  return config.search.retrievalTopK ?? RETRIEVAL_TOP_K[config.paper.variant];
+}
 
 export function createSearchRetriever(search: OrchestraConfig['search'], available: AvailableRetrievers): Retriever {
   const sources = search.sources.map((name) => ({ name, retriever: sourceRetriever(name, search, available) }));
@@ -46,6 +59,15 @@ function sourceRetriever(name: SearchSourceName, search: OrchestraConfig['search
       return createWikipediaRetriever({
         baseUrl: search.wikipediaBaseUrl,
         timeoutMs: search.wikipediaTimeoutSeconds * 1000,
+        ...(available.fetch ? { fetch: available.fetch } : {}),
+      });
+    case 'retrieval':
+      if (search.retrievalBaseUrl === undefined) throw new Error('search.sources names "retrieval": set search.retrievalBaseUrl to the retrieval server\'s base URL.');
+      return createRetrievalRetriever({
+        baseUrl: search.retrievalBaseUrl,
+        topK: available.retrievalTopK ?? search.retrievalTopK ?? RETRIEVAL_TOP_K.hle,
+        timeoutMs: search.retrievalTimeoutSeconds * 1000,
+        ...(available.taskId === undefined ? {} : { eid: available.taskId }),
         ...(available.fetch ? { fetch: available.fetch } : {}),
       });
   }

@@ -207,6 +207,11 @@ const searchSchema = z.strictObject({
     .url({ protocol: /^https?$/, message: 'must be a full http(s) URL of a MediaWiki api.php, such as https://en.wikipedia.org/w/api.php' })
     .default(WIKIPEDIA_API_URL),
   wikipediaTimeoutSeconds: z.number().positive().max(300).default(15),
+  /** The reference's dense retriever (`retrieval` source): its base URL; requests go to `{base}/retrieve`. */
+  retrievalBaseUrl: z.url({ protocol: /^https?$/, message: 'must be a full http(s) URL of a retrieval server, such as http://localhost:8000' }).optional(),
+  /** Documents a `retrieval` search asks for; the reference's (150 for FRAMES, 50 for HLE, by `paper.variant`) when unset. */
+  retrievalTopK: z.number().int().positive().max(1000).optional(),
+  retrievalTimeoutSeconds: z.number().positive().max(600).default(60),
   /** At most this many results from each source before merging; the search's own size otherwise. */
   perSourceLimit: z.number().int().positive().max(100).optional(),
 });
@@ -325,6 +330,9 @@ export function createConfigSchema(vocabulary: ConfigVocabulary) {
     checkProviderFields(config, ctx, rules);
     checkProvidersNamed(config, ctx);
     checkCustomToolNames(config, ctx, builtInTools);
+    if (config.search.sources.includes('retrieval') && config.search.retrievalBaseUrl === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['search', 'retrievalBaseUrl'], message: 'the "retrieval" source needs the retrieval server\'s base URL (its /retrieve is called)' });
+    }
     if (config.protocol === 'paper') {
       const experts = config.experts === 'paper' ? PAPER_EXPERTS_PRESET : config.experts;
       const used = new Set<string>(Object.values(experts).map((e) => e.tool));

@@ -10,7 +10,7 @@ export const PAPER_TOOLS = ['search', 'enhance_reasoning', 'answer'] as const;
 export type PaperToolName = (typeof PAPER_TOOLS)[number];
 export const CALL_EXPERT_TOOL = 'call_expert';
 
-export const SEARCH_SOURCES = ['local', 'documents', 'wikipedia'] as const;
+export const SEARCH_SOURCES = ['local', 'documents', 'wikipedia', 'retrieval'] as const;
 export type SearchSourceName = (typeof SEARCH_SOURCES)[number];
 export const WIKIPEDIA_API_URL = 'https://en.wikipedia.org/w/api.php';
 

@@ -26,7 +26,10 @@ export type BackendErrorCode =
   /** A local model ran out of memory, or the GPU gave up (device lost) under it. */
   | 'out_of_memory'
   /** The browser refused to store a local model's files (its storage quota is used up). */
-  | 'storage_quota';
+  | 'storage_quota'
+  /** The reference's retriever (a `retrieval` search source) failed: no answer, an error, or a
+   * reply that is not /retrieve's. A run without the paper's documents stops as an error. */
+  | 'retrieval';
 
 const CODES: ReadonlySet<string> = new Set<BackendErrorCode>([
   'aborted',
@@ -45,6 +48,7 @@ const CODES: ReadonlySet<string> = new Set<BackendErrorCode>([
   'webgpu',
   'out_of_memory',
   'storage_quota',
+  'retrieval',
 ]);
 
 export interface BackendErrorInit {
@@ -122,6 +126,7 @@ const USER_ACTION_CODES: ReadonlySet<string> = new Set<BackendErrorCode>([
   'webgpu',
   'out_of_memory',
   'storage_quota',
+  'retrieval',
 ]);
 
 /** The text to show a person: the message without its code prefix. */

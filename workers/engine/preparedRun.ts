@@ -47,4 +47,7 @@ export interface PrepareOptions {
    * is not created (no key or loaded model needed); the person's turns cost nothing. Paper
    * protocol only. */
   person?: ChatModel;
+  /** The suite task's id, when the run is one: a `retrieval` search sends it as the reference's
+   * `eid` (its server keeps each task's own candidate documents by it). */
+  taskId?: string;
 }

@@ -119,7 +119,7 @@ export function configuredPolicy(name: string, kind: string, label: string, conf
     preference: resolvePreferenceOf(config.preference),
     prepare(task) {
       if (task.domain === undefined) {
-        return { run: runOf(context.runs.prepare(config)), expertTools: PAPER_EXPERT_TOOLS(config) };
+        return { run: runOf(context.runs.prepare(config, { taskId: task.id })), expertTools: PAPER_EXPERT_TOOLS(config) };
       }
       const domain = domainOf(context, task);
       const session = domain.newSession(task);

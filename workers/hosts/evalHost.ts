@@ -66,7 +66,8 @@ async function loadSuite(input: EvalSuiteInput, sampleTasks: () => Promise<Sampl
   if (input.name === 'corpus') return { source, tasks: corpusSuite(await sampleTasks()), warnings: [] };
   if (isTau2SuiteName(input.name)) {
     const { loadBrowserSuite } = await import('../domains/browserTau2.ts');
-    const { domain, tasks } = await loadBrowserSuite(input.name);
+    // τ²'s airline runs on the user's database, kept in this browser (airlineDb.ts).
+    const { domain, tasks } = await loadBrowserSuite(input.name, () => import('./airlineDb.ts').then(({ airlineUserFiles }) => airlineUserFiles()));
     return { source, tasks, warnings: [], tau2: domain };
   }
   const { BUILT_IN_DOMAIN_FILES } = await import('../domains/browserDomains.ts');

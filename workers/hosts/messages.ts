@@ -15,6 +15,7 @@ import type { Tau2SuiteName } from '../domains/tau2/suiteNames.ts';
 import type { PolicyDescription, RolloutRecord } from '../eval/results.ts';
 import type { EvalOutcome, EvalProgressEvent } from '../eval/runner.ts';
 import type { ReplyMessage, RequestMessage } from './requests.ts';
+import type { AirlineDbAction, AirlineDbReply } from './airlineDb.ts';
 
 /** The suite an evaluation runs: a built-in one (τ²'s and ToolScale's among them), or a JSONL file
  * the user picked (its text, read by the page under the suite's size cap; the worker parses it). */
@@ -103,6 +104,9 @@ export type OrchestratorRequests = {
   start_eval: { body: { request: EvalRequest }; reply: EvalStart };
   /** Stops an evaluation: the rollouts in flight are abandoned (not recorded). */
   stop_eval: { body: { evalId: string }; reply: void };
+  /** τ²'s airline database in this browser (airlineDb.ts): what is kept; keep a file the user
+   * chose (checked as τ²'s FlightDB first), ask a server its size, download it, or forget it. */
+  airline_db: { body: AirlineDbAction; reply: AirlineDbReply };
   /** The last scan of a file before it is written: the providers whose held key it holds (never
    * the key). */
   find_keys: { body: { text: string | Blob }; reply: string[] };

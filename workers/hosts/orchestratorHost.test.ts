@@ -21,6 +21,7 @@ import type { FromGgufWorker, ToGgufWorker } from './models/modelMessages.ts';
 import { createOrchestratorHost, type HostPlatform } from './orchestratorHost.ts';
 import { createRequester, serveRequests, type ReplyMessage, type RequestHandlers, type RequestMessage, type Requester } from './requests.ts';
 import type { HeldKey } from './keys.ts';
+import type { AirlineDbAction, AirlineDbInfo, AirlineDbReply } from './airlineDb.ts';
 
 const TASK = 'What is the population of the capital of Finland?';
 const WEBLLM_MODEL = 'Qwen3-0.6B-q4f32_1-MLC';
@@ -64,6 +65,15 @@ function testPlatform(): HostPlatform {
     generated: async <T,>(name: string) => (name === 'corpus.json' ? loadNodeCorpus() : loadNodeSampleTasks()) as T,
     documents: createCorpusRetriever([{ id: 'doc-1', title: 'Notes', text: 'Helsinki has 558,457 people.' }]),
     tau2Domain: async (name) => readTau2Domain(name),
+    // Where this platform keeps τ²'s airline database: in memory (the browser's is IndexedDB).
+    airlineDb: (() => {
+      let kept: AirlineDbInfo | null = null;
+      return async (action: AirlineDbAction): Promise<AirlineDbReply> => {
+        if (action.action === 'keep') kept = { source: { kind: 'file', name: action.name }, bytes: action.text.length, savedAt: '2026-12-06T00:00:00Z' };
+        if (action.action === 'forget') kept = null;
+        return { kept };
+      };
+    })(),
   };
 }
 
@@ -243,6 +253,17 @@ describe('the orchestrator host: evaluations', () => {
     expect(await page.request('start_eval', { request: { ...request, evalId: 'eval-2', policies: [] } })).toEqual({ ok: false, problems: ['Pick at least one policy.'] });
     // Stopping an evaluation that is not running changes nothing.
     await page.request('stop_eval', { evalId: 'eval-2' });
+  });
+});
+
+describe('the orchestrator host: τ²’s airline database', () => {
+  it('replies with what its platform keeps after a keep, a status and a forget', async () => {
+    const { page } = connect();
+    expect(await page.request('airline_db', { action: 'status' })).toEqual({ kept: null });
+    const kept = await page.request('airline_db', { action: 'keep', name: 'db.json', text: '{}' });
+    expect(kept.kept?.source).toEqual({ kind: 'file', name: 'db.json' });
+    expect((await page.request('airline_db', { action: 'status' })).kept?.bytes).toBe(2);
+    expect(await page.request('airline_db', { action: 'forget' })).toEqual({ kept: null });
   });
 });
 

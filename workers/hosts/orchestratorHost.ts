@@ -34,6 +34,7 @@ import type { LocalModelsState } from './models/modelState.ts';
 import { prepareRun, type RunEnvironment } from './prepareRun.ts';
 import type { RequestHandlers } from './requests.ts';
 import type { TaskDomains } from './taskDomain.ts';
+import type { AirlineDbAction, AirlineDbReply } from './airlineDb.ts';
 import { sendEventsSafely } from './eventChannel.ts';
 import { RunStop } from '../engine/protocol.ts';
 
@@ -52,6 +53,8 @@ export interface HostPlatform {
   documents: Retriever;
   /** A τ² or ToolScale domain, its files read and its database parsed. */
   tau2Domain(name: Tau2DomainName): Promise<LoadedTau2Domain>;
+  /** τ²'s airline database where the user keeps it (the browser: IndexedDB, airlineDb.ts). */
+  airlineDb(action: AirlineDbAction): Promise<AirlineDbReply>;
 }
 
 /** The orchestrator worker's answer to every request of the page. */
@@ -351,6 +354,7 @@ export function createOrchestratorHost(platform: HostPlatform): OrchestratorHost
     read_suite: async ({ suite }) => (await evaluations()).readSuite(suite),
     start_eval: async ({ request }) => (await evaluations()).start(request),
     stop_eval: async ({ evalId }) => (await evaluations()).stop(evalId),
+    airline_db: (action) => platform.airlineDb(action),
     find_keys: async ({ text }) => new Redactor(keys.named()).keysIn(typeof text === 'string' ? text : await text.text()),
   };
 }

@@ -7,7 +7,7 @@ import type { CalculatorRunner } from '../../tools/calculator/types.ts';
 import type { JavaScriptRunner } from '../engine/ports.ts';
 import type { PythonRunner } from '../engine/ports.ts';
 import type { Retriever } from '../engine/ports.ts';
-import { createSearchRetriever, describeSearchSources } from '../../tools/search/searchSources.ts';
+import { createSearchRetriever, describeSearchSources, retrievalTopK } from '../../tools/search/searchSources.ts';
 import { backendKind } from '../backends/registry.ts';
 import type { LoadedBackend, LocalChatModel, ProvidedModel } from '../engine/backendKind.ts';
 import { CALL_EXPERT_TOOL, ORCHESTRATOR_MAX_TOKENS, VARIANT_DEFAULTS, type ExpertConfig, type OrchestraConfig, type ProviderConfig } from '../engine/config.ts';
@@ -130,7 +130,7 @@ export function prepareRun(config: OrchestraConfig, given: RunEnvironment, optio
   };
 
   const experts = runExperts(config, options.domain);
-  const search = searchFor(config, environment);
+  const search = searchFor(config, environment, options.taskId);
   const toolTimeoutMs = config.paper.codeTimeoutSeconds * 1000 + 5000;
   let protocol: Protocol;
   if (options.domain) {
@@ -284,7 +284,7 @@ function paperProtocol(
     searchUsdPerCall: search.usdPerCall,
     python: environment.python,
     variant,
-    searchTopK: config.paper.searchTopK,
+    searchTopK: search.topK,
     codeTimeoutMs: config.paper.codeTimeoutSeconds * 1000,
     budgets: fit.budgets,
     writtenArguments,
@@ -334,13 +334,18 @@ function keysRecorded(environment: RunEnvironment): { environment: RunEnvironmen
 function searchFor(
   config: OrchestraConfig,
   environment: RunEnvironment,
-): { retriever: Retriever; usdPerCall: number | undefined; description: string | undefined } {
+  taskId: string | undefined,
+): { retriever: Retriever; usdPerCall: number | undefined; description: string | undefined; topK: number } {
   const { sources } = config.search;
   if (sources.length === 1 && sources[0] === 'local') {
-    return { retriever: environment.retriever, usdPerCall: environment.searchUsdPerCall, description: undefined };
+    return { retriever: environment.retriever, usdPerCall: environment.searchUsdPerCall, description: undefined, topK: config.paper.searchTopK };
   }
   return {
+    // The reference's retriever alone: its top-k, all of them gathered, as the reference does.
+    topK: sources.length === 1 && sources[0] === 'retrieval' ? retrievalTopK(config) : config.paper.searchTopK,
     retriever: createSearchRetriever(config.search, {
+      ...(taskId === undefined ? {} : { taskId }),
+      retrievalTopK: retrievalTopK(config),
       local: environment.retriever,
       ...(environment.documentRetriever ? { documents: environment.documentRetriever } : {}),
       ...(environment.fetch ? { fetch: environment.fetch } : {}),

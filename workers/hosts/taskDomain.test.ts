@@ -64,7 +64,7 @@ describe('createTaskDomains', () => {
 
   it('refuses a domain it does not know, by name', async () => {
     const { domains } = sources();
-    await expect(domains('tau2-airline')).rejects.toThrow('There is no domain "tau2-airline"');
+    await expect(domains('tau2-mock')).rejects.toThrow('There is no domain "tau2-mock"');
   });
 
   it('tries a failed load again on the next run', async () => {

@@ -27,7 +27,12 @@ export function workerHostPlatform(post: (message: FromWorker) => void): HostPla
     // The documents worker stores their passages in IndexedDB; this index is rebuilt from there
     // whenever the store's revision moves.
     documents: createDocumentRetriever(() => openDocumentStore()),
-    // τ²'s and ToolScale's files come from the browser catalogue, each a chunk.
-    tau2Domain: (name) => import('../domains/browserTau2.ts').then(({ loadBrowserDomain }) => loadBrowserDomain(name)),
+    // τ²'s and ToolScale's files come from the browser catalogue, each a chunk; τ²'s airline runs on
+    // the user's database, kept in this browser's IndexedDB (airlineDb.ts).
+    tau2Domain: (name) =>
+      import('../domains/browserTau2.ts').then(({ loadBrowserDomain }) =>
+        loadBrowserDomain(name, { userFiles: () => import('./airlineDb.ts').then(({ airlineUserFiles }) => airlineUserFiles()) }),
+      ),
+    airlineDb: (action) => import('./airlineDb.ts').then(({ airlineDbRequest }) => airlineDbRequest(action)),
   };
 }

@@ -8,6 +8,7 @@ const HINTS: Record<SearchSourceName, string> = {
   local: 'countries and cities, built into the app',
   documents: 'the files listed above',
   wikipedia: 'its public API, when online',
+  retrieval: 'the reference’s dense retriever, at the configuration’s search.retrievalBaseUrl',
 };
 
 /** Which sources the run's search tool looks in: the config's `search.sources`. */

@@ -16,6 +16,7 @@ import { CONCURRENCY_MAX, reportOf, ROLLOUTS_MAX } from '../../state/evaluation.
 import { WarmUpWhenIdle } from '../Charts/WarmUpWhenIdle.tsx';
 import { FileImportButton } from '../FileImportButton/index.tsx';
 import { GroupRewards } from './GroupRewards.tsx';
+import { AirlineDatabase } from './AirlineDatabase.tsx';
 import { useThrottled } from '../../hooks/useThrottled.ts';
 import { perPolicyHeadline, policyRow, progressView, rolloutOrder, verdictLine, type PolicyChoice } from './evalView.ts';
 import './Evaluate.css';
@@ -127,6 +128,7 @@ function SuitePicker() {
       </p>
       <SuiteReadingView reading={reading} />
       {suite.kind === 'builtin' && isTau2SuiteName(suite.name) && <SimulatedUser />}
+      {suite.kind === 'builtin' && suite.name === 'tau2-airline' && <AirlineDatabase />}
     </fieldset>
   );
 }

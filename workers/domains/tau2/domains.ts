@@ -1,14 +1,15 @@
-// The τ²-Bench domains we ship (retail, telecom, and ToolScale's ten, ../toolscale), their files,
-// and loading one: its database parsed once, its tasks, its policy and the tool schemas τ² gives
-// the agent and the user. The host reads the files (Node from disk, the browser from the bundle)
-// from the domain's folder (TAU2_DOMAIN_FOLDERS) and hands in their text. Airline is not here: its
-// db.json and tasks.json are missing from the stored copy of the reference repository
-// (docs/evaluation.md). Pure TypeScript.
+// The τ²-Bench domains we ship (retail, telecom, airline, and ToolScale's ten, ../toolscale), their
+// files, and loading one: its database parsed once, its tasks, its policy and the tool schemas τ²
+// gives the agent and the user. The host reads the files (Node from disk, the browser from the
+// bundle) from the domain's folder (TAU2_DOMAIN_FOLDERS) and hands in their text. Airline's
+// database is the user's (TAU2_USER_FILES): the host reads it from where the user put it.
+// Pure TypeScript.
 
 import type { ToolSchema } from '../../engine/types.ts';
 import type { Tau2Environment } from './environment.ts';
 import { PyError } from './pyErrors.ts';
 import type { Clock } from './rolloutClock.ts';
+import { airlineEnvironment, parseAirlineDb } from './airline/domain.ts';
 import { parseRetailDb, retailEnvironment } from './retail/domain.ts';
 import { parseTasks, type Tau2Task } from './tasks.ts';
 import { parseTelecomDbs, telecomEnvironment, telecomPolicy } from './telecom/domain.ts';
@@ -17,10 +18,16 @@ import { isToolScaleDomain, TOOLSCALE_DOMAIN_FILES, TOOLSCALE_DOMAIN_NAMES, tool
 export const TAU2_DOMAIN_FILES = {
   retail: ['db.json', 'tasks.json', 'policy.md', 'tool-schemas.json'],
   telecom: ['db.json', 'user_db.json', 'tasks.json', 'main_policy.md', 'tech_support_manual.md', 'tool-schemas.json'],
+  airline: ['tasks.json', 'policy.md', 'tool-schemas.json'],
   ...TOOLSCALE_DOMAIN_FILES,
 } as const;
 export type Tau2DomainName = keyof typeof TAU2_DOMAIN_FILES;
 export const TAU2_DOMAIN_NAMES = Object.keys(TAU2_DOMAIN_FILES) as Tau2DomainName[];
+
+/** The files of a domain that ship without them, which the user supplies (τ²'s airline db.json,
+ * about 7 MB, is not in any copy of τ²-Bench this project may read or ship): the host's `read`
+ * answers for them from the user's copy. */
+export const TAU2_USER_FILES: Partial<Record<Tau2DomainName, readonly string[]>> = { airline: ['db.json'] };
 
 /** Each domain's folder, relative to workers/domains. */
 export const TAU2_DOMAIN_FOLDERS = Object.fromEntries(
@@ -64,14 +71,25 @@ function inFile<T>(file: string, parse: () => T): T {
   }
 }
 
+export interface Tau2LoadOptions extends ToolScaleOptions {
+  newBillId?: () => string;
+  /** How errors name a file the user supplied (their path), instead of `airline/db.json`. */
+  userFileNames?: Readonly<Record<string, string>>;
+}
+
 /** Loads a domain from its files' text (`read(fileName)`). Throws naming the file at fault. */
-export function loadTau2Domain(name: Tau2DomainName, read: (file: string) => string, options: { newBillId?: () => string } & ToolScaleOptions = {}): LoadedTau2Domain {
+export function loadTau2Domain(name: Tau2DomainName, read: (file: string) => string, options: Tau2LoadOptions = {}): LoadedTau2Domain {
   const tasks = inFile(`${name}/tasks.json`, () => parseTasks(read('tasks.json'), `${name}/tasks.json`));
   const agentTools = inFile(`${name}/tool-schemas.json`, () => schemas(read('tool-schemas.json'), 'agent') ?? []);
   if (isToolScaleDomain(name)) {
     const policy = read('policy.md');
     const newEnvironment = inFile(`${name}/db.json`, () => toolScaleEnvironments(name, read('db.json'), policy, options));
     return { name, policy, tasks, agentTools, userTools: null, newEnvironment };
+  }
+  if (name === 'airline') {
+    const seed = inFile(options.userFileNames?.['db.json'] ?? `${name}/db.json`, () => parseAirlineDb(read('db.json')));
+    const policy = read('policy.md');
+    return { name, policy, tasks, agentTools, userTools: null, newEnvironment: () => airlineEnvironment(seed, policy) };
   }
   if (name === 'retail') {
     const seed = inFile(`${name}/db.json`, () => parseRetailDb(read('db.json')));

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Copies τ²-Bench's retail and telecom data into this folder in the form the playground ships.
+"""Copies τ²-Bench's retail, telecom and airline data into this folder in the form the playground ships.
 
 Usage:  python3 workers/domains/tau2/import_tau2_data.py DATA_DIR
 where DATA_DIR is a checkout's `data/tau2` (NVlabs/ToolOrchestra, or a fork: it holds
@@ -12,6 +12,9 @@ What it does, and why:
   - Telecom's TOML databases become JSON (TOML's quoted dates stay strings; pydantic and our
     loader read them as dates). TOML has no null: a missing key takes the model's default.
   - Text files (policies, the user simulator's guidelines) are copied byte for byte.
+  - Airline: the tasks the paper's harness runs (`original_tasks.json`, 50 tasks; the vendored
+    τ²'s run.py passes it as --task_path) and the policy. Its db.json (about 7 MB) is not shipped:
+    a person reads it from their own τ²-Bench checkout or downloads it (docs/evaluation.md).
 Licences: τ²-Bench (MIT, Sierra Research), ToolOrchestra (Apache-2.0); docs/data-licences.md.
 """
 
@@ -46,6 +49,9 @@ def main():
         compact(json.load(f), os.path.join(HERE, 'telecom', 'tasks.json'))
     for name in ('main_policy.md', 'tech_support_manual.md'):
         shutil.copyfile(os.path.join(domains, 'telecom', name), os.path.join(HERE, 'telecom', name))
+    with open(os.path.join(domains, 'airline', 'original_tasks.json'), encoding='utf-8') as f:
+        compact(json.load(f), os.path.join(HERE, 'airline', 'tasks.json'))
+    shutil.copyfile(os.path.join(domains, 'airline', 'policy.md'), os.path.join(HERE, 'airline', 'policy.md'))
     for name in ('simulation_guidelines.md', 'simulation_guidelines_tools.md'):
         shutil.copyfile(os.path.join(data, 'user_simulator', name), os.path.join(HERE, name))
 

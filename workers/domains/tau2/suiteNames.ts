@@ -15,6 +15,7 @@ const toolScaleSuite = (domain: ToolScaleDomain) => ({
 export const TAU2_SUITES = [
   { name: 'tau2-retail', domain: 'retail', label: 'τ²-Bench retail: orders, returns, exchanges (114 tasks, simulated user)' } as const,
   { name: 'tau2-telecom', domain: 'telecom', label: 'τ²-Bench telecom: lines, bills, the customer’s phone (114 tasks, simulated user)' } as const,
+  { name: 'tau2-airline', domain: 'airline', label: 'τ²-Bench airline: bookings, changes, cancellations (50 tasks, simulated user; your db.json)' } as const,
   ...TOOLSCALE_DOMAINS.map(toolScaleSuite),
 ];
 

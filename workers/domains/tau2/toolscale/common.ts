@@ -4,10 +4,10 @@
 
 import { calculate } from '../calculate.ts';
 import { Tau2Environment } from '../environment.ts';
-import { field, model, type FieldSpec, type FieldType, type ModelSchema, t, validateModel } from '../model.ts';
+import { construct, field, model, type FieldSpec, type FieldType, type ModelSchema, t, validateModel } from '../model.ts';
 import { attributeError, valueError } from '../pyErrors.ts';
 import { parsePyJson } from '../pyJson.ts';
-import { iterate, lower } from '../pyOps.ts';
+import { iterate, lower, negate } from '../pyOps.ts';
 import { isModel, pyEquals, pyTypeName, type PyFloat, type PyModel, type PyValue } from '../pyValues.ts';
 import { TableSeed, type TableToolkit, type Tables } from '../tableSeed.ts';
 import { fn, type ToolParam } from '../toolkit.ts';
@@ -83,6 +83,16 @@ export function asModel<T extends PyValue = PyModel>(schema: ModelSchema, value:
 export function asModels<T extends PyValue = PyModel>(schema: ModelSchema, values: PyValue): T[] {
   const items = iterate(values);
   return (items.every((item) => item instanceof Map) ? items.map((item) => validateModel(schema, item)) : items) as T[];
+}
+
+/** τ²'s airline `cancel_reservation` (and railway's, made after it), on a reservation this rollout
+ * owns: a refund of every payment of the history appended to it (`Payment(payment_id,
+ * amount=-amount)`, so a second cancellation refunds the refunds too), the status "cancelled". */
+export function cancelWithRefunds<R extends PyModel & { payment_history: PyValue[] }>(reservation: R, payment: ModelSchema): R {
+  const refunds = reservation.payment_history.map((p) => construct(payment, { payment_id: (p as PyModel).payment_id!, amount: negate((p as PyModel).amount!) }));
+  reservation.payment_history.push(...refunds);
+  (reservation as PyModel).status = 'cancelled';
+  return reservation;
 }
 
 /** `value.<name>` of what should be a model, with Python's AttributeError when it is not one. */

@@ -4,21 +4,18 @@
 // example tasks' golden actions must run without error to τ²'s final hash. The expected values
 // were recorded by e2e/fixtures/toolscale/reference_toolscale.py from the vendored Python.
 
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadTau2Domain, TAU2_DOMAIN_FOLDERS } from '../domains.ts';
 import type { Tau2Environment } from '../environment.ts';
 import { parsePyJson } from '../pyJson.ts';
-import type { PyValue } from '../pyValues.ts';
+import { recordedCallProblems, type Recorded } from '../../../../e2e/fixtures/tau2/recordedCalls.ts';
 import { TOOLSCALE_DOMAIN_NAMES, type ToolScaleDomainName } from './domains.ts';
 
 const REFERENCE = path.resolve(import.meta.dirname, '../../../../e2e/fixtures/toolscale/reference');
 /** The reference script's clock for bank (FIXED_NOW). */
 const FIXED_NOW = () => new Date('2025-01-15T12:00:00Z');
-
-type Recorded = Map<string, PyValue>;
 
 /** A ToolScale domain as every τ² domain is loaded: through tau2/domains.ts, from its folder. */
 function loadDomain(name: ToolScaleDomainName) {
@@ -33,12 +30,6 @@ function read(env: Tau2Environment, tool: string, args: Record<string, string>):
 // What each example task is meant to change, as a read tool shows it afterwards (written from the
 // tasks' descriptions, not from a run): each text must be in the answer after the golden actions
 // and not before.
-
-/** What the fixture recorded of a text: the text, or its digest for a long one. */
-function sameText(actual: string, recorded: Recorded): boolean {
-  if (recorded.has('content')) return actual === recorded.get('content');
-  return createHash('sha256').update(actual).digest('hex') === recorded.get('content_sha256');
-}
 
 type Check = [tool: string, args: Record<string, string>, text: string];
 
@@ -113,21 +104,8 @@ describe.each(TOOLSCALE_DOMAIN_NAMES)('%s', (name) => {
   it("answers every recorded call with τ²'s text and leaves τ²'s database hash after each", async () => {
     const env = domain.newEnvironment();
     expect(await env.dbHash()).toBe(reference.get('initial_hash'));
-    const problems: string[] = [];
     const calls = reference.get('calls') as Recorded[];
-    for (const [i, call] of calls.entries()) {
-      if (call.get('name') === '__update_db__') {
-        env.updateDb('assistant', call.get('arguments') as Recorded);
-        if ((await env.dbHash()) !== call.get('hash')) problems.push(`call ${i} __update_db__: the database hash differs from τ²'s after it`);
-        continue;
-      }
-      const message = env.getResponse({ id: String(i), name: call.get('name') as string, arguments: call.get('arguments') as Recorded, requestor: 'assistant' });
-      const where = `call ${i} ${call.get('name') as string}`;
-      if (!sameText(message.content ?? '', call)) problems.push(`${where} returned\n${message.content}\nwhere τ² returned\n${(call.get('content') ?? call.get('content_head')) as string}`);
-      if (message.error !== call.get('error')) problems.push(`${where}: error ${message.error}, τ² ${call.get('error') as boolean}`);
-      if ((await env.dbHash()) !== call.get('hash')) problems.push(`${where}: the database hash differs from τ²'s after it`);
-    }
-    expect(problems).toEqual([]);
+    expect(await recordedCallProblems(env, calls)).toEqual([]);
     expect(calls.filter((c) => c.get('error') === true).length).toBeGreaterThan(0);
   });
 

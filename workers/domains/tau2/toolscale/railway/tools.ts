@@ -9,11 +9,11 @@
 import { construct, deepCopy, t } from '../../model.ts';
 import { reprAs } from '../../modelRepr.ts';
 import { valueError } from '../../pyErrors.ts';
-import { arith, compare, getItem, len, lookup, negate, pyAbsolute, pyInt } from '../../pyOps.ts';
+import { arith, compare, getItem, len, lookup, pyAbsolute, pyInt } from '../../pyOps.ts';
 import { compareCodePoints, numberOf, pyEquals, pyFloat, pyRound, pyStr, type PyFloat, type PyModel, type PyValue } from '../../pyValues.ts';
 import { TableToolkit } from '../../tableSeed.ts';
 import { fn, type ToolFunction } from '../../toolkit.ts';
-import { type Args, asModels, asModelsOrGiven, attr, calculateTool, type Num, transferTool } from '../common.ts';
+import { type Args, asModels, asModelsOrGiven, attr, calculateTool, cancelWithRefunds, type Num, transferTool } from '../common.ts';
 import {
   DirectTrain,
   PAYMENT_METHODS,
@@ -242,11 +242,7 @@ export class RailwayTools extends TableToolkit<TrainDb> {
 
   #cancel(id: PyValue): ReservationValue {
     this.#reservation(id);
-    const reservation = this.own<ReservationValue>('reservations', id as string);
-    const refunds = reservation.payment_history.map((p) => construct(RailPayment, { payment_id: (p as PyModel).payment_id!, amount: negate((p as PyModel).amount!) }));
-    reservation.payment_history.push(...refunds);
-    reservation.status = 'cancelled';
-    return reservation;
+    return cancelWithRefunds(this.own<ReservationValue>('reservations', id as string), RailPayment);
   }
 
   /** The bags and bikes updates: a fee difference charged or refunded, then the new count stored. */
