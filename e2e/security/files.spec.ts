@@ -143,16 +143,21 @@ test.describe('run files', () => {
     });
   });
 
-  test('a run whose simulated user made 60,000 calls in one turn is refused by name', async ({ page }) => {
-    await page.goto('/');
-    const { panel, rows } = await historyPanel(page);
-    const events = syntheticRun('user-flood', 1, 1);
-    const calls = Array.from({ length: 60_000 }, () => ({ name: 'toggle_data', arguments: {}, result: 'ok', error: false }));
-    const flood = { runId: 'user-flood', t: 1, type: 'user_turn', step: 1, content: null, toolCalls: calls, model: 'user', promptTokens: 0, completionTokens: 0, costUsd: 0 };
-    const file = runFileText([{ id: 'user-flood', events: [events[0], flood, ...events.slice(1)] }]);
-    await panel.getByTestId('history-import-input').setInputFiles({ name: 'user-flood.json', mimeType: 'application/json', buffer: Buffer.from(file) });
-    await expect(panel.getByRole('alert')).toContainText("runs[0].events[1].toolCalls: holds more than the 16 calls a simulated user's turn may make");
-    await expect(rows).toHaveCount(0);
+  test.describe(() => {
+    test.use({ maxStallMs: FILE_STALL_MS });
+
+    test('a run whose simulated user made 60,000 calls in one turn is refused by name', async ({ page }) => {
+      await page.goto('/');
+      const { panel, rows } = await historyPanel(page);
+      const events = syntheticRun('user-flood', 1, 1);
+      const calls = Array.from({ length: 60_000 }, () => ({ name: 'toggle_data', arguments: {}, result: 'ok', error: false }));
+      const flood = { runId: 'user-flood', t: 1, type: 'user_turn', step: 1, content: null, toolCalls: calls, model: 'user', promptTokens: 0, completionTokens: 0, costUsd: 0 };
+      const file = runFileText([{ id: 'user-flood', events: [events[0], flood, ...events.slice(1)] }]);
+      await forgetStalls(page);
+      await panel.getByTestId('history-import-input').setInputFiles(await fileOf('user-flood.json', file));
+      await expect(panel.getByRole('alert')).toContainText("runs[0].events[1].toolCalls: holds more than the 16 calls a simulated user's turn may make");
+      await expect(rows).toHaveCount(0);
+    });
   });
 
   test('a run file nested 100,000 deep is refused at once, saying why', async ({ page }) => {
@@ -231,6 +236,14 @@ test.describe('results files', () => {
       await expect(resultsOf(page).getByRole('list', { name: 'Accuracy per policy' })).toContainText('pass^50,000 0.0%');
     };
     await expectTable();
+    const table = resultsOf(page).getByRole('table', { name: 'τ² figures per policy' });
+    await table.scrollIntoViewIfNeeded();
+    await expect(table.getByRole('columnheader', { name: 'pass^50,000' })).toBeInViewport();
+    for (const [width, height] of [[1280, 720], [1920, 1080]] as const) {
+      await page.setViewportSize({ width, height });
+      await table.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: test.info().outputPath(`tau2-pass-k-${width}.png`) });
+    }
     await page.reload();
     await forgetStalls(page);
     await openEvaluate(page);
