@@ -4,7 +4,8 @@
 // An interrupted task is not written, and runs again on resume; so does a task whose line says it
 // stopped on an error (a refused key, an outage), and its new line supersedes the old one.
 
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
+import { MAX_RESULTS_FILE_BYTES, pathExists, readNamedFile } from './files.ts';
 import { parseSuite, SuiteError, type SuiteTask } from '../workers/eval/suite.ts';
 import { formatDuration, formatUsd } from '../workers/engine/format.ts';
 import { oneLine, type Style } from './format.ts';
@@ -47,8 +48,8 @@ export function parseTasksFile(text: string, path: string): BatchTask[] {
 export function readOutput(path: string): { done: Set<string>; retried: number; unterminated: boolean } {
   const done = new Set<string>();
   const failed = new Set<string>();
-  if (!existsSync(path)) return { done, retried: 0, unterminated: false };
-  const text = readFileSync(path, 'utf8');
+  if (!pathExists(path)) return { done, retried: 0, unterminated: false };
+  const text = readNamedFile(path, 'the results file', { maxBytes: MAX_RESULTS_FILE_BYTES });
   for (const raw of text.split('\n')) {
     if (!raw.trim()) continue;
     try {

@@ -2,7 +2,7 @@
 // Everything but the files and the terminal is in workers/eval/, which the
 // playground runs too.
 
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DomainError, type Domain } from '../workers/domains/domain.ts';
 import { builtInDomainDir, loadDomainDir } from './nodeDomains.ts';
@@ -21,6 +21,7 @@ import { corpusSuite, parseSuite, SuiteError, SUITE_LIMITS, type SuiteTask } fro
 import { evalMergeCommand } from './evalMergeCommand.ts';
 import { createEvalProgress, formatEvalEnd, printReport, REPORT_OPTIONS, writeOutput } from './evalOutput.ts';
 import { openResults, readResults } from './evalStore.ts';
+import { readNamedFile } from './files.ts';
 import { colorWanted, createStyle } from './format.ts';
 import type { CliIo } from './io.ts';
 import { loadConfig } from './loadConfig.ts';
@@ -230,18 +231,10 @@ function loadSuite(spec: string): LoadedSuite {
     }
     throw new UsageError(`There is no built-in suite "${name}"; built in: ${[...BUILT_IN_SUITES, ...TAU2_SUITE_NAMES].map((s) => `builtin:${s}`).join(', ')}.`);
   }
-  let text: string;
-  try {
-    const size = statSync(spec).size;
-    if (size > SUITE_LIMITS.fileChars) {
-      throw new UsageError(`The suite "${spec}" is ${formatCount(size)} bytes; a suite may hold ${formatCount(SUITE_LIMITS.fileChars)}.`);
-    }
-    text = readFileSync(spec, 'utf8');
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
-    throw new UsageError(`Cannot read the suite "${spec}": ${reason}.`);
-  }
+  const text = readNamedFile(spec, 'the suite', {
+    maxBytes: SUITE_LIMITS.fileChars,
+    tooLarge: (bytes) => `it is ${formatCount(bytes)} bytes; a suite may hold ${formatCount(SUITE_LIMITS.fileChars)}`,
+  });
   try {
     const parsed = parseSuite(text, { source: spec, requireCheck: true });
     return { tasks: parsed.tasks, source: spec, warnings: parsed.warnings };
