@@ -129,6 +129,31 @@ describe('orchestra eval --suite builtin:tau2-retail', () => {
     expect(second.code).toBe(0);
   }, 120_000);
 
+  // Issue 31, item 7: a user turn of 60,000 calls was stored and drawn whole; a user that never
+  // stops, with 900,000-character turns, grew the agent's prompt past 26 MB in 30 turns.
+  it('ends a rollout whose simulated user’s turn is too long or makes too many calls, or whose conversation outgrows any model, saying which', async () => {
+    const dir = makeTempDir();
+    const config = writeTau2Config(dir, server.url);
+    const rolloutOf = async (user: ScriptedResponse[], agent: ScriptedResponse[] = [{ content: 'Could you tell me more?', usage: USAGE, repeat: true }]) => {
+      server.reset({ models: { [AGENT]: agent, [USER]: user } });
+      const out = join(dir, `results-${Math.random()}.jsonl`);
+      const result = await runCli(evalArgs(config, out, 1, ['5']));
+      expect(result.code).toBe(1);
+      const [record] = rolloutRecords(out);
+      expect(record).toMatchObject({ taskId: '5', stopReason: 'error', correct: false });
+      return record!.error!;
+    };
+    const calls = (count: number) => Array.from({ length: count }, (_, i) => ({ name: 'check_status_bar', arguments: {}, id: `u${i}` }));
+    expect(await rolloutOf([{ content: '', toolCalls: calls(17), usage: USAGE }])).toMatch(/failed at its turn 1 of task 5: its turn makes 17 tool calls; a user's turn may make 16/);
+    expect(await rolloutOf([{ content: '', toolCalls: calls(60_000), usage: USAGE }])).toMatch(/failed at its turn 1 of task 5: .*more than 128 tool calls in one reply/);
+    expect(await rolloutOf([{ content: 'x'.repeat(900_000), usage: USAGE }])).toMatch(/failed at its turn 1 of task 5: its turn is 900,000 characters long; a user's turn may be 50,000/);
+    // Turns under the cap, but no ###STOP###: the conversation ends when a call would send more
+    // than 1,000,000 characters of it, long before τ²'s 200 steps.
+    const error = await rolloutOf([{ content: `I want ${'more '.repeat(9_000)}`, usage: USAGE, repeat: true }]);
+    expect(error).toMatch(/The conversation is [\d,]+ characters long, more than the 1,000,000 \(about 250,000 tokens\) the playground sends "(agent|user)-model" in one call/);
+    expect(requestsFor(server.requests, AGENT).length).toBeLessThan(30);
+  }, 240_000);
+
   it('refuses a τ² suite without a user, naming the aliases it could use', async () => {
     const dir = makeTempDir();
     const config = writeTau2Config(dir, server.url);

@@ -16,7 +16,7 @@ import { parsePyJson } from '../workers/domains/tau2/pyJson.ts';
 import type { PyValue } from '../workers/domains/tau2/pyValues.ts';
 import { communicateMessage, openingLine } from '../workers/domains/tau2/scripted.ts';
 import type { Action, Tau2Task } from '../workers/domains/tau2/tasks.ts';
-import type { ToolScaleDomainName } from '../workers/domains/toolscale/domains.ts';
+import type { ToolScaleDomainName } from '../workers/domains/tau2/toolscale/domains.ts';
 
 const WRONG_ENDING = 'All done. Is there anything else?';
 

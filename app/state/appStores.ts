@@ -67,7 +67,7 @@ export interface AppStores {
   /** The evaluation, loaded on first use (the Evaluate tab, or the worker's first message of one). */
   evaluation(): Promise<Evaluation>;
   /** The worker's evaluation side, for the evaluation (the one place that starts and stops them). */
-  evaluationWorker(): Pick<WorkerClient, 'readSuite' | 'startEval' | 'stopEval'>;
+  evaluationWorker(): Pick<WorkerClient, 'request' | 'tell'>;
 }
 
 export function createAppStores(platform: Platform): AppStores {
@@ -121,8 +121,6 @@ function workerEvents(stores: () => AppStores, withRecorder: (work: (recorder: R
   return {
     onEvents: (events) => stores().session.receiveEvents(events),
     onHumanTurn: (runId, turn) => stores().session.humanTurn(runId, turn),
-    onRejected: (runId, problems) => stores().session.rejected(runId, problems),
-    onKeys: (held) => stores().setup.actions.keysHeld(held),
     onRunFailed: (runId, message) => stores().session.runFailed(runId, message),
     onWorkerLost: (message) => {
       stores().session.workerLost(message);
@@ -132,7 +130,6 @@ function workerEvents(stores: () => AppStores, withRecorder: (work: (recorder: R
     },
     onModelProgress: (modelId, progress) => stores().localModels.progress(modelId, progress),
     onModelState: (state) => stores().localModels.modelState(state),
-    onModelCache: (cached, problem) => stores().localModels.cache(cached, problem),
     onModelWorkerFailed: (modelId, message) => stores().localModels.workerFailed(modelId, message),
     onEval: (message) => {
       // Each rollout is a run of the history, recorded like any run, but not shown in the trace.

@@ -1,7 +1,7 @@
 // The runs being compared side by side (two to four, from history), or null when none are.
 
 import type { StoreApi } from 'zustand/vanilla';
-import { storeWithActions, type StoreWithActions } from './storeKit.ts';
+import { makeStore, plainStore, type StoreWithActions } from './storeKit.ts';
 import type { ComparedRun } from './compareModel.ts';
 
 export interface CompareState {
@@ -22,6 +22,6 @@ const compareActions = {
 export type CompareStore = StoreWithActions<CompareState, typeof compareActions>;
 
 export function createCompareStore(): CompareStore {
-  return storeWithActions({ compared: null }, compareActions);
+  return makeStore(plainStore({ compared: null }), {}, compareActions);
 }
 

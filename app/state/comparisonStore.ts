@@ -2,7 +2,7 @@
 // runs the same task, so the two can be compared. Only app/state/session.ts changes it.
 
 import type { StoreApi } from 'zustand/vanilla';
-import { storeWithActions, type StoreWithActions } from './storeKit.ts';
+import { makeStore, plainStore, type StoreWithActions } from './storeKit.ts';
 import type { RunView } from './runView.ts';
 
 export interface ComparisonState {
@@ -26,6 +26,6 @@ const comparisonActions = {
 export type ComparisonStore = StoreWithActions<ComparisonState, typeof comparisonActions>;
 
 export function createComparisonStore(): ComparisonStore {
-  return storeWithActions({ you: null, orchestratorRunId: null }, comparisonActions);
+  return makeStore(plainStore({ you: null, orchestratorRunId: null }), {}, comparisonActions);
 }
 

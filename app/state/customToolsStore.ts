@@ -2,10 +2,10 @@
 // IndexedDB. Writes are queued behind the first load, so tools imported or saved before the
 // stored ones came back are merged with them, never overwritten by them.
 
-import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { StoreApi } from 'zustand/vanilla';
 import type { CustomToolConfig } from '../../workers/engine/config.ts';
 import { readRecords, toConfig, upsertByName, type StoredCustomTool } from '../storage/customToolRecords.ts';
-import { bindActions, type Bound } from './storeKit.ts';
+import { makeStore, plainStore, type Bound } from './storeKit.ts';
 
 // The IndexedDB code loads with the first read, after the first screen (it is not first-load code).
 const toolsDb = () => import('../storage/customToolsDb.ts');
@@ -79,11 +79,7 @@ const customToolsActions = {
 export type CustomToolsStore = Store & { actions: Bound<typeof customToolsActions> };
 
 export function createCustomToolsStore(): CustomToolsStore {
-  const store = Object.assign(createStore<CustomToolsState>()(() => ({ tools: [], loaded: false, problem: null })), {
-    queue: Promise.resolve(),
-    loadQueued: false,
-  });
-  return Object.assign(store, { actions: bindActions(store, customToolsActions) });
+  return makeStore(plainStore<CustomToolsState>({ tools: [], loaded: false, problem: null }), { queue: Promise.resolve(), loadQueued: false }, customToolsActions);
 }
 
 /** The tools as the config file holds them. */

@@ -1,9 +1,9 @@
 // The checks that need the engine's schema library (zod): a config draft the way the worker and
-// the CLI will check it, and a preference vector and custom tools kept in this browser (a config
+// the CLI will check it, and a preference vector kept in this browser (a config
 // file is read in a worker: app/worker/configImport.ts). Loaded right after the
 // first screen, never with it (draftCheck.ts).
 
-import { ConfigError, customToolSchema } from '../../workers/engine/config.ts';
+import { ConfigError } from '../../workers/engine/config.ts';
 import { parseConfig } from '../../workers/hosts/config.ts';
 import { validatePreference } from '../../workers/engine/preferenceSchema.ts';
 import type { ConfigDraft, DraftCheck } from './setupStore.ts';
@@ -18,4 +18,4 @@ export function checkDraft(draft: ConfigDraft): DraftCheck {
   }
 }
 
-export { customToolSchema, validatePreference };
+export { validatePreference };

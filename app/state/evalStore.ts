@@ -3,7 +3,7 @@
 // what concerns the worker; a selection is set through these actions directly.
 
 import type { StoreApi } from 'zustand/vanilla';
-import { noticeActions, storeWithActions, type Notice, type StoreWithActions } from './storeKit.ts';
+import { noticeActions, makeStore, plainStore, type Notice, type StoreWithActions } from './storeKit.ts';
 import type { BuiltInSuite } from '../../workers/eval/builtInSuites.ts';
 import type { Tau2SuiteName } from '../../workers/domains/tau2/suiteNames.ts';
 import type { EvalReport, EvalSummary, PolicyDescription, RolloutRecord } from '../../workers/eval/results.ts';
@@ -98,5 +98,5 @@ const evalActions = {
 export type EvalStore = StoreWithActions<EvalState, typeof evalActions>;
 
 export function createEvalStore(): EvalStore {
-  return storeWithActions(initialEvalState, evalActions);
+  return makeStore(plainStore(initialEvalState), {}, evalActions);
 }

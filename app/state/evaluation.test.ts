@@ -7,7 +7,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { testPlatform, type TestPlatform } from '../../e2e/fixtures/doubles/fakeWorkerClient.ts';
 import { rolloutRecord } from '../../e2e/fixtures/rolloutRecord.ts';
 import type { EvalProgress } from '../../workers/eval/runner.ts';
-import type { EvalEnd, EvalFromWorker, EvalRequest } from '../../workers/hosts/messages.ts';
+import type { EvalEnd, EvalFromWorker, EvalRequest, SuiteReading } from '../../workers/hosts/messages.ts';
 import { deleteLastResults, readLastResults } from '../storage/evalResultsDb.ts';
 import { createAppStores, type AppStores } from './appStores.ts';
 import { createEvaluation, type Evaluation } from './evaluation.ts';
@@ -36,12 +36,14 @@ const policies = [
 ];
 const progress = (finished: number, total = 4): EvalProgress => ({ total, skipped: 0, finished, running: 0, correct: finished, graded: finished, spentUsd: finished / 100, elapsedMs: 1000, etaMs: null });
 
+const corpusReading: SuiteReading = { ok: true, source: 'builtin:corpus', tasks: 2, domains: [], checks: { exact: 2 }, warnings: [] };
+
 /** Reads the built-in suite as the worker would answer. */
 async function readSuite(): Promise<void> {
   evaluation.readSuiteOnce();
-  const [requestId, suite] = platform.fake().callsOf('readSuite').at(-1)!;
+  const { suite } = platform.fake().callsOf('read_suite').at(-1)!;
   expect(suite).toEqual({ kind: 'builtin', name: 'corpus' });
-  await tell({ type: 'suite_read', requestId, reading: { ok: true, source: 'builtin:corpus', tasks: 2, domains: [], checks: { exact: 2 }, warnings: [] } });
+  await platform.fake().reply('read_suite', corpusReading);
 }
 
 /** Waits for what the evaluation writes to IndexedDB in the background. */
@@ -53,8 +55,8 @@ async function until(done: () => boolean | Promise<boolean>): Promise<void> {
 /** Starts an evaluation of the suite read, as the worker accepts it; returns its request. */
 async function start(): Promise<EvalRequest> {
   evaluation.startEvaluation();
-  const [request] = platform.fake().callsOf('startEval').at(-1)!;
-  await tell({ type: 'eval_ready', evalId: request.evalId, source: 'builtin:corpus', taskIds: ['t1', 't2'], policies, rollouts: 1 });
+  const { request } = platform.fake().callsOf('start_eval').at(-1)!;
+  await platform.fake().reply('start_eval', { ok: true, source: 'builtin:corpus', taskIds: ['t1', 't2'], policies, rollouts: 1 });
   return request;
 }
 
@@ -62,35 +64,39 @@ describe('an evaluation', () => {
   it('reads the chosen suite once, taking only the answer to the latest question', async () => {
     await readSuite();
     evaluation.readSuiteOnce();
-    expect(platform.fake().callsOf('readSuite')).toHaveLength(1);
+    expect(platform.fake().callsOf('read_suite')).toHaveLength(1);
+    evaluation.chooseBuiltInSuite('tau2-retail');
     evaluation.chooseBuiltInSuite('retail');
-    await tell({ type: 'suite_read', requestId: 'an-old-question', reading: { ok: false, problems: ['stale'] } });
+    // The answer to the question before the last comes late, and is not the chosen suite's.
+    await platform.fake().reply('read_suite', { ok: false, problems: ['stale'] });
     expect(state().reading).toBeNull();
-    expect(platform.fake().callsOf('readSuite').at(-1)![1]).toEqual({ kind: 'builtin', name: 'retail' });
+    expect(platform.fake().callsOf('read_suite').at(-1)!.suite).toEqual({ kind: 'builtin', name: 'retail' });
+    const retail: SuiteReading = { ok: true, source: 'builtin:retail', tasks: 3, domains: ['retail'], checks: {}, warnings: [] };
+    await platform.fake().reply('read_suite', retail);
+    expect(state().reading).toEqual(retail);
   });
 
   it('runs a τ² suite with its simulated user and the first N tasks (the CLI\'s --user and --limit); other suites have no user', async () => {
     evaluation.chooseBuiltInSuite('tau2-retail');
-    const [requestId, suite] = platform.fake().callsOf('readSuite').at(-1)!;
+    const { suite } = platform.fake().callsOf('read_suite').at(-1)!;
     expect(suite).toEqual({ kind: 'builtin', name: 'tau2-retail' });
-    await tell({ type: 'suite_read', requestId, reading: { ok: true, source: 'builtin:tau2-retail', tasks: 114, domains: ['tau2-retail'], checks: { 'τ² criteria': 114 }, warnings: [] } });
+    await platform.fake().reply('read_suite', { ok: true, source: 'builtin:tau2-retail', tasks: 114, domains: ['tau2-retail'], checks: { 'τ² criteria': 114 }, warnings: [] });
     evaluation.store.actions.setOptions({ limit: '3' });
     evaluation.startEvaluation();
-    const [request] = platform.fake().callsOf('startEval').at(-1)!;
+    const { request } = platform.fake().callsOf('start_eval').at(-1)!;
     expect(request).toMatchObject({ suite: { kind: 'builtin', name: 'tau2-retail' }, user: 'scripted', limit: 3 });
-    await tell({ type: 'eval_rejected', evalId: request.evalId, problems: ['no'] });
+    await platform.fake().reply('start_eval', { ok: false, problems: ['no'] });
 
     // An alias that is not (or no longer) an expert of the configuration is refused by name.
     evaluation.store.actions.setOptions({ user: 'gone-alias' });
     evaluation.startEvaluation();
     expect(state().notice?.lines).toEqual([expect.stringContaining('"gone-alias" is not an expert of your configuration')]);
-    expect(platform.fake().callsOf('startEval')).toHaveLength(1);
+    expect(platform.fake().callsOf('start_eval')).toHaveLength(1);
 
     evaluation.chooseBuiltInSuite('corpus');
-    const [corpusRead] = platform.fake().callsOf('readSuite').at(-1)!;
-    await tell({ type: 'suite_read', requestId: corpusRead, reading: { ok: true, source: 'builtin:corpus', tasks: 2, domains: [], checks: { exact: 2 }, warnings: [] } });
+    await platform.fake().reply('read_suite', corpusReading);
     evaluation.startEvaluation();
-    const [corpus] = platform.fake().callsOf('startEval').at(-1)!;
+    const { request: corpus } = platform.fake().callsOf('start_eval').at(-1)!;
     expect(corpus.suite).toEqual({ kind: 'builtin', name: 'corpus' });
     expect(corpus).not.toHaveProperty('user');
   });
@@ -102,7 +108,7 @@ describe('an evaluation', () => {
     evaluation.store.actions.setOptions({ rollouts: 0, budget: 'lots' });
     evaluation.startEvaluation();
     expect(state().notice?.lines).toEqual([expect.stringContaining('Rollouts per task'), expect.any(String)]);
-    expect(platform.fake().callsOf('startEval')).toEqual([]);
+    expect(platform.fake().callsOf('start_eval')).toEqual([]);
   });
 
   it('starts with the config and preferences set now, records each rollout, and stops and resumes', async () => {
@@ -123,7 +129,7 @@ describe('an evaluation', () => {
     expect(state().progress?.finished).toBe(2);
 
     evaluation.stopEvaluation();
-    expect(platform.fake().callsOf('stopEval')).toEqual([[request.evalId]]);
+    expect(platform.fake().callsOf('stop_eval')).toEqual([{ evalId: request.evalId }]);
     expect(state().phase).toBe('stopping');
     const end: EvalEnd = { progress: progress(2), crashed: 0, interrupted: true, budgetReached: false, missing: 2 };
     await tell({ type: 'eval_finished', evalId: request.evalId, end });
@@ -132,7 +138,7 @@ describe('an evaluation', () => {
     await until(async () => ((await readLastResults()) as { records?: unknown[] } | undefined)?.records?.length === 2);
 
     evaluation.resumeEvaluation();
-    const [resumed] = platform.fake().callsOf('startEval').at(-1)!;
+    const { request: resumed } = platform.fake().callsOf('start_eval').at(-1)!;
     expect(resumed).toMatchObject({ ...request, evalId: expect.any(String), previous: records });
     expect(resumed.evalId).not.toBe(request.evalId);
     expect(state().phase).toBe('starting');
@@ -142,7 +148,7 @@ describe('an evaluation', () => {
     await readSuite();
     const request = await start();
     await tell({ type: 'eval_progress', evalId: request.evalId, event: { type: 'rollout_finished', record: rolloutRecord('orchestrator', 't1', 1), progress: progress(1) } });
-    platform.fake().worker.onWorkerLost('the worker ran out of memory');
+    platform.fake().lose('the worker ran out of memory');
     await until(() => state().phase === 'idle');
     expect(state().notice).toEqual({ kind: 'problem', lines: ['The evaluation ended: the worker ran out of memory'] });
     expect(state().results?.records).toHaveLength(1);
@@ -150,10 +156,10 @@ describe('an evaluation', () => {
 
   it('a rejected or failed evaluation says why', async () => {
     await readSuite();
-    let request = await start();
-    await tell({ type: 'eval_rejected', evalId: request.evalId, problems: ['No such policy.'] });
+    evaluation.startEvaluation();
+    await platform.fake().reply('start_eval', { ok: false, problems: ['No such policy.'] });
     expect(state()).toMatchObject({ phase: 'idle', notice: { kind: 'problem', lines: ['The evaluation could not start:', 'No such policy.'] } });
-    request = await start();
+    const request = await start();
     await tell({ type: 'eval_failed', evalId: request.evalId, message: 'runner bug' });
     expect(state()).toMatchObject({ phase: 'idle', notice: { kind: 'problem', lines: ['runner bug'] } });
   });

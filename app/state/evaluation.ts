@@ -10,7 +10,7 @@ import { SUITE_LIMITS } from '../../workers/eval/suite.ts';
 import type { BuiltInSuite } from '../../workers/eval/builtInSuites.ts';
 import { isTau2SuiteName, type Tau2SuiteName } from '../../workers/domains/tau2/suiteNames.ts';
 import { simulatedUserProblem } from '../components/Evaluate/tau2View.ts';
-import type { EvalFromWorker, EvalRequest, EvalSuiteInput } from '../../workers/hosts/messages.ts';
+import type { EvalFromWorker, EvalRequest, EvalStart, EvalSuiteInput } from '../../workers/hosts/messages.ts';
 import { localQwen3Policy, policyNames, readBudget, readTaskLimit, savedResults } from '../components/Evaluate/evalView.ts';
 import { deleteLastResults, writeLastResults } from '../storage/evalResultsDb.ts';
 import type { ResultsReadReply, ResultsReadRequest } from '../worker/resultsRead.ts';
@@ -39,7 +39,7 @@ function stamp(): string {
 
 export interface EvaluationDeps {
   /** The worker's evaluation side (appStores.ts: asking it marks the evaluation as loaded). */
-  evaluationWorker(): Pick<WorkerClient, 'readSuite' | 'startEval' | 'stopEval'>;
+  evaluationWorker(): Pick<WorkerClient, 'request' | 'tell'>;
   session: { currentConfig(): ConfigDraft; keysLeftIn(text: string): Promise<string | null> };
   models: ModelsStore;
   platform: {
@@ -56,11 +56,21 @@ export class Evaluation {
   constructor(private readonly deps: EvaluationDeps) {}
 
 
-  /** Asks the worker what the chosen suite holds (its tasks, or every problem with its line). */
+  /** Asks the worker what the chosen suite holds (its tasks, or every problem with its line); a
+   * reading of a suite chosen before the last one is dropped. */
   private readChosenSuite = (): void => {
     const requestId = newRunId();
     this.store.setState({ reading: null, readingId: requestId });
-    this.deps.evaluationWorker().readSuite(requestId, suiteInput(this.store.getState().suite));
+    this.deps
+      .evaluationWorker()
+      .request('read_suite', { suite: suiteInput(this.store.getState().suite) })
+      .then(
+        (reading) => {
+          if (requestId === this.store.getState().readingId) this.store.setState({ reading });
+        },
+        // The worker was lost: workerLost says so.
+        () => {},
+      );
   };
 
   chooseBuiltInSuite = (name: BuiltInSuite | Tau2SuiteName): void => {
@@ -141,7 +151,31 @@ export class Evaluation {
 
   private launch = (request: EvalRequest, results: EvalResults): void => {
     this.store.setState({ phase: 'starting', evalId: request.evalId, progress: null, notice: null, results });
-    this.deps.evaluationWorker().startEval(request);
+    this.deps
+      .evaluationWorker()
+      .request('start_eval', { request })
+      .then(
+        (start) => this.started(request.evalId, start),
+        // The worker was lost: workerLost says so.
+        () => {},
+      );
+  };
+
+  /** The worker's reply to a start: prepared, its rollouts to follow, or refused. */
+  private started = (evalId: string, start: EvalStart): void => {
+    if (evalId !== this.store.getState().evalId) return;
+    if (!start.ok) {
+      this.store.setState({ phase: 'idle', evalId: null, notice: { kind: 'problem', lines: ['The evaluation could not start:', ...start.problems] } });
+      return;
+    }
+    this.store.setState((now) => ({
+      phase: now.phase === 'stopping' ? 'stopping' : 'running',
+      results: now.results && {
+        ...now.results,
+        source: start.source,
+        plan: { taskIds: start.taskIds, policies: start.policies, rollouts: start.rollouts },
+      },
+    }));
   };
 
   /** Runs the suite under the chosen policies with the config and preferences set now. */
@@ -167,36 +201,15 @@ export class Evaluation {
     const { phase, evalId } = this.store.getState();
     if (!evalId || (phase !== 'running' && phase !== 'starting')) return;
     this.store.setState({ phase: 'stopping' });
-    this.deps.evaluationWorker().stopEval(evalId);
+    this.deps.evaluationWorker().tell('stop_eval', { evalId });
   };
 
   /** A message of the worker's evaluation side (session.ts hands them over). */
   receive = (message: EvalFromWorker): void => {
     const state = this.store.getState();
+    // A rollout's events are recorded in the run history (appStores.ts).
+    if (message.type === 'eval_events' || message.evalId !== state.evalId) return;
     switch (message.type) {
-      case 'suite_read':
-        if (message.requestId === state.readingId) this.store.setState({ reading: message.reading });
-        return;
-      case 'eval_events':
-        return; // Recorded in the run history by session.ts.
-      default:
-        break;
-    }
-    if (message.evalId !== state.evalId) return;
-    switch (message.type) {
-      case 'eval_ready':
-        this.store.setState((now) => ({
-          phase: now.phase === 'stopping' ? 'stopping' : 'running',
-          results: now.results && {
-            ...now.results,
-            source: message.source,
-            plan: { taskIds: message.taskIds, policies: message.policies, rollouts: message.rollouts },
-          },
-        }));
-        return;
-      case 'eval_rejected':
-        this.store.setState({ phase: 'idle', evalId: null, notice: { kind: 'problem', lines: ['The evaluation could not start:', ...message.problems] } });
-        return;
       case 'eval_progress': {
         const { event } = message;
         this.store.setState((now) => ({

@@ -34,7 +34,9 @@ async function until(done: () => boolean | Promise<boolean>): Promise<void> {
 /** Runs a task through the session, the fake worker streaming `events` (the engine's shapes). */
 async function recordRun(task: string, steps = 3, finished = true, domain?: string): Promise<{ runId: string; events: RunEvent[] }> {
   expect(stores.session.startRun(task)).toBe('started');
-  const [runId] = platform.fake().callsOf('start').at(-1)!;
+  const { runId } = platform.fake().callsOf('start').at(-1)!;
+  // The worker prepared it; its events follow.
+  await platform.fake().reply('start', { ok: true });
   const events = syntheticRun(runId, 1, steps)
     .map((event) => (event.type === 'run_started' ? { ...event, task, ...(domain ? { domain } : {}) } : event))
     .filter((event) => finished || event.type !== 'run_finished');
@@ -98,10 +100,10 @@ describe('the history of this browser', () => {
   it('runs a stored run again: from the start, or going on after a step with the steps before kept', async () => {
     const { runId, events } = await recordRun('again');
     expect(await history.runAgain(runId, 0)).toBe('started');
-    expect(platform.fake().callsOf('start').at(-1)).toEqual([expect.any(String), expect.any(Object), 'again', false, undefined]);
-    platform.fake().worker.onRejected(platform.fake().callsOf('start').at(-1)![0], ['no']);
+    expect(platform.fake().callsOf('start').at(-1)).toEqual({ runId: expect.any(String), config: expect.any(Object), task: 'again' });
+    await platform.fake().reply('start', { ok: false, problems: ['no'] });
     expect(await history.runAgain(runId, 2)).toBe('started');
-    const [, , task, , fork] = platform.fake().callsOf('start').at(-1)!;
+    const { task, fork } = platform.fake().callsOf('start').at(-1)!;
     expect(task).toBe('again');
     expect(fork).toEqual({ parentRunId: runId, throughStep: 2, events });
     expect(await history.runAgain(runId, 2)).toBe('busy');
@@ -111,10 +113,10 @@ describe('the history of this browser', () => {
     const { runId, events } = await recordRun('in retail', 3, true, 'tau2-retail');
     expect(await readStoredSummary(runId)).toMatchObject({ domain: 'tau2-retail' });
     expect(await history.runAgain(runId, 0)).toBe('started');
-    expect(platform.fake().callsOf('start').at(-1)).toEqual([expect.any(String), expect.any(Object), 'in retail', false, undefined, 'tau2-retail']);
-    platform.fake().worker.onRejected(platform.fake().callsOf('start').at(-1)![0], ['no']);
+    expect(platform.fake().callsOf('start').at(-1)).toEqual({ runId: expect.any(String), config: expect.any(Object), task: 'in retail', domain: 'tau2-retail' });
+    await platform.fake().reply('start', { ok: false, problems: ['no'] });
     expect(await history.runAgain(runId, 2)).toBe('started');
-    expect(platform.fake().callsOf('start').at(-1)!.slice(2)).toEqual(['in retail', false, { parentRunId: runId, throughStep: 2, events }, 'tau2-retail']);
+    expect(platform.fake().callsOf('start').at(-1)).toEqual({ runId: expect.any(String), config: expect.any(Object), task: 'in retail', fork: { parentRunId: runId, throughStep: 2, events }, domain: 'tau2-retail' });
   });
 
   it('refuses to run again a run whose domain this playground does not have, naming it', async () => {

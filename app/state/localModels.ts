@@ -6,6 +6,7 @@ import { assessWebGpu, probeWebGpu } from '../../workers/backends/webllm/capabil
 import { addressesOutsideCatalogue, type ForeignAddress } from '../../workers/backends/webllm/catalogue.ts';
 import type { LoadProgress } from '../../workers/backends/webllm/loadProgress.ts';
 import { storageEstimate } from '../../workers/backends/webllm/modelCache.ts';
+import type { ModelCacheReply } from '../../workers/hosts/messages.ts';
 import type { GgufModelRequest, LocalModelRequest, LocalModelsState } from '../../workers/hosts/models/modelState.ts';
 import type { ModelsStore } from './modelsStore.ts';
 import type { SetupStore } from './setupStore.ts';
@@ -18,7 +19,7 @@ export class LocalModels {
 
   constructor(private readonly deps: { models: ModelsStore; setup: SetupStore; worker: WorkerClient }) {}
 
-  // What the worker says about models (appStores.ts routes its messages here).
+  // What the worker says about models unasked (appStores.ts routes its messages here).
 
   progress(modelId: string, progress: LoadProgress): void {
     this.deps.models.actions.progress(modelId, progress);
@@ -32,7 +33,7 @@ export class LocalModels {
     this.refreshStorageEstimate();
   }
 
-  cache(cached: Record<string, boolean>, problem: string | undefined): void {
+  private cache(cached: Record<string, boolean>, problem: string | undefined): void {
     this.deps.models.actions.cache(cached, problem);
     this.refreshStorageEstimate();
   }
@@ -87,14 +88,22 @@ export class LocalModels {
     this.deps.worker.loadGgufModel(request);
   };
 
-  cancelLocalModelLoad = (modelId: string): void => this.deps.worker.cancelLoad(modelId);
+  cancelLocalModelLoad = (modelId: string): void => this.deps.worker.tell('cancel_load', { modelId });
 
-  unloadLocalModel = (modelId: string): void => this.deps.worker.unloadModel(modelId);
+  unloadLocalModel = (modelId: string): void => this.deps.worker.tell('unload_model', { modelId });
 
   /** Asks which of these models' files the browser has cached (web-llm reads its own cache). */
   checkModelCache = (models: LocalModelRequest[]): void => {
-    if (models.length > 0) this.deps.worker.checkModelCache(models);
+    if (models.length > 0) this.askCache(this.deps.worker.request('check_model_cache', { models }));
   };
 
-  deleteCachedModel = (model: LocalModelRequest): void => this.deps.worker.deleteCachedModel(model);
+  deleteCachedModel = (model: LocalModelRequest): void => this.askCache(this.deps.worker.request('delete_cached_model', { model }));
+
+  /** The worker's word on the cache, once it comes (none from a worker that was lost). */
+  private askCache(reply: Promise<ModelCacheReply>): void {
+    reply.then(
+      ({ cached, problem }) => this.cache(cached, problem),
+      () => {},
+    );
+  }
 }

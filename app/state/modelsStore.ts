@@ -3,7 +3,7 @@
 // cache, and the choices made in the Models panel. Only app/state/session.ts and tests change it.
 
 import type { StoreApi } from 'zustand/vanilla';
-import { storeWithActions, type StoreWithActions } from './storeKit.ts';
+import { makeStore, plainStore, type StoreWithActions } from './storeKit.ts';
 import type { WebGpuProbe, WebGpuReport } from '../../workers/backends/webllm/capabilities.ts';
 import type { Quantization } from '../../workers/backends/webllm/catalogue.ts';
 import type { LoadProgress } from '../../workers/backends/webllm/loadProgress.ts';
@@ -108,5 +108,5 @@ const modelsActions = {
 export type ModelsStore = StoreWithActions<ModelsState, typeof modelsActions>;
 
 export function createModelsStore(): ModelsStore {
-  return storeWithActions(initialState, modelsActions);
+  return makeStore(plainStore(initialState), {}, modelsActions);
 }

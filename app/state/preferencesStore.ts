@@ -6,7 +6,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { PREFERENCE_PRESETS, preferenceInstruction, type PreferencePresetName, type PreferenceVector } from '../../workers/engine/preferences.ts';
 import type { validatePreference } from '../../workers/engine/preferenceSchema.ts';
 import { migratePersisted } from './persistedVersions.ts';
-import { bindActions, type Bound } from './storeKit.ts';
+import { makeStore, type Bound } from './storeKit.ts';
 
 export type ObjectiveName = 'outcome' | 'cost' | 'latency';
 
@@ -99,7 +99,7 @@ export function createPreferencesStore(storage: () => Storage): PreferencesStore
     checks.validate = validate;
     void store.persist.rehydrate();
   };
-  return Object.assign(store, { actions: bindActions(store, preferenceActions), hydrate });
+  return makeStore(store, { hydrate }, preferenceActions);
 }
 
 /** The instruction the next run will add to the task, or null. */

@@ -3,12 +3,13 @@
 // a live run's are folded, and calls nothing: no worker, no network. One per set of stores, made
 // with the History tab (createReplay through appStores.ts's part).
 
-import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { StoreApi } from 'zustand/vanilla';
 import type { RunEvent } from '../../workers/engine/events.ts';
 import { stepStarts, type RunSummary } from '../../workers/history/runLog.ts';
 import type { RunStore } from './runStore.ts';
 import { foldSlice, yieldToPage } from './foldInSlices.ts';
 import type { RunView } from './runView.ts';
+import { makeStore, plainStore } from './storeKit.ts';
 
 export type ReplaySpeed = 1 | 4 | 16 | 'instant';
 export const REPLAY_SPEEDS: readonly ReplaySpeed[] = [1, 4, 16, 'instant'];
@@ -31,7 +32,7 @@ const TICK_MS = 50;
 
 export class Replay {
   /** What the replay controls show. */
-  readonly store: StoreApi<ReplayState> = createStore<ReplayState>()(() => ({ runId: null, playing: false, speed: 4, cursor: 0, total: 0, step: 0, steps: 0, atMs: 0 }));
+  readonly store: StoreApi<ReplayState> = makeStore(plainStore<ReplayState>({ runId: null, playing: false, speed: 4, cursor: 0, total: 0, step: 0, steps: 0, atMs: 0 }), {}, {});
   private events: RunEvent[] = [];
   private starts: Array<[number, number]> = [];
   private view: RunView | null = null;

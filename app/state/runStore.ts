@@ -7,7 +7,7 @@ import type { RunEvent } from '../../workers/engine/events.ts';
 import type { HumanTurn } from '../../workers/engine/types.ts';
 import type { RunSummary } from '../../workers/history/runLog.ts';
 import { endRun, foldEvents, type RunView } from './runView.ts';
-import { storeWithActions, type StoreWithActions } from './storeKit.ts';
+import { makeStore, plainStore, type StoreWithActions } from './storeKit.ts';
 
 export type RunPhase = 'idle' | 'starting' | 'running' | 'stopping';
 
@@ -173,7 +173,7 @@ const runActions = {
 export type RunStore = StoreWithActions<RunState, typeof runActions>;
 
 export function createRunStore(): RunStore {
-  return storeWithActions(initialRunState, runActions);
+  return makeStore(plainStore(initialRunState), {}, runActions);
 }
 
 /** The page's side of a run's end: idle again, and how long a requested stop took. */

@@ -26,8 +26,7 @@ afterEach(() => {
 /** Starts a run of `task` and returns the id the page gave it. */
 function start(task = 'What is the population of the capital of Finland?'): string {
   expect(stores.session.startRun(task)).toBe('started');
-  const [runId] = platform.fake().callsOf('start').at(-1)!;
-  return runId;
+  return platform.fake().callsOf('start').at(-1)!.runId;
 }
 
 /** The worker's events of a finished run with `steps` steps, as the engine emits them. */
@@ -40,9 +39,9 @@ describe('starting a run', () => {
   it('sends the config with the current preferences and the trimmed task, and shows the run starting', () => {
     stores.preferences.actions.choosePreset('cheapest');
     const runId = start('  What is the capital of Finland?  ');
-    const [, config, task, manual] = platform.fake().callsOf('start')[0]!;
+    const { config, task, manual } = platform.fake().callsOf('start')[0]!;
     expect(task).toBe('What is the capital of Finland?');
-    expect(manual).toBe(false);
+    expect(manual).toBeUndefined();
     expect(config).toMatchObject({ name: stores.setup.getState().draft.name, preference: stores.preferences.getState().vector, preferenceInstruction: true });
     expect(stores.run.getState()).toMatchObject({ phase: 'starting', pendingRunId: runId, run: null, rejection: null });
   });
@@ -70,12 +69,12 @@ describe('starting a run', () => {
 
   it('names the domain a typed task plays in, and none when "None" is chosen', () => {
     expect(stores.session.startRun('Cancel my order #W5918442', { domain: 'toolscale-bank' })).toBe('started');
-    const [runId, , task, manual, fork, domain] = platform.fake().callsOf('start')[0]!;
-    expect([task, manual, fork, domain]).toEqual(['Cancel my order #W5918442', false, undefined, 'toolscale-bank']);
+    const { runId, task, manual, fork, domain } = platform.fake().callsOf('start')[0]!;
+    expect([task, manual, fork, domain]).toEqual(['Cancel my order #W5918442', undefined, undefined, 'toolscale-bank']);
     platform.fake().worker.onEvents(runOf(runId));
     vi.advanceTimersByTime(16);
     stores.session.startRun('a task', { domain: '' });
-    expect(platform.fake().callsOf('start')[1]![5]).toBeUndefined();
+    expect(platform.fake().callsOf('start')[1]!.domain).toBeUndefined();
   });
 
   it('refuses to take the orchestrator’s turns by hand in a domain, sending nothing', () => {
@@ -160,7 +159,7 @@ describe('stopping a run', () => {
     platform.fake().worker.onEvents(unfinished(runId));
     vi.advanceTimersByTime(16);
     stores.session.stopRun();
-    expect(platform.fake().callsOf('stop')).toEqual([[runId]]);
+    expect(platform.fake().callsOf('stop')).toEqual([{ runId }]);
     expect(stores.run.getState().phase).toBe('stopping');
     vi.advanceTimersByTime(120);
     const aborted = { ...runOf(runId).at(-1)!, stopReason: 'aborted' } as RunEvent;
@@ -168,7 +167,7 @@ describe('stopping a run', () => {
     vi.advanceTimersByTime(16);
     expect(stores.run.getState()).toMatchObject({ phase: 'idle', run: { status: 'finished', stopReason: 'aborted' } });
     expect(stores.run.getState().lastStopMs).toBeGreaterThanOrEqual(120);
-    expect(platform.fake().callsOf('restart')).toEqual([]);
+    expect(platform.fake().restarts).toEqual([]);
   });
 
   it('ends the worker under a run that does not stop in time', () => {
@@ -177,9 +176,9 @@ describe('stopping a run', () => {
     vi.advanceTimersByTime(16);
     stores.session.stopRun();
     vi.advanceTimersByTime(2999);
-    expect(platform.fake().callsOf('restart')).toEqual([]);
+    expect(platform.fake().restarts).toEqual([]);
     vi.advanceTimersByTime(1);
-    expect(platform.fake().callsOf('restart')).toEqual([['A run did not stop in time, so its worker was ended.']]);
+    expect(platform.fake().restarts).toEqual(['A run did not stop in time, so its worker was ended.']);
     expect(stores.run.getState()).toMatchObject({ phase: 'idle', run: { status: 'finished', stopReason: 'aborted' } });
     // Run works again.
     expect(stores.session.startRun('again')).toBe('started');
@@ -192,12 +191,12 @@ describe('stopping a run', () => {
 });
 
 describe('what the worker reports', () => {
-  it('a run it refused, a run that broke, and its own loss each end the run with a reason', () => {
-    let runId = start();
-    platform.fake().worker.onRejected(runId, ['The config is out of bounds.']);
+  it('a run it refused, a run that broke, and its own loss each end the run with a reason', async () => {
+    start();
+    await platform.fake().reply('start', { ok: false, problems: ['The config is out of bounds.'] });
     expect(stores.run.getState()).toMatchObject({ phase: 'idle', rejection: ['The config is out of bounds.'] });
 
-    runId = start();
+    let runId = start();
     platform.fake().worker.onEvents(unfinished(runId));
     platform.fake().worker.onRunFailed(runId, 'engine bug');
     // Events that arrived before the failure are folded first.
@@ -205,20 +204,20 @@ describe('what the worker reports', () => {
     expect(stores.run.getState().run?.steps).toHaveLength(3);
 
     runId = start();
-    platform.fake().worker.onWorkerLost('out of memory');
+    platform.fake().lose('out of memory');
     expect(stores.run.getState()).toMatchObject({ phase: 'idle', pendingRunId: runId, crash: 'out of memory' });
   });
 
   it('a manual run’s turn waits for the person’s choice, which goes to the worker', () => {
     stores.session.startRun('a task', { manual: true });
-    const [runId, , , manual] = platform.fake().callsOf('start')[0]!;
+    const { runId, manual } = platform.fake().callsOf('start')[0]!;
     expect(manual).toBe(true);
     const turn = { turnId: 'turn-1', step: 1, tools: [], offered: [] } as never;
     platform.fake().worker.onHumanTurn(runId, turn);
     expect(stores.run.getState().humanTurn).toBe(turn);
     const choice = { kind: 'answer', text: '42' } as never;
     stores.session.chooseTurn(choice);
-    expect(platform.fake().callsOf('humanChoice')).toEqual([[runId, 'turn-1', choice]]);
+    expect(platform.fake().callsOf('human_choice')).toEqual([{ runId, turnId: 'turn-1', choice }]);
     expect(stores.run.getState().humanTurn).toBeNull();
   });
 });
@@ -226,7 +225,7 @@ describe('what the worker reports', () => {
 describe('keys', () => {
   it('are handed to the worker bound to the provider’s origin and kept nowhere else unless asked', () => {
     expect(stores.session.setProviderKey('openai', ' sk-secret ', false)).toBeNull();
-    expect(platform.fake().callsOf('setKey')).toEqual([['openai', 'sk-secret', 'https://api.openai.com']]);
+    expect(platform.fake().callsOf('set_key')).toEqual([{ provider: 'openai', key: 'sk-secret', origin: 'https://api.openai.com' }]);
     for (let index = 0; index < platform.local.length; index++) {
       expect(platform.local.getItem(platform.local.key(index)!)).not.toContain('sk-secret');
     }
@@ -234,14 +233,15 @@ describe('keys', () => {
     expect(stores.setup.getState().rememberedProviders).toEqual([]);
   });
 
-  it('are remembered on this device only by choice, and go to a new worker when the old one is lost', () => {
+  it('are remembered on this device only by choice, and go to a new worker when the old one is lost', async () => {
     stores.session.setProviderKey('openai', 'sk-kept', true);
     expect(JSON.parse(platform.local.getItem('orchestra-playground:key:openai')!)).toEqual({ key: 'sk-kept', origin: 'https://api.openai.com' });
     expect(stores.setup.getState().rememberedProviders).toEqual(['openai']);
-    platform.fake().worker.onKeys([{ provider: 'openai', origin: 'https://api.openai.com' }]);
-    platform.fake().worker.onWorkerLost('crashed');
+    // The worker's reply says which keys it holds.
+    await vi.waitFor(() => expect(stores.setup.getState().heldKeys).toEqual([{ provider: 'openai', origin: 'https://api.openai.com' }]));
+    platform.fake().lose('crashed');
     expect(stores.setup.getState().heldKeys).toEqual([]);
-    expect(platform.fake().callsOf('setKey').at(-1)).toEqual(['openai', 'sk-kept', 'https://api.openai.com']);
+    expect(platform.fake().callsOf('set_key').at(-1)).toEqual({ provider: 'openai', key: 'sk-kept', origin: 'https://api.openai.com' });
     // Forgetting it removes the stored copy.
     stores.session.setProviderKey('openai', 'sk-kept', false);
     expect(platform.local.getItem('orchestra-playground:key:openai')).toBeNull();
@@ -250,10 +250,10 @@ describe('keys', () => {
   it('are refused for a provider without a full base URL, and move with the origin when agreed', () => {
     stores.setup.actions.setDraft({ ...stores.setup.getState().draft, providers: { ...stores.setup.getState().draft.providers, bare: { kind: 'openai-compatible' } } });
     expect(stores.session.setProviderKey('bare', 'sk-1', false)).toContain('full base URL');
-    expect(platform.fake().callsOf('setKey')).toEqual([]);
+    expect(platform.fake().callsOf('set_key')).toEqual([]);
     stores.session.setProviderKey('openai', 'sk-2', true);
     stores.session.bindKeyToOrigin('openai', 'https://api.openai.com', 'https://proxy.example');
-    expect(platform.fake().callsOf('bindKey')).toEqual([['openai', 'https://api.openai.com', 'https://proxy.example']]);
+    expect(platform.fake().callsOf('bind_key')).toEqual([{ provider: 'openai', from: 'https://api.openai.com', to: 'https://proxy.example' }]);
     expect(JSON.parse(platform.local.getItem('orchestra-playground:key:openai')!)).toEqual({ key: 'sk-2', origin: 'https://proxy.example' });
   });
 });

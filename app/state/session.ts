@@ -2,12 +2,13 @@
 // config. Components call these (through context.tsx's useSession); the stores only hold state.
 // One Session per set of stores (appStores.ts), so a test makes a fresh one with a fake worker.
 
-import type { ForkFrom, RunEvent } from '../../workers/engine/events.ts';
+import { MAX_TASK_CHARS, type ForkFrom, type RunEvent } from '../../workers/engine/events.ts';
 import { newRunId } from '../../workers/engine/ids.ts';
 import { PREFERENCE_PRESETS, type PreferencePresetName } from '../../workers/engine/preferences.ts';
 import type { HumanChoice, HumanTurn } from '../../workers/engine/types.ts';
 import { keysLeftProblem, providerOrigin } from '../../workers/hosts/keys.ts';
 import type { ConfigImportReply } from '../../workers/hosts/files/readConfig.ts';
+import type { RunStart } from '../../workers/hosts/messages.ts';
 import type { CompareStore } from './compareStore.ts';
 import type { ComparisonStore } from './comparisonStore.ts';
 import { customToolsForConfig, type CustomToolsStore } from './customToolsStore.ts';
@@ -64,7 +65,7 @@ interface RememberedKey {
 }
 
 /** What pressing Run did: started a run, or refused without touching the run on screen. */
-export type StartOutcome = 'started' | 'busy' | 'empty_task' | 'invalid_config';
+export type StartOutcome = 'started' | 'busy' | 'empty_task' | 'task_too_long' | 'invalid_config';
 
 export type ImportOutcome = { ok: true } | { ok: false; problems: string[] };
 
@@ -121,9 +122,11 @@ export class Session {
     this.deps.run.actions.humanTurn(runId, turn);
   }
 
-  rejected(runId: string, problems: string[]): void {
+  /** The worker's reply to a start: a run it refused ends here, before anything was called. */
+  private started(runId: string, start: RunStart): void {
+    if (start.ok) return;
     this.flushEvents();
-    this.deps.run.actions.rejected(runId, problems);
+    this.deps.run.actions.rejected(runId, start.problems);
   }
 
   runFailed(runId: string, message: string): void {
@@ -144,6 +147,12 @@ export class Session {
   }
 
   // Keys.
+
+  /** Hands a key to the worker (null: forget it), bound to `origin`; the page then shows which
+   * keys the worker holds. */
+  private handKey(provider: string, key: string | null, origin: string | null): void {
+    this.deps.worker.request('set_key', { provider, key, origin }).then((held) => this.deps.setup.actions.keysHeld(held), () => {});
+  }
 
   private readRememberedKey(provider: string): RememberedKey | null {
     const stored = this.deps.localStorage().getItem(REMEMBERED_KEY_PREFIX + provider);
@@ -167,7 +176,7 @@ export class Session {
   restoreRememberedKeys = (): void => {
     for (const provider of this.deps.setup.getState().rememberedProviders) {
       const remembered = this.readRememberedKey(provider);
-      if (remembered) this.deps.worker.setKey(provider, remembered.key, remembered.origin);
+      if (remembered) this.handKey(provider, remembered.key, remembered.origin);
       else this.deps.setup.actions.setRemembered(provider, false);
     }
   };
@@ -189,7 +198,7 @@ export class Session {
     if (trimmed && origin === undefined) {
       return `Give "${provider}" a full base URL first: a key is sent only to the address it was entered for.`;
     }
-    this.deps.worker.setKey(provider, trimmed, origin ?? null);
+    this.handKey(provider, trimmed, origin ?? null);
     if (remember && trimmed && origin) this.writeRememberedKey(provider, { key: trimmed, origin });
     else this.deps.localStorage().removeItem(REMEMBERED_KEY_PREFIX + provider);
     this.deps.setup.actions.setRemembered(provider, Boolean(remember && trimmed));
@@ -199,7 +208,7 @@ export class Session {
   /** The user agreed, in Setup, to send a held key to `to` (the provider's origin now) instead of the
    * origin it was entered for; a remembered copy moves with it. */
   bindKeyToOrigin = (provider: string, from: string | null, to: string): void => {
-    this.deps.worker.bindKey(provider, from, to);
+    this.deps.worker.request('bind_key', { provider, from, to }).then((held) => this.deps.setup.actions.keysHeld(held), () => {});
     const remembered = this.readRememberedKey(provider);
     if (remembered && remembered.origin === from) this.writeRememberedKey(provider, { key: remembered.key, origin: to });
   };
@@ -270,6 +279,8 @@ export class Session {
     // Refusals leave the last run on screen: the person may still be reading it.
     const trimmed = task.trim();
     if (!trimmed) return 'empty_task';
+    // As a run file may hold (workers/history/runFile.ts): what is recorded can be read back.
+    if (trimmed.length > MAX_TASK_CHARS) return 'task_too_long';
     // The checks load right after the first screen, so they are here long before a Run; a Run
     // pressed in the first moments starts once they are.
     const loaded = checks.loaded();
@@ -296,8 +307,13 @@ export class Session {
     const runId = newRunId();
     this.deps.compare.actions.close();
     run.actions.starting(runId, manual);
-    if (domain === undefined) this.deps.worker.start(runId, config, trimmed, manual, fork);
-    else this.deps.worker.start(runId, config, trimmed, manual, fork, domain);
+    this.deps.worker
+      .request('start', { runId, config, task: trimmed, ...(manual ? { manual } : {}), ...(fork ? { fork } : {}), ...(domain === undefined ? {} : { domain }) })
+      .then(
+        (start) => this.started(runId, start),
+        // The worker was lost: workerLost ends the run.
+        () => {},
+      );
     return 'started';
   }
 
@@ -306,7 +322,7 @@ export class Session {
     const { pendingRunId, humanTurn } = this.deps.run.getState();
     if (!pendingRunId || !humanTurn) return;
     this.deps.run.actions.humanChose();
-    this.deps.worker.humanChoice(pendingRunId, humanTurn.turnId, choice);
+    this.deps.worker.tell('human_choice', { runId: pendingRunId, turnId: humanTurn.turnId, choice });
   };
 
   stopRun = (): void => {
@@ -314,7 +330,7 @@ export class Session {
     const { phase, pendingRunId } = run.getState();
     if (!pendingRunId || (phase !== 'running' && phase !== 'starting')) return;
     run.actions.stopping();
-    worker.stop(pendingRunId);
+    worker.tell('stop', { runId: pendingRunId });
     setTimeout(() => {
       const now = run.getState();
       if (now.pendingRunId !== pendingRunId || now.phase !== 'stopping') return;
@@ -328,7 +344,8 @@ export class Session {
    * worker holds (runs redact them as they record; a run kept before that, or imported, may not). */
   keysLeftIn = async (text: string | Blob): Promise<string | null> => {
     try {
-      const providers = await this.deps.worker.findKeys(text);
+      // No worker, no key in memory: nothing to find (a Blob is read in the worker, never copied here).
+      const providers = this.deps.worker.started() ? await this.deps.worker.request('find_keys', { text }) : [];
       return providers.length === 0 ? null : keysLeftProblem(providers);
     } catch (error) {
       return `it could not be checked for API keys: ${(error as Error).message}.`;

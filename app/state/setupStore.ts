@@ -12,7 +12,7 @@ import type { configSchema } from '../../workers/hosts/config.ts';
 import { configBoundsProblems } from '../../workers/engine/configBasics.ts';
 import type { HeldKey } from '../../workers/hosts/keys.ts';
 import { migratePersisted, type PersistedSteps } from './persistedVersions.ts';
-import { bindActions, type Bound } from './storeKit.ts';
+import { makeStore, type Bound } from './storeKit.ts';
 
 /** A config as written in the file (defaults not yet filled in). */
 export type ConfigDraft = z.input<typeof configSchema>;
@@ -159,6 +159,5 @@ export type SetupStore = StoreApi<SetupState> & { actions: Bound<typeof setupAct
 
 /** The setup store, read back from and kept in `storage` (the browser's localStorage). */
 export function createSetupStore(storage: () => Storage): SetupStore {
-  const store = createPersistedSetup(storage);
-  return Object.assign(store, { actions: bindActions(store, setupActions) });
+  return makeStore(createPersistedSetup(storage), {}, setupActions);
 }

@@ -1,6 +1,8 @@
 // What every store here is made of: a zustand store (state only), made by its module's factory,
 // and its actions, written once at module level as functions of the store and bound to each store
-// the factory makes. So no state lives in a module, and a test makes a fresh store.
+// the factory makes. So no state lives in a module, and a test makes a fresh store. There is one
+// way to make one, `makeStore`: the zustand store (`plainStore(initial)`, or one made with a
+// middleware such as persist), what the store keeps beside its state, and its actions.
 
 import { createStore, type StoreApi } from 'zustand/vanilla';
 
@@ -13,16 +15,22 @@ export type Bound<D> = { [K in keyof D]: D[K] extends (store: never, ...args: in
 /** A store with its bound actions. */
 export type StoreWithActions<S, D> = StoreApi<S> & { actions: Bound<D> };
 
-export function bindActions<T, D extends ActionsOf<T>>(store: T, definitions: D): Bound<D> {
+function bindActions<T, D extends ActionsOf<T>>(store: T, definitions: D): Bound<D> {
   const bound: Record<string, unknown> = {};
   for (const [name, action] of Object.entries(definitions)) bound[name] = (...args: never[]) => action(store, ...args);
   return bound as Bound<D>;
 }
 
-/** A plain store of `initial` with `definitions` bound to it. */
-export function storeWithActions<S, D extends ActionsOf<StoreApi<S>>>(initial: S, definitions: D): StoreWithActions<S, D> {
-  const store = createStore<S>()(() => initial);
-  return Object.assign(store, { actions: bindActions(store, definitions) });
+/** A zustand store of `initial`, with no middleware. */
+export function plainStore<S>(initial: S): StoreApi<S> {
+  return createStore<S>()(() => initial);
+}
+
+/** The one way to make a store: `store` (state only), with `kept` beside its state (what its
+ * actions keep that no component renders) and `definitions` bound to it as its actions. */
+export function makeStore<T extends Pick<StoreApi<unknown>, 'getState'>, K extends object, D extends ActionsOf<T & K>>(store: T, kept: K, definitions: D): T & K & { actions: Bound<D> } {
+  const withKept = Object.assign(store, kept);
+  return Object.assign(withKept, { actions: bindActions(withKept, definitions) });
 }
 
 /** A notice a tab shows over its content: what went well, or each problem on its line. */

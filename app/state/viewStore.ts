@@ -2,10 +2,10 @@
 // screen whichever it is. Kept for the tab's session, so a reload comes back to the same tab.
 // Presenter view (large type, the trace paced step by step) is kept the same way.
 
-import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { StoreApi } from 'zustand/vanilla';
 import { revealAll, revealedFor, revealNext, type Pacing } from './pacing.ts';
 import type { RunStore } from './runStore.ts';
-import { bindActions, type Bound } from './storeKit.ts';
+import { makeStore, plainStore, type Bound } from './storeKit.ts';
 
 export const SIDE_TABS = ['task', 'history', 'evaluate', 'setup', 'models', 'documents', 'tools'] as const;
 export type SideTab = (typeof SIDE_TABS)[number];
@@ -89,18 +89,17 @@ export type ViewStore = Store & { actions: Bound<typeof viewActions> };
 
 /** The view store of a set of stores: `storage` is the tab's sessionStorage. */
 export function createViewStore(run: RunStore, storage: () => Storage): ViewStore {
-  const view = createStore<ViewState>()(() => ({
+  const view = plainStore<ViewState>({
     sideTab: storedTab(storage),
     task: '',
     domain: '',
     presenter: stored(storage, PRESENTER_KEY) === 'on',
     pacing: { runId: null, revealed: 1 },
-  }));
+  });
   // A run that leaves the screen takes its pacing with it: the next one (a new run, or a replay of
   // the same run) starts again at its first step.
   run.subscribe((state, previous) => {
     if (state.run === null && previous.run !== null) view.setState({ pacing: { runId: null, revealed: 1 } });
   });
-  const store = Object.assign(view, { run, storage });
-  return Object.assign(store, { actions: bindActions(store, viewActions) });
+  return makeStore(view, { run, storage }, viewActions);
 }

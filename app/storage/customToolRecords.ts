@@ -15,7 +15,7 @@ export function newToolId(): string {
 /** The stored records that are still valid tools; `skipped` counts the rest (an older or damaged
  * record). The config's schema (zod) is loaded here, not with the first screen. */
 export async function readRecords(values: readonly unknown[]): Promise<{ tools: StoredCustomTool[]; skipped: number }> {
-  const { customToolSchema } = await import('../state/draftChecker.ts');
+  const { customToolSchema } = await import('../../workers/engine/config.ts');
   const tools: StoredCustomTool[] = [];
   const names = new Set<string>();
   for (const value of values) {

@@ -5,12 +5,12 @@
 // it, tokens never pass this thread, and terminating it here frees the model's memory for sure.
 
 import type { LoadProgress } from '../../workers/backends/webllm/loadProgress.ts';
-import type { ForkFrom, RunEvent } from '../../workers/engine/events.ts';
-import type { HumanChoice, HumanTurn } from '../../workers/engine/types.ts';
-import type { HeldKey } from '../../workers/hosts/keys.ts';
-import type { EvalFromWorker, EvalRequest, EvalSuiteInput, FromWorker, OrchestratorRequests } from '../../workers/hosts/messages.ts';
-import { createRequester, type ReplyMessage, type Requester } from '../../workers/hosts/requests.ts';
-import type { ToModelWorker } from '../../workers/hosts/models/modelMessages.ts';
+import type { RunEvent } from '../../workers/engine/events.ts';
+import type { HumanTurn } from '../../workers/engine/types.ts';
+import type { EvalFromWorker, FromWorker, OrchestratorRequests } from '../../workers/hosts/messages.ts';
+import type { ReplyMessage } from '../../workers/hosts/requests.ts';
+import type { ModelWorkerRequests } from '../../workers/hosts/models/modelMessages.ts';
+import { createRequestClient, lossMessage, type RequestClient } from './requestClient.ts';
 import type { LocalModelRequest, LocalModelsState } from '../../workers/hosts/models/modelState.ts';
 import type { GgufModelRequest } from '../../workers/hosts/models/modelState.ts';
 
@@ -18,8 +18,6 @@ export interface OrchestratorHandlers {
   onEvents(events: RunEvent[]): void;
   /** A manual run waits for the person's choice of this turn. */
   onHumanTurn(runId: string, turn: HumanTurn): void;
-  onRejected(runId: string, problems: string[]): void;
-  onKeys(held: HeldKey[]): void;
   /** The engine broke without finishing this run (a bug): the run is over, the worker still works. */
   onRunFailed(runId: string, message: string): void;
   /** The worker itself failed (it did not load, or threw outside the engine). It and the model
@@ -27,122 +25,60 @@ export interface OrchestratorHandlers {
   onWorkerLost(message: string): void;
   onModelProgress(modelId: string, progress: LoadProgress): void;
   onModelState(state: LocalModelsState): void;
-  onModelCache(cached: Record<string, boolean>, problem: string | undefined): void;
   /** A model worker could not start or broke outside web-llm's protocol. */
   onModelWorkerFailed(modelId: string, message: string): void;
-  /** A suite read, or an evaluation's progress, events or end. */
+  /** An evaluation's progress, events or end. */
   onEval(message: EvalFromWorker): void;
 }
 
-export interface OrchestratorClient {
-  /** Hands a key to the worker, bound to `origin` (see workers/hosts/keys.ts); `key: null` forgets it. */
-  setKey(provider: string, key: string | null, origin: string | null): void;
-  /** Moves a held key from the origin it is bound to (`from`) to `to`, as the user agreed. */
-  bindKey(provider: string, from: string | null, to: string): void;
-  /** Starts a run; `manual`: the person takes the orchestrator's turns; `domain`: the domain it
-   * plays in (messages.ts's `start`). */
-  start(runId: string, config: unknown, task: string, manual?: boolean, fork?: ForkFrom, domain?: string): void;
-  /** The person's choice for a turn `onHumanTurn` asked. */
-  humanChoice(runId: string, turnId: string, choice: HumanChoice): void;
-  stop(runId: string): void;
+/** The page's side of the orchestrator worker: any of its requests (messages.ts:
+ * OrchestratorRequests), and the two that start a model worker on this page first. */
+export interface OrchestratorClient extends Pick<RequestClient<OrchestratorRequests>, 'request' | 'tell' | 'started'> {
+  /** Loads a model with web-llm in a model worker of its own (workers/hosts/models/webllm.worker.ts). */
   loadModel(model: LocalModelRequest, contextWindow: number): void;
   /** Loads a GGUF model with llama.cpp in a GGUF model worker (workers/hosts/models/gguf.worker.ts). */
   loadGgufModel(request: GgufModelRequest): void;
-  cancelLoad(modelId: string): void;
-  unloadModel(modelId: string): void;
-  checkModelCache(models: LocalModelRequest[]): void;
-  deleteCachedModel(model: LocalModelRequest): void;
-  /** Asks what a suite holds (answered through `onEval` with `suite_read`). */
-  readSuite(requestId: string, suite: EvalSuiteInput): void;
-  startEval(request: EvalRequest): void;
-  stopEval(evalId: string): void;
   /** Ends the worker at once (a run that does not stop); the next call starts a fresh one. */
   restart(message: string): void;
-  /** The providers whose held key `text` holds (a file's last scan before it is written; a Blob
-   * is read in the worker, never copied into the page). */
-  findKeys(text: string | Blob): Promise<string[]>;
-  /** Any request of the worker (messages.ts: OrchestratorRequests), resolved with its reply. */
-  request: Requester<OrchestratorRequests>['request'];
 }
 
 export function createOrchestratorClient(handlers: OrchestratorHandlers): OrchestratorClient {
-  let worker: Worker | null = null;
-  /** Requests waiting for their reply: answered, or failed when the worker is lost. */
-  const requests = createRequester<OrchestratorRequests>((message, transfer) => connect().postMessage(message, transfer));
-  const { tell } = requests;
+  const client = createRequestClient<OrchestratorRequests, Exclude<FromWorker, ReplyMessage>>({
+    create: () => new Worker(new URL('../../workers/hosts/orchestrator.worker.ts', import.meta.url), { type: 'module', name: 'orchestrator' }),
+    onPush: (data) => {
+      if (data.type === 'model_state') modelWorkers.retire(data.state);
+      tellHandlers(handlers, data);
+    },
+    // A worker in an unknown state is not trusted with another run: it is replaced.
+    onLost: (loss) => lose(lossMessage(loss, 'The orchestrator worker failed to start.', 'A message from the orchestrator worker could not be read.')),
+  });
+  const { tell } = client;
   const modelWorkers = new ModelWorkers(handlers, (modelId) => tell('unload_model', { modelId }));
 
-  const connect = (): Worker => {
-    if (worker) return worker;
-    const created = new Worker(new URL('../../workers/hosts/orchestrator.worker.ts', import.meta.url), {
-      type: 'module',
-      name: 'orchestrator',
-    });
-    created.onmessage = (message: MessageEvent<FromWorker>) => {
-      const data = message.data;
-      if (data.type === 'reply') requests.settle(data);
-      else {
-        if (data.type === 'model_state') modelWorkers.retire(data.state);
-        tellHandlers(handlers, data);
-      }
-    };
-    created.onerror = (event) => {
-      event.preventDefault();
-      lose(event.message || 'The orchestrator worker failed to start.');
-    };
-    created.onmessageerror = () => lose('A message from the orchestrator worker could not be read.');
-    worker = created;
-    return created;
-  };
-
   /** Ends the orchestrator worker and every model worker it drove. */
-  const terminateAll = () => {
-    worker?.terminate();
-    worker = null;
-    requests.rejectAll(new Error('the worker that holds the keys was lost before it answered'));
-    modelWorkers.terminateAll();
-  };
-
-  // A worker in an unknown state is not trusted with another run: it is replaced.
   const lose = (message: string) => {
-    terminateAll();
+    client.terminate(new Error('the worker that holds the keys was lost before it answered'));
+    modelWorkers.terminateAll();
     handlers.onWorkerLost(message);
   };
 
-  const loadModel = (model: LocalModelRequest, contextWindow: number) =>
-    modelWorkers.start(
-      model.id,
-      () => new Worker(new URL('../../workers/hosts/models/webllm.worker.ts', import.meta.url), { type: 'module', name: `web-llm ${model.id}` }),
-      (port) => tell('load_model', { model, contextWindow, port }, [port]),
-    );
-
-  const loadGgufModel = (request: GgufModelRequest) =>
-    modelWorkers.start(
-      request.id,
-      () => new Worker(new URL('../../workers/hosts/models/gguf.worker.ts', import.meta.url), { type: 'module', name: `llama.cpp ${request.id}` }),
-      (port) => tell('load_gguf', { request, port }, [port]),
-    );
-
   return {
-    setKey: (provider, key, origin) => tell('set_key', { provider, key, origin }),
-    bindKey: (provider, from, to) => tell('bind_key', { provider, from, to }),
-    start: (runId, config, task, manual, fork, domain) =>
-      tell('start', { runId, config, task, ...(manual ? { manual } : {}), ...(fork ? { fork } : {}), ...(domain ? { domain } : {}) }),
-    humanChoice: (runId, turnId, choice) => tell('human_choice', { runId, turnId, choice }),
-    stop: (runId) => tell('stop', { runId }),
+    request: client.request,
+    tell,
+    started: client.started,
     restart: (message) => lose(message),
-    loadModel,
-    loadGgufModel,
-    cancelLoad: (modelId) => tell('cancel_load', { modelId }),
-    unloadModel: (modelId) => tell('unload_model', { modelId }),
-    checkModelCache: (models) => tell('check_model_cache', { models }),
-    deleteCachedModel: (model) => tell('delete_cached_model', { model }),
-    readSuite: (requestId, suite) => tell('read_suite', { requestId, suite }),
-    startEval: (request) => tell('start_eval', { request }),
-    stopEval: (evalId) => tell('stop_eval', { evalId }),
-    // No worker, no key in memory: nothing to find.
-    findKeys: (text) => (worker ? requests.request('find_keys', { text }) : Promise.resolve([])),
-    request: requests.request,
+    loadModel: (model, contextWindow) =>
+      modelWorkers.start(
+        model.id,
+        () => new Worker(new URL('../../workers/hosts/models/webllm.worker.ts', import.meta.url), { type: 'module', name: `web-llm ${model.id}` }),
+        (port) => tell('load_model', { model, contextWindow, port }, { transfer: [port] }),
+      ),
+    loadGgufModel: (request) =>
+      modelWorkers.start(
+        request.id,
+        () => new Worker(new URL('../../workers/hosts/models/gguf.worker.ts', import.meta.url), { type: 'module', name: `llama.cpp ${request.id}` }),
+        (port) => tell('load_gguf', { request, port }, { transfer: [port] }),
+      ),
   };
 }
 
@@ -155,14 +91,8 @@ function tellHandlers(handlers: OrchestratorHandlers, data: Exclude<FromWorker, 
     case 'human_turn':
       handlers.onHumanTurn(data.runId, data.turn);
       break;
-    case 'run_rejected':
-      handlers.onRejected(data.runId, data.problems);
-      break;
     case 'run_failed':
       handlers.onRunFailed(data.runId, data.message);
-      break;
-    case 'keys':
-      handlers.onKeys(data.held);
       break;
     case 'model_progress':
       handlers.onModelProgress(data.modelId, data.progress);
@@ -170,12 +100,6 @@ function tellHandlers(handlers: OrchestratorHandlers, data: Exclude<FromWorker, 
     case 'model_state':
       handlers.onModelState(data.state);
       break;
-    case 'model_cache':
-      handlers.onModelCache(data.cached, data.problem);
-      break;
-    case 'suite_read':
-    case 'eval_ready':
-    case 'eval_rejected':
     case 'eval_progress':
     case 'eval_events':
     case 'eval_finished':
@@ -188,7 +112,7 @@ function tellHandlers(handlers: OrchestratorHandlers, data: Exclude<FromWorker, 
 /** The model workers the page started, one per model loading or loaded in this browser, each
  * connected to the orchestrator worker by a port. */
 class ModelWorkers {
-  private readonly workers = new Map<string, Worker>();
+  private readonly workers = new Map<string, RequestClient<ModelWorkerRequests>>();
 
   constructor(
     private readonly handlers: OrchestratorHandlers,
@@ -199,20 +123,19 @@ class ModelWorkers {
    * which Vite bundles), keeps it, and hands `load` the port that leads to it. */
   start(modelId: string, create: () => Worker, load: (port: MessagePort) => void): void {
     if (this.workers.has(modelId)) return;
-    const modelWorker = create();
+    const modelWorker = createRequestClient<ModelWorkerRequests>({
+      create,
+      // A model worker that fails (its script did not load, or it broke later) takes its model with
+      // it: unload covers both a load in progress and a loaded model, so no dead model stays "loaded".
+      onLost: (loss) => {
+        this.workers.delete(modelId);
+        this.unload(modelId);
+        this.handlers.onModelWorkerFailed(modelId, `The model worker failed: ${lossMessage(loss, 'its script did not load', 'what it sent could not be read')}.`);
+      },
+    });
     this.workers.set(modelId, modelWorker);
-    // A model worker that fails (its script did not load, or it broke later) takes its model with
-    // it: unload covers both a load in progress and a loaded model, so no dead model stays "loaded".
-    modelWorker.onerror = (event) => {
-      event.preventDefault();
-      modelWorker.terminate();
-      this.workers.delete(modelId);
-      this.unload(modelId);
-      this.handlers.onModelWorkerFailed(modelId, `The model worker failed: ${event.message || 'its script did not load'}.`);
-    };
     const channel = new MessageChannel();
-    const connectMessage: ToModelWorker = { type: 'connect', port: channel.port1 };
-    modelWorker.postMessage(connectMessage, [channel.port1]);
+    modelWorker.tell('connect', { port: channel.port1 }, { transfer: [channel.port1] });
     load(channel.port2);
   }
 
@@ -221,13 +144,13 @@ class ModelWorkers {
     const alive = new Set([...state.loading, ...state.loaded.map((model) => model.id)]);
     for (const [modelId, modelWorker] of this.workers) {
       if (alive.has(modelId)) continue;
-      modelWorker.terminate();
+      modelWorker.terminate(new Error('its model was unloaded'));
       this.workers.delete(modelId);
     }
   }
 
   terminateAll(): void {
-    for (const modelWorker of this.workers.values()) modelWorker.terminate();
+    for (const modelWorker of this.workers.values()) modelWorker.terminate(new Error('the orchestrator worker was lost'));
     this.workers.clear();
   }
 }

@@ -3,7 +3,7 @@
 
 import type { EvalReport, EvalSummary, RolloutRecord } from '../../workers/eval/results.ts';
 import type { SavedResults } from '../components/Evaluate/evalView.ts';
-import { askOneShotWorker } from './oneShotWorker.ts';
+import { askOnce, READ_TIMEOUT_MS } from './askOnce.ts';
 
 export type ResultsReadRequest = { kind: 'file'; file: Blob } | { kind: 'saved' };
 
@@ -14,7 +14,15 @@ export type ResultsReadReply =
   | { ok: true; saved: SavedResults | null }
   | { ok: false; problems: string[] };
 
+/** What the results reader (resultsRead.worker.ts) is asked. */
+export type ResultsReadRequests = { read_results: { body: ResultsReadRequest; reply: ResultsReadReply } };
+
 export function readResultsOffThread(request: ResultsReadRequest): Promise<ResultsReadReply> {
-  const worker = new Worker(new URL('./resultsRead.worker.ts', import.meta.url), { type: 'module', name: 'results reader' });
-  return askOneShotWorker<ResultsReadReply>(worker, request, (why) => ({ ok: false, problems: [`It could not be read: ${why}.`] }));
+  return askOnce<ResultsReadRequests, 'read_results'>(
+    () => new Worker(new URL('./resultsRead.worker.ts', import.meta.url), { type: 'module', name: 'results reader' }),
+    'read_results',
+    request,
+    (why) => ({ ok: false, problems: [`It could not be read: ${why}.`] }),
+    { deadlineMs: READ_TIMEOUT_MS, doing: 'reading it' },
+  );
 }

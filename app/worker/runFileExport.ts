@@ -1,10 +1,15 @@
 // The page's side of exporting runs: a short-lived worker (workers/hosts/files/runFileExport.worker.ts)
 // reads them from the history and writes the run file; the page receives the file, ready to save.
 
-import type { RunFileExportReply } from '../../workers/hosts/files/runFileExport.ts';
-import { askOneShotWorker, READ_TIMEOUT_MS } from './oneShotWorker.ts';
+import type { RunFileExportReply, RunFileExportRequests } from '../../workers/hosts/files/runFileExport.ts';
+import { askOnce, READ_TIMEOUT_MS } from './askOnce.ts';
 
 export function exportRunFileOffThread(runIds: readonly string[]): Promise<RunFileExportReply> {
-  const worker = new Worker(new URL('../../workers/hosts/files/runFileExport.worker.ts', import.meta.url), { type: 'module', name: 'run file export' });
-  return askOneShotWorker<RunFileExportReply>(worker, { runIds: [...runIds] }, (why) => ({ ok: false, problem: `${why}.` }), READ_TIMEOUT_MS, 'writing it');
+  return askOnce<RunFileExportRequests, 'export_runs'>(
+    () => new Worker(new URL('../../workers/hosts/files/runFileExport.worker.ts', import.meta.url), { type: 'module', name: 'run file export' }),
+    'export_runs',
+    { runIds: [...runIds] },
+    (why) => ({ ok: false, problem: `${why}.` }),
+    { deadlineMs: READ_TIMEOUT_MS, doing: 'writing it' },
+  );
 }

@@ -2,13 +2,18 @@
 // (workers/hosts/files/runFileImport.worker.ts), which reads, checks and stores it; the page
 // receives the summaries of the runs it kept, and says what became of each.
 
-import type { RunFileImportReply } from '../../workers/hosts/files/runFileImport.ts';
+import type { RunFileImportReply, RunFileImportRequests } from '../../workers/hosts/files/runFileImport.ts';
 import type { ImportedAs } from '../../workers/hosts/history/runHistoryDb.ts';
-import { askOneShotWorker } from './oneShotWorker.ts';
+import { askOnce, READ_TIMEOUT_MS } from './askOnce.ts';
 
 export function importRunFileOffThread(file: File): Promise<RunFileImportReply> {
-  const worker = new Worker(new URL('../../workers/hosts/files/runFileImport.worker.ts', import.meta.url), { type: 'module', name: 'run file import' });
-  return askOneShotWorker<RunFileImportReply>(worker, { file }, (why) => ({ ok: false, problems: [`"${file.name}" could not be read: ${why}.`] }));
+  return askOnce<RunFileImportRequests, 'import_runs'>(
+    () => new Worker(new URL('../../workers/hosts/files/runFileImport.worker.ts', import.meta.url), { type: 'module', name: 'run file import' }),
+    'import_runs',
+    { file },
+    (why) => ({ ok: false, problems: [`"${file.name}" could not be read: ${why}.`] }),
+    { deadlineMs: READ_TIMEOUT_MS, doing: 'reading it' },
+  );
 }
 
 const runs = (n: number) => (n === 1 ? '1 run' : `${n.toLocaleString('en-US')} runs`);

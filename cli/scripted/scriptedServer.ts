@@ -481,8 +481,9 @@ function finishReasonOf(response: ScriptedResponse): 'stop' | 'length' | 'tool_c
   return response.finishReason ?? (response.toolCalls?.length ? 'tool_calls' : 'stop');
 }
 
-function toolCallsOf(response: ScriptedResponse): Array<{ id: string; name: string; arguments: string }> {
+function toolCallsOf(response: ScriptedResponse): Array<{ id: string; name: string; arguments: string; index: number }> {
   return (response.toolCalls ?? []).map((call, i) => ({
+    index: call.index ?? i,
     id: call.id ?? `call_${i}`,
     name: call.name,
     arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
@@ -530,7 +531,7 @@ function openaiStream(plan: CompletionPlan): string[] {
   const events = [chunk({ role: 'assistant', content: '' })];
   for (const piece of pieces(response.reasoning ?? '', size)) events.push(chunk({ reasoning_content: piece }));
   for (const piece of pieces(response.content, size)) events.push(chunk({ content: piece }));
-  toolCallsOf(response).forEach((call, index) => {
+  toolCallsOf(response).forEach(({ index, ...call }) => {
     events.push(chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }));
     for (const piece of pieces(call.arguments, size)) events.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
   });

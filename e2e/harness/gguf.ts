@@ -9,6 +9,8 @@ import type { ChatCompletion, ChatDelta, ChatRequest } from '../../workers/engin
 import type { GgufRuntime } from '../../workers/hosts/models/modelState.ts';
 import { connectGgufEngine, type GgufLoadRequest, type GgufPortEngine } from '../../workers/hosts/models/ggufEngine.ts';
 import { createOrchestratorClient } from '../../app/worker/orchestratorClient.ts';
+import { createRequestClient } from '../../app/worker/requestClient.ts';
+import type { ModelWorkerRequests } from '../../workers/hosts/models/modelMessages.ts';
 import type { LoadProgress } from '../../workers/backends/webllm/loadProgress.ts';
 import type { GgufModelRequest } from '../../workers/hosts/models/modelState.ts';
 import type { LocalModelsState } from '../../workers/hosts/models/modelState.ts';
@@ -65,8 +67,6 @@ function loadThenRun(
   const client = createOrchestratorClient({
     onEvents: (batch) => batch.forEach((event) => hooks.onEvent(event)),
     onHumanTurn: () => reject(new Error('no manual run here')),
-    onRejected: (_id, problems) => reject(new Error(problems.join('; '))),
-    onKeys: () => undefined,
     onEval: () => undefined,
     onRunFailed: (_id, message) => reject(new Error(message)),
     onWorkerLost: (message) => reject(new Error(message)),
@@ -78,11 +78,20 @@ function loadThenRun(
       started = true;
       hooks.onLoaded();
     },
-    onModelCache: () => undefined,
     onModelWorkerFailed: (_id, message) => reject(new Error(message)),
   });
   client.loadGgufModel({ ...load, source: { kind: 'url', url: load.url } });
   return client;
+}
+
+/** Starts a run through the app's client; a run the worker refuses fails the harness call. */
+function startRun(client: OrchestratorClient, runId: string, config: unknown, task: string, reject: (error: Error) => void): void {
+  client.request('start', { runId, config, task }).then(
+    (start) => {
+      if (!start.ok) reject(new Error(start.problems.join('; ')));
+    },
+    (error: unknown) => reject(error as Error),
+  );
 }
 let engine: GgufPortEngine | undefined;
 /** What the loaded model's worker said of it: whether its vocabulary has the thinking tokens. */
@@ -90,9 +99,11 @@ let loadedRuntime: GgufRuntime | undefined;
 
 window.ggufHarness = {
   async load({ url, ...request }) {
-    const worker = new Worker(new URL('../../workers/hosts/models/gguf.worker.ts', import.meta.url), { type: 'module', name: 'gguf model' });
+    const worker = createRequestClient<ModelWorkerRequests>({
+      create: () => new Worker(new URL('../../workers/hosts/models/gguf.worker.ts', import.meta.url), { type: 'module', name: 'gguf model' }),
+    });
     const channel = new MessageChannel();
-    worker.postMessage({ type: 'connect', port: channel.port2 }, [channel.port2]);
+    worker.tell('connect', { port: channel.port2 }, { transfer: [channel.port2] });
     engine = connectGgufEngine(channel.port1, MODEL_ID);
     let progress = 0;
     const runtime = await engine.load({ ...request, source: { kind: 'url', url } }, () => progress++);
@@ -143,7 +154,7 @@ window.ggufHarness = {
       const requests: number[] = [];
       const finished = new Set<number>();
       // Called once the model is loaded, when `client` is set.
-      const start = (index: number) => client.start(`run-${index}`, config, tasks[index]!);
+      const start = (index: number) => startRun(client, `run-${index}`, config, tasks[index]!, reject);
       const client = loadThenRun(load, reject, {
         onEvent(event) {
           const index = Number(event.runId.slice('run-'.length));
@@ -177,7 +188,7 @@ window.ggufHarness = {
         },
         onProgress: (report) => progress.push(report),
         onState: (state) => (lastState = state),
-        onLoaded: () => client.start('gguf-run', config, task),
+        onLoaded: () => startRun(client, 'gguf-run', config, task, reject),
       });
     });
   },

@@ -90,3 +90,44 @@ export function suiteFile(sinkUrl: string, tasks: number, deepMeta = 0): string 
   }
   return `${lines.join('\n')}\n`;
 }
+
+/** A τ² results file of `rollouts` rollouts of one task under one policy, each as small as a
+ * record may be (about 330 bytes: 50,000 fit the 20 MB cap), graded by τ²'s criteria, all right
+ * but the first, whose verdict carries bait. */
+export function tau2ResultsFile(sinkUrl: string, rollouts: number): string {
+  const lines = [JSON.stringify(RESULTS_HEADER)];
+  for (let index = 0; index < rollouts; index++) {
+    const correct = index !== 0;
+    const criteria = [{ criterion: 'DB', counted: true, reward: correct ? 1 : 0 }];
+    lines.push(
+      JSON.stringify({
+        type: 'rollout', policy: 'orchestrator', taskId: 't', rollout: index + 1, stopReason: 'answered', correct,
+        verdict: { check: 'tau2', criteria, ...(index === 0 ? { reason: bait(sinkUrl, 'tau2-verdict') } : {}) },
+        costUsd: 0, runCostUsd: 0, gradingCostUsd: 0, unknownCostEntries: 0, hasEstimates: false, latencyMs: 1, toolFeatures: {}, modelCalls: {},
+      }),
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** `runs` small runs (a start and an end each, about 1 KB), as a class's exports pile up. */
+export function manyRunsFile(sinkUrl: string, runs: number): string {
+  const list = Array.from({ length: runs }, (_, index) => {
+    const id = `small-${index}`;
+    const events = syntheticRun(id, index, 0).map((event) => {
+      if (event.type === 'run_started' && index === 0) return { ...event, task: `${event.task} ${bait(sinkUrl, 'many')}` };
+      // A run of no steps called no tool.
+      if (event.type === 'run_finished') return { ...event, totals: { ...event.totals, toolCounts: { tools: {}, aliases: {} } } };
+      return event;
+    });
+    return { id, events };
+  });
+  return runFileText(list);
+}
+
+/** One run whose task is `chars` characters of markup aimed at the sink (a few words first). */
+export function longTaskRunFile(sinkUrl: string, chars: number, id = 'long-task'): string {
+  const filler = bait(sinkUrl, 'long-task-text');
+  const task = `A long task ${filler.repeat(Math.ceil(chars / filler.length))}`.slice(0, chars);
+  return runFileText([{ id, events: [runStarted(id, task), ...syntheticRun(id, 1, 1).slice(1)] }]);
+}

@@ -12,7 +12,8 @@
 import { resolvedWeightsUrl } from '../../workers/backends/webllm/catalogue.ts';
 import { serveFakeEngine } from '../fixtures/doubles/fakeEngineWorker.ts';
 import { FakeWebLlmEngine, type FakeEngineScript } from '../fixtures/doubles/fakeWebLlmEngine.ts';
-import type { ToModelWorker } from '../../workers/hosts/models/modelMessages.ts';
+import type { ModelWorkerRequests } from '../../workers/hosts/models/modelMessages.ts';
+import { serveRequests } from '../../workers/hosts/requests.ts';
 
 declare const self: DedicatedWorkerGlobalScope & { fakeEngineScript?: FakeEngineScript };
 
@@ -38,8 +39,14 @@ engine.reload = async (modelId, chatOpts) => {
   if (engine.loadedModelId !== undefined) await storeLikeWebLlm(engine.loadedModelId);
 };
 
-self.onmessage = (event: MessageEvent<ToModelWorker>) => {
-  const { port } = event.data;
-  const serve = serveFakeEngine(engine, (response) => port.postMessage(response));
-  port.onmessage = (message) => serve(message.data);
-};
+// The same `connect` request the real model worker answers (workers/hosts/models/modelMessages.ts).
+const serve = serveRequests<ModelWorkerRequests>(
+  {
+    connect: ({ port }) => {
+      const answer = serveFakeEngine(engine, (response) => port.postMessage(response));
+      port.onmessage = (message) => answer(message.data);
+    },
+  },
+  (reply) => self.postMessage(reply),
+);
+self.onmessage = (event) => serve(event.data);

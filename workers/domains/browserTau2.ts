@@ -4,13 +4,13 @@
 // (cli/nodeTau2.ts); both hand the text to loadTau2Domain.
 
 import { loadTau2Domain, TAU2_DOMAIN_FILES, TAU2_DOMAIN_FOLDERS, TAU2_GUIDELINE_FILES, type LoadedTau2Domain, type Tau2DomainName } from './tau2/domains.ts';
-import type { ToolScaleOptions } from './toolscale/domains.ts';
+import type { ToolScaleOptions } from './tau2/toolscale/domains.ts';
 import type { SuiteTask } from '../eval/suite.ts';
 import type { Tau2SuiteName } from './tau2/suiteNames.ts';
 import { tau2DomainOfSuite, tau2Suite } from './tau2/taskDomain.ts';
 
 // Lazy: each entry is a dynamic import of one file's text (Vite makes one chunk per file).
-const FILES = import.meta.glob<string>(['./tau2/*/*.json', './tau2/*/*.md', './tau2/simulation_guidelines*.md', './toolscale/*/*.json', './toolscale/*/*.md'], {
+const FILES = import.meta.glob<string>(['./tau2/*/*.json', './tau2/*/*.md', './tau2/simulation_guidelines*.md', './tau2/toolscale/*/*.json', './tau2/toolscale/*/*.md'], {
   query: '?raw',
   import: 'default',
 });

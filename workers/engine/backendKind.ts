@@ -13,6 +13,9 @@ export interface ProvidedModel {
   contextWindow?: number;
 }
 
+/** A model loaded in this browser (web-llm, llama.cpp), with the context window it was loaded with. */
+export type LocalChatModel = Required<ProvidedModel>;
+
 /** What making one model needs: the provider entry, its key, and the host's parts. */
 export interface ModelRequest {
   providerName: string;
@@ -22,7 +25,7 @@ export interface ModelRequest {
   apiKey: string | undefined;
   fetch?: typeof fetch;
   /** The models loaded in this browser, for a kind whose models run here; absent in the CLI. */
-  localModel?(modelId: string, providerName: string, provider: ProviderConfig): Required<ProvidedModel>;
+  localModel?(modelId: string, providerName: string, provider: ProviderConfig): LocalChatModel;
 }
 
 /** A kind's model factory: its own module, loaded when a config names the kind. */

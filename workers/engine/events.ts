@@ -10,6 +10,11 @@ import type { ChatMessage, FinishReason, SandboxStartup, ToolSchema, Usage } fro
  * Raise it when an event changes shape, and teach workers/history/runLog.ts to migrate the older one. */
 export const RUN_LOG_SCHEMA_VERSION = 1;
 
+/** The longest task a run takes, as a suite's task may be (workers/eval/suite.ts): a run file
+ * holding a longer one is not one a run wrote (30,000,000 characters of it stalled History for
+ * seconds on every visit). */
+export const MAX_TASK_CHARS = 50_000;
+
 /** The model id a person's turns as the orchestrator are recorded under in the ledger ("You are
  * the orchestrator", humanOrchestrator.ts); priced at nothing. Their latency is the person's
  * thinking time. */

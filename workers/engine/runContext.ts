@@ -4,6 +4,9 @@
 // TurnContext, the only thing a protocol sees of the run.
 
 import { raceAbort } from './abort.ts';
+import { MAX_PROMPT_CHARS } from './callLimits.ts';
+import { BackendError } from './errors.ts';
+import { formatCount } from './format.ts';
 import type { LedgerEntry, RunEvent, RunTotals, StopReason } from './events.ts';
 import { interpretCompletion } from './interpret.ts';
 import { Redactor, StreamRedactor, type Secret } from './redact.ts';
@@ -12,7 +15,7 @@ import type { PricingTable } from './pricing.ts';
 import { RunStop, type EventBody, type ModelCallOptions, type TurnContext } from './protocol.ts';
 import { renderToolsBlock } from './qwen3/render.ts';
 import { estimatePromptTokens, estimateTokensOfLength } from './tokens.ts';
-import type { ChatCompletion } from './types.ts';
+import type { ChatCompletion, ChatRequest } from './types.ts';
 
 export interface RunContextOptions {
   runId: string;
@@ -37,7 +40,9 @@ export class RunContext {
   private stopRequested: StopReason | null;
   private readonly started = performance.now();
   private readonly wallTimer: ReturnType<typeof setTimeout> | undefined;
-  private readonly onCallerAbort = () => this.stop('aborted');
+  /** The caller's stop: the Stop button's ('aborted'), or a host's own given as a RunStop (a run
+   * whose events could not reach the page ends as an error: workers/hosts/eventChannel.ts). */
+  private readonly onCallerAbort = () => this.stop(callerStopReason(this.options.signal));
   private readonly toolCounts: RunTotals['toolCounts'] = { tools: {}, aliases: {} };
   private toolLatencyMs = 0;
   private callCounter = 0;
@@ -49,7 +54,7 @@ export class RunContext {
     const redactor = new Redactor(options.secrets ?? []);
     this.redactor = redactor.active ? redactor : null;
     this.ledger = new Ledger({ pricing: options.pricing, counterfactualModel: options.counterfactualModel, clock: () => this.now() });
-    this.stopRequested = options.signal?.aborted ? 'aborted' : null;
+    this.stopRequested = options.signal?.aborted ? callerStopReason(options.signal) : null;
     options.signal?.addEventListener('abort', this.onCallerAbort, { once: true });
     this.wallTimer = options.maxWallMs === null ? undefined : setTimeout(() => this.stop('max_time'), options.maxWallMs);
   }
@@ -176,6 +181,7 @@ export class RunContext {
     race: <T>(promise: Promise<T>) => Promise<T>,
   ): Promise<ChatCompletion> {
     this.assertMayGoOn();
+    refuseLongPrompt(call.request, call.model.model, call.model.label);
     const signal = this.controller.signal;
     const started = performance.now();
     const promptEstimate = () =>
@@ -252,6 +258,29 @@ export class RunContext {
     this.options.signal?.removeEventListener('abort', this.onCallerAbort);
     this.controller.abort();
   }
+}
+
+function callerStopReason(signal: AbortSignal | undefined): StopReason {
+  return signal?.reason instanceof RunStop ? signal.reason.reason : 'aborted';
+}
+
+/** A call whose messages pass MAX_PROMPT_CHARS is not made: the conversation grew past what any
+ * model reads (a hostile partner inflated it), and each later call would send it again. */
+function refuseLongPrompt(request: ChatRequest, model: string, provider: string): void {
+  let chars = 0;
+  for (const message of request.messages) {
+    chars += message.content.length;
+    if (message.role === 'assistant') for (const call of message.toolCalls ?? []) chars += JSON.stringify(call.arguments).length;
+  }
+  if (chars <= MAX_PROMPT_CHARS) return;
+  throw new BackendError({
+    code: 'context_length',
+    provider,
+    retryable: false,
+    message:
+      `The conversation is ${formatCount(chars)} characters long, more than the ${formatCount(MAX_PROMPT_CHARS)} (about 250,000 tokens) ` +
+      `the playground sends "${model}" in one call, so the run ends here: no real conversation is that long.`,
+  });
 }
 
 function streamKey(event: DeltaBody): string {

@@ -10,7 +10,7 @@ import type { Verdict } from './checks.ts';
 import { nestingProblem } from '../engine/jsonDepth.ts';
 import { hashText } from './policies/random/random.ts';
 import { formatShard, sameShard, type Shard } from './shard.ts';
-import { passHatK, paretoFront, wilsonInterval } from './stats.ts';
+import { meanPassHatKs, paretoFront, wilsonInterval } from './stats.ts';
 import type { SuiteTask } from './suite.ts';
 
 export const RESULTS_VERSION = 1;
@@ -389,15 +389,7 @@ function summarizePolicy(policy: PolicyDescription, recordGroups: readonly Rollo
  * rollouts drawn at random are all right; averaged over the tasks. K is the fewest rollouts any task
  * has (as τ²'s metrics cap it); none without groups. pass^1 is the mean per-task accuracy. */
 export function passHatKOf(groups: readonly Pick<TaskGroup, 'rollouts' | 'correct'>[]): number[] {
-  if (groups.length === 0) return [];
-  const most = Math.min(...groups.map((group) => group.rollouts));
-  const out: number[] = [];
-  for (let k = 1; k <= most; k++) {
-    let sum = 0;
-    for (const group of groups) sum += passHatK(group.rollouts, group.correct, k);
-    out.push(sum / groups.length);
-  }
-  return out;
+  return meanPassHatKs(groups.map((group) => ({ trials: group.rollouts, successes: group.correct })));
 }
 
 function groupOf(policy: PolicyDescription, taskId: string, group: RolloutRecord[]): TaskGroup {

@@ -7,13 +7,14 @@
 import { checkSchema, resolveCheck, type ResolvedCheck } from './checks.ts';
 import { formatCount } from '../engine/format.ts';
 import { nestingPast } from '../engine/jsonDepth.ts';
+import { MAX_TASK_CHARS } from '../engine/events.ts';
 
 export const SUITE_LIMITS = {
   /** Characters of the whole file (hosts check its size in bytes before reading it). */
   fileChars: 20_000_000,
   lineChars: 200_000,
   tasks: 10_000,
-  taskChars: 50_000,
+  taskChars: MAX_TASK_CHARS,
   idChars: 200,
   /** Levels of nesting of a line (a task is a flat record; its meta a small one). */
   depth: 32,

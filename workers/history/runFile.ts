@@ -6,7 +6,8 @@
 // Keys are never in it: events carry none and configs have no field for one.
 
 import { ConfigError, type OrchestraConfig } from '../engine/config.ts';
-import type { RunEvent } from '../engine/events.ts';
+import { MAX_TASK_CHARS, type RunEvent } from '../engine/events.ts';
+import { MAX_USER_TURN_CALLS } from '../engine/callLimits.ts';
 import { formatCount } from '../engine/format.ts';
 import { endsInsideValue, nestingProblem } from '../engine/jsonDepth.ts';
 import { preferenceSchema } from '../engine/preferenceSchema.ts';
@@ -122,7 +123,7 @@ const eventSchema = z.discriminatedUnion('type', [
     type: z.literal('run_started'),
     // Absent in logs older than version 1 (migrated on read).
     schemaVersion: z.number().optional(),
-    task: text,
+    task: text.max(MAX_TASK_CHARS, `is longer than a run's task may be (${formatCount(MAX_TASK_CHARS)} characters)`),
     protocol: z.enum(['paper', 'function-calling', 'direct']),
     orchestratorModel: text,
     // "A scripted demo, not a model": kept, so a demo run never passes for a model's once imported.
@@ -146,7 +147,9 @@ const eventSchema = z.discriminatedUnion('type', [
     type: z.literal('user_turn'),
     step,
     content: text.nullable(),
-    toolCalls: z.array(z.object({ name: text, arguments: z.record(z.string(), json), result: text, error: z.boolean() })),
+    toolCalls: z
+      .array(z.object({ name: text, arguments: z.record(z.string(), json), result: text, error: z.boolean() }))
+      .max(MAX_USER_TURN_CALLS, `holds more than the ${MAX_USER_TURN_CALLS} calls a simulated user's turn may make`),
     model: text.nullable(),
     promptTokens: count,
     completionTokens: count,

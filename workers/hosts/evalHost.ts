@@ -19,7 +19,7 @@ import { runEvaluation } from '../eval/runner.ts';
 import { domainsOf, evalJudge } from '../eval/setup.ts';
 import { domainEnvironments } from '../domains/setup.ts';
 import { corpusSuite, parseSuite, SuiteError, type SuiteTask } from '../eval/suite.ts';
-import type { EvalRequest, EvalSuiteInput, FromWorker, SuiteReading } from './messages.ts';
+import type { EvalRequest, EvalStart, EvalSuiteInput, FromWorker, SuiteReading } from './messages.ts';
 import { runFactory, type RunEnvironment } from './prepareRun.ts';
 import type { RunFactory, TaskDomain } from '../eval/ports.ts';
 import { resolveExperts } from '../engine/configExperts.ts';
@@ -41,6 +41,8 @@ export interface EvalHostOptions {
   /** The built-in multi-hop questions (public/generated/sample-tasks.json). */
   sampleTasks(): Promise<SampleTask[]>;
   post(message: FromWorker): void;
+  /** Runs the evaluation's rollouts once the reply that it started has gone (orchestratorHost.ts). */
+  afterReply(work: () => Promise<void>): void;
   /** Batches the rollouts' run events for the page (like a run's). */
   emit(event: RunEvent): void;
   /** The keys held, so no error message, record or event can carry one to the page. */
@@ -125,7 +127,7 @@ async function prepareEvaluation(request: EvalRequest, options: EvalHostOptions,
 export function createEvalHost(options: EvalHostOptions) {
   const evaluations = new Map<string, AbortController>();
 
-  async function readSuite(requestId: string, input: EvalSuiteInput): Promise<void> {
+  async function readSuite(input: EvalSuiteInput): Promise<SuiteReading> {
     let reading: SuiteReading;
     try {
       const suite = await loadSuite(input, options.sampleTasks);
@@ -137,10 +139,10 @@ export function createEvalHost(options: EvalHostOptions) {
     } catch (error) {
       reading = { ok: false, problems: problemsOf(error, options.secrets().map((secret) => secret.value)) };
     }
-    options.post({ type: 'suite_read', requestId, reading });
+    return reading;
   }
 
-  async function start(request: EvalRequest): Promise<void> {
+  async function start(request: EvalRequest): Promise<EvalStart> {
     const { evalId } = request;
     // Registered before anything is awaited, so a Stop pressed while the suite loads is not lost.
     const controller = new AbortController();
@@ -150,19 +152,16 @@ export function createEvalHost(options: EvalHostOptions) {
       prepared = await prepareEvaluation(request, options, controller.signal);
     } catch (error) {
       evaluations.delete(evalId);
-      options.post({ type: 'eval_rejected', evalId, problems: problemsOf(error, options.secrets().map((secret) => secret.value)) });
-      return;
+      return { ok: false, problems: problemsOf(error, options.secrets().map((secret) => secret.value)) };
     }
+    options.afterReply(() => rollouts(request, prepared, controller));
+    const { suite, policies } = prepared;
+    return { ok: true, source: suite.source, taskIds: suite.tasks.map((task) => task.id), policies: policyDescriptions(policies), rollouts: request.rollouts };
+  }
 
+  async function rollouts(request: EvalRequest, prepared: Awaited<ReturnType<typeof prepareEvaluation>>, controller: AbortController): Promise<void> {
+    const { evalId } = request;
     const { suite, policies, domainEnvs, judge } = prepared;
-    options.post({
-      type: 'eval_ready',
-      evalId,
-      source: suite.source,
-      taskIds: suite.tasks.map((task) => task.id),
-      policies: policyDescriptions(policies),
-      rollouts: request.rollouts,
-    });
     try {
       const outcome = await runEvaluation({
         tasks: suite.tasks,

@@ -1,9 +1,9 @@
 // The orchestrator worker's boundary: every message the page and the worker exchange (the page's
-// requests, typed by OrchestratorRequests, and the worker's stream), and the page's one message to
-// a model worker. Nothing else calls postMessage by hand — the page goes through app/worker/orchestratorClient.ts, the worker
-// through workers/hosts/orchestrator.worker.ts. Keys travel only in `set_key`, page → worker, and never
-// come back: the worker answers with which providers have one and the origin each is bound to
-// (workers/hosts/keys.ts), not with the keys.
+// requests, typed by OrchestratorRequests, each with its reply, and what the worker says unasked).
+// Nothing else calls postMessage by hand — the page goes through app/worker/orchestratorClient.ts,
+// the worker through workers/hosts/orchestrator.worker.ts (orchestratorHost.ts answers). Keys travel
+// only in `set_key`, page → worker, and never come back: the worker answers with which providers
+// have one and the origin each is bound to (workers/hosts/keys.ts), not with the keys.
 
 import type { LoadProgress } from '../backends/webllm/loadProgress.ts';
 import type { ForkFrom, RunEvent } from '../engine/events.ts';
@@ -50,22 +50,37 @@ export interface EvalRequest {
 export type EvalEnd = Omit<EvalOutcome, 'records'>;
 import type { GgufModelRequest } from './models/modelState.ts';
 
+/** Whether a run could start: it did (its events follow), or it could not (an invalid config, a
+ * domain that would not load), and nothing was called or charged. */
+export type RunStart = { ok: true } | { ok: false; problems: string[] };
+
+/** Which models' files are in the browser cache; `problem` when the cache could not be read or changed. */
+export type ModelCacheReply = { cached: Record<string, boolean>; problem?: string };
+
+/** Whether an evaluation could start: prepared (suite, domains, policies checked; its rollouts
+ * follow, with their progress in the stream), or refused with every problem, nothing called. */
+export type EvalStart =
+  | { ok: true; source: string; taskIds: string[]; policies: PolicyDescription[]; rollouts: number }
+  | { ok: false; problems: string[] };
+
 /** Every request the page makes of the orchestrator worker: its body, and the reply its handler
- * in orchestrator.worker.ts returns (workers/hosts/requests.ts carries them). A command whose
+ * in orchestratorHost.ts returns (workers/hosts/requests.ts carries them). A command whose
  * effects come in the stream below (FromWorker) replies with nothing. */
 export type OrchestratorRequests = {
   /** Holds (or with `key: null` forgets) a provider's API key in the worker's memory, bound to the
    * origin it was entered for (null: a key remembered before keys were bound, bound to none).
-   * The worker then says which keys it holds (`keys`). */
-  set_key: { body: { provider: string; key: string | null; origin: string | null }; reply: void };
-  /** The user agreed to send a held key to `to`: it moves there if still bound to `from`. */
-  bind_key: { body: { provider: string; from: string | null; to: string }; reply: void };
+   * Replies with which keys it holds now. */
+  set_key: { body: { provider: string; key: string | null; origin: string | null }; reply: HeldKey[] };
+  /** The user agreed to send a held key to `to`: it moves there if still bound to `from`. Replies
+   * with which keys it holds now. */
+  bind_key: { body: { provider: string; from: string | null; to: string }; reply: HeldKey[] };
   /** Starts a run. `config` is the config file's JSON value, validated by the worker. With
    * `manual`, the person takes the orchestrator's turns (each asked with `human_turn`); with
    * `fork`, it goes on from a stored run's step (workers/engine/fork.ts); with `domain`, it plays in
    * a domain (a built-in one's name, or a τ² or ToolScale suite's: workers/hosts/taskDomain.ts):
-   * its policy, its tools over a fresh database, function calling. */
-  start: { body: { runId: string; config: unknown; task: string; manual?: boolean; fork?: ForkFrom; domain?: string }; reply: void };
+   * its policy, its tools over a fresh database, function calling. Replies once the run is
+   * prepared (or refused); its events follow in the stream. */
+  start: { body: { runId: string; config: unknown; task: string; manual?: boolean; fork?: ForkFrom; domain?: string }; reply: RunStart };
   /** The person's choice for the turn `human_turn` asked (checked by the worker). */
   human_choice: { body: { runId: string; turnId: string; choice: HumanChoice }; reply: void };
   stop: { body: { runId: string }; reply: void };
@@ -77,13 +92,15 @@ export type OrchestratorRequests = {
   load_gguf: { body: { request: GgufModelRequest; port: MessagePort }; reply: void };
   cancel_load: { body: { modelId: string }; reply: void };
   unload_model: { body: { modelId: string }; reply: void };
-  /** Asks which of these models' files are in the browser cache (answered by `model_cache`). */
-  check_model_cache: { body: { models: LocalModelRequest[] }; reply: void };
-  delete_cached_model: { body: { model: LocalModelRequest }; reply: void };
-  /** Reads a suite and says what it holds (answered by `suite_read`); nothing runs. */
-  read_suite: { body: { requestId: string; suite: EvalSuiteInput }; reply: void };
-  /** Runs an evaluation; each rollout is an ordinary run whose events come in `eval_events`. */
-  start_eval: { body: { request: EvalRequest }; reply: void };
+  /** Which of these models' files are in the browser cache. */
+  check_model_cache: { body: { models: LocalModelRequest[] }; reply: ModelCacheReply };
+  /** Deletes a model's files from the browser cache; replies with it no longer cached. */
+  delete_cached_model: { body: { model: LocalModelRequest }; reply: ModelCacheReply };
+  /** Reads a suite and says what it holds; nothing runs. */
+  read_suite: { body: { suite: EvalSuiteInput }; reply: SuiteReading };
+  /** Starts an evaluation: replies once it is prepared (or refused); each rollout is then an
+   * ordinary run whose events come in `eval_events`, its progress in `eval_progress`. */
+  start_eval: { body: { request: EvalRequest }; reply: EvalStart };
   /** Stops an evaluation: the rollouts in flight are abandoned (not recorded). */
   stop_eval: { body: { evalId: string }; reply: void };
   /** The last scan of a file before it is written: the providers whose held key it holds (never
@@ -99,24 +116,12 @@ export type FromWorker =
   /** A manual run asks the person to take the orchestrator's turn (after posting every event
    * before it). */
   | { type: 'human_turn'; runId: string; turn: HumanTurn }
-  /** The run could not start (an invalid config): nothing was called or charged. */
-  | { type: 'run_rejected'; runId: string; problems: string[] }
   /** The engine broke without finishing the run (a bug): the page says so instead of waiting. */
   | { type: 'run_failed'; runId: string; message: string }
-  /** The providers whose key the worker holds and the origin each is bound to, after any `set_key`
-   * or `bind_key`. */
-  | { type: 'keys'; held: HeldKey[] }
   /** How a model's load is going: one bar across web-llm's phases. */
   | { type: 'model_progress'; modelId: string; progress: LoadProgress }
   /** The models loaded and loading, after every change, with the failure that caused it if any. */
   | { type: 'model_state'; state: LocalModelsState }
-  /** Which models' files are in the browser cache; `problem` when the cache could not be read or changed. */
-  | { type: 'model_cache'; cached: Record<string, boolean>; problem?: string }
-  | { type: 'suite_read'; requestId: string; reading: SuiteReading }
-  /** The evaluation is prepared (suite, domains, policies checked) and its rollouts start. */
-  | { type: 'eval_ready'; evalId: string; source: string; taskIds: string[]; policies: PolicyDescription[]; rollouts: number }
-  /** The evaluation could not start (an invalid config, suite or policy): nothing was called. */
-  | { type: 'eval_rejected'; evalId: string; problems: string[] }
   /** The runner's progress; `rollout_finished` carries the rollout's graded record. */
   | { type: 'eval_progress'; evalId: string; event: EvalProgressEvent }
   /** The rollouts' run events, batched like `events`: the page keeps them in the run history
@@ -129,7 +134,7 @@ export type FromWorker =
   | ReplyMessage;
 
 /** The messages of evaluations, which the page hands to the Evaluate tab's module. */
-export type EvalFromWorker = Extract<FromWorker, { type: 'suite_read' | 'eval_ready' | 'eval_rejected' | 'eval_progress' | 'eval_events' | 'eval_finished' | 'eval_failed' }>;
+export type EvalFromWorker = Extract<FromWorker, { type: 'eval_progress' | 'eval_events' | 'eval_finished' | 'eval_failed' }>;
 
 /** How long the worker gathers events before posting them: short enough to feel live, long
  * enough that 200 tokens/s of deltas cost the page a handful of renders per second. */

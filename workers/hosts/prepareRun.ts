@@ -9,7 +9,7 @@ import type { PythonRunner } from '../engine/ports.ts';
 import type { Retriever } from '../engine/ports.ts';
 import { createSearchRetriever, describeSearchSources } from '../../tools/search/searchSources.ts';
 import { backendKind } from '../backends/registry.ts';
-import type { LoadedBackend, ProvidedModel } from '../engine/backendKind.ts';
+import type { LoadedBackend, LocalChatModel, ProvidedModel } from '../engine/backendKind.ts';
 import { CALL_EXPERT_TOOL, ORCHESTRATOR_MAX_TOKENS, VARIANT_DEFAULTS, type ExpertConfig, type OrchestraConfig, type ProviderConfig } from '../engine/config.ts';
 import { protocolExperts, resolveExperts } from '../engine/configExperts.ts';
 import { fitExpertBudgets, fitPaperBudgets, replyTokens } from '../engine/contextWindow.ts';
@@ -28,8 +28,7 @@ import type { RunFactory } from '../eval/ports.ts';
 import { formatCount } from '../engine/format.ts';
 import type { Secret } from '../engine/redact.ts';
 
-/** A model loaded in this browser (web-llm, llama.cpp), with the context window it was loaded with. */
-export type LocalChatModel = Required<ProvidedModel>;
+export type { LocalChatModel };
 
 export interface RunEnvironment {
   /** The API key for a provider, or undefined when it needs none. Never logged. */

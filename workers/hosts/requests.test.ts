@@ -1,10 +1,10 @@
 // The page↔worker requests over a real MessageChannel, with commands that exist only in this test:
 // adding a request is its entry in a request map, its handler, and its caller. For the orchestrator
-// worker that is workers/hosts/messages.ts (OrchestratorRequests), orchestrator.worker.ts (its
+// worker that is workers/hosts/messages.ts (OrchestratorRequests), orchestratorHost.ts (its
 // handler) and the page code that calls `request(name, body)`: three files, no switch to mirror.
 
-import { afterEach, describe, expect, it } from 'vitest';
-import { answerRequest, createRequester, type ReplyMessage, type RequestHandlers, type RequestMessage } from './requests.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createRequester, DeadlineError, replyPoster, serveRequests, type ReplyMessage, type RequestHandlers, type RequestMessage } from './requests.ts';
 
 /** The test-only commands: the whole of what adding them took. */
 type TestRequests = {
@@ -16,6 +16,8 @@ type TestRequests = {
   fail: { body: { why: string }; reply: void };
   /** A command nobody waits for: it counts. */
   count: { body: Record<string, never>; reply: void };
+  /** Answers only when the page stops waiting: with why its signal aborted. */
+  wait: { body: Record<string, never>; reply: string };
 };
 
 let counted = 0;
@@ -34,7 +36,16 @@ const handlers: RequestHandlers<TestRequests> = {
   count: () => {
     counted += 1;
   },
+  wait: (_body, { signal }) =>
+    new Promise((resolve) => {
+      signal.addEventListener('abort', () => {
+        aborted.push((signal.reason as Error).name);
+        resolve('aborted');
+      });
+    }),
 };
+/** The names of the reasons the worker's handlers saw their signal abort with. */
+const aborted: string[] = [];
 
 const channels: MessageChannel[] = [];
 afterEach(() => {
@@ -49,7 +60,8 @@ function connected() {
   const channel = new MessageChannel();
   channels.push(channel);
   const worker = channel.port1;
-  worker.onmessage = (event: MessageEvent<RequestMessage<TestRequests>>) => answerRequest(handlers, event.data, (reply) => worker.postMessage(reply));
+  const serve = serveRequests(handlers, (reply) => worker.postMessage(reply));
+  worker.onmessage = (event: MessageEvent<RequestMessage<TestRequests>>) => serve(event.data);
   const page = channel.port2;
   const requester = createRequester<TestRequests>((message, transfer) => page.postMessage(message, transfer));
   page.onmessage = (event: MessageEvent<ReplyMessage>) => requester.settle(event.data);
@@ -67,7 +79,7 @@ describe('requests between a page and a worker', () => {
     const requester = connected();
     const side = new MessageChannel();
     channels.push(side);
-    const measured = requester.request('measure', { port: side.port1 }, [side.port1]);
+    const measured = requester.request('measure', { port: side.port1 }, { transfer: [side.port1] });
     side.port2.postMessage('twelve bytes');
     expect(await measured).toBe(12);
   });
@@ -92,6 +104,40 @@ describe('requests between a page and a worker', () => {
     requester.rejectAll(new Error('the worker was lost'));
     await expect(waiting).rejects.toThrow('the worker was lost');
     expect(() => requester.settle({ type: 'reply', id: 1, ok: true, value: 'late' })).not.toThrow();
+  });
+
+  it('stops waiting at the deadline, and the worker’s handler sees its signal abort', async () => {
+    const requester = connected();
+    aborted.length = 0;
+    const waited = requester.request('wait', {}, { deadlineMs: 50 });
+    await expect(waited).rejects.toBeInstanceOf(DeadlineError);
+    await vi.waitFor(() => expect(aborted).toEqual(['AbortError']));
+    // The worker's late reply settles nothing, and the next request is answered as usual.
+    expect(await requester.request('shout', { text: 'next' })).toBe('NEXT!');
+  });
+
+  it('stops waiting when the page aborts, with the page’s reason, before or after sending', async () => {
+    const requester = connected();
+    aborted.length = 0;
+    const controller = new AbortController();
+    const waited = requester.request('wait', {}, { signal: controller.signal });
+    controller.abort(new Error('the person closed the tab'));
+    await expect(waited).rejects.toThrow('the person closed the tab');
+    await vi.waitFor(() => expect(aborted).toEqual(['AbortError']));
+    await expect(requester.request('shout', { text: 'x' }, { signal: controller.signal })).rejects.toThrow('the person closed the tab');
+  });
+
+  it('answers a reply that cannot be posted with what the worker says instead', () => {
+    const posted: ReplyMessage[] = [];
+    const post = replyPoster(
+      (reply) => {
+        if (reply.ok && typeof reply.value === 'function') throw new Error('could not be cloned');
+        posted.push(reply);
+      },
+      (error) => ({ ok: false, problem: error.message }),
+    );
+    post({ type: 'reply', id: 7, ok: true, value: () => 1 });
+    expect(posted).toEqual([{ type: 'reply', id: 7, ok: true, value: { ok: false, problem: 'could not be cloned' } }]);
   });
 
   it('is typed by the map: an unknown request or a wrong body does not compile', () => {

@@ -164,4 +164,26 @@ describe('replayKeptCalls', () => {
     await expect(replayKeptCalls(counted, lookups(2_000), stop.signal)).rejects.toThrow(/^it was stopped after \d+ of the kept steps' 2000 calls$/);
     expect(made).toBeLessThan(100);
   });
+
+  // Issue 31, item 6: a forged log kept a `calculate` of 1,000 factors of 9**24000, replayed
+  // silently for about four minutes before the fork started, deaf to Stop.
+  it('makes a forged log’s costly calculate under the bounds any call has: it fails at once, and the fork is refused', async () => {
+    const { domains } = sources();
+    const retail = await domains('tau2-retail');
+    const fork = forkAfter(1, [[1, 'calculate', { expression: Array(1000).fill('9**24000').join('*') }, true]]);
+    await expect(replayKeptCalls(retail, fork, signal)).rejects.toThrow(
+      /^step 1's call calculate succeeded in the stored run but fails on a fresh copy of the domain's database \(Error: an int in this expression would have more than 100,000 bits\)/,
+    );
+  });
+
+  it('ends at the run’s time limit', async () => {
+    const { domains } = sources();
+    const retail = await domains('tau2-retail');
+    const slow = { ...retail, tools: retail.tools.map((tool) => ({ ...tool, run: async (...args: Parameters<Tool['run']>) => {
+      const until = performance.now() + 2;
+      while (performance.now() < until);
+      return tool.run(...args);
+    } })) };
+    await expect(replayKeptCalls(slow, lookups(2_000), signal, 50)).rejects.toThrow(/^replaying the kept steps' 2000 calls passed the run's time limit \(0\.05 s\) after \d+$/);
+  });
 });

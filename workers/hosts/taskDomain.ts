@@ -6,6 +6,7 @@
 // run; the orchestrator worker imports this module with the first run that names a domain.
 
 import { MAX_TURNS } from '../engine/config.ts';
+import { formatSeconds } from '../engine/format.ts';
 import type { ForkFrom } from '../engine/events.ts';
 import { MAX_CALLS_PER_TURN } from '../engine/protocols/functionCalling.ts';
 import type { JavaScriptRunner } from '../engine/ports.ts';
@@ -58,9 +59,10 @@ export function createTaskDomains(sources: TaskDomainSources): TaskDomains {
 /** The most domain calls a run can make (each turn makes at most MAX_CALLS_PER_TURN): a stored
  * log whose kept steps hold more was not written by a run, and is not replayed. */
 export const MAX_REPLAYED_CALLS = MAX_TURNS * MAX_CALLS_PER_TURN;
-/** Calls made between two yields to the worker's event loop, so a Stop sent meanwhile is heard
- * (a τ² tool answers without awaiting anything). */
-const CALLS_PER_YIELD = 25;
+/** How long the replay computes before it yields to the worker's event loop, so a Stop sent
+ * meanwhile is heard (a τ² tool answers without awaiting anything; each is bounded, τ²'s
+ * `calculate` at about ten milliseconds). */
+const SLICE_MS = 8;
 
 /**
  * A fork of a run that played in a domain goes on from the database its kept steps left: their
@@ -68,9 +70,10 @@ const CALLS_PER_YIELD = 25;
  * orchestrator already read their recorded results). A domain's tools are functions of its
  * database, so the copy ends where the parent's did (ToolScale's stamps of the time aside). The
  * parent's log is untrusted: only calls to this domain's tools are made, as any run's would be,
- * no more than a run can make, and a Stop ends the replay.
+ * each under the bounds any call has, no more than a run can make; a Stop ends the replay within
+ * a slice, and so does the run's time limit (`maxMs`, the config's `maxWallSeconds`).
  */
-export async function replayKeptCalls(domain: DomainTools, fork: ForkFrom, signal: AbortSignal): Promise<number> {
+export async function replayKeptCalls(domain: DomainTools, fork: ForkFrom, signal: AbortSignal, maxMs: number | null = null): Promise<number> {
   const succeeded = new Set<string>();
   for (const event of fork.events) {
     if (event.type === 'tool_result' && event.ok && event.step <= fork.throughStep) succeeded.add(event.callId);
@@ -83,9 +86,17 @@ export async function replayKeptCalls(domain: DomainTools, fork: ForkFrom, signa
     throw new Error(`its kept steps hold ${kept.length.toLocaleString('en-US')} calls to the domain's tools, more than a run can make (${MAX_REPLAYED_CALLS.toLocaleString('en-US')}), so the stored log is not one a run wrote`);
   }
   let made = 0;
+  const started = performance.now();
+  let sliceStarted = -Infinity;
   for (const event of kept) {
-    if (made % CALLS_PER_YIELD === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+    if (performance.now() - sliceStarted >= SLICE_MS) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      sliceStarted = performance.now();
+    }
     if (signal.aborted) throw new Error(`it was stopped after ${made} of the kept steps' ${kept.length} calls`);
+    if (maxMs !== null && performance.now() - started > maxMs) {
+      throw new Error(`replaying the kept steps' ${kept.length} calls passed the run's time limit (${formatSeconds(maxMs)}) after ${made}`);
+    }
     const output = await tools.get(event.name)!.run(event.arguments, { signal, call: { id: event.callId, origin: 'server' } });
     if (output.isError) {
       throw new Error(`step ${event.step}'s call ${event.name} succeeded in the stored run but fails on a fresh copy of the domain's database (${output.content.slice(0, 200)}), so the database there is not known`);

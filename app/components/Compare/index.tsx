@@ -3,7 +3,7 @@
 
 import { useMemo, useState } from 'react';
 import { PREFERENCE_PRESETS, type PreferencePresetName, type PreferenceVector } from '../../../workers/engine/preferences.ts';
-import { formatCount, formatMs, formatUsd } from '../../format.ts';
+import { clipTitle, formatCount, formatMs, formatUsd } from '../../format.ts';
 import { statesAnswer } from '../HumanTurn/compareRuns.ts';
 import { useSampleTasks } from '../TaskPanel/useSampleTasks.ts';
 import { columnOf, firstParting, groupReward, type ComparedRun } from '../../state/compareModel.ts';
@@ -63,7 +63,7 @@ function Comparison({ runs }: { runs: ComparedRun[] }) {
           {runs.map(({ summary }, index) => (
             <span role="columnheader" key={summary.id} className="compare-run-title">
               <span className={`compare-swatch series-${index + 1}`} aria-hidden="true" />
-              {summary.name ?? summary.task}
+              {clipTitle(summary.name ?? summary.task)}
               <small>{new Date(summary.startedAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}</small>
             </span>
           ))}

@@ -2,42 +2,33 @@
 // Documents panel first asks, so the first screen does not load it, and pdf.js loads inside it
 // only when a PDF is added. One per set of stores (usePart(createDocuments)), with its store.
 
-import type { FromDocumentsWorker, ToDocumentsWorker } from '../../../workers/hosts/documents/documentsWorkerMessages.ts';
+import type { DocumentsRequests, FromDocumentsWorker } from '../../../workers/hosts/documents/documentsWorkerMessages.ts';
+import { createRequestClient, lossMessage, type RequestClient } from '../../worker/requestClient.ts';
 import type { SetupStore } from '../../state/setupStore.ts';
 import { createDocumentsStore, type DocumentsStore } from './documentsStore.ts';
 import { draftSearchSources, withSearchSource } from './searchSourcesDraft.ts';
 
 export class DocumentsClient {
   readonly store: DocumentsStore = createDocumentsStore();
-  private worker: Worker | null = null;
+  private readonly worker: RequestClient<DocumentsRequests>;
 
-  constructor(private readonly setup: SetupStore) {}
-
-  private connect(): Worker {
-    if (this.worker) return this.worker;
-    const created = new Worker(new URL('../../../workers/hosts/documents/documents.worker.ts', import.meta.url), {
-      type: 'module',
-      name: 'documents',
-    });
+  constructor(private readonly setup: SetupStore) {
     const { actions } = this.store;
-    created.onmessage = (message: MessageEvent<FromDocumentsWorker>) => {
-      const data = message.data;
-      if (data.type === 'state') {
-        const before = this.store.getState();
-        actions.listed(data.documents, data.indexing);
-        if (before.loaded && before.documents.length === 0 && data.documents.length > 0) this.searchYourDocuments();
-      } else if (data.type === 'problem') actions.problem(data.message, data.fileName);
-    };
-    created.onerror = (event) => {
-      event.preventDefault();
-      actions.problem(`The documents worker failed: ${event.message || 'it could not start'}.`);
-      // What it was reading is not being read any more.
-      actions.listed(this.store.getState().documents, []);
-      created.terminate();
-      this.worker = null;
-    };
-    this.worker = created;
-    return created;
+    this.worker = createRequestClient<DocumentsRequests, FromDocumentsWorker>({
+      create: () => new Worker(new URL('../../../workers/hosts/documents/documents.worker.ts', import.meta.url), { type: 'module', name: 'documents' }),
+      onPush: (data) => {
+        if (data.type === 'state') {
+          const before = this.store.getState();
+          actions.listed(data.documents, data.indexing);
+          if (before.loaded && before.documents.length === 0 && data.documents.length > 0) this.searchYourDocuments();
+        } else if (data.type === 'problem') actions.problem(data.message, data.fileName);
+      },
+      onLost: (loss) => {
+        actions.problem(`The documents worker failed: ${lossMessage(loss, 'it could not start', 'what it sent could not be read')}.`);
+        // What it was reading is not being read any more.
+        actions.listed(this.store.getState().documents, []);
+      },
+    });
   }
 
   /** The first document was just added: a document nobody searches is a surprise, so the search
@@ -49,22 +40,18 @@ export class DocumentsClient {
     this.store.actions.setNowSearched(true);
   }
 
-  private send(message: ToDocumentsWorker): void {
-    this.connect().postMessage(message);
-  }
-
   list(): void {
-    this.send({ type: 'list' });
+    this.worker.tell('list', {});
   }
 
   add(files: readonly File[]): void {
     if (files.length === 0) return;
     this.store.actions.clearProblems();
-    this.send({ type: 'add', files: [...files] });
+    this.worker.tell('add', { files: [...files] });
   }
 
   remove(id: string): void {
-    this.send({ type: 'remove', id });
+    this.worker.tell('remove', { id });
   }
 }
 

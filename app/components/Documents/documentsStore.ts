@@ -2,8 +2,8 @@
 // and the problems to tell the user. The documents worker is the source of truth; this mirrors
 // its last word.
 
-import { createStore, type StoreApi } from 'zustand/vanilla';
-import { bindActions, type Bound } from '../../state/storeKit.ts';
+import type { StoreApi } from 'zustand/vanilla';
+import { makeStore, plainStore, type Bound } from '../../state/storeKit.ts';
 import type { StoredDocument } from '../../../tools/search/documentStore.ts';
 
 export interface DocumentProblemView {
@@ -56,6 +56,5 @@ const documentsStoreActions = {
 export type DocumentsStore = Store & { actions: Bound<typeof documentsStoreActions> };
 
 export function createDocumentsStore(): DocumentsStore {
-  const store = Object.assign(createStore<DocumentsState>()(() => initialDocumentsState), { problemIds: 0 });
-  return Object.assign(store, { actions: bindActions(store, documentsStoreActions) });
+  return makeStore(plainStore(initialDocumentsState), { problemIds: 0 }, documentsStoreActions);
 }

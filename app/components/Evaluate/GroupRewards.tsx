@@ -8,6 +8,8 @@ import { groupViews } from './evalView.ts';
 
 /** Groups drawn at once (the rest: export the JSON, which has them all). */
 const GROUPS_SHOWN = 40;
+/** Rollouts of a group drawn: a results file may hold 72,000 of one task. */
+const ROLLOUTS_SHOWN = 100;
 
 export function GroupRewards({ groups: taskGroups }: { groups: readonly TaskGroup[] }) {
   const [open, setOpen] = useState(false);
@@ -43,7 +45,7 @@ export function GroupRewards({ groups: taskGroups }: { groups: readonly TaskGrou
                   </tr>
                 </thead>
                 <tbody>
-                  {group.rows.map((row) => (
+                  {group.rows.slice(0, ROLLOUTS_SHOWN).map((row) => (
                     <tr key={row.rollout}>
                       <th scope="row">#{row.rollout}</th>
                       <td>{row.reward}</td>
@@ -55,6 +57,11 @@ export function GroupRewards({ groups: taskGroups }: { groups: readonly TaskGrou
                   ))}
                 </tbody>
               </table>
+              {group.rows.length > ROLLOUTS_SHOWN && (
+                <p className="eval-hint">
+                  The first {ROLLOUTS_SHOWN} of its {group.rows.length.toLocaleString('en-US')} rollouts: export the JSON for the rest.
+                </p>
+              )}
             </section>
           ))}
           {groups.length > GROUPS_SHOWN && <p className="eval-hint">{groups.length - GROUPS_SHOWN} more groups: export the JSON.</p>}

@@ -10,7 +10,7 @@ import { lazy, Suspense, useEffect, useId, useDeferredValue, useMemo, useState, 
 import { BUILT_IN_SUITES, type BuiltInSuite } from '../../../workers/eval/builtInSuites.ts';
 import { isTau2SuiteName, TAU2_SUITES } from '../../../workers/domains/tau2/suiteNames.ts';
 import { hasGroups, type EvalSummary, type RolloutRecord } from '../../../workers/eval/results.ts';
-import { formatMs, formatUsd } from '../../format.ts';
+import { formatCount, formatMs, formatUsd } from '../../format.ts';
 import type { EvalState } from '../../state/evalStore.ts';
 import { CONCURRENCY_MAX, reportOf, ROLLOUTS_MAX } from '../../state/evaluation.ts';
 import { WarmUpWhenIdle } from '../Charts/WarmUpWhenIdle.tsx';
@@ -20,7 +20,7 @@ import { useThrottled } from '../../hooks/useThrottled.ts';
 import { perPolicyHeadline, policyRow, progressView, rolloutOrder, verdictLine, type PolicyChoice } from './evalView.ts';
 import './Evaluate.css';
 import { useModelsStore, usePart, useRunStore, useSelected, useSetupStore } from '../../state/context.tsx';
-import { simulatedUserChoices, tau2Figures, type Tau2Figures } from './tau2View.ts';
+import { SHOWN_PASS_K, simulatedUserChoices, tau2Figures, type Tau2Figures } from './tau2View.ts';
 import { createHistory } from '../../state/history.ts';
 import { createEvaluation } from '../../state/evaluation.ts';
 
@@ -481,9 +481,9 @@ function Tau2Table({ figures }: { figures: Tau2Figures | null }) {
           <thead>
             <tr>
               <th scope="col">Policy</th>
-              {Array.from({ length: figures.k }, (_, i) => (
-                <th key={`pass${i}`} scope="col">
-                  pass^{i + 1}
+              {figures.ks.map((k) => (
+                <th key={`pass${k}`} scope="col">
+                  pass^{formatCount(k)}
                 </th>
               ))}
               {figures.criteria.map((criterion) => (
@@ -499,7 +499,7 @@ function Tau2Table({ figures }: { figures: Tau2Figures | null }) {
               <tr key={row.name} data-policy={row.name}>
                 <th scope="row">{row.name}</th>
                 {row.passHatK.map((value, i) => (
-                  <td key={`pass${i}`}>{value}</td>
+                  <td key={`pass${figures.ks[i]}`}>{value}</td>
                 ))}
                 {row.criteria.map((cell, i) => (
                   <td key={figures.criteria[i]}>{cell}</td>
@@ -511,7 +511,11 @@ function Tau2Table({ figures }: { figures: Tau2Figures | null }) {
         </table>
       </div>
       <p className="eval-hint">
-        pass^k: the chance that k rollouts of a task drawn at random are all right, averaged over the tasks (τ²). A criterion: the share of its graded rollouts
+        pass^k: the chance that k rollouts of a task drawn at random are all right, averaged over the tasks (τ²).
+        {figures.k > SHOWN_PASS_K
+          ? ` Of pass^1…pass^${formatCount(figures.k)}, the table shows the first ${SHOWN_PASS_K - 1} and the last; Export JSON holds them all.`
+          : ''}{' '}
+        A criterion: the share of its graded rollouts
         that passed it, counted in the reward or not; &quot;not graded&quot; where no judge is configured. The simulated user&apos;s cost is in Cost/task but not in
         the reward&apos;s cost.
       </p>

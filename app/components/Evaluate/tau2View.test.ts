@@ -36,9 +36,21 @@ describe('τ²’s figures in the Evaluate tab', () => {
     expect(report.policies[0]?.passHatK).toEqual([0.75, 0.5]);
     expect(tau2Figures(report.policies)).toEqual({
       k: 2,
+      ks: [1, 2],
       criteria: ['DB', 'COMMUNICATE', 'NL_ASSERTION'],
       rows: [{ name: 'orchestrator', passHatK: ['75.0%', '50.0%'], criteria: ['100.0% (4/4)', '75.0% (3/4)', 'not graded (4)'], userCost: '$0.004' }],
     });
+  });
+
+  // Issue 31, item 9: 72,000 rollouts of one task made the table 18,000 columns wide and more.
+  it('draw at most 8 pass^k columns: the first 7 and the last, however many rollouts a task has', () => {
+    const many = Array.from({ length: 72_000 }, (_, i) => tau2Record('orchestrator', 'a', i + 1, i === 0 ? 0 : 1));
+    const big = summarizeEval({ taskIds: ['a'], policies: [policy('orchestrator')], rollouts: 72_000, records: many });
+    expect(big.policies[0]?.passHatK).toHaveLength(72_000);
+    const figures = tau2Figures(big.policies)!;
+    expect(figures.k).toBe(72_000);
+    expect(figures.ks).toEqual([1, 2, 3, 4, 5, 6, 7, 72_000]);
+    expect(figures.rows[0]?.passHatK).toEqual(['100.0%', '100.0%', '100.0%', '100.0%', '100.0%', '100.0%', '100.0%', '0.0%']);
   });
 
   it('are absent when no policy was graded by τ²’s criteria', () => {

@@ -3,7 +3,7 @@
 // not graded, what the simulated users cost). The figures are read from the report
 // summarizeEval makes (workers/eval/results.ts), the one the CLI prints from (cli/evalOutput.ts).
 
-import { formatPercent, formatUsd } from '../../format.ts';
+import { formatCount, formatPercent, formatUsd } from '../../format.ts';
 import { PAPER_EXPERTS_PRESET } from '../../../workers/engine/presets.ts';
 import type { CriterionShare, PolicySummary } from '../../../workers/eval/results.ts';
 import type { ConfigDraft } from '../../state/setupStore.ts';
@@ -48,7 +48,7 @@ export function criterionCell(share: CriterionShare | undefined): string {
 
 export interface Tau2Row {
   name: string;
-  /** pass^1…pass^K as percentages; "—" past a policy's own K. */
+  /** pass^k for each k of Tau2Figures.ks, as percentages; "—" past a policy's own K. */
   passHatK: string[];
   /** One cell per criterion of Tau2Figures.criteria. */
   criteria: string[];
@@ -59,8 +59,22 @@ export interface Tau2Row {
 export interface Tau2Figures {
   /** The largest K any policy has. */
   k: number;
+  /** The k of each pass^k column: all of 1…K, or for a larger K (a results file of 72,000
+   * rollouts of one task has 72,000) the first SHOWN_PASS_K - 1 and K itself. */
+  ks: number[];
   criteria: string[];
   rows: Tau2Row[];
+}
+
+/** The most pass^k columns the table draws. τ² reports pass^1 to pass^4; a table 18,000 columns
+ * wide took seconds to draw. */
+export const SHOWN_PASS_K = 8;
+
+/** The k of the columns for a largest K: every one up to SHOWN_PASS_K, else the first ones and K. */
+export function shownKs(k: number): number[] {
+  const first = k <= SHOWN_PASS_K ? k : SHOWN_PASS_K - 1;
+  const ks = Array.from({ length: first }, (_, i) => i + 1);
+  return k > SHOWN_PASS_K ? [...ks, k] : ks;
 }
 
 /** τ²'s figures per policy, or null when no policy was graded by τ²'s criteria. */
@@ -69,14 +83,16 @@ export function tau2Figures(policies: readonly PolicySummary[]): Tau2Figures | n
   if (graded.length === 0) return null;
   const names = new Set(graded.flatMap((p) => Object.keys(p.criteria ?? {})));
   const criteria = [...CRITERIA_ORDER.filter((name) => names.has(name)), ...[...names].filter((name) => !CRITERIA_ORDER.includes(name)).sort()];
-  const k = Math.max(0, ...graded.map((p) => p.passHatK?.length ?? 0));
+  const k = graded.reduce((most, p) => Math.max(most, p.passHatK?.length ?? 0), 0);
+  const ks = shownKs(k);
   return {
     k,
+    ks,
     criteria,
     rows: graded.map((p) => ({
       name: p.name,
-      passHatK: Array.from({ length: k }, (_, i) => {
-        const value = p.passHatK?.[i];
+      passHatK: ks.map((shown) => {
+        const value = p.passHatK?.[shown - 1];
         return value === undefined ? '—' : formatPercent(value);
       }),
       criteria: criteria.map((name) => criterionCell(p.criteria?.[name])),
@@ -89,5 +105,5 @@ export function tau2Figures(policies: readonly PolicySummary[]): Tau2Figures | n
 export function passHatKHeadline(p: PolicySummary): string {
   const k = p.passHatK?.length ?? 0;
   if (p.criteria === undefined || k < 2) return '';
-  return ` · pass^${k} ${formatPercent(p.passHatK?.[k - 1] ?? 0)}`;
+  return ` · pass^${formatCount(k)} ${formatPercent(p.passHatK?.[k - 1] ?? 0)}`;
 }

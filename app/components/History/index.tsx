@@ -5,7 +5,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { describeStopReason } from '../../errors/explain.ts';
-import { formatCount, formatMs, formatUsd } from '../../format.ts';
+import { clipTitle, formatCount, formatMs, formatUsd } from '../../format.ts';
 import { MAX_COMPARED } from '../../state/compareModel.ts';
 import { FileImportButton } from '../FileImportButton/index.tsx';
 import { statesAnswer } from '../HumanTurn/compareRuns.ts';
@@ -17,6 +17,8 @@ import { useHistoryActions, useHistoryStore, usePart, useRunStore } from '../../
 import { createHistory } from '../../state/history.ts';
 
 const ROW_PX = 124;
+/** A row's tooltip: more of the task than its heading holds. */
+const MAX_TOOLTIP_CHARS = 1_000;
 
 export function HistoryPanel() {
   const historyFlow = usePart(createHistory);
@@ -212,7 +214,9 @@ function RunRow({ run, selected, busy, reference }: { run: RunSummary; selected:
   const shownId = useRunStore((state) => state.stored?.summary.id ?? null);
   const [renaming, setRenaming] = useState(false);
   const [name, setName] = useState(run.name ?? '');
-  const title = run.name ?? run.task;
+  // A task may be 50,000 characters (one an earlier version stored, any length): a heading, a
+  // tooltip and a label hold a line of it.
+  const title = clipTitle(run.name ?? run.task);
   const interrupted = !recording && historyFlow.isInterrupted(run);
   const when = new Date(run.startedAt);
 
@@ -236,7 +240,7 @@ function RunRow({ run, selected, busy, reference }: { run: RunSummary; selected:
             </button>
           </form>
         ) : (
-          <h3 className="history-title" title={run.task}>
+          <h3 className="history-title" title={clipTitle(run.task, MAX_TOOLTIP_CHARS)}>
             {title}
           </h3>
         )}
@@ -270,7 +274,7 @@ function RunRow({ run, selected, busy, reference }: { run: RunSummary; selected:
           className="danger"
           disabled={recording}
           onClick={() => {
-            if (window.confirm(`Delete "${title.slice(0, 80)}" from your history?`)) void historyFlow.deleteRuns([run.id]);
+            if (window.confirm(`Delete "${clipTitle(title, 80)}" from your history?`)) void historyFlow.deleteRuns([run.id]);
           }}
         >
           Delete

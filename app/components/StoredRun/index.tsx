@@ -8,6 +8,7 @@ import './StoredRun.css';
 import { usePart, useRunStore, useSelected } from '../../state/context.tsx';
 import { createHistory } from '../../state/history.ts';
 import { taskDomainLabel } from '../../../workers/domains/taskDomainNames.ts';
+import { MAX_TASK_CHARS } from '../../../workers/engine/events.ts';
 
 const SPEED_LABELS: Record<string, string> = { 1: '1×', 4: '4×', 16: '16×', instant: 'At once' };
 
@@ -110,7 +111,9 @@ function RunAgain({ runId, totalUsd, domain }: { runId: string; totalUsd: number
           ? 'Your current Setup has problems: the status line says which.'
           : outcome === 'busy'
             ? 'A run is going: wait for it to end.'
-            : null,
+            : outcome === 'task_too_long'
+              ? `Its task is longer than a run's task may be (${formatCount(MAX_TASK_CHARS)} characters): it cannot run again.`
+              : null,
     );
   };
   return (

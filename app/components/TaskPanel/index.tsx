@@ -4,6 +4,8 @@ import { useSampleTasks } from './useSampleTasks.ts';
 import { Options } from './Options.tsx';
 import './TaskPanel.css';
 import { useAppStores, useRunStore, useSession, useSetupStore, useViewActions, useViewStore } from '../../state/context.tsx';
+import { formatCount } from '../../format.ts';
+import { MAX_TASK_CHARS } from '../../../workers/engine/events.ts';
 
 const DomainChoice = lazy(() => import('./DomainChoice.tsx').then(({ DomainChoice }) => ({ default: DomainChoice })));
 const DomainNote = lazy(() => import('./DomainChoice.tsx').then(({ DomainNote }) => ({ default: DomainNote })));
@@ -27,8 +29,13 @@ export function TaskPanel() {
   const busy = phase !== 'idle';
 
   const run = () => {
-    if (session.startRun(task, { manual, domain }) !== 'empty_task') return;
-    setTaskProblem('Type a task first.');
+    const outcome = session.startRun(task, { manual, domain });
+    if (outcome !== 'empty_task' && outcome !== 'task_too_long') return;
+    setTaskProblem(
+      outcome === 'empty_task'
+        ? 'Type a task first.'
+        : `The task is ${formatCount(task.trim().length)} characters long; a task may be ${formatCount(MAX_TASK_CHARS)}. Shorten it, or put the material in Documents.`,
+    );
     taskBox.current?.focus();
   };
   const submit = (event: FormEvent) => {

@@ -5,10 +5,10 @@
 
 import { useId } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { clipForDisplay } from '../../format.ts';
+import { clipForDisplay, formatCount } from '../../format.ts';
 import type { UserTurnView } from '../../state/runView.ts';
 import { useRunStore } from '../../state/context.tsx';
-import { stopSignalOf, userTurnCost, userTurnsBefore, userTurnSummary, userTurnTokens } from './userTurn.ts';
+import { SHOWN_USER_CALLS, stopSignalOf, userTurnCost, userTurnsBefore, userTurnSummary, userTurnTokens } from './userTurn.ts';
 
 const NONE: UserTurnView[] = [];
 
@@ -56,13 +56,18 @@ function UserTurnCard({ turn, number, position }: { turn: UserTurnView; number: 
             <p>{clipForDisplay(turn.content)}</p>
           </div>
         ) : null}
-        {turn.toolCalls.map((call, i) => (
+        {turn.toolCalls.slice(0, SHOWN_USER_CALLS).map((call, i) => (
           <div key={i} className={`user-turn-call${call.error ? ' failed' : ''}`}>
             <span className="section-label">On the user’s phone</span> <code>{call.name}</code>{' '}
             <code className="user-turn-args">{clipForDisplay(JSON.stringify(call.arguments))}</code>
             <pre aria-label={`Result of ${call.name}`}>{clipForDisplay(call.result)}</pre>
           </div>
         ))}
+        {turn.toolCalls.length > SHOWN_USER_CALLS ? (
+          <p className="user-turn-more">
+            …and {formatCount(turn.toolCalls.length - SHOWN_USER_CALLS)} more calls on the user’s phone, not shown (a turn may make {SHOWN_USER_CALLS}).
+          </p>
+        ) : null}
         <footer className="turn-footer">
           <span className="turn-facts">
             <span className="section-label">Simulated user</span> {turn.model ?? 'scripted (no model)'} · not in the reward’s cost

@@ -3,8 +3,7 @@
 // scrolls away and must come back as it was.
 
 import type { StoreApi } from 'zustand/vanilla';
-import { bindActions, type Bound } from '../../state/storeKit.ts';
-import { createStore } from 'zustand/vanilla';
+import { makeStore, plainStore, type Bound } from '../../state/storeKit.ts';
 
 export interface FocusRequest {
   step: number;
@@ -111,8 +110,7 @@ export type TraceUiStore = Store & { actions: Bound<typeof traceUiActions> };
 
 /** The trace's own store (one per set of stores: the Trace panel makes it when first shown). */
 export function createTraceUiStore(): TraceUiStore {
-  const store = Object.assign(createStore<TraceUiState>()(() => initialState), { focusSeq: 0 });
-  return Object.assign(store, { actions: bindActions(store, traceUiActions) });
+  return makeStore(plainStore(initialState), { focusSeq: 0 }, traceUiActions);
 }
 
 /** `#step-3` → 3; anything else → null. */

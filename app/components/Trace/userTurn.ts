@@ -1,7 +1,7 @@
 // What a user-turn card shows of a τ² conversation's simulated user: its message, the stop signal
 // it gave, its tokens and its cost (a scripted user's is nothing; an unpriced model's unknown).
 
-import { formatCount, formatUsd } from '../../format.ts';
+import { clipTitle, formatCount, formatUsd } from '../../format.ts';
 import { USER_STOP_SIGNALS } from '../../../workers/domains/tau2/conversation.ts';
 import type { StepView, UserTurnView } from '../../state/runView.ts';
 
@@ -14,9 +14,18 @@ export function stopSignalOf(turn: Pick<UserTurnView, 'content'>): string | null
 
 const SUMMARY_CHARS = 120;
 
+/** The calls a user-turn card draws: a turn may make 16 (MAX_USER_TURN_CALLS, workers/engine/
+ * callLimits.ts), and one an earlier version recorded any number (60,000 were drawn as 60,000
+ * rows); the rest are counted. */
+export const SHOWN_USER_CALLS = 16;
+
 /** The card's one-line summary: what the user said, or the phone tools it called. */
 export function userTurnSummary(turn: Pick<UserTurnView, 'content' | 'toolCalls'>): string {
-  if (turn.toolCalls.length > 0) return turn.toolCalls.map((call) => call.name).join(', ');
+  if (turn.toolCalls.length > 0) {
+    const names = turn.toolCalls.slice(0, SHOWN_USER_CALLS).map((call) => clipTitle(call.name, 80)).join(', ');
+    const more = turn.toolCalls.length - SHOWN_USER_CALLS;
+    return more > 0 ? `${names} and ${formatCount(more)} more` : names;
+  }
   const said = (turn.content ?? '').replace(/\s+/g, ' ').trim();
   if (said === '') return 'said nothing';
   return said.length > SUMMARY_CHARS ? `${said.slice(0, SUMMARY_CHARS - 1).trimEnd()}…` : said;

@@ -73,6 +73,30 @@ describe('createOpenAICompatibleModel', () => {
     expect(outcome.completion!.timeToFirstTokenMs).toBeDefined();
   });
 
+  // Issue 31, item 6: a slot of 4,294,967,294 made the builder walk a sparse array that long
+  // (about a minute per event, in the worker that holds the keys).
+  it('reads a call whatever index the stream gives it, in index order, at once', async () => {
+    script({
+      content: '',
+      chunkSize: 4,
+      toolCalls: [
+        { id: 'call_far', name: 'search', arguments: { query: 'far' }, index: 4_294_967_294 },
+        { id: 'call_near', name: 'answer', arguments: {}, index: 7 },
+      ],
+    });
+    const outcome = await call(model());
+    expect(outcome.completion!.toolCalls).toEqual([
+      { id: 'call_near', name: 'answer', arguments: '{}' },
+      { id: 'call_far', name: 'search', arguments: '{"query":"far"}' },
+    ]);
+  });
+
+  it('refuses a reply of more than 128 tool calls, saying so', async () => {
+    script({ content: '', toolCalls: Array.from({ length: 129 }, (_, index) => ({ name: 'search', arguments: {}, index: index * 1_000_000 })) });
+    const failure = expectFailure(await call(model()), 'bad_response');
+    expect(failure.message).toBe('[bad_response] vLLM sent more than 128 tool calls in one reply, the most the playground reads.');
+  });
+
   it('sends only content-type and authorization, and the OpenAI request shape', async () => {
     script({ content: 'ok' });
     const messages: ChatMessage[] = [

@@ -12,6 +12,8 @@ import type {
 } from '../../engine/types.ts';
 import { toPythonJson } from '../../engine/qwen3/render.ts';
 import { BackendError, errorFromStatus, redactThenCut } from '../../engine/errors.ts';
+import { formatCount } from '../../engine/format.ts';
+import { MAX_TOOL_CALLS_PER_REPLY } from '../../engine/callLimits.ts';
 import { modelCallPost, postWithRetry, type Attempt } from '../http/http.ts';
 import { readWholeAnswer, ReplyBudget, sseLimits } from '../http/limits.ts';
 import { readSse } from '../http/sse.ts';
@@ -125,7 +127,9 @@ interface ReadContext {
 class CompletionBuilder implements ResponsesSink {
   content = '';
   reasoning = '';
-  toolCalls: Array<{ id: string; name: string; arguments: string }> = [];
+  /** By the stream's slot (its `index`), any number a server sends: a Map, never a sparse array
+   * (a slot of 4,294,967,294 would make every walk of an array 4 billion long). */
+  private readonly toolCalls = new Map<number, { id: string; name: string; arguments: string }>();
   usage: Usage | undefined;
   finishReason: FinishReason | undefined;
   model: string | undefined;
@@ -153,11 +157,17 @@ class CompletionBuilder implements ResponsesSink {
     const { index, id, function: fn } = piece as { index?: unknown; id?: unknown; function?: { name?: unknown; arguments?: unknown } };
     const args =
       typeof fn?.arguments === 'string' ? fn.arguments : typeof fn?.arguments === 'object' && fn.arguments !== null ? JSON.stringify(fn.arguments) : '';
-    this.addToToolCall(typeof index === 'number' ? index : position, { id, name: fn?.name, arguments: args });
+    this.addToToolCall(typeof index === 'number' && Number.isFinite(index) ? index : position, { id, name: fn?.name, arguments: args });
   }
 
   addToToolCall(slot: number, piece: { id?: unknown; name?: unknown; arguments?: string }): void {
-    const call = (this.toolCalls[slot] ??= { id: '', name: '', arguments: '' });
+    let call = this.toolCalls.get(slot);
+    if (!call) {
+      if (this.toolCalls.size >= MAX_TOOL_CALLS_PER_REPLY) {
+        throw this.badResponse(`more than ${formatCount(MAX_TOOL_CALLS_PER_REPLY)} tool calls in one reply, the most the playground reads`);
+      }
+      this.toolCalls.set(slot, (call = { id: '', name: '', arguments: '' }));
+    }
     if (typeof piece.id === 'string' && piece.id !== '' && call.id === '') call.id = piece.id;
     if (typeof piece.name === 'string' && piece.name !== '' && call.name === '') {
       this.budget.spend(piece.name.length);
@@ -170,11 +180,11 @@ class CompletionBuilder implements ResponsesSink {
   }
 
   hasToolArguments(slot: number): boolean {
-    return (this.toolCalls[slot]?.arguments ?? '') !== '';
+    return (this.toolCalls.get(slot)?.arguments ?? '') !== '';
   }
 
   hasToolCalls(): boolean {
-    return this.toolCalls.some((call) => call !== undefined);
+    return this.toolCalls.size > 0;
   }
 
   badResponse(what: string): BackendError {
@@ -198,7 +208,7 @@ class CompletionBuilder implements ResponsesSink {
       latencyMs: Date.now() - this.context.startedAt,
     };
     if (this.reasoning) completion.reasoning = this.reasoning;
-    const calls = this.toolCalls.filter((call) => call !== undefined);
+    const calls = [...this.toolCalls].sort(([a], [b]) => a - b).map(([, call]) => call);
     if (calls.length > 0) completion.toolCalls = calls.map((call, i) => ({ ...call, id: call.id || `call_${i}` }));
     if (this.usage) completion.usage = this.usage;
     if (this.model) completion.model = this.model;

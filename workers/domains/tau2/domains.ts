@@ -12,7 +12,7 @@ import type { Clock } from './rolloutClock.ts';
 import { parseRetailDb, retailEnvironment } from './retail/domain.ts';
 import { parseTasks, type Tau2Task } from './tasks.ts';
 import { parseTelecomDbs, telecomEnvironment, telecomPolicy } from './telecom/domain.ts';
-import { isToolScaleDomain, TOOLSCALE_DOMAIN_FILES, TOOLSCALE_DOMAIN_NAMES, toolScaleEnvironments, type ToolScaleOptions } from '../toolscale/domains.ts';
+import { isToolScaleDomain, TOOLSCALE_DOMAIN_FILES, TOOLSCALE_DOMAIN_NAMES, toolScaleEnvironments, type ToolScaleOptions } from './toolscale/domains.ts';
 
 export const TAU2_DOMAIN_FILES = {
   retail: ['db.json', 'tasks.json', 'policy.md', 'tool-schemas.json'],
@@ -24,7 +24,7 @@ export const TAU2_DOMAIN_NAMES = Object.keys(TAU2_DOMAIN_FILES) as Tau2DomainNam
 
 /** Each domain's folder, relative to workers/domains. */
 export const TAU2_DOMAIN_FOLDERS = Object.fromEntries(
-  TAU2_DOMAIN_NAMES.map((name) => [name, (TOOLSCALE_DOMAIN_NAMES as string[]).includes(name) ? `toolscale/${name}` : `tau2/${name}`]),
+  TAU2_DOMAIN_NAMES.map((name) => [name, (TOOLSCALE_DOMAIN_NAMES as string[]).includes(name) ? `tau2/toolscale/${name}` : `tau2/${name}`]),
 ) as Record<Tau2DomainName, string>;
 
 /** The user simulator's guidelines, beside the domains (data/tau2/user_simulator in τ²). */

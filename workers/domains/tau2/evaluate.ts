@@ -17,7 +17,7 @@
 // Pure TypeScript.
 
 import type { ChatModel } from '../../engine/types.ts';
-import { passHatK } from '../../eval/stats.ts';
+import { meanPassHatKs, passHatK } from '../../eval/stats.ts';
 import { ReplayMismatch, TrajectoryError, type Tau2Environment } from './environment.ts';
 import { hasTextContent, toolCallsOf, type Tau2Message, type Tau2ToolCall } from './messages.ts';
 import { PyError } from './pyErrors.ts';
@@ -89,15 +89,7 @@ export { passHatK };
 /** The suite's pass^1…pass^K: each task's pass^k, averaged over tasks (K = the fewest trials any
  * task has, as τ²'s metrics cap it). */
 export function passHatKs(rewardsByTask: ReadonlyMap<string, readonly (number | null)[]>): number[] {
-  const counts = [...rewardsByTask.values()].map((r) => r.length);
-  const maxK = counts.length === 0 ? 0 : Math.min(...counts);
-  const out: number[] = [];
-  for (let k = 1; k <= maxK; k++) {
-    let sum = 0;
-    for (const rewards of rewardsByTask.values()) sum += passHatK(rewards.length, rewards.filter(isSuccessful).length, k);
-    out.push(sum / rewardsByTask.size);
-  }
-  return out;
+  return meanPassHatKs([...rewardsByTask.values()].map((rewards) => ({ trials: rewards.length, successes: rewards.filter(isSuccessful).length })));
 }
 
 const describeCall = (action: Action) => `${action.name}(${[...action.arguments].map(([k, v]) => `${k}=${pyRepr(v)}`).join(', ')})`;

@@ -13,7 +13,8 @@ export type PyErrorType =
   | 'ValidationError'
   | 'ZeroDivisionError'
   | 'OverflowError'
-  | 'SyntaxError';
+  | 'SyntaxError'
+  | 'RecursionError';
 
 export class PyError extends Error {
   override name = 'PyError';

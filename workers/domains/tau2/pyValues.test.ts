@@ -98,4 +98,29 @@ describe('calculate, as eval() computes it', () => {
     ];
     for (const [expression, error] of cases) expect(() => calculate(expression), expression).toThrow(error);
   });
+
+  it('refuses parentheses nested past 200, as Python’s parser does', () => {
+    expect(calculate(`${'('.repeat(200)}1${')'.repeat(200)}`)).toBe('1.0');
+    expect(() => calculate(`${'('.repeat(201)}1${')'.repeat(201)}`)).toThrow('SyntaxError: too many nested parentheses (<string>, line 1)');
+  });
+
+  // Python computes whatever it is given, for minutes, in the worker that holds the keys (issue 31,
+  // item 6). Each of these ran from seconds to minutes before its bound; each now ends at once
+  // (vitest's 5 s timeout fails the test otherwise) with an error of ours.
+  it('bounds what an expression may cost: a product of powers, long chains, long expressions', () => {
+    const bounded: [string, string][] = [
+      // 1,000 factors of 9**24000 (9 KB): each power passed the old per-power cap; the product ran 4 minutes.
+      [Array(1000).fill('9**24000').join('*'), 'OverflowError: an int in this expression would have more than 100,000 bits'],
+      // Ints under the bit cap, but thousands of costly operations on them.
+      [`9**24000${'//3'.repeat(3000)}`, 'OverflowError: this expression would take too long to compute'],
+      [Array(1000).fill('9**24000').join('+'), 'OverflowError: this expression would take too long to compute'],
+      [`${'-'.repeat(5000)}1`, 'RecursionError: maximum recursion depth exceeded during compilation'],
+      [`${'2**'.repeat(3000)}1`, 'RecursionError: maximum recursion depth exceeded during compilation'],
+      ['1+'.repeat(5000).concat('1'), 'ValueError: the expression is 10,001 characters long; the most this tool evaluates is 10,000'],
+    ];
+    for (const [expression, error] of bounded) expect(() => calculate(expression), expression.slice(0, 40)).toThrow(error);
+    // What a conversation computes is untouched, long sums of small numbers included.
+    expect(calculate(Array(1500).fill('12.5').join('+'))).toBe('18750.0');
+    expect(calculate('3**20000 // 3**19999')).toBe('3.0');
+  });
 });

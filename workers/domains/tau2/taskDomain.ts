@@ -11,7 +11,7 @@ import type { ChatModel } from '../../engine/types.ts';
 import type { Verdict } from '../../eval/checks.ts';
 import type { RunFactory, TaskDomain } from '../../eval/ports.ts';
 import type { SuiteTask } from '../../eval/suite.ts';
-import { isToolScaleDomain, TOOLSCALE_DOMAIN_NAMES } from '../toolscale/domains.ts';
+import { isToolScaleDomain, TOOLSCALE_DOMAIN_NAMES } from './toolscale/domains.ts';
 import { TAU2_LIMITS } from './conversation.ts';
 import { TAU2_DOMAIN_NAMES, type LoadedTau2Domain, type Tau2DomainName } from './domains.ts';
 import { isSuccessful, type Tau2Verdict } from './evaluate.ts';

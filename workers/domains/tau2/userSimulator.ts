@@ -5,6 +5,9 @@
 // ends the conversation is conversation.ts's `isUserStop`. The guidelines are τ²-Bench's (MIT,
 // Sierra Research): simulation_guidelines*.md beside this file. Pure TypeScript.
 
+import { MAX_REPLY_NESTING, MAX_USER_TURN_CALLS, MAX_USER_TURN_CHARS } from '../../engine/callLimits.ts';
+import { formatCount } from '../../engine/format.ts';
+import { nestingPast } from '../../engine/jsonDepth.ts';
 import type { ChatCompletion, ChatMessage, ToolCallRequest, ToolSchema } from '../../engine/types.ts';
 import type { Reply } from './conversation.ts';
 import type { Tau2Message, Tau2ToolCall } from './messages.ts';
@@ -52,11 +55,26 @@ export function userRequest(system: string, userHistory: readonly Tau2Message[],
   return { messages: [{ role: 'system', content: system }, ...flipRoles(userHistory)], ...(tools && tools.length > 0 ? { tools: [...tools] } : {}) };
 }
 
+/** Why a user model's turn cannot be taken (callLimits.ts: MAX_USER_TURN_CALLS and _CHARS), or null. */
+function oversizedTurn(completion: ChatCompletion): string | null {
+  const calls = completion.toolCalls?.length ?? 0;
+  if (calls > MAX_USER_TURN_CALLS) return `its turn makes ${formatCount(calls)} tool calls; a user's turn may make ${formatCount(MAX_USER_TURN_CALLS)}`;
+  const chars = completion.content.length + (completion.toolCalls ?? []).reduce((sum, call) => sum + call.name.length + call.arguments.length, 0);
+  if (chars > MAX_USER_TURN_CHARS) return `its turn is ${formatCount(chars)} characters long; a user's turn may be ${formatCount(MAX_USER_TURN_CHARS)}`;
+  return null;
+}
+
 /** The user model's completion as the user's turn: its text, or its tool calls (arguments read
- * with Python's number types). Calls whose arguments are not a JSON object are refused. */
+ * with Python's number types). Calls whose arguments are not a JSON object, or nest deeper than
+ * a reply may, are refused, and so is a turn past MAX_USER_TURN_CALLS or MAX_USER_TURN_CHARS. */
 export function readUserReply(completion: ChatCompletion, newId: () => string): Reply {
+  const oversized = oversizedTurn(completion);
+  if (oversized) throw new Error(oversized);
   const calls = completion.toolCalls ?? [];
   const toolCalls: Tau2ToolCall[] = calls.map((call) => {
+    if (nestingPast(call.arguments, MAX_REPLY_NESTING) !== -1) {
+      throw new Error(`the user model called ${call.name} with arguments nested more than ${MAX_REPLY_NESTING} levels deep`);
+    }
     let args;
     try {
       args = parsePyJson(call.arguments || '{}');

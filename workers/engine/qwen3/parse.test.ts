@@ -281,4 +281,18 @@ describe('parseServerToolCalls', () => {
     const result = parseServerToolCalls([{ id: 'x', name: 'a', arguments: `{${'"k": 1, '.repeat(1000)}` }]);
     expect(result.rejected[0]?.raw.length).toBeLessThanOrEqual(501);
   });
+
+  // Issue 31, item 8: a call 5,000 arrays deep (10 kB) broke the channel to the page.
+  it('refuses arguments nested deeper than a run file may be, as run files are (128 levels)', () => {
+    const nested = (depth: number) => `{"a": ${'['.repeat(depth)}${']'.repeat(depth)}}`;
+    const result = parseServerToolCalls([
+      { id: 'deep', name: 'a', arguments: nested(5_000) },
+      { id: 'at-the-cap', name: 'a', arguments: nested(127) },
+    ]);
+    expect(result.calls.map((call) => call.id)).toEqual(['at-the-cap']);
+    expect(result.rejected.map((r) => r.reason)).toEqual(['the call nests more than 128 arrays and objects deep, more than the playground reads']);
+    const text = parseModelOutput(`<tool_call>{"name": "a", "arguments": ${nested(5_000)}}</tool_call>`);
+    expect(text.calls).toEqual([]);
+    expect(text.rejected.map((r) => r.reason)).toEqual(['the call nests more than 128 arrays and objects deep, more than the playground reads']);
+  });
 });

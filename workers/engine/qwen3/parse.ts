@@ -3,6 +3,8 @@
 // It never throws and runs in linear time: every search moves forward through the text.
 
 import type { RejectedCall } from '../events.ts';
+import { nestingPast } from '../jsonDepth.ts';
+import { MAX_REPLY_NESTING } from '../callLimits.ts';
 
 export interface TextCall {
   name: string;
@@ -110,13 +112,18 @@ function kindOf(value: unknown): string {
   return `a ${typeof value}`;
 }
 
-type JsonResult = { ok: true; value: unknown } | { ok: false; error: string };
+/** `deep`: refused for its nesting, not its syntax (`error` then says so in full). */
+type JsonResult = { ok: true; value: unknown } | { ok: false; error: string; deep?: true };
 
 const JSON_VALUE_START = /^\s*[[{"\-0-9tfn]/;
 
 function parseJson(text: string): JsonResult {
   // Prose is common in broken blocks; spare the exception, which costs far more than the check.
   if (!JSON_VALUE_START.test(text)) return { ok: false, error: 'this is not JSON at all' };
+  // Read no deeper than a run file may nest: the call's event could not be sent to the page.
+  if (nestingPast(text, MAX_REPLY_NESTING) !== -1) {
+    return { ok: false, deep: true, error: `the call nests more than ${MAX_REPLY_NESTING} arrays and objects deep, more than the playground reads` };
+  }
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch (error) {
@@ -132,15 +139,15 @@ function readArguments(value: unknown): Record<string, unknown> | string {
   if (typeof value === 'string') {
     const decoded = parseJson(value);
     if (decoded.ok && isPlainObject(decoded.value)) return decoded.value;
+    if (!decoded.ok && decoded.deep) return decoded.error;
     return 'arguments must be a JSON object; found a string that does not encode one';
   }
   return `arguments must be a JSON object; found ${kindOf(value)}`;
 }
 
 function notACallReason(parsed: JsonResult): string {
-  return parsed.ok
-    ? `a call must be a JSON object with the keys name and arguments; found ${kindOf(parsed.value)}`
-    : `invalid JSON: ${parsed.error}`;
+  if (parsed.ok) return `a call must be a JSON object with the keys name and arguments; found ${kindOf(parsed.value)}`;
+  return parsed.deep ? parsed.error : `invalid JSON: ${parsed.error}`;
 }
 
 function interpretCallJson(json: string): Interpreted {
@@ -388,7 +395,7 @@ export function parseServerToolCalls(toolCalls: Array<{ id: string; name: string
     }
     const parsed: JsonResult = typeof value === 'string' ? parseJson(value) : { ok: true, value };
     if (!parsed.ok) {
-      reject(`the arguments are not valid JSON: ${parsed.error}`);
+      reject(parsed.deep ? parsed.error : `the arguments are not valid JSON: ${parsed.error}`);
       continue;
     }
     const args = readArguments(parsed.value);

@@ -6,7 +6,8 @@
 import { indexDocument } from '../../../tools/search/documentIndexer.ts';
 import { type DocumentStore } from '../../../tools/search/documentStore.ts';
 import { openDocumentStore } from './documentsDb.ts';
-import type { FromDocumentsWorker, ToDocumentsWorker } from './documentsWorkerMessages.ts';
+import type { DocumentsRequests, FromDocumentsWorker } from './documentsWorkerMessages.ts';
+import { serveRequests } from '../requests.ts';
 import { DocumentProblem } from '../../../tools/search/documentText.ts';
 import { readPdfPages, type PdfjsModule } from '../../../tools/search/pdfText.ts';
 
@@ -103,32 +104,30 @@ function enqueue(work: () => Promise<void>): void {
   queue = queue.then(work, work);
 }
 
-self.onmessage = (message: MessageEvent<ToDocumentsWorker>) => {
-  const data = message.data;
-  switch (data.type) {
-    case 'list':
-      enqueue(postState);
-      break;
-    case 'add':
-      indexing.push(...data.files.map((file) => file.name));
+const serve = serveRequests<DocumentsRequests>(
+  {
+    list: () => enqueue(postState),
+    add: ({ files }) => {
+      indexing.push(...files.map((file) => file.name));
       void postState();
-      for (const file of data.files) {
+      for (const file of files) {
         enqueue(async () => {
           await add(file);
           indexing.splice(indexing.indexOf(file.name), 1);
           await postState();
         });
       }
-      break;
-    case 'remove':
+    },
+    remove: ({ id }) =>
       enqueue(async () => {
         try {
-          await (await openStore()).remove(data.id);
+          await (await openStore()).remove(id);
         } catch (error) {
           post({ type: 'problem', message: (error as Error).message });
         }
         await postState();
-      });
-      break;
-  }
-};
+      }),
+  },
+  (reply) => self.postMessage(reply),
+);
+self.onmessage = (message) => serve(message.data);

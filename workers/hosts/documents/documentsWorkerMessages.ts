@@ -3,12 +3,15 @@
 
 import type { StoredDocument } from '../../../tools/search/documentStore.ts';
 
-export type ToDocumentsWorker =
-  | { type: 'list' }
+/** What the page asks of the documents worker; each change is answered by `state` (below). */
+export type DocumentsRequests = {
+  list: { body: Record<string, never>; reply: void };
   /** Files are indexed one after another, in order. */
-  | { type: 'add'; files: File[] }
-  | { type: 'remove'; id: string };
+  add: { body: { files: File[] }; reply: void };
+  remove: { body: { id: string }; reply: void };
+};
 
+/** What the documents worker says unasked. */
 export type FromDocumentsWorker =
   /** What is stored, after every change, and the names of the files still being read. */
   | { type: 'state'; documents: StoredDocument[]; indexing: string[] }

@@ -2,10 +2,10 @@
 // Reads an imported config file off the page's thread (configImport.ts sends it here): only a
 // config that passed every check goes back, as the JSON value it was written as.
 
-import { readConfig } from './readConfig.ts';
+import { serveRequests } from '../requests.ts';
+import { readConfig, type ConfigImportRequests } from './readConfig.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
-self.onmessage = (message: MessageEvent<{ text: string }>) => {
-  self.postMessage(readConfig(message.data.text));
-};
+const serve = serveRequests<ConfigImportRequests>({ read_config: ({ text }) => readConfig(text) }, (reply) => self.postMessage(reply));
+self.onmessage = (message) => serve(message.data);

@@ -10,6 +10,9 @@ export type ConfigImportReply =
   | { ok: false; problems: string[] };
 
 /** Checks config text and returns what an import keeps of it, or every problem. */
+/** What the config import worker (configImport.worker.ts) is asked. */
+export type ConfigImportRequests = { read_config: { body: { text: string }; reply: ConfigImportReply } };
+
 export function readConfig(text: string): ConfigImportReply {
   try {
     const value = readConfigJson(text);

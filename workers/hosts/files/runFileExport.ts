@@ -11,6 +11,9 @@ import { readStoredEvents, readStoredSummary } from '../history/runHistoryDb.ts'
  * since the page listed them): left out of the file. */
 export type RunFileExportReply = { ok: true; file: Blob; runs: number; missing: number } | { ok: false; problem: string };
 
+/** What the run file export worker (runFileExport.worker.ts) is asked. */
+export type RunFileExportRequests = { export_runs: { body: { runIds: string[] }; reply: RunFileExportReply } };
+
 export async function exportRunFile(runIds: readonly string[]): Promise<RunFileExportReply> {
   try {
     const read = await Promise.all(

@@ -11,6 +11,9 @@ export type RunFileImportReply =
   | { ok: true; imported: Array<{ summary: RunSummary; as: ImportedAs }>; warnings: string[] }
   | { ok: false; problems: string[] };
 
+/** What the run file import worker (runFileImport.worker.ts) is asked. */
+export type RunFileImportRequests = { import_runs: { body: { file: File }; reply: RunFileImportReply } };
+
 export async function importRunFile(file: Blob): Promise<RunFileImportReply> {
   const tooLarge = runFileSizeProblem(file.size);
   if (tooLarge) return { ok: false, problems: [tooLarge] };

@@ -5,16 +5,12 @@
 // means the page never clones a long run's events: it reads them back in batches when the run is
 // opened.
 
-import { importRunFile, type RunFileImportReply } from './runFileImport.ts';
+import { replyPoster, serveRequests } from '../requests.ts';
+import { importRunFile, type RunFileImportReply, type RunFileImportRequests } from './runFileImport.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
-self.onmessage = async (message: MessageEvent<{ file: File }>) => {
-  const reply = await importRunFile(message.data.file);
-  try {
-    self.postMessage(reply);
-  } catch (error) {
-    // Nothing here should fail to clone; if it does, the page hears why instead of waiting.
-    self.postMessage({ ok: false, problems: [`The outcome could not be sent back to the page: ${(error as Error).message}`] } satisfies RunFileImportReply);
-  }
-};
+// Nothing here should fail to clone; if it does, the page hears why instead of waiting.
+const post = replyPoster((reply) => self.postMessage(reply), (error): RunFileImportReply => ({ ok: false, problems: [`The outcome could not be sent back to the page: ${error.message}`] }));
+const serve = serveRequests<RunFileImportRequests>({ import_runs: ({ file }) => importRunFile(file) }, post);
+self.onmessage = (message) => serve(message.data);

@@ -12,7 +12,8 @@ import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import { checkGgufModel, gpuLayersMemory, readGgufBlobHeader, readGgufUrlHeader, type GgufHeader } from '../../backends/gguf/ggufHeader.ts';
 import { hasThinkTokens } from '../../backends/gguf/toolCallGrammar.ts';
 import { CPU_REASONS } from '../../backends/gguf/cpuReasons.ts';
-import type { FromGgufWorker, ToGgufWorker, ToModelWorker } from './modelMessages.ts';
+import type { FromGgufWorker, ModelWorkerRequests, ToGgufWorker } from './modelMessages.ts';
+import { serveRequests } from '../requests.ts';
 import type { GgufGpuLayers, GgufRuntime, GgufSource } from './modelState.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -221,7 +222,13 @@ function onPortMessage(event: MessageEvent<ToGgufWorker>): void {
   }
 }
 
-self.onmessage = (event: MessageEvent<ToModelWorker>) => {
-  port = event.data.port;
-  port.onmessage = onPortMessage;
-};
+const serve = serveRequests<ModelWorkerRequests>(
+  {
+    connect: ({ port: connected }) => {
+      port = connected;
+      port.onmessage = onPortMessage;
+    },
+  },
+  (reply) => self.postMessage(reply),
+);
+self.onmessage = (event) => serve(event.data);

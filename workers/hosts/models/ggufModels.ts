@@ -6,7 +6,7 @@
 import { createGgufModel, GGUF_PROVIDER } from '../../backends/gguf/ggufModel.ts';
 import type { LoadProgress } from '../../backends/webllm/loadProgress.ts';
 import type { GgufModelRequest, GgufRuntime, LocalModelsState } from './modelState.ts';
-import type { LocalChatModel } from '../prepareRun.ts';
+import type { LocalChatModel } from '../../engine/backendKind.ts';
 import { connectGgufEngine, type GgufPortEngine } from './ggufEngine.ts';
 import { createModelRegistry } from './modelRegistry.ts';
 

@@ -21,7 +21,7 @@ import { deleteModelFromCache, isModelCached } from '../../backends/webllm/model
 import { createWebLlmModel, type WebLlmEngine } from '../../backends/webllm/webllmModel.ts';
 import { PROVIDER } from '../../backends/webllm/webllmErrors.ts';
 import type { ChatModel } from '../../engine/types.ts';
-import type { LocalChatModel } from '../prepareRun.ts';
+import type { LocalChatModel } from '../../engine/backendKind.ts';
 import { createModelRegistry, type ModelRegistry } from './modelRegistry.ts';
 import type { LocalModelRequest, LocalModelsState } from './modelState.ts';
 

@@ -4,8 +4,9 @@
 import type { GgufChatBody, GgufChunk } from '../../backends/gguf/ggufModel.ts';
 import type { GgufRuntime, GgufSource } from './modelState.ts';
 
-/** The page's only message to a model worker: the port its engine handler answers on. */
-export type ToModelWorker = { type: 'connect'; port: MessagePort };
+/** The page's only request of a model worker: the port its engine handler answers on (the other
+ * end is the orchestrator worker's). */
+export type ModelWorkerRequests = { connect: { body: { port: MessagePort }; reply: void } };
 
 /** What the GGUF model worker (workers/hosts/models/gguf.worker.ts) is asked over its port. */
 export type ToGgufWorker =

@@ -5,7 +5,8 @@
 // web-llm comes through loadWebLlm, as in the orchestrator worker, so the browser downloads it once.
 
 import { loadWebLlm } from '../../backends/webllm/loadWebLlm.ts';
-import type { ToModelWorker } from './modelMessages.ts';
+import type { ModelWorkerRequests } from './modelMessages.ts';
+import { serveRequests } from '../requests.ts';
 import { connectHandler } from './connectHandler.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -19,7 +20,8 @@ handler.catch((error: unknown) => {
   });
 });
 
-self.onmessage = (event: MessageEvent<ToModelWorker>) => {
-  const { port } = event.data;
-  void handler.then((ready) => connectHandler(ready, port)).catch(() => undefined);
-};
+const serve = serveRequests<ModelWorkerRequests>(
+  { connect: ({ port }) => void handler.then((ready) => connectHandler(ready, port)).catch(() => undefined) },
+  (reply) => self.postMessage(reply),
+);
+self.onmessage = (event) => serve(event.data);
