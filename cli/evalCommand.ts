@@ -22,7 +22,7 @@ import { evalMergeCommand } from './evalMergeCommand.ts';
 import { createEvalProgress, formatEvalEnd, printReport, REPORT_OPTIONS, writeOutput } from './evalOutput.ts';
 import { openResults, readResults } from './evalStore.ts';
 import { readNamedFile } from './files.ts';
-import { colorWanted, createStyle } from './format.ts';
+import { colorWanted, createStyle, terminalText } from './format.ts';
 import type { CliIo } from './io.ts';
 import { loadConfig } from './loadConfig.ts';
 import { createNodeEnvironment, describeMissingKeys, providersInUse, type MissingKey } from './nodeEnvironment.ts';
@@ -67,7 +67,7 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
   const domainDirs = (args.domain ?? []).map((dir) => resolve(dir));
   const suite = selectTasks(loadSuite(suitePath), args.task, args.limit);
   const { source, warnings } = suite;
-  for (const warning of warnings) io.stderr.write(`orchestra: ${suitePath}: ${warning}\n`);
+  for (const warning of warnings) io.stderr.write(terminalText(`orchestra: ${suitePath}: ${warning}\n`));
   // The header names the whole suite (its hash, its order), so the parts' files merge.
   const header = evalHeader({ suite: source, tasks: suite.tasks, config, seed, ...(shard ? { shard } : {}) });
   const tasks = shard ? tasksOfShard(suite.tasks, shard) : suite.tasks;

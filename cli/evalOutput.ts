@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { formatDuration, formatPercent, formatSeconds, formatUsd } from '../workers/engine/format.ts';
 import { summaryLine, summaryToCsv, type EvalReport, type EvalSummary, type PolicySummary } from '../workers/eval/results.ts';
 import type { EvalProgress, EvalProgressEvent } from '../workers/eval/runner.ts';
-import { colorWanted, createStyle, oneLine, type Style } from './format.ts';
+import { colorWanted, createStyle, jsonLine, oneLine, terminalValue, type Style } from './format.ts';
 import type { CliIo } from './io.ts';
 import { UsageError } from './usage.ts';
 
@@ -25,7 +25,9 @@ export function createEvalProgress(stream: { write(text: string): unknown; isTTY
     if (live) stream.write(`\r\u001b[K${text}\n${status(progress)}`);
     else stream.write(`${text}\n`);
   };
-  return (event) => {
+  return (untrusted) => {
+    // Names and verdicts come from the suite, the policies and the models: printed as text.
+    const event = terminalValue(untrusted);
     switch (event.type) {
       case 'started': {
         const { total, skipped } = event.progress;
@@ -147,8 +149,8 @@ export const REPORT_OPTIONS = {
 export function printReport(report: EvalReport, args: { json?: boolean | undefined; csv?: string | undefined; report?: string | undefined }, io: CliIo): void {
   if (args.csv) writeOutput(args.csv, summaryToCsv(report));
   if (args.report) writeOutput(args.report, `${JSON.stringify(report, null, 2)}\n`);
-  if (args.json) io.stdout.write(`${JSON.stringify(summaryLine(report))}\n`);
-  else io.stdout.write(formatEvalTable(report, createStyle(colorWanted(io.stdout, io.env))));
+  if (args.json) io.stdout.write(`${jsonLine(summaryLine(report))}\n`);
+  else io.stdout.write(formatEvalTable(terminalValue(report), createStyle(colorWanted(io.stdout, io.env))));
 }
 
 export function writeOutput(path: string, text: string): void {

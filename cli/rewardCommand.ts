@@ -1,6 +1,7 @@
 // `orchestra reward`: the paper's group reward for rollouts given as JSON.
 
 import { readNamedFile } from './files.ts';
+import { jsonLine } from './format.ts';
 import { z } from '../workers/engine/zod.ts';
 import { PREFERENCE_PRESETS } from '../workers/engine/preferences.ts';
 import { preferenceSchema } from '../workers/engine/preferenceSchema.ts';
@@ -49,6 +50,6 @@ export async function rewardCommand(argv: string[], io: CliIo): Promise<number> 
     throw new UsageError(`${args.input}: ${(error as Error).message}.`);
   }
   const { rewards, advantages, mean, std, lowSpread, tooSmall, normalized, skippedFeatures } = reward;
-  io.stdout.write(`${JSON.stringify({ rewards, advantages, mean, std, lowSpread, tooSmall, normalized, skippedFeatures })}\n`);
+  io.stdout.write(`${jsonLine({ rewards, advantages, mean, std, lowSpread, tooSmall, normalized, skippedFeatures })}\n`);
   return EXIT_CODES.ok;
 }

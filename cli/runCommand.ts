@@ -9,7 +9,7 @@ import { type PreparedRun } from '../workers/engine/preparedRun.ts';
 import { createProgress, parseTasksFile, runBatch } from './batch.ts';
 import { readNamedFile } from './files.ts';
 import { SUITE_LIMITS } from '../workers/eval/suite.ts';
-import { colorWanted, createStyle } from './format.ts';
+import { colorWanted, createStyle, jsonLine, terminalValue } from './format.ts';
 import { loadConfig } from './loadConfig.ts';
 import { createNodeEnvironment, describeMissingKeys, missingKeys } from './nodeEnvironment.ts';
 import { checkSavePath, saveRunFile } from './runFiles.ts';
@@ -153,10 +153,10 @@ async function runSingle(options: {
       wallMs: Math.round(performance.now() - started),
       interrupted: io.signal.aborted ? { ran: runs.length, asked: options.rollouts } : undefined,
     });
-    if (!options.json) io.stdout.write(formatGroupBlock(group, style));
+    if (!options.json) io.stdout.write(formatGroupBlock(terminalValue(group), style));
     summary = group;
   }
-  if (options.json) io.stdout.write(`${JSON.stringify(summary)}\n`);
+  if (options.json) io.stdout.write(`${jsonLine(summary)}\n`);
   return exitCodeFor(
     runs.map(({ result }) => result.stopReason),
     io.signal.aborted,
