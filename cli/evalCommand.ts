@@ -3,8 +3,8 @@
 // playground runs too.
 
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { DomainError, type Domain } from '../workers/domains/domain.ts';
+import { join, resolve } from 'node:path';
+import { DOMAIN_FILE_NAMES, DomainError, type Domain } from '../workers/domains/domain.ts';
 import { builtInDomainDir, loadDomainDir } from './nodeDomains.ts';
 import { loadNodeSampleTasks } from '../tools/search/nodeCorpus.ts';
 import { CALL_EXPERT_TOOL, type OrchestraConfig } from '../workers/engine/config.ts';
@@ -19,7 +19,7 @@ import { formatShard, parseShard, ShardError, tasksOfShard, type Shard } from '.
 import { domainEnvironments } from '../workers/domains/setup.ts';
 import { corpusSuite, parseSuite, SuiteError, SUITE_LIMITS, type SuiteTask } from '../workers/eval/suite.ts';
 import { evalMergeCommand } from './evalMergeCommand.ts';
-import { createEvalProgress, formatEvalEnd, printReport, REPORT_OPTIONS, writeOutput } from './evalOutput.ts';
+import { checkReportFiles, createEvalProgress, formatEvalEnd, printReport, REPORT_OPTIONS } from './evalOutput.ts';
 import { openResults, readResults } from './evalStore.ts';
 import { readNamedFile } from './files.ts';
 import { colorWanted, createStyle, terminalText } from './format.ts';
@@ -65,6 +65,8 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
 
   const config = await loadConfig(configPath);
   const domainDirs = (args.domain ?? []).map((dir) => resolve(dir));
+  const domainFiles = domainDirs.flatMap((dir) => Object.values(DOMAIN_FILE_NAMES).map((name) => join(dir, name)));
+  checkReportFiles(args, [configPath, ...(suitePath.startsWith('builtin:') ? [] : [suitePath]), out, ...domainFiles]);
   const suite = selectTasks(loadSuite(suitePath), args.task, args.limit);
   const { source, warnings } = suite;
   for (const warning of warnings) io.stderr.write(terminalText(`orchestra: ${suitePath}: ${warning}\n`));
@@ -96,7 +98,6 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
       }),
       EVAL_USAGE,
     );
-    for (const path of [args.csv, args.report]) if (path !== undefined) writeOutput(path, '');
     const append = openResults(out, stored, header, evalPlan(policyDescriptions(policies), rollouts));
     const style = createStyle(colorWanted(io.stderr, io.env));
     const printProgress = createEvalProgress(io.stderr, style);

@@ -20,6 +20,9 @@ export function readResults(path: string): StoredResults {
   if (!pathExists(path)) return { header: null, records: [], plan: null, unterminated: false };
   const text = readNamedFile(path, 'the results file', { maxBytes: MAX_RESULTS_FILE_BYTES });
   const read = readResultsText(text);
+  if (read.badHeader !== undefined) {
+    throw new UsageError(`"${path}" cannot be used: its header is none "orchestra eval" writes (${read.badHeader}).`);
+  }
   if (read.notResults) {
     throw new UsageError(`"${path}" is not a results file of "orchestra eval" (its first line is no {"type": "eval_started", …} header). Write the results to a new --out file.`);
   }

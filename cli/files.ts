@@ -7,8 +7,8 @@
 // process's environment, every API key in it, the system prompt. A file named on the command line
 // may be a link (the person named it), to a regular file.
 
-import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, type Stats } from 'node:fs';
-import { isAbsolute, relative } from 'node:path';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { formatCount } from '../workers/engine/format.ts';
 import { UsageError } from './usage.ts';
 
@@ -142,3 +142,16 @@ export function readNamedFile(path: string, what: string, options: ReadFileOptio
 /** The largest results or outputs file the CLI reads back (`--out`, `eval merge`'s parts): a
  * string past about 512 MB cannot be made at all. */
 export const MAX_RESULTS_FILE_BYTES = 256 * 1024 * 1024;
+
+/** Whether two paths name the same file: the same path, or (both there) the same file on disk,
+ * reached through a link or a hard link. */
+export function sameFile(a: string, b: string): boolean {
+  if (resolve(a) === resolve(b)) return true;
+  try {
+    const x = statSync(a);
+    const y = statSync(b);
+    return x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    return false;
+  }
+}
