@@ -4,10 +4,11 @@
 // An interrupted task is not written, and runs again on resume; so does a task whose line says it
 // stopped on an error (a refused key, an outage), and its new line supersedes the old one.
 
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
+import { MAX_RESULTS_FILE_BYTES, pathExists, readNamedFile } from './files.ts';
 import { parseSuite, SuiteError, type SuiteTask } from '../workers/eval/suite.ts';
 import { formatDuration, formatUsd } from '../workers/engine/format.ts';
-import { oneLine, type Style } from './format.ts';
+import { oneLine, terminalText, type Style } from './format.ts';
 import { NORMAL_STOPS, type RunSummary } from './summary.ts';
 import { UsageError } from './usage.ts';
 
@@ -47,8 +48,8 @@ export function parseTasksFile(text: string, path: string): BatchTask[] {
 export function readOutput(path: string): { done: Set<string>; retried: number; unterminated: boolean } {
   const done = new Set<string>();
   const failed = new Set<string>();
-  if (!existsSync(path)) return { done, retried: 0, unterminated: false };
-  const text = readFileSync(path, 'utf8');
+  if (!pathExists(path)) return { done, retried: 0, unterminated: false };
+  const text = readNamedFile(path, 'the results file', { maxBytes: MAX_RESULTS_FILE_BYTES });
   for (const raw of text.split('\n')) {
     if (!raw.trim()) continue;
     try {
@@ -204,18 +205,18 @@ export function createProgress(stream: { write(text: string): unknown; isTTY?: b
       const mark = ok ? (summary.correct === false ? style.yellow('✗') : style.green('✓')) : style.red('✗');
       const correctness = summary.correct === undefined ? '' : summary.correct ? ' · correct' : ' · wrong';
       const error = summary.error ? ` · ${oneLine(summary.error, 160)}` : '';
-      const line = `${mark} ${task.id} · ${summary.stopReason}${correctness} · ${formatUsd(summary.costUsd)}${error}`;
+      const line = `${mark} ${terminalText(task.id)} · ${summary.stopReason}${correctness} · ${formatUsd(summary.costUsd)}${error}`;
       if (live) say(line);
       else stream.write(`${line} · ${status()}\n`);
     },
     abandoned(task, summary) {
       running -= 1;
       costUsd += summary.costUsd;
-      say(style.yellow(`… ${task.id} · interrupted, not written (it runs again next time)`));
+      say(style.yellow(`… ${terminalText(task.id)} · interrupted, not written (it runs again next time)`));
     },
     crashed(task, message) {
       running -= 1;
-      say(style.red(`✗ ${task.id} · failed before finishing, not written: ${oneLine(message, 200)}`));
+      say(style.red(`✗ ${terminalText(task.id)} · failed before finishing, not written: ${oneLine(message, 200)}`));
     },
     end(outcome) {
       if (live) stream.write('\r\u001b[K');

@@ -100,16 +100,17 @@ describe('orchestra eval: 20 corpus tasks against the scripted server', () => {
     expect(full.groups).toHaveLength(60);
     expect(full.policies).toEqual(summary.policies);
 
-    // Run again into the same file: everything is there, nothing is asked, the same report.
+    // Run again into the same file: everything is there, nothing is asked, the same report (the
+    // --csv and --report files are there too: --force replaces them).
     const asked = server.requests.length;
-    const again = await runCli(args);
+    const again = await runCli([...args, '--force']);
     expect(again.code).toBe(0);
     expect(again.stderr).toContain('60 rollouts, 60 already in the results file: skipping them.');
     expect(server.requests).toHaveLength(asked);
     expect(summaryOf(again.stdout)).toEqual(summary);
 
     // Run again from scratch: the same numbers (the latency aside, which is the clock's).
-    const fresh = await runCli([...args.slice(0, 6), join(dir, 'corpus-again.jsonl'), ...args.slice(7)]);
+    const fresh = await runCli([...args.slice(0, 6), join(dir, 'corpus-again.jsonl'), ...args.slice(7), '--force']);
     const strip = (s: EvalSummary) => s.policies.map(({ latencyMs: _latency, ...rest }) => rest);
     expect(strip(summaryOf(fresh.stdout))).toEqual(strip(summary));
   }, 120_000);

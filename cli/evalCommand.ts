@@ -2,9 +2,9 @@
 // Everything but the files and the terminal is in workers/eval/, which the
 // playground runs too.
 
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { DomainError, type Domain } from '../workers/domains/domain.ts';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { DOMAIN_FILE_NAMES, DomainError, type Domain } from '../workers/domains/domain.ts';
 import { builtInDomainDir, loadDomainDir } from './nodeDomains.ts';
 import { loadNodeSampleTasks } from '../tools/search/nodeCorpus.ts';
 import { CALL_EXPERT_TOOL, type OrchestraConfig } from '../workers/engine/config.ts';
@@ -19,9 +19,10 @@ import { formatShard, parseShard, ShardError, tasksOfShard, type Shard } from '.
 import { domainEnvironments } from '../workers/domains/setup.ts';
 import { corpusSuite, parseSuite, SuiteError, SUITE_LIMITS, type SuiteTask } from '../workers/eval/suite.ts';
 import { evalMergeCommand } from './evalMergeCommand.ts';
-import { createEvalProgress, formatEvalEnd, printReport, REPORT_OPTIONS, writeOutput } from './evalOutput.ts';
+import { checkReportFiles, createEvalProgress, formatEvalEnd, printReport, REPORT_OPTIONS } from './evalOutput.ts';
 import { openResults, readResults } from './evalStore.ts';
-import { colorWanted, createStyle } from './format.ts';
+import { readNamedFile } from './files.ts';
+import { colorWanted, createStyle, terminalText } from './format.ts';
 import type { CliIo } from './io.ts';
 import { loadConfig } from './loadConfig.ts';
 import { createNodeEnvironment, describeMissingKeys, providersInUse, type MissingKey } from './nodeEnvironment.ts';
@@ -66,10 +67,13 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
 
   const config = await loadConfig(configPath);
   const domainDirs = (args.domain ?? []).map((dir) => resolve(dir));
+  const domainFiles = domainDirs.flatMap((dir) => Object.values(DOMAIN_FILE_NAMES).map((name) => join(dir, name)));
+  const airlineDb = args['airline-db'] === undefined ? [] : [args['airline-db']];
+  checkReportFiles(args, [configPath, ...(suitePath.startsWith('builtin:') ? [] : [suitePath]), out, ...domainFiles, ...airlineDb]);
   const suite = selectTasks(loadSuite(suitePath, { ...(args['airline-db'] === undefined ? {} : { airlineDb: args['airline-db'] }) }), args.task, args.limit);
   if (args['airline-db'] !== undefined && suite.tau2?.name !== 'airline') throw new UsageError('--airline-db is for builtin:tau2-airline, whose database is not shipped.', EVAL_USAGE);
   const { source, warnings } = suite;
-  for (const warning of warnings) io.stderr.write(`orchestra: ${suitePath}: ${warning}\n`);
+  for (const warning of warnings) io.stderr.write(terminalText(`orchestra: ${suitePath}: ${warning}\n`));
   // The header names the whole suite (its hash, its order), so the parts' files merge.
   const header = evalHeader({ suite: source, tasks: suite.tasks, config, seed, ...(shard ? { shard } : {}) });
   const tasks = shard ? tasksOfShard(suite.tasks, shard) : suite.tasks;
@@ -98,7 +102,6 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
       }),
       EVAL_USAGE,
     );
-    for (const path of [args.csv, args.report]) if (path !== undefined) writeOutput(path, '');
     const append = openResults(out, stored, header, evalPlan(policyDescriptions(policies), rollouts));
     const style = createStyle(colorWanted(io.stderr, io.env));
     const printProgress = createEvalProgress(io.stderr, style);
@@ -239,18 +242,10 @@ function loadSuite(spec: string, tau2Options: NodeTau2Options = {}): LoadedSuite
     }
     throw new UsageError(`There is no built-in suite "${name}"; built in: ${[...BUILT_IN_SUITES, ...TAU2_SUITE_NAMES].map((s) => `builtin:${s}`).join(', ')}.`);
   }
-  let text: string;
-  try {
-    const size = statSync(spec).size;
-    if (size > SUITE_LIMITS.fileChars) {
-      throw new UsageError(`The suite "${spec}" is ${formatCount(size)} bytes; a suite may hold ${formatCount(SUITE_LIMITS.fileChars)}.`);
-    }
-    text = readFileSync(spec, 'utf8');
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
-    throw new UsageError(`Cannot read the suite "${spec}": ${reason}.`);
-  }
+  const text = readNamedFile(spec, 'the suite', {
+    maxBytes: SUITE_LIMITS.fileChars,
+    tooLarge: (bytes) => `it is ${formatCount(bytes)} bytes; a suite may hold ${formatCount(SUITE_LIMITS.fileChars)}`,
+  });
   try {
     const parsed = parseSuite(text, { source: spec, requireCheck: true });
     return { tasks: parsed.tasks, source: spec, warnings: parsed.warnings };

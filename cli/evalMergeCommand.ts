@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import { describeParts, mergeResults, MergeError, type ResultsPart } from '../workers/eval/merge.ts';
 import { latestRecords, rolloutKey, summarizeEval } from '../workers/eval/results.ts';
-import { printReport, REPORT_OPTIONS } from './evalOutput.ts';
+import { checkReportFiles, printReport, REPORT_OPTIONS } from './evalOutput.ts';
 import { readResults, writeResultsFile } from './evalStore.ts';
 import type { CliIo } from './io.ts';
 import { EVAL_MERGE_USAGE, EXIT_CODES, parseCommandLine, printUsage, UsageError } from './usage.ts';
@@ -32,6 +32,7 @@ export async function evalMergeCommand(argv: string[], io: CliIo): Promise<numbe
     seen.set(resolve(file), file);
   }
 
+  checkReportFiles(args, [...files, args.out]);
   let merged;
   try {
     merged = mergeResults(files.map(readPart));

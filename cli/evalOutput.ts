@@ -2,11 +2,13 @@
 // terminal, one line per rollout otherwise), then the results table on stdout (and the --csv and
 // --report files); `eval merge` prints the same report.
 
-import { writeFileSync } from 'node:fs';
+import { accessSync, constants, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { pathExists, sameFile } from './files.ts';
 import { formatDuration, formatPercent, formatSeconds, formatUsd } from '../workers/engine/format.ts';
 import { summaryLine, summaryToCsv, type EvalReport, type EvalSummary, type PolicySummary } from '../workers/eval/results.ts';
 import type { EvalProgress, EvalProgressEvent } from '../workers/eval/runner.ts';
-import { colorWanted, createStyle, oneLine, type Style } from './format.ts';
+import { colorWanted, createStyle, jsonLine, oneLine, terminalValue, type Style } from './format.ts';
 import type { CliIo } from './io.ts';
 import { UsageError } from './usage.ts';
 
@@ -25,7 +27,9 @@ export function createEvalProgress(stream: { write(text: string): unknown; isTTY
     if (live) stream.write(`\r\u001b[K${text}\n${status(progress)}`);
     else stream.write(`${text}\n`);
   };
-  return (event) => {
+  return (untrusted) => {
+    // Names and verdicts come from the suite, the policies and the models: printed as text.
+    const event = terminalValue(untrusted);
     switch (event.type) {
       case 'started': {
         const { total, skipped } = event.progress;
@@ -140,21 +144,58 @@ export const REPORT_OPTIONS = {
   json: { type: 'boolean' },
   csv: { type: 'string' },
   report: { type: 'string' },
+  force: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-/** The report's outputs: the table (or the --json line) on stdout, the --csv and --report files. */
-export function printReport(report: EvalReport, args: { json?: boolean | undefined; csv?: string | undefined; report?: string | undefined }, io: CliIo): void {
-  if (args.csv) writeOutput(args.csv, summaryToCsv(report));
-  if (args.report) writeOutput(args.report, `${JSON.stringify(report, null, 2)}\n`);
-  if (args.json) io.stdout.write(`${JSON.stringify(summaryLine(report))}\n`);
-  else io.stdout.write(formatEvalTable(report, createStyle(colorWanted(io.stdout, io.env))));
+interface ReportArgs {
+  json?: boolean | undefined;
+  csv?: string | undefined;
+  report?: string | undefined;
+  force?: boolean | undefined;
 }
 
-export function writeOutput(path: string, text: string): void {
+/** The report's files, by flag. */
+const reportFiles = (args: ReportArgs): Array<[string, string]> =>
+  ([['--csv', args.csv], ['--report', args.report]] as const).flatMap(([flag, path]) => (path === undefined ? [] : [[flag, path] as [string, string]]));
+
+/**
+ * Refuses, before anything runs or is written, a --csv or --report file that is one of the
+ * command's `inputs` (a results file to merge, the --out file, the config, the suite: never, even
+ * with --force), the other report file, or a file already there (unless --force), or one that
+ * could not be written.
+ */
+export function checkReportFiles(args: ReportArgs, inputs: readonly string[]): void {
+  const files = reportFiles(args);
+  for (const [index, [flag, path]] of files.entries()) {
+    const input = inputs.find((other) => sameFile(path, other));
+    if (input !== undefined) throw new UsageError(`${flag} "${path}" is "${input}", which this command reads: write the ${flag.slice(2)} to another file.`);
+    const other = files.slice(index + 1).find(([, next]) => sameFile(path, next));
+    if (other) throw new UsageError(`${flag} and ${other[0]} are the same file "${path}": give each its own.`);
+    if (pathExists(path) && !args.force) throw new UsageError(`${flag} "${path}" already exists: give a new file, or add --force to replace it.`);
+    try {
+      accessSync(pathExists(path) ? path : dirname(resolve(path)), constants.W_OK);
+    } catch (error) {
+      throw new UsageError(`Cannot write ${flag} "${path}": ${(error as Error).message}.`);
+    }
+  }
+}
+
+/** The report's outputs: the table (or the --json line) on stdout, the --csv and --report files
+ * (checked by checkReportFiles first; written only where nothing is, unless --force). */
+export function printReport(report: EvalReport, args: ReportArgs, io: CliIo): void {
+  const force = args.force === true;
+  if (args.csv) writeOutput(args.csv, summaryToCsv(report), force);
+  if (args.report) writeOutput(args.report, `${JSON.stringify(report, null, 2)}\n`, force);
+  if (args.json) io.stdout.write(`${jsonLine(summaryLine(report))}\n`);
+  else io.stdout.write(formatEvalTable(terminalValue(report), createStyle(colorWanted(io.stdout, io.env))));
+}
+
+function writeOutput(path: string, text: string, force: boolean): void {
   try {
-    writeFileSync(path, text);
+    writeFileSync(path, text, { flag: force ? 'w' : 'wx' });
   } catch (error) {
-    throw new UsageError(`Cannot write "${path}": ${(error as Error).message}.`);
+    const exists = (error as NodeJS.ErrnoException).code === 'EEXIST';
+    throw new UsageError(exists ? `"${path}" appeared while the command ran; it was not replaced (add --force to replace it).` : `Cannot write "${path}": ${(error as Error).message}.`);
   }
 }

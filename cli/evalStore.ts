@@ -3,7 +3,8 @@
 // rollouts in flight and a re-run resumes from what is there. A session that runs other policies or
 // rollouts than the last adds a plan line saying so (what `eval merge` reports on).
 
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { MAX_RESULTS_FILE_BYTES, pathExists, readNamedFile } from './files.ts';
 import { headerMismatch, readResultsText, samePlan, type EvalHeader, type EvalPlan, type RolloutRecord } from '../workers/eval/results.ts';
 import { UsageError } from './usage.ts';
 
@@ -16,14 +17,12 @@ export interface StoredResults {
 }
 
 export function readResults(path: string): StoredResults {
-  if (!existsSync(path)) return { header: null, records: [], plan: null, unterminated: false };
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(`Cannot read the results file "${path}": ${(error as Error).message}.`);
-  }
+  if (!pathExists(path)) return { header: null, records: [], plan: null, unterminated: false };
+  const text = readNamedFile(path, 'the results file', { maxBytes: MAX_RESULTS_FILE_BYTES });
   const read = readResultsText(text);
+  if (read.badHeader !== undefined) {
+    throw new UsageError(`"${path}" cannot be used: its header is none "orchestra eval" writes (${read.badHeader}).`);
+  }
   if (read.notResults) {
     throw new UsageError(`"${path}" is not a results file of "orchestra eval" (its first line is no {"type": "eval_started", …} header). Write the results to a new --out file.`);
   }

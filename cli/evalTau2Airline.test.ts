@@ -4,7 +4,8 @@
 // (evaluate.ts) grades the same conversation. Without --airline-db, or with a file that is not
 // τ²'s schema, the suite is refused before anything is called.
 
-import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ScriptedServer } from './scripted/scriptedServer.ts';
@@ -80,6 +81,24 @@ describe('orchestra eval --suite builtin:tau2-airline', () => {
     expect(wrong.stderr).toMatch(/bookings\n {2}Extra inputs are not permitted/);
     const elsewhere = await runCli(['eval', '--config', config, '--suite', 'builtin:tau2-retail', '--user', 'scripted', '--out', join(dir, 'c.jsonl'), '--airline-db', DB]);
     expect(elsewhere.stderr).toContain('--airline-db is for builtin:tau2-airline');
+    expect(server.requests).toHaveLength(0);
+  }, 60_000);
+
+  it('reads --airline-db as a regular file: a FIFO or a link to /proc/self/environ is refused, nothing read or sent', async () => {
+    server.reset(scenario());
+    const dir = makeTempDir();
+    const config = writeTau2Config(dir, server.url, 'τ² airline against the scripted server');
+    const fifo = join(dir, 'db.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const piped = await runCli(evalArgs(config, join(dir, 'a.jsonl'), ['--airline-db', fifo]));
+    expect(piped.code).toBe(2);
+    expect(piped.stderr).toContain(`Cannot read the airline database "${fifo}": it is a FIFO`);
+    const link = join(dir, 'db.json');
+    symlinkSync('/proc/self/environ', link);
+    const environ = await runCli(evalArgs(config, join(dir, 'b.jsonl'), ['--airline-db', link]));
+    expect(environ.code).toBe(2);
+    expect(environ.stderr).toContain(`Cannot read the airline database "${link}"`);
+    expect(environ.stderr).toContain('not a plain file');
     expect(server.requests).toHaveLength(0);
   }, 60_000);
 });

@@ -1,18 +1,14 @@
 // Reads and validates a configuration file; every failure becomes a UsageError (exit code 2).
 
-import { readFile } from 'node:fs/promises';
 import { ConfigError, type OrchestraConfig } from '../workers/engine/config.ts';
+import { CONFIG_LIMITS } from '../workers/engine/configBasics.ts';
+import { readNamedFile } from './files.ts';
 import { parseConfigText } from '../workers/hosts/config.ts';
 import { UsageError } from './usage.ts';
 
 export async function loadConfig(path: string): Promise<OrchestraConfig> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
-    throw new UsageError(`Cannot read the configuration file "${path}": ${reason}.`);
-  }
+  // A character is at most 4 bytes of UTF-8; the parser checks the characters.
+  const text = readNamedFile(path, 'the configuration file', { maxBytes: CONFIG_LIMITS.fileChars * 4 });
   try {
     return parseConfigText(text);
   } catch (error) {

@@ -1,12 +1,11 @@
 // Node-only: reads a domain's files from a folder (the built-in ones live next to this file).
-// Sizes are checked before anything is read.
+// Each is read as a regular file of its folder, its size checked before it is read (cli/files.ts).
 
-import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BUILT_IN_DOMAINS, type BuiltInDomain } from '../workers/eval/builtInSuites.ts';
 import { DOMAIN_FILE_NAMES, DOMAIN_LIMITS, DomainError, parseDomain, type Domain, type DomainFiles } from '../workers/domains/domain.ts';
-import { formatCount } from '../workers/engine/format.ts';
+import { FileRefused, readRegularFile } from './files.ts';
 
 export { BUILT_IN_DOMAINS };
 
@@ -26,20 +25,16 @@ const FILE_BYTES: Record<keyof DomainFiles, number> = {
   tasks: 20_000_000,
 };
 
+/** A domain folder's files, each read as a regular file of the folder (cli/files.ts): a link out
+ * of the folder, a FIFO or a device is refused, naming the file, and nothing is read. */
 export function readDomainFiles(dir: string): DomainFiles {
   const read = (file: keyof DomainFiles): string => {
-    const path = join(dir, DOMAIN_FILE_NAMES[file]);
-    let size: number;
     try {
-      size = statSync(path).size;
+      return readRegularFile(join(dir, DOMAIN_FILE_NAMES[file]), { maxBytes: FILE_BYTES[file], folder: dir });
     } catch (error) {
-      const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'it does not exist' : (error as Error).message;
-      throw new DomainError(dir, [`${DOMAIN_FILE_NAMES[file]} cannot be read: ${reason}`]);
+      if (error instanceof FileRefused) throw new DomainError(dir, [`${DOMAIN_FILE_NAMES[file]} cannot be read: ${error.reason}`]);
+      throw error;
     }
-    if (size > FILE_BYTES[file]) {
-      throw new DomainError(dir, [`${DOMAIN_FILE_NAMES[file]} is ${formatCount(size)} bytes; at most ${formatCount(FILE_BYTES[file])}`]);
-    }
-    return readFileSync(path, 'utf8');
   };
   return { manifest: read('manifest'), policy: read('policy'), db: read('db'), tools: read('tools'), tasks: read('tasks') };
 }

@@ -2,14 +2,17 @@
 // simulator guidelines from disk, for `orchestra eval --suite builtin:tau2-retail` and the like;
 // τ²'s airline with the database the user names (`--airline-db`), which is not shipped.
 
-import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { FileRefused, readRegularFile } from './files.ts';
 import { loadTau2Domain, TAU2_DOMAIN_FOLDERS, TAU2_GUIDELINE_FILES, TAU2_USER_FILES, type LoadedTau2Domain, type Tau2DomainName } from '../workers/domains/tau2/domains.ts';
 import { AIRLINE_DB_LIMITS } from '../workers/domains/tau2/airline/source.ts';
 import { formatCount } from '../workers/engine/format.ts';
 
 const DOMAINS = fileURLToPath(new URL('../workers/domains/', import.meta.url));
+
+/** A shipped file, read as any file of a folder is (cli/files.ts); the largest is 1.2 MB. */
+const readShipped = (folder: string, file: string) => readRegularFile(join(folder, file), { maxBytes: 64 * 1024 * 1024, folder });
 
 /** A file the user supplies for a domain is missing or cannot be read. */
 export class UserFileError extends Error {
@@ -21,16 +24,17 @@ export interface NodeTau2Options {
   airlineDb?: string;
 }
 
+/** The user's airline database, read as a regular file (cli/files.ts: no FIFO, no /proc file). */
 function readUserFile(path: string): string {
-  let size: number;
   try {
-    size = statSync(path).size;
+    return readRegularFile(path, {
+      maxBytes: AIRLINE_DB_LIMITS.bytes,
+      tooLarge: (size) => `it is ${formatCount(size)} bytes; τ²'s is about 7 MB, and at most ${formatCount(AIRLINE_DB_LIMITS.bytes)} are read`,
+    });
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
-    throw new UserFileError(`Cannot read the airline database "${path}": ${reason}.`);
+    if (error instanceof FileRefused) throw new UserFileError(`Cannot read the airline database "${path}": ${error.kind === 'missing' ? 'no such file' : error.reason}.`);
+    throw error;
   }
-  if (size > AIRLINE_DB_LIMITS.bytes) throw new UserFileError(`The airline database "${path}" is ${formatCount(size)} bytes; τ²'s is about 7 MB, and at most ${formatCount(AIRLINE_DB_LIMITS.bytes)} are read.`);
-  return readFileSync(path, 'utf8');
 }
 
 export function readTau2Domain(name: Tau2DomainName, options: NodeTau2Options = {}): LoadedTau2Domain {
@@ -41,12 +45,12 @@ export function readTau2Domain(name: Tau2DomainName, options: NodeTau2Options = 
     );
   }
   const user = options.airlineDb === undefined ? undefined : readUserFile(options.airlineDb);
-  return loadTau2Domain(name, (file) => (userFiles.includes(file) ? user! : readFileSync(join(DOMAINS, TAU2_DOMAIN_FOLDERS[name], file), 'utf8')), {
+  return loadTau2Domain(name, (file) => (userFiles.includes(file) ? user! : readShipped(join(DOMAINS, TAU2_DOMAIN_FOLDERS[name]), file)), {
     ...(options.airlineDb === undefined ? {} : { userFileNames: { 'db.json': options.airlineDb } }),
   });
 }
 
 export function readTau2Guidelines(): { plain: string; tools: string } {
-  const read = (file: string) => readFileSync(join(DOMAINS, 'tau2', file), 'utf8');
+  const read = (file: string) => readShipped(join(DOMAINS, 'tau2'), file);
   return { plain: read(TAU2_GUIDELINE_FILES.plain), tools: read(TAU2_GUIDELINE_FILES.tools) };
 }

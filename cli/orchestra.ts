@@ -8,6 +8,7 @@ import { loadNodeSampleTasks } from '../tools/search/nodeCorpus.ts';
 import { corpusSuite, suiteToJsonl } from '../workers/eval/suite.ts';
 import { evalCommand } from './evalCommand.ts';
 import type { CliIo } from './io.ts';
+import { jsonLine, terminalText } from './format.ts';
 import { replayCommand } from './replayCommand.ts';
 import { rewardCommand } from './rewardCommand.ts';
 import { runCommand } from './runCommand.ts';
@@ -19,7 +20,7 @@ async function tasksCommand(argv: string[], io: CliIo): Promise<number> {
   const args = parseCommandArgs(argv, { help: { type: 'boolean', short: 'h' }, suite: { type: 'string' } } as const, TASKS_USAGE);
   if (args.help) return printUsage(io, TASKS_USAGE);
   if (args.suite === undefined) {
-    for (const task of loadNodeSampleTasks()) io.stdout.write(`${JSON.stringify(task)}\n`);
+    for (const task of loadNodeSampleTasks()) io.stdout.write(`${jsonLine(task)}\n`);
   } else if (args.suite === 'corpus') {
     io.stdout.write(suiteToJsonl(corpusSuite(loadNodeSampleTasks())));
   } else if ((BUILT_IN_DOMAINS as readonly string[]).includes(args.suite)) {
@@ -53,10 +54,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return await handler(rest, io);
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr.write(`orchestra: ${error.message}\n${error.usage ? `\n${error.usage}\n` : ''}`);
+      // A message may quote a file or a server: the terminal gets it as text.
+      io.stderr.write(`orchestra: ${terminalText(error.message)}\n${error.usage ? `\n${error.usage}\n` : ''}`);
       return EXIT_CODES.usage;
     }
-    io.stderr.write(`orchestra: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    io.stderr.write(`orchestra: ${terminalText(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`);
     return EXIT_CODES.failed;
   }
 }

@@ -4,7 +4,7 @@
 import type { RunEventOf } from '../workers/engine/events.ts';
 import { resultOf, summarize } from '../workers/history/runLog.ts';
 import type { RunFileRun } from '../workers/history/runFile.ts';
-import { colorWanted, createStyle, oneLine, type Style } from './format.ts';
+import { colorWanted, createStyle, jsonLine, oneLine, terminalText, type Style } from './format.ts';
 import type { CliIo } from './io.ts';
 import { loadRunFile } from './runFiles.ts';
 import { createRunPrinter, formatRunHeader } from './trace.ts';
@@ -27,7 +27,7 @@ export async function replayCommand(argv: string[], io: CliIo): Promise<number> 
   if (!outcome.ok) {
     throw new UsageError(`Cannot replay "${path}":\n${outcome.problems.map((problem) => `  - ${problem}`).join('\n')}`);
   }
-  for (const warning of outcome.warnings) io.stderr.write(`orchestra: ${path}: ${warning}\n`);
+  for (const warning of outcome.warnings) io.stderr.write(terminalText(`orchestra: ${path}: ${warning}\n`));
 
   let runs = outcome.runs;
   if (args.run !== undefined) {
@@ -55,11 +55,11 @@ function replayRun(run: RunFileRun, json: boolean, style: Style, io: CliIo): voi
     // readRunFile has checked that a run begins with run_started.
     const start = run.events[0] as RunEventOf<'run_started'>;
     const summary = printer.finish(result, { counterfactualModel: start.counterfactualModel ?? undefined });
-    if (json) io.stdout.write(`${JSON.stringify(summary)}\n`);
+    if (json) io.stdout.write(`${jsonLine(summary)}\n`);
     return;
   }
   const steps = summarize(null, run.events)?.steps ?? 0;
   const note = `The log ends at step ${steps}, before the run finished: it was cut off (the tab or the process closed while it ran).`;
-  if (json) io.stderr.write(`orchestra: run ${run.id}: ${note}\n`);
+  if (json) io.stderr.write(terminalText(`orchestra: run ${run.id}: ${note}\n`));
   else io.stdout.write(`\n${style.bold('── Interrupted ──')}\n${style.yellow(note)}\n`);
 }

@@ -1,6 +1,7 @@
 // `orchestra reward`: the paper's group reward for rollouts given as JSON.
 
-import { readFile } from 'node:fs/promises';
+import { readNamedFile } from './files.ts';
+import { jsonLine } from './format.ts';
 import { z } from '../workers/engine/zod.ts';
 import { PREFERENCE_PRESETS } from '../workers/engine/preferences.ts';
 import { preferenceSchema } from '../workers/engine/preferenceSchema.ts';
@@ -28,7 +29,7 @@ export async function rewardCommand(argv: string[], io: CliIo): Promise<number> 
   const args = parseCommandArgs(argv, { input: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const, REWARD_USAGE);
   if (args.help) return printUsage(io, REWARD_USAGE);
   if (!args.input) throw new UsageError('--input <file.json> is required.', REWARD_USAGE);
-  const text = args.input === '-' ? await io.readStdin() : await readInput(args.input);
+  const text = args.input === '-' ? await io.readStdin() : readNamedFile(args.input, 'the reward input', { maxBytes: 16 * 1024 * 1024 });
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -49,15 +50,6 @@ export async function rewardCommand(argv: string[], io: CliIo): Promise<number> 
     throw new UsageError(`${args.input}: ${(error as Error).message}.`);
   }
   const { rewards, advantages, mean, std, lowSpread, tooSmall, normalized, skippedFeatures } = reward;
-  io.stdout.write(`${JSON.stringify({ rewards, advantages, mean, std, lowSpread, tooSmall, normalized, skippedFeatures })}\n`);
+  io.stdout.write(`${jsonLine({ rewards, advantages, mean, std, lowSpread, tooSmall, normalized, skippedFeatures })}\n`);
   return EXIT_CODES.ok;
-}
-
-async function readInput(path: string): Promise<string> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
-    throw new UsageError(`Cannot read the reward input "${path}": ${reason}.`);
-  }
 }

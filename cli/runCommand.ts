@@ -1,6 +1,5 @@
 // `orchestra run`: one task (optionally N rollouts with the group reward) or a batch from JSONL.
 
-import { readFileSync } from 'node:fs';
 import { type OrchestraConfig } from '../workers/engine/config.ts';
 import { protocolExperts } from '../workers/engine/configExperts.ts';
 import type { RunEvent } from '../workers/engine/events.ts';
@@ -8,7 +7,9 @@ import { runOrchestration, type RunResult } from '../workers/engine/run.ts';
 import { prepareRun } from '../workers/hosts/prepareRun.ts';
 import { type PreparedRun } from '../workers/engine/preparedRun.ts';
 import { createProgress, parseTasksFile, runBatch } from './batch.ts';
-import { colorWanted, createStyle } from './format.ts';
+import { readNamedFile } from './files.ts';
+import { SUITE_LIMITS } from '../workers/eval/suite.ts';
+import { colorWanted, createStyle, jsonLine, terminalValue } from './format.ts';
 import { loadConfig } from './loadConfig.ts';
 import { createNodeEnvironment, describeMissingKeys, missingKeys } from './nodeEnvironment.ts';
 import { checkSavePath, saveRunFile } from './runFiles.ts';
@@ -85,12 +86,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
 }
 
 function readTasksText(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
-    throw new UsageError(`Cannot read the tasks file "${path}": ${reason}.`);
-  }
+  return readNamedFile(path, 'the tasks file', { maxBytes: SUITE_LIMITS.fileChars });
 }
 
 function runPrepared(
@@ -157,10 +153,10 @@ async function runSingle(options: {
       wallMs: Math.round(performance.now() - started),
       interrupted: io.signal.aborted ? { ran: runs.length, asked: options.rollouts } : undefined,
     });
-    if (!options.json) io.stdout.write(formatGroupBlock(group, style));
+    if (!options.json) io.stdout.write(formatGroupBlock(terminalValue(group), style));
     summary = group;
   }
-  if (options.json) io.stdout.write(`${JSON.stringify(summary)}\n`);
+  if (options.json) io.stdout.write(`${jsonLine(summary)}\n`);
   return exitCodeFor(
     runs.map(({ result }) => result.stopReason),
     io.signal.aborted,

@@ -1,10 +1,11 @@
 // Run files on disk: where `run --save` writes one and how `replay` reads one. The format and its
 // checks are workers/history/runFile.ts, shared with the playground.
 
-import { accessSync, constants, existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { FileRefused, readRegularFile } from './files.ts';
 import { dirname, resolve } from 'node:path';
 import type { RunEvent } from '../workers/engine/events.ts';
-import { readRunFile, runFileSizeProblem, writeRunFile, type ReadRunFileOutcome } from '../workers/history/runFile.ts';
+import { MAX_RUN_FILE_BYTES, readRunFile, runFileSizeProblem, writeRunFile, type ReadRunFileOutcome } from '../workers/history/runFile.ts';
 import { keysLeftProblem, Redactor, type Secret } from '../workers/engine/redact.ts';
 import { UsageError } from './usage.ts';
 import { parseConfig } from '../workers/hosts/config.ts';
@@ -55,13 +56,11 @@ export function saveRunFile(path: string, logs: readonly RunEvent[][], secrets: 
 export function loadRunFile(path: string): ReadRunFileOutcome {
   let text: string;
   try {
-    const stat = statSync(path);
-    if (stat.isDirectory()) return { ok: false, problems: ['It is a folder, not a run file.'] };
-    const tooLarge = runFileSizeProblem(stat.size);
-    if (tooLarge !== null) return { ok: false, problems: [tooLarge] };
-    text = readFileSync(path, 'utf8');
+    text = readRegularFile(path, { maxBytes: MAX_RUN_FILE_BYTES, tooLarge: (bytes) => runFileSizeProblem(bytes) ?? '' });
   } catch (error) {
-    return { ok: false, problems: [`It cannot be read: ${reasonOf(error)}.`] };
+    if (!(error instanceof FileRefused)) throw error;
+    if (error.kind === 'too_large') return { ok: false, problems: [error.reason] };
+    return { ok: false, problems: [`It cannot be read: ${error.kind === 'missing' ? 'no such file or folder' : error.reason}.`] };
   }
   return readRunFile(text, parseConfig);
 }

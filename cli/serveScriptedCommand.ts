@@ -1,19 +1,14 @@
 // `orchestra serve-scripted`: the scripted OpenAI-compatible server (scriptedServer.ts) as a
 // process, for trying the playground or the CLI with no model server, and for scripts.
 
-import { readFile } from 'node:fs/promises';
+import { readNamedFile } from './files.ts';
 import type { CliIo } from './io.ts';
 import { EXIT_CODES, parseCommandArgs, printUsage, SERVE_SCRIPTED_USAGE, UsageError } from './usage.ts';
 import { parseScenario, type Scenario } from './scripted/scenario.ts';
 import { startScriptedServer } from './scripted/scriptedServer.ts';
 
-async function readScenario(path: string): Promise<Scenario> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(`Cannot read the scenario ${path}: ${(error as Error).message}`);
-  }
+function readScenario(path: string): Scenario {
+  const text = readNamedFile(path, 'the scenario', { maxBytes: 64 * 1024 * 1024 });
   try {
     return parseScenario(JSON.parse(text));
   } catch (error) {
@@ -32,7 +27,7 @@ export async function serveScriptedCommand(argv: string[], io: CliIo): Promise<n
   if (args.scenario === undefined) throw new UsageError('--scenario is required.', SERVE_SCRIPTED_USAGE);
   const port = args.port === undefined ? 0 : Number(args.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number, got "${args.port}".`, SERVE_SCRIPTED_USAGE);
-  const scenario = await readScenario(args.scenario);
+  const scenario = readScenario(args.scenario);
   const server = await startScriptedServer({ scenario, port, ...(args.host === undefined ? {} : { host: args.host }) });
   io.stdout.write(`${server.url}\n`);
   await new Promise<void>((resolve) => {

@@ -4,7 +4,7 @@
 
 import type { LedgerEntry, RunEvent, RunEventOf, StopReason, ToolCounts } from '../workers/engine/events.ts';
 import { formatCount, formatSeconds, formatUsd } from '../workers/engine/format.ts';
-import { oneLine, type Style } from './format.ts';
+import { jsonLine, oneLine, terminalValue, type Style } from './format.ts';
 import type { RunResult } from '../workers/engine/run.ts';
 import { createRunWatcher, summarizeRun, type GroupSummary, type RunSummary } from './summary.ts';
 
@@ -150,18 +150,20 @@ export interface RunPrinter {
 }
 
 /** How `run` prints a run as it goes and `replay` prints a recorded one: the trace, or with
- * `json` the events, one JSON line each. */
+ * `json` the events, one JSON line each. Every string of an event (a model's reply, a run file's
+ * anything) reaches the terminal as text, its control characters written out (terminalValue). */
 export function createRunPrinter(out: TraceWriter, style: Style, json: boolean): RunPrinter {
   const watcher = createRunWatcher();
-  const print = json ? (event: RunEvent) => out.write(`${JSON.stringify(event)}\n`) : createTracePrinter(out, style);
+  const trace = json ? null : createTracePrinter(out, style);
   return {
     onEvent(event) {
       watcher.onEvent(event);
-      print(event);
+      if (trace) trace(terminalValue(event));
+      else out.write(`${jsonLine(event)}\n`);
     },
     finish(result, extra) {
       const summary = summarizeRun(result, { ...extra, error: watcher.fatalError() });
-      if (!json) out.write(formatResultBlock(summary, style));
+      if (!json) out.write(formatResultBlock(terminalValue(summary), style));
       return summary;
     },
   };

@@ -141,8 +141,8 @@ export const EVAL_USAGE = `Usage:
                  [--concurrency K] [--seed S] [--budget USD] [--domain DIR ...]
                  [--shard I/N] [--user ALIAS | --user scripted] [--airline-db FILE]
                  [--task ID ...] [--limit N]
-                 [--json] [--csv FILE] [--report FILE]
-  orchestra eval merge <results.jsonl> ... --out <all.jsonl> [--json] [--csv FILE] [--report FILE]
+                 [--json] [--csv FILE] [--report FILE] [--force]
+  orchestra eval merge <results.jsonl> ... --out <all.jsonl> [--json] [--csv FILE] [--report FILE] [--force]
 
 Runs every task of the suite under each policy, N rollouts each, grades each answer with the
 task's check, and prints the results: accuracy with its 95% Wilson interval, mean cost and
@@ -186,19 +186,22 @@ accuracy. docs/evaluation.md explains suites, checks, domains and policies.
                           table
   --csv <file>            also write the per-policy table as CSV
   --report <file>         also write the full report as JSON (with per-task groups)
+  --force                 let --csv and --report replace a file already there (never one the
+                          command reads: the config, the suite, --out)
   -h, --help              show this help
 
 Exit codes: 0 every rollout ran and none stopped on an error (wrong answers are results, not
 failures), 1 some stopped on an error or did not run (budget), 2 usage, 130 interrupted.`;
 
 export const EVAL_MERGE_USAGE = `Usage:
-  orchestra eval merge <results.jsonl> ... --out <all.jsonl> [--json] [--csv FILE] [--report FILE]
+  orchestra eval merge <results.jsonl> ... --out <all.jsonl> [--json] [--csv FILE] [--report FILE] [--force]
 
 Combines the results files of one evaluation run in parts (orchestra eval --shard i/n, one part
 per machine) into the results file one machine would have written, and prints the report one
 machine would have printed: accuracy, cost, pass^k and the rest are computed again from the
 rollouts, never from the parts' reports. Files of different evaluations (suite, configuration,
-seed, policies or rollouts) and a rollout found in two files are refused, naming both files. A
+seed, policies or rollouts), a rollout found in two files and a header no evaluation could have
+written (a part of more than 10,000, as --shard allows) are refused, naming the files. A
 missing part is named; the report then covers the parts given. The merged file resumes as any
 results file: "orchestra eval" on it without --shard runs only what is missing.
 
@@ -206,6 +209,8 @@ results file: "orchestra eval" on it without --shard runs only what is missing.
   --json                  end with one line {"type":"eval_summary",…} instead of the table
   --csv <file>            also write the per-policy table as CSV
   --report <file>         also write the full report as JSON (with per-task groups)
+  --force                 let --csv and --report replace a file already there (never a results
+                          file given, nor --out)
   -h, --help              show this help
 
 Exit codes: 0 every planned rollout is there and none stopped on an error, 1 some are missing or

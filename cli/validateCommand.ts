@@ -4,7 +4,7 @@ import { protocolExperts } from '../workers/engine/configExperts.ts';
 import { formatPerMillion, formatSeconds, formatUsd } from '../workers/engine/format.ts';
 import { lookupPrice } from '../workers/engine/pricing.ts';
 import { effectivePricing, resolvePreference } from '../workers/hosts/prepareRun.ts';
-import { colorWanted, createStyle } from './format.ts';
+import { colorWanted, createStyle, terminalValue } from './format.ts';
 import type { CliIo } from './io.ts';
 import { loadConfig } from './loadConfig.ts';
 import { providersInUse } from './nodeEnvironment.ts';
@@ -14,7 +14,8 @@ export async function validateCommand(argv: string[], io: CliIo): Promise<number
   const args = parseCommandArgs(argv, { config: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const, VALIDATE_USAGE);
   if (args.help) return printUsage(io, VALIDATE_USAGE);
   if (!args.config) throw new UsageError('--config <file> is required.', VALIDATE_USAGE);
-  const config = await loadConfig(args.config);
+  // A config is often someone else's: its names and addresses are printed as text.
+  const config = terminalValue(await loadConfig(args.config));
   const style = createStyle(colorWanted(io.stdout, io.env));
   const pricing = effectivePricing(config);
   const priceText = (model: string) => {

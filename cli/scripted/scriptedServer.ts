@@ -230,8 +230,9 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
     // Consumed when picked, so concurrent requests never get the same response.
     if (consumes) state.consume(model, picked.index, picked.response);
     sequence += 1;
-    await serveWithFault(res, fault, dialect, req, () =>
-      serveCompletion(res, { dialect, request, model, response: withEchoedKey(picked.response, req), fault, id: sequence }),
+    const echoed = withEchoedFault(fault, req);
+    await serveWithFault(res, echoed, dialect, req, () =>
+      serveCompletion(res, { dialect, request, model, response: withEchoedKey(picked.response, req), fault: echoed, id: sequence }),
     );
     if (consumes && !res.writableFinished) state.release(model, picked.index);
   }
@@ -768,18 +769,46 @@ function keyOf(req: IncomingMessage): string {
   return bearer ?? String(req.headers['x-api-key'] ?? '');
 }
 
-/** A gateway that echoes the key in a normal reply ("Authenticated as sk-…", as debug proxies do):
- * `{{api_key}}`, `{{api_key_base64}}` and `{{api_key_url}}` in the scripted text become the key
- * this request carried, as is, base64 and URL-encoded. */
+/** The forms of the key a scripted text may echo, as a debugging gateway (or a hostile server)
+ * does: as is, base64, URL-encoded, every character a JSON `\u` escape, base64 wrapped with a
+ * CRLF every 16 characters (MIME style, so any key is split; `_json`: the CRLF written as JSON
+ * escapes), and cut short by its last 4 characters (a reply that ends inside the key). */
+const KEY_ECHOES: Record<string, (key: string) => string> = {
+  '{{api_key}}': (key) => key,
+  '{{api_key_base64}}': (key) => Buffer.from(key).toString('base64'),
+  '{{api_key_url}}': (key) => encodeURIComponent(key),
+  '{{api_key_json_u}}': (key) => [...key].map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
+  '{{api_key_base64_lines}}': (key) => Buffer.from(key).toString('base64').replace(/.{16}(?=.)/g, '$&\r\n'),
+  // The same inside a JSON string (a tool call's arguments): the line breaks as JSON escapes.
+  '{{api_key_base64_lines_json}}': (key) => Buffer.from(key).toString('base64').replace(/.{16}(?=.)/g, '$&\\r\\n'),
+  '{{api_key_cut}}': (key) => key.slice(0, -4),
+};
+
+function echoKey(text: string, key: string): string {
+  if (!text.includes('{{api_key')) return text;
+  let out = text;
+  for (const [template, form] of Object.entries(KEY_ECHOES)) out = out.replaceAll(template, form(key));
+  return out;
+}
+
+/** The response with the key this request carried echoed where its text asks (KEY_ECHOES): in
+ * its content, reasoning and tool calls' arguments. */
 function withEchoedKey(response: ScriptedResponse, req: IncomingMessage): ScriptedResponse {
   const key = keyOf(req);
-  const echo = (text: string) =>
-    text
-      .replaceAll('{{api_key}}', key)
-      .replaceAll('{{api_key_base64}}', Buffer.from(key).toString('base64'))
-      .replaceAll('{{api_key_url}}', encodeURIComponent(key));
-  if (!`${response.content}${response.reasoning ?? ''}`.includes('{{api_key')) return response;
-  return { ...response, content: echo(response.content), ...(response.reasoning === undefined ? {} : { reasoning: echo(response.reasoning) }) };
+  const echo = (text: string) => echoKey(text, key);
+  return {
+    ...response,
+    content: echo(response.content),
+    ...(response.reasoning === undefined ? {} : { reasoning: echo(response.reasoning) }),
+    ...(response.toolCalls === undefined
+      ? {}
+      : { toolCalls: response.toolCalls.map((call) => ({ ...call, arguments: echo(typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments)) })) }),
+  };
+}
+
+/** The fault with the key echoed in its message (a provider's 401 that quotes the key). */
+function withEchoedFault(fault: Fault | undefined, req: IncomingMessage): Fault | undefined {
+  return fault && 'message' in fault && fault.message !== undefined ? { ...fault, message: echoKey(fault.message, keyOf(req)) } : fault;
 }
 
 function defaultErrorMessage(status: number, req: IncomingMessage): string {

@@ -9,6 +9,7 @@ import type { Scenario } from '../../cli/scripted/scenario.ts';
 import type { ScriptedServer } from '../../cli/scripted/scriptedServer.ts';
 import { openSideTab, type Playground } from '../support/playground.ts';
 import { formatToolCall } from '../../workers/engine/qwen3/render.ts';
+import { longestPieceOfKey, MAX_KEY_PIECE } from '../fixtures/keyForms.ts';
 import { expect, lightConfig, ORCHESTRATOR, test } from './fixtures.ts';
 
 const KEY = 'not-a-real-key-origin-binding-placeholder';
@@ -82,6 +83,22 @@ async function runAndExpect(playground: Playground, outcome: string): Promise<vo
   await playground.waitForFinish();
   await expect(playground.runStatus).toContainText(outcome);
 }
+
+/** Everything the history keeps in IndexedDB, as text. */
+const storedHistory = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<string>((resolve, reject) => {
+        const open = indexedDB.open('orchestra-playground-history');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const tx = open.result.transaction(['runs', 'batches']);
+          const runs = tx.objectStore('runs').getAll();
+          const batches = tx.objectStore('batches').getAll();
+          tx.oncomplete = () => resolve(JSON.stringify([runs.result, batches.result]));
+        };
+      }),
+  );
 
 test.describe('keys are bound to their endpoint', () => {
   test('a remembered OpenAI key is held back from the host an imported config names, until the user agrees', async ({
@@ -204,22 +221,6 @@ test.describe('keys echoed in a normal reply', () => {
     models: { [ORCHESTRATOR]: [{ repeat: true, reasoning: echo, content: `${echo} <message>Helsinki. ${echo}</message>`, chunkSize: 4 }] },
   };
 
-  /** Everything the history keeps in IndexedDB, as text. */
-  const storedHistory = (page: Page) =>
-    page.evaluate(
-      () =>
-        new Promise<string>((resolve, reject) => {
-          const open = indexedDB.open('orchestra-playground-history');
-          open.onerror = () => reject(open.error);
-          open.onsuccess = () => {
-            const tx = open.result.transaction(['runs', 'batches']);
-            const runs = tx.objectStore('runs').getAll();
-            const batches = tx.objectStore('batches').getAll();
-            tx.oncomplete = () => resolve(JSON.stringify([runs.result, batches.result]));
-          };
-        }),
-    );
-
   test('never reach the events, the screen, the history or an export; an export that would still hold one is not written', async ({ page, playground, scripted }) => {
     const server = await scripted.start(echoing);
     await playground.open();
@@ -260,5 +261,121 @@ test.describe('keys echoed in a normal reply', () => {
     expect(await history.getByRole('alert').innerText()).not.toContain(ECHOED);
     expect(downloaded).toBe(false);
     await expect(old).toBeVisible();
+  });
+});
+
+// Issue 31's proofs (items 2, 3 and 10): a hostile endpoint echoes the key it was sent in forms the
+// redactor once missed. Whatever it sends, no request body the server receives, nothing IndexedDB
+// keeps and no export holds any of the key, in any form Node's own decoders would turn back into it.
+test.describe('keys echoed in forms a parser turns back into the key', () => {
+  const ECHOED = 'sk-proj-browserEcho7Qm3vT8pX2rLk9wZc4nHs';
+  const MARKER = '[scripted API key removed]';
+  /** The orchestrator searches with the key JSON-escaped (a server-parsed call), then with it as
+   * base64 wrapped over lines (a call written as text), then answers, its reasoning ending inside
+   * the key (the stream stops there). */
+  const hostile: Scenario = {
+    models: {
+      [ORCHESTRATOR]: [
+        { content: '', toolCalls: [{ name: 'search_corpus', arguments: '{"query": "Helsinki {{api_key_json_u}}"}' }], chunkSize: 5 },
+        { content: '<tool_call>\n{"name": "search_corpus", "arguments": {"query": "Finland {{api_key_base64_lines_json}}"}}\n</tool_call>', chunkSize: 5 },
+        { reasoning: 'Signed in as {{api_key_cut}}', content: '<message>Helsinki</message>', chunkSize: 5 },
+      ],
+    },
+  };
+
+  const postBodies = (server: ScriptedServer) => server.requests.filter((request) => request.method === 'POST').map((request) => JSON.stringify(request.body));
+
+  async function exportAll(page: Page): Promise<string> {
+    const history = await openSideTab(page, 'History');
+    const download = page.waitForEvent('download');
+    await history.getByRole('button', { name: /Export all/ }).click();
+    return readFile(await (await download).path(), 'utf8');
+  }
+
+  test('JSON-escaped and wrapped base64 in tool calls, a stream cut inside the key: the tool gets the marker, and no request, store or export holds the key', async ({ page, playground, scripted }) => {
+    const server = await scripted.start(hostile);
+    await playground.open();
+    await playground.importConfig(lightConfig(server.url, { functionCalling: { system: 'Be brief.', tools: ['search_corpus'] } }));
+    await setKey(page, 'scripted', false, ECHOED);
+    await runAndExpect(playground, 'Answered');
+
+    // The search tool was handed the marker, and the trace shows it, where the key was.
+    await expect(playground.trace).toContainText(`Helsinki ${MARKER}`);
+    await expect(playground.trace).toContainText(`Finland ${MARKER}`);
+    for (const [width, height] of [[1280, 720], [1920, 1080]] as const) {
+      await page.setViewportSize({ width, height });
+      const shown = playground.trace.getByText(`Helsinki ${MARKER}`).first();
+      await shown.scrollIntoViewIfNeeded();
+      await expect(shown).toBeInViewport();
+      await page.screenshot({ path: test.info().outputPath(`key-forms-trace-${width}x${height}.png`) });
+    }
+    const bodies = postBodies(server);
+    expect(bodies).toHaveLength(3);
+    // The second and third requests carry the calls back: the marker, never the key.
+    expect(bodies[2]).toContain(MARKER);
+    for (const body of bodies) expect(longestPieceOfKey(body, ECHOED)).toBeLessThanOrEqual(MAX_KEY_PIECE);
+    expect(longestPieceOfKey(await page.locator('body').innerText(), ECHOED)).toBeLessThanOrEqual(MAX_KEY_PIECE);
+    expect(longestPieceOfKey(await storedHistory(page), ECHOED)).toBeLessThanOrEqual(MAX_KEY_PIECE);
+    const exported = await exportAll(page);
+    expect(exported).toContain(MARKER);
+    expect(longestPieceOfKey(exported, ECHOED)).toBeLessThanOrEqual(MAX_KEY_PIECE);
+  });
+
+  test('a 401 that echoes the key across its 300th character shows *** on screen, in the store and in the export, none of the key', async ({ page, playground, scripted }) => {
+    const server = await scripted.start({
+      models: { [ORCHESTRATOR]: [{ repeat: true, content: 'never', fault: { kind: 'status', status: 401, message: `Incorrect API key provided: ${'x'.repeat(255)}{{api_key}}.`, times: 10 } }] },
+    });
+    await playground.open();
+    await playground.importConfig(lightConfig(server.url));
+    await setKey(page, 'scripted', false, ECHOED);
+    await runAndExpect(playground, 'Stopped by an error');
+    await expect(playground.runStatus).toContainText(`${'x'.repeat(20)}***`);
+    for (const [width, height] of [[1280, 720], [1920, 1080]] as const) {
+      await page.setViewportSize({ width, height });
+      // The marker is on screen, not clipped by the unbroken run of x before it.
+      const marker = await playground.runStatus.evaluate((status) => {
+        const range = document.createRange();
+        const walker = document.createTreeWalker(status, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const at = node.textContent?.indexOf('***') ?? -1;
+          if (at === -1) continue;
+          range.setStart(node, at);
+          range.setEnd(node, at + 3);
+          const box = range.getBoundingClientRect();
+          const frame = status.getBoundingClientRect();
+          return { inside: box.left >= frame.left && box.right <= frame.right && box.bottom <= frame.bottom, right: box.right };
+        }
+        return null;
+      });
+      expect(marker).toMatchObject({ inside: true });
+      await page.screenshot({ path: test.info().outputPath(`key-forms-401-${width}x${height}.png`) });
+    }
+    expect(longestPieceOfKey(await page.locator('body').innerText(), ECHOED)).toBeLessThanOrEqual(MAX_KEY_PIECE);
+    expect(longestPieceOfKey(await storedHistory(page), ECHOED)).toBeLessThanOrEqual(MAX_KEY_PIECE);
+    expect(longestPieceOfKey(await exportAll(page), ECHOED)).toBeLessThanOrEqual(MAX_KEY_PIECE);
+  });
+
+  test('the last scan before an export decodes what it scans: a run imported with the key JSON-escaped or as wrapped base64 is not exported', async ({ page, playground, scripted }) => {
+    const server = await scripted.start(directAnswer);
+    await playground.open();
+    await playground.importConfig(lightConfig(server.url));
+    await setKey(page, 'scripted', false, ECHOED);
+    await runAndExpect(playground, 'Answered');
+    const clean = await exportAll(page);
+    const history = await openSideTab(page, 'History');
+    // Escaped twice, so that it is still escaped once the import has parsed the file's JSON.
+    const escaped = [...ECHOED].map((char) => `\\\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    const wrapped = Buffer.from(ECHOED).toString('base64').replace(/.{16}(?=.)/g, '$&\\r\\n');
+    for (const [name, form] of [['escaped', escaped], ['wrapped', wrapped]] as const) {
+      const leaked = clean.replace('Helsinki', `Helsinki ${form}`).replaceAll('"runId":"', `"runId":"${name}-`).replace(/"id":"/, `"id":"${name}-`);
+      expect(leaked).not.toContain(ECHOED);
+      await history.getByTestId('history-import-input').setInputFiles({ name: `${name}.json`, mimeType: 'application/json', buffer: Buffer.from(leaked) });
+      await expect(history.getByRole('status')).toContainText('Imported 1 run');
+    }
+    let downloaded = false;
+    page.on('download', () => (downloaded = true));
+    await history.getByRole('button', { name: /Export all/ }).click();
+    await expect(history.getByRole('alert')).toContainText('The export was not written: it holds the API key of "scripted"');
+    expect(downloaded).toBe(false);
   });
 });

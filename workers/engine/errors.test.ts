@@ -67,4 +67,29 @@ describe('errorFromStatus', () => {
     expect(error.message).not.toContain('placeholder-secret-one');
     expect(error.message.length).toBeLessThan(450);
   });
+
+  // Issue 31, item 3: the body was shortened to 300 characters before it was redacted, so a key
+  // echoed across the cut lost its end, the redactor no longer knew it, and all but a few of its
+  // characters were shown, stored and exported.
+  it('redacts before it shortens: a key echoed near or across the 300th character shows as ***, none of it left', () => {
+    const key = 'sk-proj-Qm3vT8pX2rLk9wZc4nHs7yB1';
+    for (const at of [270, 285, 292, 299, 300]) {
+      const message = `Incorrect API key provided: ${'x'.repeat(at - 28)}${key}. See https://platform.openai.com/account/api-keys.`;
+      for (const body of [message, JSON.stringify({ error: { message, type: 'invalid_request_error' } })]) {
+        const error = errorFromStatus({ ...failure, status: 401, bodyText: body, secrets: [key] });
+        // Past the 297th character the cut takes part of the marker itself.
+        if (at <= 297) expect(error.message, `at ${at}`).toContain('***');
+        for (let i = 0; i + 8 <= key.length; i++) expect(error.message, `at ${at}`).not.toContain(key.slice(i, i + 8));
+      }
+    }
+  });
+
+  it('shows *** for a key echoed JSON-escaped, percent-encoded or in base64 in an error too', () => {
+    const key = 'sk-proj-Qm3vT8pX2rLk9wZc4nHs7yB1';
+    const escaped = [...key].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    for (const form of [escaped, encodeURIComponent(key).replaceAll('-', '%2D'), Buffer.from(key).toString('base64')]) {
+      const error = errorFromStatus({ ...failure, status: 401, bodyText: `{"error": {"message": "bad key ${form}"}}`, secrets: [key] });
+      expect(error.message).toContain('bad key ***');
+    }
+  });
 });

@@ -5,6 +5,8 @@
 // message but not its class or custom fields, so `toErrorInfo` recovers the code from that
 // prefix on the far side of postMessage. `describeError` gives the text without the prefix.
 
+import { Redactor } from './redact.ts';
+
 export type BackendErrorCode =
   | 'aborted'
   | 'timeout'
@@ -142,12 +144,24 @@ export function isAbortError(error: unknown): boolean {
   );
 }
 
+/** `text` with each of `secrets` replaced by `***`: in every form and reading the run's redactor
+ * finds (redact.ts), a text cut off inside one included, and as is down to 4 characters. */
 export function redact(text: string, secrets: readonly string[]): string {
-  let result = text;
+  const redactor = new Redactor(
+    secrets.map((value) => ({ provider: '', value })),
+    { marker: () => '***' },
+  );
+  let result = redactor.endedText(text);
   for (const secret of secrets) {
     if (secret.length >= 4) result = result.split(secret).join('***');
   }
   return result;
+}
+
+/** At most `max` characters of a text that may hold a key: redacted first, then cut, so a cut
+ * never leaves most of a key behind. */
+export function redactThenCut(text: string, secrets: readonly string[], max: number): string {
+  return redact(text, secrets).slice(0, max);
 }
 
 function stripCodePrefix(message: string): { code?: string; text: string } {
@@ -180,7 +194,9 @@ export interface HttpFailure {
 /** The error for a non-2xx answer, classified by status and (for 400s) by what the body says. */
 export function errorFromStatus(failure: HttpFailure): BackendError {
   const { provider, status, url, model } = failure;
-  const said = serverMessage(failure.bodyText);
+  // Redacted before serverMessage shortens it: a key echoed near the cut would lose its end, and
+  // with it every form the redactor knows.
+  const said = serverMessage(redact(failure.bodyText, failure.secrets ?? []));
   const saying = said ? `: ${said}${/[.!?…]$/.test(said) ? '' : '.'}` : '.';
   const base = {
     provider,
@@ -220,7 +236,7 @@ export function errorFromStatus(failure: HttpFailure): BackendError {
       message: `${provider} had a server error (HTTP ${status})${saying} It may be overloaded or down; try again later.`,
     });
   }
-  if (mentionsContextLength(said ?? failure.bodyText)) {
+  if (mentionsContextLength(said ?? '')) {
     return new BackendError({
       ...base,
       code: 'context_length',

@@ -1,10 +1,14 @@
 // Keys never leave in data. A run knows the keys its host holds (the worker's key ring, the CLI's
 // environment); any text of the run that could be kept or shown — every event, the completion a
-// protocol reads on — has each key replaced by a marker naming its provider, in every form a
-// server might echo it in: as is, base64 (at any alignment inside longer base64, either
-// alphabet), URL-encoded, JSON-escaped. A stream is redacted across its pieces: the tail of a
-// piece that could begin a key waits for the next piece (StreamRedactor). Before a file is
-// written, `keysIn` scans its text once more.
+// protocol reads on, the calls it parses from it — has each key replaced by a marker naming its
+// provider, in every form a server might echo it in (as is, base64 at any alignment inside longer
+// base64 in either alphabet, URL-encoded, JSON-escaped) and in every reading a parser would turn
+// back into it: JSON's `\u0073` escapes and percent-escapes, decoded up to three layers deep, and
+// base64 wrapped over several lines (redactViews.ts). A stream is redacted across its pieces and
+// never lets out a key cut short at its end (StreamRedactor). Before a file is written, `keysIn`
+// scans its text once more, decoding as it scans.
+
+import { CUT_ESCAPE_AT_END, ESCAPE_CHARACTERS, sourceEnd, sourceStart, viewsOf } from './redactViews.ts';
 
 /** A key, and the provider it belongs to (named in the marker, never the key). */
 export interface Secret {
@@ -69,12 +73,6 @@ export function secretForms(value: string): string[] {
   return [...new Set(forms)].filter((form) => form.length >= MIN_SECRET_CHARS).sort((a, b) => b.length - a.length);
 }
 
-interface Form {
-  text: string;
-  marker: string;
-  provider: string;
-}
-
 /** Why a file was not written: it still holds the keys of these providers (found by the last scan
  * before writing, `keysIn`): the CLI's --save, the page's exports. */
 export function keysLeftProblem(providers: readonly string[]): string {
@@ -82,22 +80,76 @@ export function keysLeftProblem(providers: readonly string[]): string {
   return `it holds the API key of ${named}, and a file never carries a key. The run that holds it was recorded before keys were removed from runs, or imported: leave it out.`;
 }
 
-/** Replaces held keys in text and in JSON-shaped values. */
+interface Form {
+  text: string;
+  marker: string;
+  provider: string;
+}
+
+/** A part of a text that holds a key (in some form): [start, end) of the original, and its marker. */
+interface Range {
+  start: number;
+  end: number;
+  marker: string;
+}
+
+/** The ranges joined where they overlap, in order (the first one's marker kept). */
+function merged(ranges: Range[]): Range[] {
+  const sorted = ranges.sort((a, b) => a.start - b.start || b.end - a.end);
+  const out: Range[] = [];
+  for (const range of sorted) {
+    const last = out.at(-1);
+    if (last && range.start < last.end) last.end = Math.max(last.end, range.end);
+    else out.push({ ...range });
+  }
+  return out;
+}
+
+function replaced(text: string, ranges: readonly Range[]): string {
+  if (ranges.length === 0) return text;
+  let out = '';
+  let at = 0;
+  for (const range of ranges) {
+    out += text.slice(at, range.start) + range.marker;
+    at = range.end;
+  }
+  return out + text.slice(at);
+}
+
+export interface RedactorOptions {
+  /** What a key is replaced with (default: `secretMarker`, naming its provider). */
+  marker?: (provider: string) => string;
+}
+
+/** Values nested deeper than this are redacted as their JSON text. */
+const WALK_DEPTH = 64;
+
+/**
+ * Replaces held keys in text and in JSON-shaped values: in every reading a parser would turn back
+ * into the key (redactViews.ts: JSON and percent escapes, up to three layers deep, and line breaks
+ * taken out), in each of the key's forms (as is, base64 at any alignment in either alphabet,
+ * URL-encoded, JSON-escaped).
+ */
 export class Redactor {
   private readonly forms: Form[];
+  /** The characters a key's forms and their escapes are made of (a stream's tail waits while it
+   * is made of them). */
+  private readonly keyish = new Set<number>();
 
-  constructor(secrets: readonly Secret[]) {
+  constructor(secrets: readonly Secret[], options: RedactorOptions = {}) {
     const seen = new Set<string>();
     const forms: Form[] = [];
+    const marker = options.marker ?? secretMarker;
     for (const { provider, value } of secrets) {
       if (value.length < MIN_SECRET_CHARS) continue;
       for (const text of secretForms(value)) {
         if (seen.has(text)) continue;
         seen.add(text);
-        forms.push({ text, marker: secretMarker(provider), provider });
+        forms.push({ text, marker: marker(provider), provider });
       }
     }
     this.forms = forms.sort((a, b) => b.text.length - a.text.length);
+    if (forms.length > 0) for (const char of ESCAPE_CHARACTERS + forms.map((form) => form.text).join('')) this.keyish.add(char.charCodeAt(0));
   }
 
   /** Whether there is anything to redact. */
@@ -105,10 +157,68 @@ export class Redactor {
     return this.forms.length > 0;
   }
 
+  /** Where the text holds a key, in any reading of it. */
+  private ranges(text: string): Range[] {
+    const found: Range[] = [];
+    if (!this.active) return found;
+    for (const view of viewsOf(text, true)) {
+      for (const form of this.forms) {
+        for (let at = view.text.indexOf(form.text); at !== -1; at = view.text.indexOf(form.text, at + 1)) {
+          found.push({ start: sourceStart(view, at), end: sourceEnd(view, at + form.text.length - 1), marker: form.marker });
+        }
+      }
+    }
+    return found;
+  }
+
   text(text: string): string {
-    let out = text;
-    for (const form of this.forms) if (out.includes(form.text)) out = out.split(form.text).join(form.marker);
-    return out;
+    return this.active ? replaced(text, merged(this.ranges(text))) : text;
+  }
+
+  /**
+   * A text that was cut off where it ends (a stream that stopped, a reply that ran out of
+   * tokens): redacted, and a tail that is the start of a key — at least MIN_SECRET_CHARS of one
+   * of its forms, in any reading, an escape cut in half included — replaced as a key too.
+   */
+  endedText(text: string): string {
+    if (!this.active) return text;
+    const ranges = this.ranges(text);
+    const cut = this.cutKey(text);
+    if (cut) ranges.push({ start: cut.start, end: text.length, marker: cut.marker });
+    return replaced(text, merged(ranges));
+  }
+
+  /** Where a key cut short by the end of `text` begins (the earliest, in any reading), or null. */
+  private cutKey(text: string): { start: number; marker: string } | null {
+    let earliest: { start: number; marker: string } | null = null;
+    for (const view of viewsOf(text, true)) {
+      // An escape cut in half at the end (`\u00`, `%7`) is part of the key it began.
+      const found = this.keyStartingAtEnd(view.text.replace(CUT_ESCAPE_AT_END, ''));
+      if (found === null) continue;
+      const start = sourceStart(view, found.at);
+      if (earliest === null || start < earliest.start) earliest = { start, marker: found.marker };
+    }
+    return earliest;
+  }
+
+  /** The longest tail of `text` that begins some form (MIN_SECRET_CHARS or more of it), or null. */
+  private keyStartingAtEnd(text: string): { at: number; marker: string } | null {
+    let best: { at: number; marker: string } | null = null;
+    const last = text.length - MIN_SECRET_CHARS;
+    for (const form of this.forms) {
+      for (let at = Math.max(0, text.length - form.text.length + 1); at <= last && (best === null || at < best.at); at++) {
+        if (text.charCodeAt(at) === form.text.charCodeAt(0) && form.text.startsWith(text.slice(at))) {
+          best = { at, marker: form.marker };
+          break;
+        }
+      }
+    }
+    return best;
+  }
+
+  /** Whether `code` could be part of a key in some form (stream redaction holds such a tail). */
+  isKeyish(code: number): boolean {
+    return this.keyish.has(code);
   }
 
   /** A JSON-shaped value with every string redacted: the same object when nothing changed. */
@@ -119,8 +229,8 @@ export class Redactor {
 
   private walk(value: unknown, depth: number): unknown {
     if (typeof value === 'string') return this.text(value);
-    // Events are plain data, shallow by construction (a tool's detail is cut at 8 levels).
-    if (typeof value !== 'object' || value === null || depth > 64) return value;
+    if (typeof value !== 'object' || value === null) return value;
+    if (depth > WALK_DEPTH) return this.deepValue(value);
     if (Array.isArray(value)) {
       let out: unknown[] | null = null;
       for (let i = 0; i < value.length; i++) {
@@ -129,7 +239,8 @@ export class Redactor {
       }
       return out ?? value;
     }
-    if (Object.getPrototypeOf(value) !== Object.prototype) return value;
+    const proto: unknown = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null) return value;
     let out: Record<string, unknown> | null = null;
     for (const [key, item] of Object.entries(value)) {
       const redacted = this.walk(item, depth + 1);
@@ -137,38 +248,39 @@ export class Redactor {
       if (redacted !== item || safeKey !== key) {
         out ??= { ...(value as Record<string, unknown>) };
         if (safeKey !== key) delete out[key];
-        out[safeKey] = redacted;
+        // Never `out[key] = …`: a key "__proto__" would set the prototype and keep the old value.
+        Object.defineProperty(out, safeKey, { value: redacted, enumerable: true, writable: true, configurable: true });
       }
     }
     return out ?? value;
   }
 
-  /** How many characters at the end of `text` could begin a key: a stream holds them back. */
-  pendingTail(text: string): number {
-    let longest = 0;
-    for (const { text: form } of this.forms) {
-      const from = Math.max(0, text.length - form.length + 1);
-      for (let at = from; at < text.length; at++) {
-        if (text.length - at <= longest) break;
-        if (text.charCodeAt(at) === form.charCodeAt(0) && form.startsWith(text.slice(at))) {
-          longest = text.length - at;
-          break;
-        }
-      }
+  /** A value nested past the walk's depth, redacted as its JSON text. */
+  private deepValue(value: object): unknown {
+    let json: string | undefined;
+    try {
+      json = JSON.stringify(value);
+    } catch {
+      return '[nested too deep to check for API keys: left out]';
     }
-    return longest;
+    if (json === undefined) return value;
+    const safe = this.text(json);
+    return safe === json ? value : (JSON.parse(safe) as unknown);
   }
 
-  /** The providers whose key is somewhere in `text`, in any form. */
+  /** The providers whose key is somewhere in `text`, in any form and any reading of it. */
   keysIn(text: string): string[] {
-    return [...new Set(this.forms.filter((form) => text.includes(form.text)).map((form) => form.provider))];
+    if (!this.active) return [];
+    const views = viewsOf(text, false);
+    return [...new Set(this.forms.filter((form) => views.some((view) => view.text.includes(form.text))).map((form) => form.provider))];
   }
 }
 
 /**
- * One stream of text pieces (a call's content or reasoning deltas), redacted across pieces: each
- * piece comes out with whole keys replaced and without the tail that could still become one,
- * which comes out with the next piece, or at `end`.
+ * One stream of text pieces (a call's content or reasoning deltas), redacted across pieces: what
+ * comes out ends at a character no form of a key (nor an escape of one) is made of, so no key can
+ * straddle it; the run of characters after it waits for the next piece. At the end, a tail that
+ * begins a key is replaced as one (`endedText`): a stream cut off inside a key lets none of it out.
  */
 export class StreamRedactor {
   private held = '';
@@ -176,16 +288,21 @@ export class StreamRedactor {
   constructor(private readonly redactor: Redactor) {}
 
   push(piece: string): string {
-    const text = this.redactor.text(this.held + piece);
-    const keep = this.redactor.pendingTail(text);
-    this.held = text.slice(text.length - keep);
-    return text.slice(0, text.length - keep);
+    let at = piece.length - 1;
+    while (at >= 0 && this.redactor.isKeyish(piece.charCodeAt(at))) at--;
+    if (at < 0) {
+      this.held += piece;
+      return '';
+    }
+    const ready = this.held + piece.slice(0, at + 1);
+    this.held = piece.slice(at + 1);
+    return this.redactor.text(ready);
   }
 
-  /** What is still held back: it never became a key. */
+  /** What is still held back, redacted as the end of a text. */
   end(): string {
     const rest = this.held;
     this.held = '';
-    return rest;
+    return this.redactor.endedText(rest);
   }
 }

@@ -158,7 +158,12 @@ export class RunContext {
       emit: (event) => this.emit(event),
       race,
       newCallId,
-      interpret: (completion) => interpretCompletion(completion, newCallId),
+      // The calls parsed out of the (redacted) completion are redacted again: a parser may make a
+      // key of what no form of it matched, and the tool, the events and the next prompt get these.
+      interpret: (completion) => {
+        const output = interpretCompletion(completion, newCallId);
+        return this.redactor ? this.redactor.value(output) : output;
+      },
       assertBudget: () => this.assertMayGoOn(),
       chargeSearch: (charge) => charged(this.ledger.recordSearch({ step, ...charge })),
       chargeCode: (charge) => charged(this.ledger.recordCodeExecution({ step, ...charge })),
@@ -216,8 +221,9 @@ export class RunContext {
       throw error;
     }
     this.endStreams((event) => event.step === step && event.callId === call.callId);
-    // What the protocol reads on (and the next prompt, to whichever provider) holds no key either.
-    if (this.redactor) completion = this.redactor.value(completion);
+    // What the protocol reads on (and the next prompt, to whichever provider) holds no key either;
+    // its texts end where the reply ended, so a key cut short there is redacted too.
+    if (this.redactor) completion = redactedCompletion(this.redactor, completion);
     record(completion.usage, (completion.reasoning ?? '').length + completion.content.length, completion.latencyMs);
     return completion;
   }
@@ -279,4 +285,16 @@ function refuseLongPrompt(request: ChatRequest, model: string, provider: string)
 
 function streamKey(event: DeltaBody): string {
   return `${event.type}\u0000${event.step}\u0000${event.callId ?? ''}`;
+}
+
+/** A completion with every key removed, its texts (content, reasoning, each call's arguments) as
+ * texts that end there (Redactor.endedText). */
+function redactedCompletion(redactor: Redactor, completion: ChatCompletion): ChatCompletion {
+  const { content, reasoning, toolCalls, ...rest } = completion;
+  return {
+    ...redactor.value(rest),
+    content: redactor.endedText(content),
+    ...(reasoning === undefined ? {} : { reasoning: redactor.endedText(reasoning) }),
+    ...(toolCalls === undefined ? {} : { toolCalls: toolCalls.map((call) => ({ ...redactor.value(call), arguments: redactor.endedText(call.arguments) })) }),
+  };
 }

@@ -113,4 +113,6 @@ export function mergeResults(input: readonly ResultsPart[]): MergedResults {
   };
 }
 
-export const describeParts = (shards: readonly Shard[]): string => shards.map(formatShard).join(', ');
+/** The parts named, at most 20 (a file may be part 9,999 of 10,000: the rest are counted). */
+export const describeParts = (shards: readonly Shard[]): string =>
+  shards.length <= 20 ? shards.map(formatShard).join(', ') : `${shards.slice(0, 20).map(formatShard).join(', ')} and ${(shards.length - 20).toLocaleString('en-US')} more`;

@@ -9,7 +9,7 @@ import { computeGroupReward, type GroupReward } from '../engine/reward.ts';
 import type { Verdict } from './checks.ts';
 import { nestingProblem } from '../engine/jsonDepth.ts';
 import { hashText } from './policies/random/random.ts';
-import { formatShard, sameShard, type Shard } from './shard.ts';
+import { formatShard, sameShard, shardValueProblem, type Shard } from './shard.ts';
 import { meanPassHatKs, paretoFront, wilsonInterval } from './stats.ts';
 import type { SuiteTask } from './suite.ts';
 
@@ -566,7 +566,7 @@ function readPolicyDescription(value: unknown): PolicyDescription | null {
 export function readPlan(value: unknown): EvalPlan | null {
   if (typeof value !== 'object' || value === null) return null;
   const p = value as Partial<EvalPlan>;
-  if (p.type !== 'eval_plan' || typeof p.rollouts !== 'number' || !Number.isInteger(p.rollouts) || p.rollouts < 1 || !Array.isArray(p.policies)) return null;
+  if (p.type !== 'eval_plan' || typeof p.rollouts !== 'number' || !Number.isSafeInteger(p.rollouts) || p.rollouts < 1 || !Array.isArray(p.policies)) return null;
   const policies = p.policies.map(readPolicyDescription);
   return policies.every((policy) => policy !== null) ? { type: 'eval_plan', policies: policies as PolicyDescription[], rollouts: p.rollouts } : null;
 }
@@ -587,7 +587,7 @@ export function readRecord(value: unknown): RolloutRecord | null {
     typeof r.policy === 'string' &&
     typeof r.taskId === 'string' &&
     typeof r.rollout === 'number' &&
-    Number.isInteger(r.rollout) &&
+    Number.isSafeInteger(r.rollout) &&
     typeof r.stopReason === 'string' &&
     typeof r.correct === 'boolean' &&
     typeof r.verdict === 'object' &&
@@ -612,10 +612,15 @@ export function readHeader(value: unknown): EvalHeader | null {
   return ok ? (h as EvalHeader) : null;
 }
 
-function isShard(value: unknown): value is Shard {
-  if (typeof value !== 'object' || value === null) return false;
-  const { index, count } = value as Partial<Shard>;
-  return Number.isInteger(index) && Number.isInteger(count) && (index as number) >= 0 && (index as number) < (count as number);
+/** A part within the bounds `--shard` enforces (shard.ts). */
+const isShard = (value: unknown): value is Shard => shardValueProblem(value) === null;
+
+/** Why a line that is an `eval_started` header cannot be one (its numbers out of bounds), or null. */
+export function headerProblem(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null || (value as { type?: unknown }).type !== 'eval_started') return null;
+  const { shard, version } = value as { shard?: unknown; version?: unknown };
+  if (typeof version === 'number' && !Number.isSafeInteger(version)) return `its version is ${version}`;
+  return shard === undefined ? null : shardValueProblem(shard);
 }
 
 /** A results file read: its header, its records, and whether its first line was no header. */
@@ -623,6 +628,8 @@ export interface ResultsText {
   header: EvalHeader | null;
   /** The first line is something else: this is not a results file of `orchestra eval`. */
   notResults: boolean;
+  /** The first line is a header whose numbers no evaluation could have written (headerProblem). */
+  badHeader?: string;
   records: RolloutRecord[];
   /** The last plan line: the policies and rollouts of the latest session that changed them. */
   plan: EvalPlan | null;
@@ -650,6 +657,8 @@ export function readResultsText(text: string): ResultsText {
     if (lines === 1) {
       header = readHeader(value);
       notResults = header === null;
+      const problem = headerProblem(value);
+      if (problem !== null) return { header: null, notResults: true, badHeader: problem, records, plan, unterminated: false };
       if (notResults) break;
       continue;
     }

@@ -33,6 +33,22 @@ export function parseShard(text: string): Shard {
   return { index, count };
 }
 
+const shownNumber = (value: unknown): string => (typeof value === 'number' ? value.toLocaleString('en-US') : JSON.stringify(value) ?? String(value));
+
+/** Why a results file's `shard` is no part `--shard` could have named (the same bounds), or null:
+ * a header claiming 1,000,000,000 parts built an array of them; 2**32 crashed. */
+export function shardValueProblem(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null) return `its part is ${shownNumber(value)}, not {"index": i, "count": n}`;
+  const { index, count } = value as { index?: unknown; count?: unknown };
+  if (!Number.isInteger(count) || (count as number) < 1 || (count as number) > MAX_SHARDS) {
+    return `it claims to be a part of ${shownNumber(count)}; the number of parts is from 1 to ${MAX_SHARDS.toLocaleString('en-US')}, as --shard allows`;
+  }
+  if (!Number.isInteger(index) || (index as number) < 0 || (index as number) >= (count as number)) {
+    return `it claims to be part ${shownNumber(index)} of ${shownNumber(count)}; parts are counted from 0 to ${shownNumber((count as number) - 1)}`;
+  }
+  return null;
+}
+
 /** The part of `count` that the task with this id belongs to. */
 export function shardOfTask(taskId: string, count: number): number {
   return Number.parseInt(hashText(taskId).slice(0, 8), 16) % count;

@@ -3,7 +3,7 @@
 
 import { ANTHROPIC_BROWSER_HEADERS, anthropicOrigin } from './baseUrl.ts';
 import type { ChatCompletion, ChatDelta, ChatMessage, ChatModel, ChatRequest, FinishReason, Usage } from '../../engine/types.ts';
-import { BackendError, errorFromStatus } from '../../engine/errors.ts';
+import { BackendError, errorFromStatus, redactThenCut } from '../../engine/errors.ts';
 import { modelCallPost, postWithRetry, type Attempt } from '../http/http.ts';
 import { readWholeAnswer, ReplyBudget, sseLimits } from '../http/limits.ts';
 import { readSse } from '../http/sse.ts';
@@ -229,7 +229,7 @@ function parseJson(text: string, context: ReadContext): Record<string, unknown> 
     new BackendError({
       code: 'bad_response',
       provider: PROVIDER,
-      message: `${PROVIDER} sent an event that is ${what}: ${JSON.stringify(text.slice(0, 80))}.`,
+      message: `${PROVIDER} sent an event that is ${what}: ${JSON.stringify(redactThenCut(text, context.secrets, 80))}.`,
       secrets: context.secrets,
     });
   let parsed: unknown;

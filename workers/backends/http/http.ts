@@ -4,7 +4,7 @@
 // the caller's signal, by the time-to-headers timeout or by the idle timeout between body
 // chunks; the error that comes out is translated to a BackendError by what fired it.
 
-import { BackendError, errorFromStatus, isAbortError } from '../../engine/errors.ts';
+import { BackendError, errorFromStatus, isAbortError, redactThenCut } from '../../engine/errors.ts';
 import { formatCount, formatSeconds } from '../../engine/format.ts';
 import { MAX_ERROR_BODY_BYTES, MAX_STREAM_BYTES, tooLarge } from './limits.ts';
 import { readTextUpTo } from '../../engine/readTextUpTo.ts';
@@ -382,7 +382,7 @@ function redirectError(request: PostRequest, response: Response): BackendError {
     try {
       target = new URL(location, request.url).href;
     } catch {
-      target = JSON.stringify(location.slice(0, 200));
+      target = JSON.stringify(redactThenCut(location, request.secrets ?? [], 200));
     }
   }
   const status = response.status === 0 ? '' : ` (HTTP ${response.status})`;

@@ -11,7 +11,7 @@ import type {
   Usage,
 } from '../../engine/types.ts';
 import { toPythonJson } from '../../engine/qwen3/render.ts';
-import { BackendError, errorFromStatus } from '../../engine/errors.ts';
+import { BackendError, errorFromStatus, redactThenCut } from '../../engine/errors.ts';
 import { formatCount } from '../../engine/format.ts';
 import { MAX_TOOL_CALLS_PER_REPLY } from '../../engine/callLimits.ts';
 import { modelCallPost, postWithRetry, type Attempt } from '../http/http.ts';
@@ -264,10 +264,10 @@ function parseJson(text: string, context: ReadContext): Record<string, unknown> 
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw badResponse(context, `a chunk that is not valid JSON: ${JSON.stringify(text.slice(0, 80))}`);
+    throw badResponse(context, `a chunk that is not valid JSON: ${JSON.stringify(redactThenCut(text, context.secrets, 80))}`);
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw badResponse(context, `a chunk that is not a JSON object: ${JSON.stringify(text.slice(0, 80))}`);
+    throw badResponse(context, `a chunk that is not a JSON object: ${JSON.stringify(redactThenCut(text, context.secrets, 80))}`);
   }
   return parsed as Record<string, unknown>;
 }
